@@ -1,0 +1,28 @@
+# The two commands of the README work on a fresh machine with Python 3 and make.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test bench install clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test,bench,distributed]"
+	touch $@
+
+install: $(VENV)/.installed
+
+demo: install
+	$(BIN)/perceptrons demo
+
+test: install
+	$(BIN)/python -m pytest -n 2 -q
+
+bench: install
+	$(BIN)/python benchmarks/bench_linear.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info src/*.egg-info demo-output

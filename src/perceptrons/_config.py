@@ -1,0 +1,17 @@
+"""Numba compilation flags, kept in one place so every kernel is built the same way.
+
+``cache=True`` writes compiled machine code next to the sources, so the compile cost is paid
+once per machine rather than once per process.  ``fastmath`` is limited to re-association and
+contraction: that lets LLVM vectorise dot-product reductions, while NaN/inf semantics stay intact
+(inputs are validated before any kernel runs, so no kernel relies on finite-math assumptions).
+"""
+
+NJIT = {
+    "cache": True,
+    "nogil": True,
+    "fastmath": {"reassoc", "contract", "nsz", "arcp"},
+    "error_model": "numpy",
+}
+
+# Flags for kernels whose floating-point order must match the pure-Python reference exactly.
+NJIT_STRICT = {"cache": True, "nogil": True, "error_model": "numpy"}

@@ -1,0 +1,209 @@
+"""Compiled epoch loops of the linear perceptron family: arrays in, arrays out.
+
+Every kernel takes ``X`` in one of the storages of :mod:`perceptrons._jit.storage` and mutates
+the weight arrays it is given in place.  Conventions (see DESIGN §2):
+
+* binary labels are class indices ``yi ∈ {0, 1}``; ``y = +1`` for index 1;
+* an example is a mistake when ``y·(w·x + b) ≤ tau`` (``tau = 0``: a point on the hyperplane is a
+  mistake, which is what lets the zero vector move); the update is ``w += a·y·x``, ``b += a·y``
+  with ``a`` the example's weight (sample_weight × class_weight);
+* multiclass keeps ``Wt`` of shape (d, K) — column k is class k's vector, laid out so that one
+  non-zero feature touches K contiguous weights — and an example is a mistake when the true
+  class's score exceeds the best other class's by ≤ tau (ties to the lowest index); the update
+  adds ``a·x`` to the true class and subtracts it from that runner-up (Kalyanakrishnan §4,
+  Crammer & Singer 2003);
+* a zero-weight example is skipped as if it were absent;
+* averaging (``u`` non-empty) uses the trick of Daumé (2012): with ``c`` the number of examples
+  visited before the current one, every update ``Δ`` also adds ``c·Δ`` to ``u``; after ``T``
+  visits the mean of the T intermediate vectors is ``w − u/T``.  O(features touched) per update;
+* ``log`` (shape (m, 2), m > 0 to switch it on) receives, in order, the example index and the
+  visit counter ``c`` of every update: enough to replay the run (trace, voted perceptron).
+"""
+
+import numpy as np
+from numba import njit
+
+from perceptrons._config import NJIT
+from perceptrons._jit.storage import row_axpy, row_axpy_col, row_dot, row_scores
+
+
+@njit(**NJIT)
+def epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, u, ub, count, log):
+    """One pass over ``perm``; returns (mistakes, updates logged).
+
+    Shapes: w, u (d,) float64 (u may be (0,) when not averaging); b, ub (1,); count (1,) int64.
+    """
+    averaging = u.shape[0] > 0
+    n_log = 0
+    mistakes = 0
+    c = count[0]
+    bias = b[0]
+    ubias = ub[0]
+    for t in range(perm.shape[0]):
+        i = perm[t]
+        a = scale[i]
+        if a == 0.0:
+            continue
+        y = 1.0 if yi[i] == 1 else -1.0
+        if y * (row_dot(X, i, w) + bias) <= tau:
+            mistakes += 1
+            step = a * y
+            row_axpy(X, i, step, w)
+            if fit_b:
+                bias += step
+            if averaging:
+                row_axpy(X, i, step * c, u)
+                if fit_b:
+                    ubias += step * c
+            if n_log < log.shape[0]:
+                log[n_log, 0] = i
+                log[n_log, 1] = c
+                n_log += 1
+        c += 1
+    count[0] = c
+    b[0] = bias
+    ub[0] = ubias
+    return mistakes, n_log
+
+
+@njit(**NJIT)
+def _runner_up(scores, k_true):
+    """Best class other than ``k_true``; ties go to the lowest index."""
+    best = -np.inf
+    r = -1
+    for k in range(scores.shape[0]):
+        if k != k_true and (r < 0 or scores[k] > best):
+            best = scores[k]
+            r = k
+    return r
+
+
+@njit(**NJIT)
+def epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, Ut, ubias, count, log):
+    """One pass over ``perm`` with K weight columns; returns (mistakes, updates logged).
+
+    Shapes: Wt, Ut (d, K) float64 (Ut may be (0, K)); bias, ubias (K,); count (1,) int64.
+    """
+    averaging = Ut.shape[0] > 0
+    scores = np.empty(Wt.shape[1])
+    n_log = 0
+    mistakes = 0
+    c = count[0]
+    for t in range(perm.shape[0]):
+        i = perm[t]
+        a = scale[i]
+        if a == 0.0:
+            continue
+        k = yi[i]
+        row_scores(X, i, Wt, bias, scores)
+        r = _runner_up(scores, k)
+        if scores[k] - scores[r] <= tau:
+            mistakes += 1
+            row_axpy_col(X, i, a, Wt, k)
+            row_axpy_col(X, i, -a, Wt, r)
+            if fit_b:
+                bias[k] += a
+                bias[r] -= a
+            if averaging:
+                row_axpy_col(X, i, a * c, Ut, k)
+                row_axpy_col(X, i, -a * c, Ut, r)
+                if fit_b:
+                    ubias[k] += a * c
+                    ubias[r] -= a * c
+            if n_log < log.shape[0]:
+                log[n_log, 0] = i
+                log[n_log, 1] = c
+                n_log += 1
+        c += 1
+    count[0] = c
+    return mistakes, n_log
+
+
+@njit(**NJIT)
+def random_mistake_binary(X, yi, scale, w, b, fit_b, tau, u, ub, count, buf, r):
+    """Scan every example, then update on one mistake drawn uniformly (``r`` ∈ [0, 1)).
+
+    This is the loop of the Succinctly chapter: "pick a random misclassified example".
+    Returns (mistakes found in the scan, index updated or -1).
+    """
+    m = 0
+    for i in range(yi.shape[0]):
+        if scale[i] == 0.0:
+            continue
+        y = 1.0 if yi[i] == 1 else -1.0
+        if y * (row_dot(X, i, w) + b[0]) <= tau:
+            buf[m] = i
+            m += 1
+    if m == 0:
+        return 0, -1
+    i = buf[min(int(r * m), m - 1)]
+    step = scale[i] * (1.0 if yi[i] == 1 else -1.0)
+    row_axpy(X, i, step, w)
+    if fit_b:
+        b[0] += step
+    if u.shape[0] > 0:
+        row_axpy(X, i, step * count[0], u)
+        if fit_b:
+            ub[0] += step * count[0]
+    count[0] += 1
+    return m, i
+
+
+@njit(**NJIT)
+def random_mistake_multiclass(X, yi, scale, Wt, bias, fit_b, tau, Ut, ubias, count, buf, r):
+    """Multiclass twin of :func:`random_mistake_binary`."""
+    scores = np.empty(Wt.shape[1])
+    m = 0
+    for i in range(yi.shape[0]):
+        if scale[i] == 0.0:
+            continue
+        k = yi[i]
+        row_scores(X, i, Wt, bias, scores)
+        if scores[k] - scores[_runner_up(scores, k)] <= tau:
+            buf[m] = i
+            m += 1
+    if m == 0:
+        return 0, -1
+    i = buf[min(int(r * m), m - 1)]
+    k = yi[i]
+    row_scores(X, i, Wt, bias, scores)
+    q = _runner_up(scores, k)
+    a = scale[i]
+    row_axpy_col(X, i, a, Wt, k)
+    row_axpy_col(X, i, -a, Wt, q)
+    if fit_b:
+        bias[k] += a
+        bias[q] -= a
+    if Ut.shape[0] > 0:
+        c = count[0]
+        row_axpy_col(X, i, a * c, Ut, k)
+        row_axpy_col(X, i, -a * c, Ut, q)
+        if fit_b:
+            ubias[k] += a * c
+            ubias[q] -= a * c
+    count[0] += 1
+    return m, i
+
+
+@njit(**NJIT)
+def count_errors_binary(X, yi, scale, w, b):
+    """Weighted training errors of (w, b) under the prediction rule sign(0) = +1."""
+    err = 0.0
+    for i in range(yi.shape[0]):
+        s = row_dot(X, i, w) + b
+        pred = 1 if s >= 0.0 else 0
+        if pred != yi[i]:
+            err += scale[i]
+    return err
+
+
+@njit(**NJIT)
+def count_errors_multiclass(X, yi, scale, Wt, bias):
+    """Weighted training errors of argmax prediction (ties to the lowest index)."""
+    scores = np.empty(Wt.shape[1])
+    err = 0.0
+    for i in range(yi.shape[0]):
+        row_scores(X, i, Wt, bias, scores)
+        if np.argmax(scores) != yi[i]:
+            err += scale[i]
+    return err

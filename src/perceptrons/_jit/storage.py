@@ -1,0 +1,222 @@
+"""Row access for the two storages a kernel sees: a dense 2-D array, or CSR as a tuple.
+
+A kernel is written once against ``row_dot`` / ``row_axpy`` / ``row_scores`` / ``row_axpy_col``
+and numba compiles one specialisation per storage type:
+
+* ``X`` a C-contiguous 2-D float32/float64 array (dense rows);
+* ``X == (data, indices, indptr)`` — CSR with values;
+* ``X == (indices, indptr)`` — CSR whose stored values are all 1 (binary features): no value
+  array is streamed at all, which is where sparse epochs win their bandwidth.
+
+The plain-Python bodies below are the same algorithms and are what runs under
+``NUMBA_DISABLE_JIT=1``; the ``@overload`` versions are what compiled kernels inline.
+"""
+
+import numpy as np
+from numba import njit, types
+from numba.extending import overload
+
+from perceptrons._config import NJIT
+
+_OPTS = {"fastmath": NJIT["fastmath"]}
+
+
+def _row(X, i):
+    """(values, columns) of row ``i`` (Python fallback only)."""
+    if isinstance(X, tuple):
+        if len(X) == 2:
+            ind, ptr = X
+            cols = ind[ptr[i] : ptr[i + 1]]
+            return np.ones(cols.shape[0]), cols
+        data, ind, ptr = X
+        return data[ptr[i] : ptr[i + 1]], ind[ptr[i] : ptr[i + 1]]
+    return X[i], None
+
+
+def row_dot(X, i, w):
+    """x_i · w."""
+    vals, cols = _row(X, i)
+    if cols is None:
+        return float(np.dot(vals, w))
+    return float(np.dot(vals, w[cols]))
+
+
+def row_axpy(X, i, a, w):
+    """w += a · x_i."""
+    vals, cols = _row(X, i)
+    if cols is None:
+        w += a * vals
+    else:
+        np.add.at(w, cols, a * vals)
+
+
+def row_scores(X, i, Wt, bias, out):
+    """out[k] = bias[k] + x_i · Wt[:, k]  for a (d, K) weight matrix."""
+    vals, cols = _row(X, i)
+    if cols is None:
+        out[:] = bias + vals @ Wt
+    else:
+        out[:] = bias + vals @ Wt[cols]
+
+
+def row_axpy_col(X, i, a, Wt, k):
+    """Wt[:, k] += a · x_i."""
+    vals, cols = _row(X, i)
+    if cols is None:
+        Wt[:, k] += a * vals
+    else:
+        np.add.at(Wt[:, k], cols, a * vals)
+
+
+def _kind(X):
+    if isinstance(X, types.Array):
+        return "dense"
+    if isinstance(X, types.BaseTuple) and len(X) == 2:
+        return "ones"
+    if isinstance(X, types.BaseTuple) and len(X) == 3:
+        return "csr"
+    return None
+
+
+@overload(row_dot, jit_options=_OPTS, inline="always")
+def _row_dot(X, i, w):
+    kind = _kind(X)
+    if kind == "dense":
+
+        def impl(X, i, w):
+            s = 0.0
+            for j in range(X.shape[1]):
+                s += X[i, j] * w[j]
+            return s
+
+    elif kind == "ones":
+
+        def impl(X, i, w):
+            ind, ptr = X
+            s = 0.0
+            for p in range(ptr[i], ptr[i + 1]):
+                s += w[ind[p]]
+            return s
+
+    elif kind == "csr":
+
+        def impl(X, i, w):
+            data, ind, ptr = X
+            s = 0.0
+            for p in range(ptr[i], ptr[i + 1]):
+                s += data[p] * w[ind[p]]
+            return s
+
+    else:
+        return None
+    return impl
+
+
+@overload(row_axpy, jit_options=_OPTS, inline="always")
+def _row_axpy(X, i, a, w):
+    kind = _kind(X)
+    if kind == "dense":
+
+        def impl(X, i, a, w):
+            for j in range(X.shape[1]):
+                w[j] += a * X[i, j]
+
+    elif kind == "ones":
+
+        def impl(X, i, a, w):
+            ind, ptr = X
+            for p in range(ptr[i], ptr[i + 1]):
+                w[ind[p]] += a
+
+    elif kind == "csr":
+
+        def impl(X, i, a, w):
+            data, ind, ptr = X
+            for p in range(ptr[i], ptr[i + 1]):
+                w[ind[p]] += a * data[p]
+
+    else:
+        return None
+    return impl
+
+
+@overload(row_scores, jit_options=_OPTS, inline="always")
+def _row_scores(X, i, Wt, bias, out):
+    kind = _kind(X)
+    if kind == "dense":
+
+        def impl(X, i, Wt, bias, out):
+            K = out.shape[0]
+            for k in range(K):
+                out[k] = bias[k]
+            for j in range(X.shape[1]):
+                v = X[i, j]
+                if v != 0.0:  # images and one-hot blocks are mostly zeros
+                    for k in range(K):
+                        out[k] += v * Wt[j, k]
+
+    elif kind == "ones":
+
+        def impl(X, i, Wt, bias, out):
+            ind, ptr = X
+            K = out.shape[0]
+            for k in range(K):
+                out[k] = bias[k]
+            for p in range(ptr[i], ptr[i + 1]):
+                j = ind[p]
+                for k in range(K):
+                    out[k] += Wt[j, k]
+
+    elif kind == "csr":
+
+        def impl(X, i, Wt, bias, out):
+            data, ind, ptr = X
+            K = out.shape[0]
+            for k in range(K):
+                out[k] = bias[k]
+            for p in range(ptr[i], ptr[i + 1]):
+                j = ind[p]
+                v = data[p]
+                for k in range(K):
+                    out[k] += v * Wt[j, k]
+
+    else:
+        return None
+    return impl
+
+
+@overload(row_axpy_col, jit_options=_OPTS, inline="always")
+def _row_axpy_col(X, i, a, Wt, k):
+    kind = _kind(X)
+    if kind == "dense":
+
+        def impl(X, i, a, Wt, k):
+            for j in range(X.shape[1]):
+                Wt[j, k] += a * X[i, j]
+
+    elif kind == "ones":
+
+        def impl(X, i, a, Wt, k):
+            ind, ptr = X
+            for p in range(ptr[i], ptr[i + 1]):
+                Wt[ind[p], k] += a
+
+    elif kind == "csr":
+
+        def impl(X, i, a, Wt, k):
+            data, ind, ptr = X
+            for p in range(ptr[i], ptr[i + 1]):
+                Wt[ind[p], k] += a * data[p]
+
+    else:
+        return None
+    return impl
+
+
+@njit(**NJIT)
+def all_ones(data):
+    """True when every stored value is exactly 1 (stops at the first that is not)."""
+    for v in data:
+        if v != 1.0:
+            return False
+    return True

@@ -1,0 +1,207 @@
+"""Input checks, label encoding and the one-line error messages every estimator shares.
+
+Errors name the parameter (or file and line), the value seen and what was expected, in the
+form scikit-learn uses: "The 'max_epochs' parameter of Perceptron must be an int in the range
+[1, inf). Got 0 instead."
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+
+
+class PerceptronsError(ValueError):
+    """Bad input or a bad parameter. The message is one line, fit to show a user as is."""
+
+
+# ----------------------------------------------------------------------------- parameters
+class Interval:
+    """Numbers of one kind (``Integral`` or ``Real``) in a closed/open range."""
+
+    def __init__(self, kind, low, high, closed="both"):
+        self.kind, self.low, self.high, self.closed = kind, low, high, closed
+
+    def accepts(self, value):
+        if isinstance(value, bool) or not isinstance(value, self.kind):
+            return False
+        if isinstance(value, float) and not np.isfinite(value) and self.high is not None:
+            return False
+        lo_ok = self.low is None or (
+            value >= self.low if self.closed in ("both", "left") else value > self.low
+        )
+        hi_ok = self.high is None or (
+            value <= self.high if self.closed in ("both", "right") else value < self.high
+        )
+        return lo_ok and hi_ok
+
+    def __str__(self):
+        kind = "an int" if self.kind is Integral else "a float"
+        left = "[" if self.closed in ("both", "left") and self.low is not None else "("
+        right = "]" if self.closed in ("both", "right") and self.high is not None else ")"
+        lo = "-inf" if self.low is None else self.low
+        hi = "inf" if self.high is None else self.high
+        return f"{kind} in the range {left}{lo}, {hi}{right}"
+
+
+class Options:
+    """One of a fixed set of values (usually strings)."""
+
+    def __init__(self, *values):
+        self.values = values
+
+    def accepts(self, value):
+        return any(value is v or (type(value) is type(v) and value == v) for v in self.values)
+
+    def __str__(self):
+        return "one of {" + ", ".join(repr(v) for v in self.values) + "}"
+
+
+class Kind:
+    """An instance of a type (``dict``, ``callable`` given as the builtin, ...)."""
+
+    def __init__(self, what, label):
+        self.what, self.label = what, label
+
+    def accepts(self, value):
+        if self.what is callable:
+            return callable(value)
+        return isinstance(value, self.what)
+
+    def __str__(self):
+        return self.label
+
+
+RANDOM_STATE = (None, Interval(Integral, 0, 2**32 - 1), Kind(np.random.RandomState, "a RandomState"))
+
+
+def validate_params(estimator, constraints):
+    """Check each of ``estimator``'s parameters against ``constraints`` (name -> tuple of allowed).
+
+    ``None`` in a tuple means the value ``None`` is allowed.
+    """
+    for name, allowed in constraints.items():
+        value = getattr(estimator, name)
+        ok = any((c is None and value is None) or (c is not None and c.accepts(value)) for c in allowed)
+        if not ok:
+            texts = ["None" if c is None else str(c) for c in allowed]
+            expected = texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
+            raise PerceptronsError(
+                f"The {name!r} parameter of {type(estimator).__name__} must be {expected}. "
+                f"Got {value!r} instead."
+            )
+
+
+# ----------------------------------------------------------------------------- labels
+def encode_labels(y, classes):
+    """Map labels to indices into ``classes`` (sorted); unknown labels are an error."""
+    y = np.asarray(y)
+    idx = np.searchsorted(classes, y)
+    idx = np.clip(idx, 0, len(classes) - 1)
+    bad = classes[idx] != y
+    if np.any(bad):
+        unknown = np.unique(y[bad])[:5]
+        raise PerceptronsError(
+            f"y contains labels {list(unknown)} that are not in classes {list(classes)}; "
+            "pass every label in `classes` on the first call to partial_fit"
+        )
+    return idx.astype(np.int64)
+
+
+def check_classes(classes, what="y"):
+    classes = np.asarray(classes)
+    if classes.dtype == object:
+        # Mixed Python objects cannot be sorted reliably nor stored without pickle.
+        try:
+            classes = classes.astype(str) if all(isinstance(c, str) for c in classes) else classes
+        except Exception:  # pragma: no cover - defensive
+            pass
+    classes = np.unique(classes)
+    if classes.shape[0] < 2:
+        seen = f"only the class {classes[0]!r}" if classes.shape[0] else "no labels"
+        raise PerceptronsError(
+            f"{what} must contain at least two classes to learn a separator; got {seen}"
+        )
+    return classes
+
+
+# ----------------------------------------------------------------------------- weights
+def sample_scale(sample_weight, class_weight, y_idx, classes, n_samples):
+    """The factor each example's update is multiplied by: sample_weight × class_weight[y]."""
+    if sample_weight is None:
+        scale = np.ones(n_samples, dtype=np.float64)
+    else:
+        sw = np.asarray(sample_weight, dtype=np.float64)
+        if sw.ndim == 0:
+            sw = np.full(n_samples, float(sw))
+        if sw.ndim != 1 or sw.shape[0] != n_samples:
+            raise PerceptronsError(
+                f"sample_weight must have one entry per sample: expected shape ({n_samples},), "
+                f"got {sw.shape}"
+            )
+        if not np.all(np.isfinite(sw)) or np.any(sw < 0):
+            bad = sw[~(np.isfinite(sw) & (sw >= 0))][0]
+            raise PerceptronsError(
+                f"sample_weight must be finite and non-negative; got {bad!r}"
+            )
+        scale = sw.copy()
+    if class_weight is not None:
+        scale *= class_weight_vector(class_weight, classes, y_idx)[y_idx]
+    return scale
+
+
+def class_weight_vector(class_weight, classes, y_idx):
+    """Per-class factors; ``"balanced"`` is n / (n_classes · count), as in scikit-learn."""
+    k = len(classes)
+    if isinstance(class_weight, str):
+        if class_weight != "balanced":
+            raise PerceptronsError(
+                f"The 'class_weight' parameter must be 'balanced', a dict or None. Got {class_weight!r} instead."
+            )
+        counts = np.bincount(y_idx, minlength=k).astype(np.float64)
+        with np.errstate(divide="ignore"):
+            cw = np.where(counts > 0, len(y_idx) / (k * np.maximum(counts, 1)), 1.0)
+        return cw
+    if not isinstance(class_weight, dict):
+        raise PerceptronsError(
+            f"The 'class_weight' parameter must be 'balanced', a dict or None. Got {class_weight!r} instead."
+        )
+    cw = np.ones(k, dtype=np.float64)
+    known = {c.item() if hasattr(c, "item") else c: i for i, c in enumerate(classes)}
+    for label, weight in class_weight.items():
+        key = label.item() if hasattr(label, "item") else label
+        if key not in known:
+            raise PerceptronsError(
+                f"class_weight names the class {label!r}, which is not in the data; "
+                f"classes are {list(classes)}"
+            )
+        if not np.isfinite(weight) or weight < 0:
+            raise PerceptronsError(
+                f"class_weight[{label!r}] must be finite and non-negative; got {weight!r}"
+            )
+        cw[known[key]] = float(weight)
+    return cw
+
+
+# ----------------------------------------------------------------------------- kernel operands
+def kernel_operand(X):
+    """The arrays a ``_jit`` kernel reads for ``X``, with as few bytes per value as possible.
+
+    Dense C-contiguous float32/float64 input is passed through untouched (no copy).  For CSR
+    the decision is taken once per fit: indices become int32 whenever the column count allows
+    it (also when int64 come in), and the value array is dropped when every stored value is 1
+    (binary features), leaving ``(indices, indptr)``; otherwise ``(data, indices, indptr)``.
+    A CSR epoch streams values + indices, so this is what makes it faster than 12 bytes per
+    non-zero.
+    """
+    if not sp.issparse(X):
+        return X
+    from perceptrons._jit.storage import all_ones
+
+    indices = X.indices
+    if indices.dtype != np.int32 and X.shape[1] <= np.iinfo(np.int32).max:
+        indices = indices.astype(np.int32)
+    indptr = X.indptr
+    if X.nnz and all_ones(X.data):
+        return (indices, indptr)
+    return (X.data, indices, indptr)

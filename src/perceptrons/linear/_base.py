@@ -1,0 +1,318 @@
+"""The machinery the linear estimators share: validation, labels, the epoch loop, state.
+
+A concrete estimator is a small subclass that names its parameters and, where it differs from
+the plain PLA, overrides one hook: ``_averaging`` (keep the lazy sum of iterates),
+``_log_updates`` (record every update for the voted perceptron), ``_run_epoch`` (a different
+kernel, as the pocket algorithm needs) or ``_finalize`` (turn the running state into ``coef_``).
+"""
+
+import time
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from perceptrons._jit import linear as K
+from perceptrons._validation import (
+    RANDOM_STATE,
+    Interval,
+    Kind,
+    Options,
+    PerceptronsError,
+    check_classes,
+    encode_labels,
+    kernel_operand,
+    sample_scale,
+    validate_params,
+)
+
+_NO_LOG = np.zeros((0, 2), dtype=np.int64)
+
+
+class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
+    """Base of the linear perceptron family; see :class:`perceptrons.Perceptron`."""
+
+    _parameter_constraints = {
+        "fit_intercept": (Kind(bool, "a bool"),),
+        "max_epochs": (Interval(Integral, 1, None),),
+        "order": (Options("cyclic", "shuffle", "random-mistake"),),
+        "init": (Options("zeros", "random"),),
+        "margin": (Interval(Real, 0.0, None),),
+        "class_weight": (None, Options("balanced"), Kind(dict, "a dict")),
+        "random_state": RANDOM_STATE,
+        "warm_start": (Kind(bool, "a bool"),),
+    }
+    _averaging = False
+    _log_updates = False
+
+    # ------------------------------------------------------------------ public API
+    def fit(self, X, y, sample_weight=None, callback=None):
+        """Run the PLA for up to ``max_epochs`` epochs, stopping at the first epoch without mistakes.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            float32 input stays float32; CSR with int32 or int64 indices is used as is.
+        y : array-like of shape (n_samples,)
+            Any two or more labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Each update is scaled by its example's weight; weight 0 removes the example.
+        callback : callable, default=None
+            Called after every epoch as ``callback(epoch, mistakes, elapsed_seconds)``;
+            returning ``False`` ends the fit cleanly after that epoch.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        X, y = self._check_Xy(X, y, reset=True)
+        self.classes_ = check_classes(y)
+        yi = encode_labels(y, self.classes_)
+        scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
+        rng = np.random.default_rng(self._seed())
+        warm = self.warm_start and getattr(self, "_state", None) is not None
+        if not warm or self._state["w"].shape[0] != X.shape[1]:
+            self._init_state(X.shape[1], rng)
+        self.n_updates_ = 0
+        self.mistakes_per_epoch_ = []
+        self._start_fit(X, yi, scale)
+        self._train(kernel_operand(X), yi, scale, self.max_epochs, rng, callback, online=False)
+        if not self.converged_ and not self._stopped_by_callback and self.n_epochs_ >= self.max_epochs:
+            warnings.warn(
+                f"{type(self).__name__} made {self.mistakes_per_epoch_[-1]} mistakes in its last "
+                f"epoch and stopped at max_epochs={self.max_epochs}: the data may not be "
+                "linearly separable (with this margin).",
+                ConvergenceWarning,
+            )
+        self._finalize()
+        return self
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """One online pass over the examples given, counting mistakes.
+
+        The first call must pass ``classes`` (every label that will ever be seen).  Unlike
+        scikit-learn, ``class_weight`` (including ``"balanced"``, computed on each batch) is
+        honoured here too.  ``order="random-mistake"`` has no meaning for a single online pass,
+        so partial_fit visits examples cyclically in that case.
+        """
+        self._validate_params()
+        first = not hasattr(self, "classes_") or getattr(self, "_state", None) is None
+        if first:
+            if classes is None:
+                raise PerceptronsError(
+                    "classes must be passed on the first call to partial_fit (all labels that will be seen)"
+                )
+            X, y = self._check_Xy(X, y, reset=True)
+            self.classes_ = check_classes(classes, what="classes")
+            self._init_state(X.shape[1], np.random.default_rng(self._seed()))
+            self.n_updates_ = 0
+            self.mistakes_per_epoch_ = []
+            self._rng = np.random.default_rng(self._seed())
+        else:
+            if classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+                raise PerceptronsError(
+                    f"classes {list(np.unique(classes))} differ from the classes of the first call "
+                    f"{list(self.classes_)}"
+                )
+            X, y = self._check_Xy(X, y, reset=False)
+        yi = encode_labels(y, self.classes_)
+        scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
+        self._start_fit(X, yi, scale)
+        self._train(kernel_operand(X), yi, scale, 1, self._rng, None, online=True)
+        self._finalize()
+        return self
+
+    def decision_function(self, X):
+        """Scores: shape (n,) for two classes (> 0 favours ``classes_[1]``), else (n, n_classes)."""
+        check_is_fitted(self)
+        X = self._check_X(X)
+        scores = X @ self.coef_.T + self.intercept_
+        return scores.ravel() if scores.shape[1] == 1 else scores
+
+    def predict(self, X):
+        """Labels; a score of exactly 0 predicts the positive class ``classes_[1]`` (sign(0) = +1,
+        as in Gormley's notes — scikit-learn's Perceptron picks the negative class there).
+        Multiclass ties go to the lowest class index."""
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores >= 0).astype(np.intp)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    # ------------------------------------------------------------------ the loop
+    def _train(self, Xop, yi, scale, n_epochs, rng, callback, online):
+        n = yi.shape[0]
+        self._stopped_by_callback = False
+        self.converged_ = False
+        random_mistake = self.order == "random-mistake" and not online
+        buf = np.empty(n, dtype=np.int64) if random_mistake else None
+        epochs = 0
+        start = time.perf_counter()
+        for epoch in range(1, n_epochs + 1):
+            if random_mistake:
+                mistakes, updates = self._random_mistake_step(Xop, yi, scale, buf, rng.random())
+            else:
+                perm = rng.permutation(n) if self.order == "shuffle" else self._cyclic(n)
+                mistakes = updates = self._run_epoch(Xop, yi, scale, perm)
+            epochs = epoch
+            self.mistakes_per_epoch_.append(int(mistakes))
+            self.n_updates_ += int(updates)
+            self._after_epoch(Xop, yi, scale)
+            if mistakes == 0:
+                self.converged_ = True
+            if callback is not None and callback(epoch, int(mistakes), time.perf_counter() - start) is False:
+                self._stopped_by_callback = True
+                break
+            if self.converged_ and not online:
+                break
+        self.n_epochs_ = getattr(self, "n_epochs_", 0) + epochs if online else epochs
+
+    def _run_epoch(self, Xop, yi, scale, perm):
+        s = self._state
+        log = self._log_buffer(perm.shape[0])
+        kernel = K.epoch_binary if s["binary"] else K.epoch_multiclass
+        mistakes, n_log = kernel(
+            Xop, yi, scale, perm, s["w"], s["b"], self.fit_intercept, float(self.margin),
+            s["u"], s["ub"], s["count"], log,
+        )
+        if n_log:
+            self._record_updates(log[:n_log])
+        return mistakes
+
+    def _random_mistake_step(self, Xop, yi, scale, buf, r):
+        s = self._state
+        count_before = int(s["count"][0])
+        kernel = K.random_mistake_binary if s["binary"] else K.random_mistake_multiclass
+        m, i = kernel(
+            Xop, yi, scale, s["w"], s["b"], self.fit_intercept, float(self.margin),
+            s["u"], s["ub"], s["count"], buf, r,
+        )
+        if i >= 0 and self._log_updates:
+            self._record_updates(np.array([[i, count_before]], dtype=np.int64))
+        return m, int(i >= 0)
+
+    # ------------------------------------------------------------------ hooks
+    def _start_fit(self, X, yi, scale):
+        """Called before the epochs of a fit / partial_fit call."""
+
+    def _after_epoch(self, Xop, yi, scale):
+        """Called after every epoch."""
+
+    def _record_updates(self, log):
+        """Receives (example index, visit counter) of each update when ``_log_updates``."""
+
+    def _log_buffer(self, n):
+        return np.empty((n, 2), dtype=np.int64) if self._log_updates else _NO_LOG
+
+    def _finalize(self):
+        """Turn the running state into ``coef_`` (n_vectors, d) and ``intercept_``."""
+        w, b = self._weights()
+        self._set_coef(w, b)
+
+    # ------------------------------------------------------------------ state
+    def _init_state(self, d, rng):
+        k = len(self.classes_)
+        binary = k == 2
+        shape = (d,) if binary else (d, k)
+        nb = 1 if binary else k
+        if self.init == "random":
+            w = rng.random(shape)
+            b = rng.random(nb) if self.fit_intercept else np.zeros(nb)
+        else:
+            w, b = np.zeros(shape), np.zeros(nb)
+        avg_shape = shape if self._averaging else ((0,) if binary else (0, k))
+        self._state = {
+            "binary": binary,
+            "w": w,
+            "b": b,
+            "u": np.zeros(avg_shape),
+            "ub": np.zeros(nb),
+            "count": np.zeros(1, dtype=np.int64),
+        }
+
+    def _weights(self):
+        """Current (last-iterate) weights as (w, b) with w of shape (d,) or (d, K)."""
+        return self._state["w"], self._state["b"]
+
+    def _set_coef(self, w, b):
+        if self._state["binary"]:
+            self.coef_ = w.reshape(1, -1).copy()
+            self.intercept_ = b.copy()
+        else:
+            self.coef_ = np.ascontiguousarray(w.T)
+            self.intercept_ = b.copy()
+
+    @staticmethod
+    def _cyclic(n):
+        return np.arange(n, dtype=np.int64)
+
+    def _seed(self):
+        rs = self.random_state
+        if isinstance(rs, np.random.RandomState):
+            return rs.randint(0, 2**31 - 1)
+        return rs
+
+    # ------------------------------------------------------------------ validation
+    def _validate_params(self):
+        validate_params(self, self._parameter_constraints)
+
+    def _check_Xy(self, X, y, reset):
+        if y is None:
+            raise PerceptronsError(f"{type(self).__name__} requires y to be passed, but the target y is None")
+        X, y = validate_data(
+            self, X, y, reset=reset, accept_sparse="csr", accept_large_sparse=True,
+            dtype=[np.float64, np.float32], order="C",
+        )
+        if X.shape[0] == 0:
+            raise PerceptronsError("X is empty: 0 samples")
+        return X, y
+
+    def _check_X(self, X):
+        return validate_data(
+            self, X, reset=False, accept_sparse="csr", accept_large_sparse=True,
+            dtype=[np.float64, np.float32], order="C",
+        )
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    # ------------------------------------------------------------------ persistence
+    def _to_state(self):
+        """(metadata, arrays) for the model file: plain numbers and arrays, never objects."""
+        check_is_fitted(self)
+        s = self._state
+        meta = {
+            "n_features_in": int(self.n_features_in_),
+            "n_updates": int(self.n_updates_),
+            "n_epochs": int(self.n_epochs_),
+            "converged": bool(self.converged_),
+            "mistakes_per_epoch": [int(m) for m in self.mistakes_per_epoch_],
+            "binary": bool(s["binary"]),
+        }
+        arrays = {
+            "classes": self.classes_,
+            "coef": self.coef_,
+            "intercept": self.intercept_,
+            **{f"state_{k}": s[k] for k in ("w", "b", "u", "ub", "count")},
+        }
+        return meta, arrays
+
+    def _from_state(self, meta, arrays):
+        self.n_features_in_ = meta["n_features_in"]
+        self.n_updates_ = meta["n_updates"]
+        self.n_epochs_ = meta["n_epochs"]
+        self.converged_ = meta["converged"]
+        self.mistakes_per_epoch_ = list(meta["mistakes_per_epoch"])
+        self.classes_ = arrays["classes"]
+        self.coef_ = arrays["coef"]
+        self.intercept_ = arrays["intercept"]
+        self._state = {k: arrays[f"state_{k}"] for k in ("w", "b", "u", "ub", "count")}
+        self._state["binary"] = meta["binary"]
+        self._rng = np.random.default_rng(self._seed())
+        return self

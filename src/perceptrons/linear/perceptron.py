@@ -1,0 +1,102 @@
+"""The classic Perceptron Learning Algorithm (Rosenblatt 1957; Block 1962; Novikoff 1962)."""
+
+from perceptrons.linear._base import LinearPerceptronBase
+
+
+class Perceptron(LinearPerceptronBase):
+    """The Perceptron Learning Algorithm, binary and multiclass.
+
+    For each example in turn, predict with the current weights; on a mistake
+    (``y·(w·x + b) ≤ margin``) move the weights towards the example: ``w ← w + y·x``,
+    ``b ← b + y``.  An epoch without a mistake ends training.  With more than two classes there
+    is one weight vector per class, prediction is the argmax (ties to the lowest class index),
+    and a mistake adds ``x`` to the true class's vector and subtracts it from the best wrong
+    class's (Kalyanakrishnan §4).
+
+    Parameters
+    ----------
+    fit_intercept : bool, default=True
+        Fold the bias in as a constant feature ``x₀ = 1`` (the θ trick of Gormley's notes).
+    max_epochs : int, default=1000
+        Upper bound on passes over the data; hitting it raises a ``ConvergenceWarning``.
+    order : {"cyclic", "shuffle", "random-mistake"}, default="cyclic"
+        ``"cyclic"`` visits examples in the order given (deterministic, the seeds' algorithm);
+        ``"shuffle"`` draws a new permutation every epoch; ``"random-mistake"`` scans the whole
+        set and updates on one misclassified example drawn uniformly — one scan and one update
+        per epoch, as in the Succinctly chapter's listing.
+    init : {"zeros", "random"}, default="zeros"
+        Initial weights: zero, or uniform on [0, 1) from ``random_state``.
+    margin : float, default=0.0
+        Update whenever ``y·f(x) ≤ margin`` (multiclass: true score minus best other score);
+        0 is the classic rule, > 0 the perceptron with margin (Krauth & Mézard 1987).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies each example's update by its class's weight.
+    random_state : int, RandomState or None, default=None
+        Seeds ``"shuffle"``, ``"random-mistake"`` and ``init="random"``.  Two fits with the same
+        seed give identical weights.
+    warm_start : bool, default=False
+        Continue from the previous fit's weights.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+    classes_ : ndarray of shape (n_classes,)
+        ``classes_[1]`` is the positive class of a binary problem.
+    n_features_in_ : int
+    n_updates_ : int
+        Number of updates — the *k* of Novikoff's theorem, bounded by (R/γ)² on separable data.
+    mistakes_per_epoch_ : list of int
+    n_epochs_ : int
+    converged_ : bool
+        True when the last epoch made no mistake.
+
+    Notes
+    -----
+    A score of exactly 0 predicts the positive class (sign(0) = +1, Gormley); scikit-learn's
+    ``Perceptron`` predicts the negative class there.  Training uses no learning rate: the PLA
+    is invariant to scaling the data, so the sequence of mistakes does not depend on it.
+
+    scikit-learn's ``check_sample_weight_equivalence_on_dense_data`` does not apply: it expects
+    an integer weight k to equal k copies of the example, but an online algorithm that sees a
+    copy right after an update may not err on it again, so the two runs legitimately differ.
+    Weight 0 does equal removal.
+
+    References
+    ----------
+    Rosenblatt (1958), "The perceptron: a probabilistic model for information storage".
+    Novikoff (1962), "On convergence proofs on perceptrons".
+    Gormley, lecture notes on the perceptron (worked example, bias folding).
+    Har-Peled, ch. 30 (Theorem 30.1.1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptrons import Perceptron
+    >>> X = np.array([[-1, 2], [1, 0], [1, 1], [-1, 0], [-1, -2], [1, -1]], dtype=float)
+    >>> y = np.array([-1, 1, 1, -1, -1, 1])
+    >>> clf = Perceptron(fit_intercept=False).fit(X, y)
+    >>> clf.coef_.tolist(), clf.n_updates_, clf.mistakes_per_epoch_
+    ([[3.0, 1.0]], 3, [3, 0])
+    """
+
+    def __init__(
+        self,
+        *,
+        fit_intercept=True,
+        max_epochs=1000,
+        order="cyclic",
+        init="zeros",
+        margin=0.0,
+        class_weight=None,
+        random_state=None,
+        warm_start=False,
+    ):
+        self.fit_intercept = fit_intercept
+        self.max_epochs = max_epochs
+        self.order = order
+        self.init = init
+        self.margin = margin
+        self.class_weight = class_weight
+        self.random_state = random_state
+        self.warm_start = warm_start
