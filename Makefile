@@ -19,7 +19,7 @@ demo: install
 	$(BIN)/perceptrons demo
 
 test: install
-	$(BIN)/python -m pytest -n 2 -q
+	SCIPY_ARRAY_API=1 $(BIN)/python -m pytest -n 2 -q
 
 bench: install
 	$(BIN)/python benchmarks/bench_linear.py

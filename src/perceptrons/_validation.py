@@ -118,9 +118,9 @@ def check_classes(classes, what="y"):
             pass
     classes = np.unique(classes)
     if classes.shape[0] < 2:
-        seen = f"only the class {classes[0]!r}" if classes.shape[0] else "no labels"
+        seen = f"1 class ({classes[0]!r})" if classes.shape[0] else "no labels"
         raise PerceptronsError(
-            f"{what} must contain at least two classes to learn a separator; got {seen}"
+            f"{what} has {seen}; at least two classes are needed to learn a separator"
         )
     return classes
 
@@ -144,6 +144,8 @@ def sample_scale(sample_weight, class_weight, y_idx, classes, n_samples):
             raise PerceptronsError(
                 f"sample_weight must be finite and non-negative; got {bad!r}"
             )
+        if n_samples and not np.any(sw > 0):
+            raise PerceptronsError("sample_weight: all weights are zero; at least one example must have weight > 0")
         scale = sw.copy()
     if class_weight is not None:
         scale *= class_weight_vector(class_weight, classes, y_idx)[y_idx]

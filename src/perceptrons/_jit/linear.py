@@ -16,8 +16,9 @@ the weight arrays it is given in place.  Conventions (see DESIGN §2):
 * averaging (``u`` non-empty) uses the trick of Daumé (2012): with ``c`` the number of examples
   visited before the current one, every update ``Δ`` also adds ``c·Δ`` to ``u``; after ``T``
   visits the mean of the T intermediate vectors is ``w − u/T``.  O(features touched) per update;
-* ``log`` (shape (m, 2), m > 0 to switch it on) receives, in order, the example index and the
-  visit counter ``c`` of every update: enough to replay the run (trace, voted perceptron).
+* ``log`` (shape (m, 3), m > 0 to switch it on) receives, in order, the example index, the
+  visit counter ``c`` and the runner-up class (−1 when binary) of every update: enough to replay
+  the run exactly (trace, voted perceptron) without re-deciding any tie.
 """
 
 import numpy as np
@@ -58,6 +59,7 @@ def epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, u, ub, count, log):
             if n_log < log.shape[0]:
                 log[n_log, 0] = i
                 log[n_log, 1] = c
+                log[n_log, 2] = -1
                 n_log += 1
         c += 1
     count[0] = c
@@ -113,6 +115,7 @@ def epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, Ut, ubias, count,
             if n_log < log.shape[0]:
                 log[n_log, 0] = i
                 log[n_log, 1] = c
+                log[n_log, 2] = r
                 n_log += 1
         c += 1
     count[0] = c
@@ -124,7 +127,7 @@ def random_mistake_binary(X, yi, scale, w, b, fit_b, tau, u, ub, count, buf, r):
     """Scan every example, then update on one mistake drawn uniformly (``r`` ∈ [0, 1)).
 
     This is the loop of the Succinctly chapter: "pick a random misclassified example".
-    Returns (mistakes found in the scan, index updated or -1).
+    Returns (mistakes found in the scan, index updated or -1, -1).
     """
     m = 0
     for i in range(yi.shape[0]):
@@ -135,7 +138,7 @@ def random_mistake_binary(X, yi, scale, w, b, fit_b, tau, u, ub, count, buf, r):
             buf[m] = i
             m += 1
     if m == 0:
-        return 0, -1
+        return 0, -1, -1
     i = buf[min(int(r * m), m - 1)]
     step = scale[i] * (1.0 if yi[i] == 1 else -1.0)
     row_axpy(X, i, step, w)
@@ -146,12 +149,12 @@ def random_mistake_binary(X, yi, scale, w, b, fit_b, tau, u, ub, count, buf, r):
         if fit_b:
             ub[0] += step * count[0]
     count[0] += 1
-    return m, i
+    return m, i, -1
 
 
 @njit(**NJIT)
 def random_mistake_multiclass(X, yi, scale, Wt, bias, fit_b, tau, Ut, ubias, count, buf, r):
-    """Multiclass twin of :func:`random_mistake_binary`."""
+    """Multiclass twin of :func:`random_mistake_binary`; returns (mistakes, index, runner-up)."""
     scores = np.empty(Wt.shape[1])
     m = 0
     for i in range(yi.shape[0]):
@@ -163,7 +166,7 @@ def random_mistake_multiclass(X, yi, scale, Wt, bias, fit_b, tau, Ut, ubias, cou
             buf[m] = i
             m += 1
     if m == 0:
-        return 0, -1
+        return 0, -1, -1
     i = buf[min(int(r * m), m - 1)]
     k = yi[i]
     row_scores(X, i, Wt, bias, scores)
@@ -182,7 +185,7 @@ def random_mistake_multiclass(X, yi, scale, Wt, bias, fit_b, tau, Ut, ubias, cou
             ubias[k] += a * c
             ubias[q] -= a * c
     count[0] += 1
-    return m, i
+    return m, i, q
 
 
 @njit(**NJIT)

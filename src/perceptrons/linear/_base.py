@@ -14,6 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from perceptrons._jit import linear as K
@@ -30,7 +31,7 @@ from perceptrons._validation import (
     validate_params,
 )
 
-_NO_LOG = np.zeros((0, 2), dtype=np.int64)
+_NO_LOG = np.zeros((0, 3), dtype=np.int64)
 
 
 class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
@@ -71,15 +72,15 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X, y = self._check_Xy(X, y, reset=True)
+        check_classification_targets(y)
         self.classes_ = check_classes(y)
         yi = encode_labels(y, self.classes_)
         scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
-        rng = np.random.default_rng(self._seed())
+        rng = self._rng = np.random.default_rng(self._seed())
         warm = self.warm_start and getattr(self, "_state", None) is not None
         if not warm or self._state["w"].shape[0] != X.shape[1]:
             self._init_state(X.shape[1], rng)
-        self.n_updates_ = 0
-        self.mistakes_per_epoch_ = []
+        self._reset_history()
         self._start_fit(X, yi, scale)
         self._train(kernel_operand(X), yi, scale, self.max_epochs, rng, callback, online=False)
         if not self.converged_ and not self._stopped_by_callback and self.n_epochs_ >= self.max_epochs:
@@ -110,8 +111,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             X, y = self._check_Xy(X, y, reset=True)
             self.classes_ = check_classes(classes, what="classes")
             self._init_state(X.shape[1], np.random.default_rng(self._seed()))
-            self.n_updates_ = 0
-            self.mistakes_per_epoch_ = []
+            self._reset_history()
             self._rng = np.random.default_rng(self._seed())
         else:
             if classes is not None and not np.array_equal(np.unique(classes), self.classes_):
@@ -120,6 +120,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
                     f"{list(self.classes_)}"
                 )
             X, y = self._check_Xy(X, y, reset=False)
+        check_classification_targets(y)
         yi = encode_labels(y, self.classes_)
         scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
         self._start_fit(X, yi, scale)
@@ -169,7 +170,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
                 break
             if self.converged_ and not online:
                 break
-        self.n_epochs_ = getattr(self, "n_epochs_", 0) + epochs if online else epochs
+        self.n_epochs_ = self.n_epochs_ + epochs if online else epochs
 
     def _run_epoch(self, Xop, yi, scale, perm):
         s = self._state
@@ -187,15 +188,21 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         s = self._state
         count_before = int(s["count"][0])
         kernel = K.random_mistake_binary if s["binary"] else K.random_mistake_multiclass
-        m, i = kernel(
+        m, i, runner = kernel(
             Xop, yi, scale, s["w"], s["b"], self.fit_intercept, float(self.margin),
             s["u"], s["ub"], s["count"], buf, r,
         )
         if i >= 0 and self._log_updates:
-            self._record_updates(np.array([[i, count_before]], dtype=np.int64))
+            self._record_updates(np.array([[i, count_before, runner]], dtype=np.int64))
         return m, int(i >= 0)
 
     # ------------------------------------------------------------------ hooks
+    def _reset_history(self):
+        """Start the fitted histories afresh (fit, and the first partial_fit)."""
+        self.n_updates_ = 0
+        self.mistakes_per_epoch_ = []
+        self.n_epochs_ = 0
+
     def _start_fit(self, X, yi, scale):
         """Called before the epochs of a fit / partial_fit call."""
 
@@ -203,10 +210,10 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         """Called after every epoch."""
 
     def _record_updates(self, log):
-        """Receives (example index, visit counter) of each update when ``_log_updates``."""
+        """Receives rows (example index, visit counter, runner-up class or −1) when ``_log_updates``."""
 
     def _log_buffer(self, n):
-        return np.empty((n, 2), dtype=np.int64) if self._log_updates else _NO_LOG
+        return np.empty((n, 3), dtype=np.int64) if self._log_updates else _NO_LOG
 
     def _finalize(self):
         """Turn the running state into ``coef_`` (n_vectors, d) and ``intercept_``."""

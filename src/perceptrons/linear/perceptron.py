@@ -60,7 +60,10 @@ class Perceptron(LinearPerceptronBase):
     scikit-learn's ``check_sample_weight_equivalence_on_dense_data`` does not apply: it expects
     an integer weight k to equal k copies of the example, but an online algorithm that sees a
     copy right after an update may not err on it again, so the two runs legitimately differ.
-    Weight 0 does equal removal.
+    Weight 0 does equal removal.  Likewise ``check_class_weight_classifiers`` expects a class of
+    weight 1000 to be predicted on 87 % of *all* points of three noisy blobs; a mistake-driven
+    learner stops moving once that class's training points are right, so it does not claim the
+    other classes' points (the binary variant of that check passes).
 
     References
     ----------

@@ -1,0 +1,62 @@
+"""perceptrons trace DATA: every update of the PLA, as the lecture notes show it."""
+
+import click
+
+from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION
+
+
+@click.command(name="trace")
+@click.argument("data", type=click.Path(dir_okay=False), required=False)
+@click.option("--example", type=click.Choice(["gormley"]), default=None,
+              help="Trace a worked example of the seed notes instead of a file.")
+@LABEL_OPTION
+@FORMAT_OPTION
+@click.option("--epochs", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--order", type=click.Choice(["cyclic", "shuffle", "random-mistake"]), default="cyclic", show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=None)
+@click.option("--no-intercept", is_flag=True, help="No bias term (the worked example has none).")
+def command(data, example, label, fmt, epochs, order, seed, no_intercept):
+    """Run the PLA on DATA and print each update: example, prediction, w_k -> w_k+1."""
+    import numpy as np
+
+    from perceptrons.linear.trace import trace_updates
+
+    if example == "gormley":
+        from perceptrons.datasets import gormley_example
+
+        X, y = gormley_example()
+        no_intercept = True
+    elif data is None:
+        raise click.BadParameter("give a DATA file or --example gormley", param_hint="DATA")
+    else:
+        from perceptrons.io.readers import read_data
+
+        X, y = read_data(data, label=label, fmt=fmt)
+        if hasattr(X, "toarray"):
+            X = X.toarray()
+    est, updates = trace_updates(X, y, fit_intercept=not no_intercept, max_epochs=epochs, order=order,
+                                 random_state=seed)
+
+    def vec(w, b):
+        body = ", ".join(_num(v) for v in np.ravel(w))
+        return f"({body})" if no_intercept else f"({body}; b={_num(b[0])})"
+
+    binary = len(est.classes_) == 2
+    w0 = updates[0].w_before if updates else est.coef_.ravel()
+    click.echo(f"w_1 = {vec(w0, updates[0].b_before if updates else est.intercept_)}" if binary else "W_1 = 0")
+    for u in updates:
+        x = "(" + ", ".join(_num(v) for v in u.x) + ")"
+        if binary:
+            click.echo(f"epoch {u.epoch}  example {u.index + 1}  x={x} y={u.label}  "
+                       f"y·(w·x+b)={_num(u.score)} ≤ 0: mistake  "
+                       f"w_{u.k} = {vec(u.w_before, u.b_before)} -> w_{u.k + 1} = {vec(u.w_after, u.b_after)}")
+        else:
+            click.echo(f"epoch {u.epoch}  example {u.index + 1}  x={x} y={u.label}  "
+                       f"margin over runner-up {_num(u.score)}: mistake  update k={u.k}")
+    click.echo(f"{len(updates)} updates in {est.n_epochs_} epochs; mistakes per epoch {est.mistakes_per_epoch_}; "
+               f"{'converged' if est.converged_ else 'not converged'}")
+
+
+def _num(v):
+    v = float(v) + 0.0
+    return str(int(v)) if v == int(v) else f"{v:.4g}"

@@ -1,0 +1,99 @@
+"""perceptrons train DATA -o MODEL: fit an estimator of the family and save it.
+
+A progress bar shows each epoch's mistakes; the summary gives epochs, updates, convergence and
+train/test accuracy.  Ctrl-C ends training and writes nothing.
+"""
+
+import click
+
+from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, MODELS, check_output_path
+
+
+@click.command(name="train")
+@click.argument("data", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Model file to write (.npz).")
+@click.option("--model", "model_name", type=click.Choice(list(MODELS)), default="perceptron", show_default=True)
+@LABEL_OPTION
+@FORMAT_OPTION
+@click.option("--epochs", type=click.IntRange(min=1), default=1000, show_default=True, help="Maximum number of epochs.")
+@click.option("--order", type=click.Choice(["cyclic", "shuffle", "random-mistake"]), default="cyclic", show_default=True)
+@click.option("--init", type=click.Choice(["zeros", "random"]), default="zeros", show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Random seed (shuffle, random-mistake, init).")
+@click.option("--margin", type=click.FloatRange(min=0), default=0.0, show_default=True, help="Update when y·f(x) ≤ margin.")
+@click.option("--no-intercept", is_flag=True, help="Do not fold in a bias term.")
+@click.option("--max-vectors", type=click.IntRange(min=1), default=None, help="voted: keep at most this many vectors.")
+@click.option("--kernel", type=click.Choice(["linear", "poly", "rbf", "sigmoid"]), default="rbf", show_default=True,
+              help="kernel: the kernel function.")
+@click.option("--gamma", default="scale", show_default=True, help="kernel: 'scale', 'auto' or a positive number.")
+@click.option("--degree", type=click.IntRange(min=1), default=3, show_default=True, help="kernel: poly degree.")
+@click.option("--coef0", type=float, default=0.0, show_default=True, help="kernel: poly/sigmoid offset.")
+@click.option("--averaged", is_flag=True, help="kernel: predict with the averaged hypothesis.")
+@click.option("--voted", is_flag=True, help="kernel: predict with the voted hypotheses.")
+@click.option("--budget", type=click.IntRange(min=1), default=None, help="kernel: keep at most B support examples.")
+@click.option("--test", "test_path", type=click.Path(dir_okay=False), default=None, help="Data file to report test accuracy on.")
+def command(data, output, model_name, label, fmt, epochs, order, init, seed, margin, no_intercept, max_vectors,
+            kernel, gamma, degree, coef0, averaged, voted, budget, test_path):
+    """Train a perceptron on DATA (CSV/TSV with header, LIBSVM, or .npz) and save it to MODEL."""
+    check_output_path(output)
+    import warnings
+    from importlib import import_module
+
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from sklearn.exceptions import ConvergenceWarning
+
+    from perceptrons.io.readers import read_data
+    from perceptrons.persistence import save_model
+
+    X, y = read_data(data, label=label, fmt=fmt)
+    module, cls = MODELS[model_name]
+    params = dict(fit_intercept=not no_intercept, max_epochs=epochs, order=order, init=init, margin=margin,
+                  random_state=seed)
+    if model_name == "voted":
+        params["max_vectors"] = max_vectors
+    if model_name == "kernel":
+        params = dict(max_epochs=epochs, margin=margin, random_state=seed, kernel=kernel,
+                      gamma=_gamma(gamma), degree=degree, coef0=coef0, averaged=averaged, voted=voted,
+                      budget=budget, fit_intercept=not no_intercept, order=order)
+    estimator = getattr(import_module(module), cls)(**params)
+
+    console = Console(stderr=True)
+    with Progress(TextColumn("epoch {task.completed}/{task.total}"), BarColumn(),
+                  TextColumn("{task.fields[mistakes]} mistakes"), TimeElapsedColumn(),
+                  console=console, transient=True) as bar:
+        task = bar.add_task("train", total=epochs, mistakes="-")
+
+        def on_epoch(epoch, mistakes, elapsed):
+            bar.update(task, completed=epoch, mistakes=mistakes)
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
+            estimator.fit(X, y, callback=on_epoch)
+    save_model(estimator, output)
+
+    click.echo(f"model      {cls} -> {output}")
+    click.echo(f"data       {X.shape[0]} samples x {X.shape[1]} features, {len(estimator.classes_)} classes")
+    click.echo(f"epochs     {estimator.n_epochs_}   updates {estimator.n_updates_}   "
+               f"converged {'yes' if estimator.converged_ else 'no'}")
+    if any(issubclass(w.category, ConvergenceWarning) for w in caught):
+        click.echo("note       stopped at --epochs with mistakes left: the data may not be linearly separable")
+    click.echo(f"train acc  {estimator.score(X, y):.4f}")
+    if test_path:
+        from perceptrons.cli._common import read_for_model
+
+        Xt, yt = read_for_model(test_path, estimator, label, fmt)
+        if yt is None:
+            raise click.BadParameter(f"{test_path}: has no label column", param_hint="--test")
+        click.echo(f"test acc   {estimator.score(Xt, yt):.4f}")
+
+
+def _gamma(text):
+    if text in ("scale", "auto"):
+        return text
+    try:
+        value = float(text)
+    except ValueError:
+        raise click.BadParameter(f"expected 'scale', 'auto' or a positive number, got {text!r}", param_hint="--gamma") from None
+    if not value > 0:
+        raise click.BadParameter(f"must be > 0, got {text}", param_hint="--gamma")
+    return value

@@ -1,0 +1,134 @@
+"""The pocket algorithm (Gallant 1990): the PLA that keeps the best weights it has seen."""
+
+import numpy as np
+
+from perceptrons._jit import linear as K
+from perceptrons._jit.pocket import pocket_epoch_binary, pocket_epoch_multiclass
+from perceptrons._validation import Kind
+from perceptrons.linear._base import LinearPerceptronBase
+
+
+class PocketPerceptron(LinearPerceptronBase):
+    """Pocket algorithm with ratchet: predicts with the weights of fewest training errors seen.
+
+    The PLA runs as in :class:`Perceptron`; beside it a *pocket* holds the best weights so far.
+    Following Gallant's run-length rule, the running weights become a candidate for the pocket
+    once their run of consecutive correct classifications is longer than the pocketed weights'
+    run.  With ``ratchet=True`` the candidate's errors on the whole training set are counted
+    (once per candidate) and it replaces the pocket only if it makes strictly fewer; so the
+    pocket's training error never rises.  With ``ratchet=False`` the longer run alone decides.
+    On non-separable data the last PLA iterate oscillates (Succinctly, Figure 18); the pocket
+    does not.
+
+    Parameters
+    ----------
+    ratchet : bool, default=True
+        Replace the pocket only on a strict improvement of the (weighted) training error.
+    fit_intercept, max_epochs, order, init, margin, class_weight, random_state, warm_start
+        As in :class:`Perceptron`.  With ``order="random-mistake"`` every step already scans the
+        data, so every new iterate is counted and ratcheted.
+
+    Attributes
+    ----------
+    coef_, intercept_ : the pocket weights.
+    pocket_errors_ : list of float
+        The pocket's weighted training errors after each epoch (non-increasing with the ratchet).
+    pocket_updates_ : int
+        How many times the pocket was replaced.
+    classes_, n_features_in_, n_updates_, mistakes_per_epoch_, n_epochs_, converged_
+        As in :class:`Perceptron` (they describe the running PLA).
+
+    Notes
+    -----
+    In ``partial_fit`` "the whole training set" is the batch given: the pocket's errors are
+    re-counted on each new batch before the pass.  See :class:`Perceptron` for sign(0) and for
+    why scikit-learn's sample-weight equivalence check does not apply to online updates.
+
+    References
+    ----------
+    Gallant, S. I. (1990). "Perceptron-based learning algorithms". IEEE Trans. Neural Networks 1(2).
+    Liang, lecture notes: the pocket algorithm.  Succinctly, Figures 18–19.
+
+    Examples
+    --------
+    >>> from perceptrons.datasets import noisy_blobs
+    >>> X, y = noisy_blobs(200, random_state=0)
+    >>> clf = PocketPerceptron(max_epochs=20).fit(X, y)
+    >>> all(a >= b for a, b in zip(clf.pocket_errors_, clf.pocket_errors_[1:]))
+    True
+    """
+
+    _parameter_constraints = {**LinearPerceptronBase._parameter_constraints, "ratchet": (Kind(bool, "a bool"),)}
+
+    def __init__(self, *, ratchet=True, fit_intercept=True, max_epochs=1000, order="cyclic", init="zeros",
+                 margin=0.0, class_weight=None, random_state=None, warm_start=False):
+        self.ratchet = ratchet
+        self.fit_intercept = fit_intercept
+        self.max_epochs = max_epochs
+        self.order = order
+        self.init = init
+        self.margin = margin
+        self.class_weight = class_weight
+        self.random_state = random_state
+        self.warm_start = warm_start
+
+    def _start_fit(self, X, yi, scale):
+        from perceptrons._validation import kernel_operand
+
+        s = self._state
+        if "pw" not in s:  # a fresh state; partial_fit and warm_start keep the pocket they have
+            s["pw"], s["pb"] = s["w"].copy(), s["b"].copy()
+        s["run"] = np.zeros(4, dtype=np.int64)
+        s["perr"] = np.array([self._errors(kernel_operand(X), yi, scale, s["pw"], s["pb"])])
+
+    def _reset_history(self):
+        super()._reset_history()
+        self.pocket_errors_ = []
+        self.pocket_updates_ = 0
+
+    def _errors(self, Xop, yi, scale, w, b):
+        if self._state["binary"]:
+            return K.count_errors_binary(Xop, yi, scale, w, b[0])
+        return K.count_errors_multiclass(Xop, yi, scale, w, b)
+
+    def _run_epoch(self, Xop, yi, scale, perm):
+        s = self._state
+        kernel = pocket_epoch_binary if s["binary"] else pocket_epoch_multiclass
+        before = int(s["run"][3])
+        mistakes = kernel(Xop, yi, scale, perm, s["w"], s["b"], self.fit_intercept, float(self.margin),
+                          s["pw"], s["pb"], s["run"], s["perr"], self.ratchet)
+        self.pocket_updates_ += int(s["run"][3]) - before
+        return mistakes
+
+    def _random_mistake_step(self, Xop, yi, scale, buf, r):
+        m, updated = super()._random_mistake_step(Xop, yi, scale, buf, r)
+        s = self._state
+        e = self._errors(Xop, yi, scale, s["w"], s["b"])
+        if e < s["perr"][0] or (not self.ratchet and updated):
+            s["pw"][...], s["pb"][...], s["perr"][0] = s["w"], s["b"], e
+            self.pocket_updates_ += 1
+        return m, updated
+
+    def _after_epoch(self, Xop, yi, scale):
+        s = self._state
+        if not self.ratchet:
+            s["perr"][0] = self._errors(Xop, yi, scale, s["pw"], s["pb"])
+        self.pocket_errors_.append(float(s["perr"][0]))
+
+    def _weights(self):
+        return self._state["pw"], self._state["pb"]
+
+    def _to_state(self):
+        meta, arrays = super()._to_state()
+        meta["pocket_errors"] = self.pocket_errors_
+        meta["pocket_updates"] = int(self.pocket_updates_)
+        arrays.update({f"state_{k}": self._state[k] for k in ("pw", "pb", "run", "perr")})
+        return meta, arrays
+
+    def _from_state(self, meta, arrays):
+        super()._from_state(meta, arrays)
+        self._state.update({k: arrays[f"state_{k}"] for k in ("pw", "pb", "run", "perr")})
+        self.pocket_errors_ = list(meta["pocket_errors"])
+        self.pocket_updates_ = meta["pocket_updates"]
+        return self
+

@@ -1,0 +1,109 @@
+"""Every update of a PLA run, as the lecture notes show it: example, prediction, w_k → w_{k+1}.
+
+The run is the estimator's own (the same numba kernel, with its update log switched on); the
+intermediate weight vectors are replayed from that log, so the trace and ``Perceptron.fit``
+cannot disagree.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from perceptrons.linear.perceptron import Perceptron
+
+
+@dataclass(frozen=True)
+class Update:
+    """One update of the PLA.
+
+    ``w_before``/``w_after`` have shape (d,) for two classes (``b`` scalars), (K, d) otherwise;
+    ``score`` is y·(w·x + b) for two classes, the true class's score minus the runner-up's otherwise.
+    """
+
+    k: int
+    epoch: int
+    index: int
+    x: np.ndarray
+    label: object
+    score: float
+    w_before: np.ndarray
+    b_before: np.ndarray
+    w_after: np.ndarray
+    b_after: np.ndarray
+
+
+class _TracingPerceptron(Perceptron):
+    _log_updates = True
+
+    def _start_fit(self, X, yi, scale):
+        self.initial_ = (self._state["w"].copy(), self._state["b"].copy())
+        self.log_ = []
+
+    def _record_updates(self, log):
+        epoch = len(self.mistakes_per_epoch_) + 1
+        self.log_.extend((epoch, int(i), int(r)) for i, _, r in log)
+
+
+def trace_updates(X, y, *, fit_intercept=True, max_epochs=1000, order="cyclic", init="zeros",
+                  margin=0.0, random_state=None):
+    """Run the PLA and return its fitted estimator and the list of every :class:`Update`.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    fit_intercept, max_epochs, order, init, margin, random_state
+        As in :class:`perceptrons.Perceptron`.
+
+    Returns
+    -------
+    estimator : Perceptron
+    updates : list of Update
+
+    Examples
+    --------
+    >>> from perceptrons.datasets import gormley_example
+    >>> X, y = gormley_example()
+    >>> _, ups = trace_updates(X, y, fit_intercept=False)
+    >>> [u.w_after.tolist() for u in ups]
+    [[1.0, -2.0], [2.0, -1.0], [3.0, 1.0]]
+    """
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    est = _TracingPerceptron(fit_intercept=fit_intercept, max_epochs=max_epochs, order=order, init=init,
+                             margin=margin, random_state=random_state)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        est.fit(X, y)
+    X = np.asarray(X, dtype=np.float64)
+    yi = np.searchsorted(est.classes_, np.asarray(y))
+    w, b = (a.copy() for a in est.initial_)
+    binary = w.ndim == 1
+    updates = []
+    for k, (epoch, i, runner) in enumerate(est.log_, start=1):
+        x = X[i]
+        w_before, b_before = w.copy(), b.copy()
+        if binary:
+            sign = 1.0 if yi[i] == 1 else -1.0
+            score = sign * (x @ w + b[0])
+            w += sign * x
+            if fit_intercept:
+                b += sign
+        else:
+            scores = x @ w + b
+            true = yi[i]
+            score = scores[true] - scores[runner]
+            w[:, true] += x
+            w[:, runner] -= x
+            if fit_intercept:
+                b[true] += 1.0
+                b[runner] -= 1.0
+        updates.append(Update(k, epoch, int(i), x.copy(), est.classes_[yi[i]], float(score) + 0.0,
+                              _public(w_before), b_before, _public(w), b.copy()))
+    return est, updates
+
+
+def _public(w):
+    return w.copy() if w.ndim == 1 else np.ascontiguousarray(w.T)
