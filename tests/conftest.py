@@ -12,3 +12,20 @@ def data_dir():
     if not DATA.is_dir():
         pytest.fail(f"real data sets expected in {DATA} (the project's shared/data folder)")
     return DATA
+
+
+@pytest.fixture
+def run_cli(capsys):
+    """Run the CLI in-process through its real entry point; returns (exit code, stdout, stderr)."""
+    from perceptrons.cli import main
+
+    def run(argv):
+        try:
+            main(list(argv))
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    return run

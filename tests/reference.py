@@ -68,3 +68,436 @@ def multiclass_pla(X, y, n_classes, *, fit_intercept=True, max_epochs=1000, marg
         if mistakes == 0:
             break
     return W, b, n_updates, history
+
+
+# ----------------------------------------------------------------------------- pocket, averaged, voted
+def errors(w, b, X, y):
+    """Training errors of (w, b) under sign(0) = +1, binary y ∈ {-1, +1}."""
+    return sum(1 for x, label in zip(X, y) if (1 if dot(w, x) + b >= 0 else -1) != label)
+
+
+def pocket(X, y, *, fit_intercept=True, max_epochs=100, ratchet=True):
+    """Gallant's pocket algorithm, cyclic order, with the run-length rule and optional ratchet.
+
+    Returns (pocket w, pocket b, pocket errors after each epoch, pocket replacements).
+    """
+    d = len(X[0])
+    w, b = [0.0] * d, 0.0
+    pw, pb, perr, prun = list(w), b, errors(w, b, X, y), 0
+    run, counted, history, replacements = 0, False, [], 0
+    for _ in range(max_epochs):
+        mistakes = 0
+        for x, label in zip(X, y):
+            if label * (dot(w, x) + b) <= 0:
+                mistakes += 1
+                w = [wj + label * xj for wj, xj in zip(w, x)]
+                b += label if fit_intercept else 0.0
+                run, counted = 0, False
+                continue
+            run += 1
+            if run > prun and not counted:
+                if ratchet:
+                    counted = True
+                    e = errors(w, b, X, y)
+                    if e < perr:
+                        pw, pb, perr, prun = list(w), b, e, run
+                        replacements += 1
+                else:
+                    pw, pb, prun = list(w), b, run
+                    replacements += 1
+        history.append(perr if ratchet else errors(pw, pb, X, y))
+        if mistakes == 0:
+            break
+    return pw, pb, history, replacements
+
+
+def iterates(X, y, *, fit_intercept=True, max_epochs=100):
+    """Every weight vector the cyclic PLA holds after each example visited: a list of (w, b)."""
+    d = len(X[0])
+    w, b, out = [0.0] * d, 0.0, []
+    for _ in range(max_epochs):
+        mistakes = 0
+        for x, label in zip(X, y):
+            if label * (dot(w, x) + b) <= 0:
+                mistakes += 1
+                w = [wj + label * xj for wj, xj in zip(w, x)]
+                b += label if fit_intercept else 0.0
+            out.append((list(w), b))
+        if mistakes == 0:
+            break
+    return out
+
+
+def averaged(X, y, **kw):
+    """The averaged perceptron the explicit way: the mean of all iterates."""
+    its = iterates(X, y, **kw)
+    d = len(X[0])
+    w = [sum(v[j] for v, _ in its) / len(its) for j in range(d)]
+    return w, sum(b for _, b in its) / len(its)
+
+
+def voted(X, y, **kw):
+    """Freund & Schapire's voted perceptron: distinct vectors with the number of visits they lasted."""
+    vectors = []
+    for w, b in iterates(X, y, **kw):
+        if vectors and vectors[-1][0] == w and vectors[-1][1] == b:
+            vectors[-1][2] += 1
+        else:
+            vectors.append([w, b, 1])
+    return [(w, b, c) for w, b, c in vectors]
+
+
+def voted_predict(vectors, X):
+    return [1 if sum(c * (1 if dot(w, x) + b >= 0 else -1) for w, b, c in vectors) >= 0 else -1 for x in X]
+
+
+# ----------------------------------------------------------------------------- structured perceptron
+# Oracles of perceptrons._jit.structured (viterbi, greedy, train_epoch with lazy averaging).
+def sequence_score(emit, trans, start, stop, path, per_position=False):
+    """start[y0] + Σ emit[i][yi] + Σ trans[y(i-1)][yi] + stop[y(n-1)], summed left to right.
+
+    With ``per_position`` trans[i] is the transition matrix into position i.
+    """
+    score = start[path[0]] + emit[0][path[0]]
+    for i in range(1, len(path)):
+        tr = trans[i] if per_position else trans
+        score = score + tr[path[i - 1]][path[i]]
+        score = score + emit[i][path[i]]
+    return score + stop[path[-1]]
+
+
+def brute_force_decode(emit, trans, start, stop, per_position=False):
+    """Best path by enumerating all T**n tag sequences.
+
+    Ties: the path that is smallest when compared from its last tag backwards (what Viterbi
+    with lowest-index back-pointers returns).
+    """
+    from itertools import product
+
+    n, T = len(emit), len(emit[0])
+    best_path, best = None, None
+    for path in product(range(T), repeat=n):
+        s = sequence_score(emit, trans, start, stop, path, per_position)
+        if best is None or s > best or (s == best and path[::-1] < best_path[::-1]):
+            best, best_path = s, path
+    return best, list(best_path)
+
+
+def greedy_decode(emit, trans, start, stop, per_position=False):
+    """Left to right: each token's best tag given the previous choice (stop added at the end)."""
+    n, T = len(emit), len(emit[0])
+    path = []
+    for i in range(n):
+        def local(t):
+            tr = trans[i] if per_position else trans
+            v = emit[i][t] + (start[t] if i == 0 else tr[path[-1]][t])
+            return v + stop[t] if i == n - 1 else v
+        path.append(max(range(T), key=lambda t: (local(t), -t)))
+    return path
+
+
+def structured_perceptron(sequences, n_features, n_tags, epochs, orders=None, decoder="viterbi", n_edge=0):
+    """Collins' perceptron, written out with lists and an explicit average.
+
+    ``sequences``: list of (tokens, tags) or (tokens, tags, edges) with tokens a list of
+    {feature: value} dicts and edges a list (per token) of edge-feature ids, whose weights E[f]
+    (T × T) add to the transition into that token.
+    ``orders``: one list of sequence indices per epoch (default: given order).
+    Returns (last weights, mean weights), each a tuple (W[f][t], trans, start, stop, E) of lists;
+    the mean is taken over the weight vectors after every sequence visit, copied out in full.
+    """
+    def zeros(*shape):
+        return [0.0] * shape[0] if len(shape) == 1 else [zeros(*shape[1:]) for _ in range(shape[0])]
+
+    W, trans, E = zeros(n_features, n_tags), zeros(n_tags, n_tags), zeros(max(n_edge, 1), n_tags, n_tags)
+    start, stop = zeros(n_tags), zeros(n_tags)
+    total = (zeros(n_features, n_tags), zeros(n_tags, n_tags), zeros(n_tags), zeros(n_tags),
+             zeros(max(n_edge, 1), n_tags, n_tags))
+    visits = 0
+
+    def phi(tokens, tags, edges, sign):
+        for x, t in zip(tokens, tags):
+            for f, v in x.items():
+                W[f][t] += sign * v
+        start[tags[0]] += sign
+        stop[tags[-1]] += sign
+        for i in range(1, len(tags)):
+            a, b = tags[i - 1], tags[i]
+            trans[a][b] += sign
+            for f in edges[i]:
+                E[f][a][b] += sign
+
+    for e in range(epochs):
+        order = orders[e] if orders else range(len(sequences))
+        for s in order:
+            tokens, gold = sequences[s][:2]
+            edges = sequences[s][2] if len(sequences[s]) > 2 else [[] for _ in tokens]
+            emit = [[sum(v * W[f][t] for f, v in x.items()) for t in range(n_tags)] for x in tokens]
+            per_pos = [[[trans[a][b] + sum(E[f][a][b] for f in edges[i]) for b in range(n_tags)]
+                        for a in range(n_tags)] for i in range(len(tokens))]
+            if decoder == "viterbi":
+                pred = brute_force_decode(emit, per_pos, start, stop, per_position=True)[1]
+            else:
+                pred = greedy_decode(emit, per_pos, start, stop, per_position=True)
+            if list(pred) != list(gold):
+                phi(tokens, gold, edges, +1.0)
+                phi(tokens, pred, edges, -1.0)
+            visits += 1
+            for f in range(n_features):
+                for t in range(n_tags):
+                    total[0][f][t] += W[f][t]
+            for a in range(n_tags):
+                for b in range(n_tags):
+                    total[1][a][b] += trans[a][b]
+                total[2][a] += start[a]
+                total[3][a] += stop[a]
+            for f in range(n_edge):
+                for a in range(n_tags):
+                    for b in range(n_tags):
+                        total[4][f][a][b] += E[f][a][b]
+    mean = ([[v / visits for v in row] for row in total[0]], [[v / visits for v in row] for row in total[1]],
+            [v / visits for v in total[2]], [v / visits for v in total[3]],
+            [[[v / visits for v in row] for row in m] for m in total[4][:n_edge]])
+    return (W, trans, start, stop, E[:n_edge]), mean
+
+
+# ----------------------------------------------------------------------------- kernel perceptron
+# Oracle of perceptrons._jit.kernel.epoch_dual / voted_scores: the dual PLA written the slow way,
+# re-summing f(x_i) = Σ_j A[j][k]·K(x_j, x_i) + b[k] over the support at every visit, and keeping
+# every intermediate hypothesis for the average and the vote (what the fast code avoids).
+import math  # noqa: E402
+
+
+def kernel_linear(x, z, gamma=None, degree=None, coef0=None):
+    return dot(x, z)
+
+
+def kernel_poly(x, z, gamma, degree, coef0):
+    return (gamma * dot(x, z) + coef0) ** degree
+
+
+def kernel_rbf(x, z, gamma, degree=None, coef0=None):
+    return math.exp(-gamma * sum((a - b) ** 2 for a, b in zip(x, z)))
+
+
+def kernel_sigmoid(x, z, gamma, degree, coef0):
+    return math.tanh(gamma * dot(x, z) + coef0)
+
+
+REFERENCE_KERNELS = {"linear": kernel_linear, "poly": kernel_poly, "rbf": kernel_rbf, "sigmoid": kernel_sigmoid}
+
+
+def dual_perceptron(X, y, n_classes, kernel, *, fit_intercept=True, max_epochs=100, margin=0.0,
+                    weights=None, budget=None, policy="random", uniforms=None):
+    """Kernel perceptron, cyclic order, y ∈ {0..K-1} (K = 2: binary with y = +1 for class 1).
+
+    ``kernel(x, z)`` is a plain function.  Binary: one coefficient column, a mistake is
+    y·f(x) ≤ margin, the update adds a·y.  Multiclass: true minus runner-up score ≤ margin
+    (runner-up ties to the lowest index), +a to the true class, −a to the runner-up.
+    ``budget``: at most that many support examples; when a new one is needed and the support is
+    full, drop the oldest (policy "oldest") or the one at position ⌊u·size⌋ of the kept list
+    (policy "random", u = uniforms[epoch][t]), where the kept list is ordered as the fast code
+    keeps it (the hole is filled by the oldest, which then leaves the front).
+    Returns a dict: alpha (updates per example), A (n lists of K), b, mistakes_per_epoch,
+    support (kept examples), hypotheses [(A, b, survived_visits)] in order (the zero hypothesis
+    first), visits.
+    """
+    n = len(X)
+    cols = 1 if n_classes == 2 else n_classes
+    weights = weights or [1.0] * n
+    A = [[0.0] * cols for _ in range(n)]
+    b = [0.0] * cols
+    alpha = [0] * n
+    kept = []  # kept support examples, front = next to leave under "oldest"
+    history = []
+    hypotheses = [[[row[:] for row in A], b[:], 0]]
+    visits = 0
+
+    def scores(i):
+        return [sum(A[j][k] * kernel(X[j], X[i]) for j in range(n) if A[j][k] != 0.0) + b[k]
+                for k in range(cols)]
+
+    for epoch in range(max_epochs):
+        mistakes = 0
+        for i in range(n):
+            a = weights[i]
+            if a == 0:
+                continue
+            s = scores(i)
+            if n_classes == 2:
+                sign = 1.0 if y[i] == 1 else -1.0
+                mistake = sign * s[0] <= margin
+            else:
+                k = y[i]
+                r = max((c for c in range(cols) if c != k), key=lambda c: (s[c], -c))
+                mistake = s[k] - s[r] <= margin
+            if mistake:
+                if budget is not None and i not in kept:
+                    if len(kept) == budget:
+                        q = 0 if policy == "oldest" else min(int(uniforms[epoch][i] * len(kept)), len(kept) - 1)
+                        m = kept[q]
+                        if fit_intercept:  # the dropped example takes its share of the bias
+                            b = [bk - amk for bk, amk in zip(b, A[m])]
+                        A[m] = [0.0] * cols
+                        kept[q] = kept[0]
+                        kept.pop(0)
+                    kept.append(i)
+                mistakes += 1
+                alpha[i] += 1
+                if n_classes == 2:
+                    A[i][0] += a * sign
+                    if fit_intercept:
+                        b[0] += a * sign
+                else:
+                    A[i][k] += a
+                    A[i][r] -= a
+                    if fit_intercept:
+                        b[k] += a
+                        b[r] -= a
+                hypotheses.append([[row[:] for row in A], b[:], 0])
+            visits += 1
+            hypotheses[-1][2] += 1
+        history.append(mistakes)
+        if mistakes == 0:
+            break
+    support = sorted(kept) if budget is not None else [j for j in range(n) if alpha[j] > 0]
+    return {"alpha": alpha, "A": A, "b": b, "mistakes_per_epoch": history, "support": support,
+            "hypotheses": [tuple(h) for h in hypotheses], "visits": visits}
+
+
+def averaged_dual(result):
+    """Mean of the hypotheses after every visit: Σ survived·A / visits (and the same for b)."""
+    T = result["visits"]
+    n, cols = len(result["A"]), len(result["b"])
+    A = [[sum(h[0][j][k] * h[2] for h in result["hypotheses"]) / T for k in range(cols)] for j in range(n)]
+    b = [sum(h[1][k] * h[2] for h in result["hypotheses"]) / T for k in range(cols)]
+    return A, b
+
+
+def voted_dual_predict(result, X_train, X_test, kernel, n_classes):
+    """Each stored hypothesis votes for its prediction with its survival count; argmax wins
+    (binary: sign, with sign(0) = +1, and a tied vote goes to the positive class; multiclass
+    ties go to the lowest class index)."""
+    out = []
+    for x in X_test:
+        votes = [0.0] * n_classes
+        for A, b, c in result["hypotheses"]:
+            if c == 0:
+                continue
+            s = [sum(A[j][k] * kernel(X_train[j], x) for j in range(len(A))) + b[k] for k in range(len(b))]
+            if n_classes == 2:
+                votes[1 if s[0] >= 0 else 0] += c
+            else:
+                votes[max(range(n_classes), key=lambda k: (s[k], -k))] += c
+        if n_classes == 2:
+            out.append(1 if votes[1] >= votes[0] else 0)
+        else:
+            out.append(max(range(n_classes), key=lambda k: (votes[k], -k)))
+    return out
+
+
+# ----------------------------------------------------------------------------- theory (LP by perceptron)
+# Oracles of perceptrons.theory._kernels: the homogeneous system A x > 0, rows as lists.
+def lp_perceptron_phase(A, x, max_updates):
+    """Cyclic PLA on A x > 0 from x: returns (x, updates, solved).
+
+    Rows are scanned 0, 1, ..., m-1, 0, ...; a row with a·x ≤ 0 is added to x; m clean rows in
+    a row end the run (solved), and so does a mistake found once max_updates updates are spent.
+    """
+    x = list(x)
+    m = len(A)
+    updates = clean = i = 0
+    while True:
+        if dot(A[i], x) <= 0.0:
+            if updates >= max_updates:
+                return x, updates, False
+            x = [xj + aj for xj, aj in zip(x, A[i])]
+            updates += 1
+            clean = 0
+        else:
+            clean += 1
+            if clean >= m:
+                return x, updates, True
+        i = (i + 1) % m
+
+
+def lp_improvement_phase(A, z, sigma, max_steps):
+    """Dunagan–Vempala improvement from unit z: returns (z, status, steps).
+
+    Status 1: z solves A z > 0; 2: every a·z ≥ -sigma (rescale along z); 0: steps ran out.
+    The most violated row (lowest a·z, first on ties) is projected out and z renormalised.
+    """
+    z = list(z)
+    for step in range(max_steps):
+        scores = [dot(a, z) for a in A]
+        k = min(range(len(A)), key=lambda i: (scores[i], i))
+        if scores[k] > 0.0:
+            return z, 1, step
+        if scores[k] >= -sigma:
+            return z, 2, step
+        z = [zj - scores[k] * aj for zj, aj in zip(z, A[k])]
+        norm = sum(zj * zj for zj in z) ** 0.5
+        z = [zj / norm for zj in z]
+    return z, 0, max_steps
+
+
+# ----------------------------------------------------------------------------- tagging features
+# Oracle of perceptrons.structured.features: the same templates, extracted token by token with
+# strings, the slow way the type-level numpy path replaces.
+def word_shape(word):
+    out = []
+    for ch in word:
+        if "A" <= ch <= "Z":
+            out.append("X")
+        elif "a" <= ch <= "z":
+            out.append("x")
+        elif "0" <= ch <= "9":
+            out.append("d")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def word_attribute(word, attr):
+    """One attribute string of a word ("l=the", "s3=ing", ...) or None when it has none."""
+    low = word.lower()
+    if attr == "w":
+        return "w=" + word
+    if attr == "l":
+        return "l=" + low
+    if attr[0] in "ps" and attr[1:].isdigit():
+        k = int(attr[1:])
+        if len(low) < k:
+            return None
+        return f"{attr}={low[:k]}" if attr[0] == "p" else f"{attr}={low[-k:]}"
+    if attr == "sh":
+        shape = word_shape(word)
+        return "sh=" + (shape if len(shape) <= 12 else shape[:6] + "~" + shape[-6:])
+    if attr == "ss":
+        shape = word_shape(word)
+        collapsed = [c for i, c in enumerate(shape) if i == 0 or c != shape[i - 1]]
+        return "ss=" + "".join(collapsed)
+    flags = {"d": any(c.isdigit() for c in word), "h": "-" in word, "c": word[:1].isupper(), "u": word.isupper()}
+    return attr + "=1" if flags[attr] else None
+
+
+def token_features(words, i, templates):
+    """The feature strings of token i: "template=value[|value]" for each template that fires."""
+    feats = set()
+    for template in templates:
+        if template == "bias":
+            feats.add("bias")
+            continue
+        values = []
+        for part in template.split("|"):
+            attr, offset = part[:-1].split("[")
+            j = i + int(offset)
+            if j < 0:
+                values.append("<s>")
+            elif j >= len(words):
+                values.append("</s>")
+            else:
+                values.append(word_attribute(words[j], attr))
+        if all(v is not None for v in values):
+            feats.add(template + "=" + "|".join(values))
+    return feats

@@ -102,7 +102,7 @@ def encode_labels(y, classes):
     if np.any(bad):
         unknown = np.unique(y[bad])[:5]
         raise PerceptronsError(
-            f"y contains labels {list(unknown)} that are not in classes {list(classes)}; "
+            f"y contains labels {unknown.tolist()} that are not in classes {classes.tolist()}; "
             "pass every label in `classes` on the first call to partial_fit"
         )
     return idx.astype(np.int64)
@@ -140,7 +140,7 @@ def sample_scale(sample_weight, class_weight, y_idx, classes, n_samples):
                 f"got {sw.shape}"
             )
         if not np.all(np.isfinite(sw)) or np.any(sw < 0):
-            bad = sw[~(np.isfinite(sw) & (sw >= 0))][0]
+            bad = float(sw[~(np.isfinite(sw) & (sw >= 0))][0])
             raise PerceptronsError(
                 f"sample_weight must be finite and non-negative; got {bad!r}"
             )
@@ -175,7 +175,7 @@ def class_weight_vector(class_weight, classes, y_idx):
         if key not in known:
             raise PerceptronsError(
                 f"class_weight names the class {label!r}, which is not in the data; "
-                f"classes are {list(classes)}"
+                f"classes are {classes.tolist()}"
             )
         if not np.isfinite(weight) or weight < 0:
             raise PerceptronsError(

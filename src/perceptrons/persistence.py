@@ -50,8 +50,12 @@ def _restore_params(params):
     return out
 
 
-def save_model(estimator, path):
-    """Write a fitted estimator to ``path`` (atomically; an existing file survives any error)."""
+def save_model(estimator, path, info=None):
+    """Write a fitted estimator to ``path`` (atomically; an existing file survives any error).
+
+    ``info`` is an optional JSON-able dict stored beside the model (the CLI keeps the label
+    column's name there); ``load_model(path, with_info=True)`` returns it.
+    """
     name = type(estimator).__name__
     if name not in REGISTRY:
         raise PerceptronsError(f"{name} cannot be saved: it is not a perceptrons estimator")
@@ -61,12 +65,16 @@ def save_model(estimator, path):
         "estimator": name,
         "params": _json_params(estimator),
         "state": state_meta,
+        "info": info or {},
     }
     write_model(path, meta, arrays)
 
 
-def load_model(path, expect=None):
-    """Read a model file; ``expect`` (a class name or tuple of names) refuses other kinds."""
+def load_model(path, expect=None, with_info=False):
+    """Read a model file; ``expect`` (a class name or tuple of names) refuses other kinds.
+
+    Returns the estimator, or ``(estimator, info)`` with ``with_info=True``.
+    """
     meta, arrays = read_model(path)
     name = meta.get("estimator")
     if name not in REGISTRY:
@@ -76,7 +84,7 @@ def load_model(path, expect=None):
     module, cls = REGISTRY[name].split(":")
     klass = getattr(import_module(module), cls)
     try:
-        est = klass(**_restore_params(meta.get("params", {})))
-        return est._from_state(meta.get("state", {}), arrays)
+        est = klass(**_restore_params(meta.get("params", {})))._from_state(meta.get("state", {}), arrays)
     except (KeyError, TypeError, ValueError) as exc:
         raise PerceptronsError(f"{path}: model file is inconsistent ({type(exc).__name__}: {exc})") from None
+    return (est, meta.get("info", {})) if with_info else est

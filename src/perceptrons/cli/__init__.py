@@ -58,9 +58,10 @@ def main(argv=None):
     except KeyboardInterrupt:
         click.echo("interrupted; nothing was written", err=True)
         sys.exit(130)
+    except click.UsageError as exc:
+        fail(" ".join(exc.format_message().split()), exc.exit_code)
     except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
+        fail(" ".join(exc.format_message().split()), exc.exit_code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except (ValueError, OSError, MemoryError) as exc:

@@ -33,15 +33,20 @@ def check_output_path(path):
 
 
 def load_classifier(path):
+    """(estimator, info) of a classifier model file."""
     from perceptrons.persistence import load_model
 
-    return load_model(path, expect=CLASSIFIERS)
+    return load_model(path, expect=CLASSIFIERS, with_info=True)
 
 
-def read_for_model(path, model, label, fmt):
-    """(X, y) for a fitted model; y is None for a CSV holding features only."""
+def read_for_model(path, model, label, fmt, info=None):
+    """(X, y) for a fitted model; y is None for a CSV holding features only.
+
+    Without ``--label``, a CSV/TSV's label column is the one the model was trained with.
+    """
     from perceptrons.io.readers import read_data
 
+    label = label or (info or {}).get("label_column")
     X, y = read_data(path, label=label, fmt=fmt, n_features=model.n_features_in_)
     if X.shape[1] != model.n_features_in_:
         raise click.BadParameter(

@@ -32,6 +32,8 @@ def command(out_dir, seed):
     os.makedirs(out_dir, exist_ok=True)
     warnings.simplefilter("ignore", ConvergenceWarning)
     console = Console()
+    if not console.is_terminal:
+        console = Console(width=120)
     table = Table(title="perceptrons demo")
     for col in ("data", "model", "epochs", "updates", "converged", "train acc", "test acc"):
         table.add_column(col, justify="right" if col not in ("data", "model") else "left", no_wrap=True)

@@ -16,8 +16,8 @@ def command(model, data, label, fmt):
     from rich.table import Table
     from sklearn.metrics import confusion_matrix
 
-    est = load_classifier(model)
-    X, y = read_for_model(data, est, label, fmt)
+    est, info = load_classifier(model)
+    X, y = read_for_model(data, est, label, fmt, info)
     if y is None:
         raise click.BadParameter(f"{data}: has no label column to evaluate against", param_hint="DATA")
     pred = est.predict(X)

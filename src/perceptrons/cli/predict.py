@@ -15,8 +15,8 @@ def command(model, data, output, label, fmt):
     """Predict a label for every row of DATA with the model saved in MODEL."""
     if output:
         check_output_path(output)
-    est = load_classifier(model)
-    X, _ = read_for_model(data, est, label, fmt)
+    est, info = load_classifier(model)
+    X, _ = read_for_model(data, est, label, fmt, info)
     text = "".join(f"{p}\n" for p in est.predict(X))
     if output:
         from perceptrons.io.model_file import atomic_write_bytes

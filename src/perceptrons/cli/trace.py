@@ -42,13 +42,14 @@ def command(data, example, label, fmt, epochs, order, seed, no_intercept):
         return f"({body})" if no_intercept else f"({body}; b={_num(b[0])})"
 
     binary = len(est.classes_) == 2
+    expr = "y·(w·x)" if no_intercept else "y·(w·x+b)"
     w0 = updates[0].w_before if updates else est.coef_.ravel()
     click.echo(f"w_1 = {vec(w0, updates[0].b_before if updates else est.intercept_)}" if binary else "W_1 = 0")
     for u in updates:
         x = "(" + ", ".join(_num(v) for v in u.x) + ")"
         if binary:
             click.echo(f"epoch {u.epoch}  example {u.index + 1}  x={x} y={u.label}  "
-                       f"y·(w·x+b)={_num(u.score)} ≤ 0: mistake  "
+                       f"{expr}={_num(u.score)} ≤ 0: mistake  "
                        f"w_{u.k} = {vec(u.w_before, u.b_before)} -> w_{u.k + 1} = {vec(u.w_after, u.b_after)}")
         else:
             click.echo(f"epoch {u.epoch}  example {u.index + 1}  x={x} y={u.label}  "

@@ -45,7 +45,7 @@ def command(data, output, model_name, label, fmt, epochs, order, init, seed, mar
     from perceptrons.io.readers import read_data
     from perceptrons.persistence import save_model
 
-    X, y = read_data(data, label=label, fmt=fmt)
+    X, y, label_column = read_data(data, label=label, fmt=fmt, return_label_name=True)
     module, cls = MODELS[model_name]
     params = dict(fit_intercept=not no_intercept, max_epochs=epochs, order=order, init=init, margin=margin,
                   random_state=seed)
@@ -69,7 +69,7 @@ def command(data, output, model_name, label, fmt, epochs, order, init, seed, mar
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
             estimator.fit(X, y, callback=on_epoch)
-    save_model(estimator, output)
+    save_model(estimator, output, info={"label_column": label_column})
 
     click.echo(f"model      {cls} -> {output}")
     click.echo(f"data       {X.shape[0]} samples x {X.shape[1]} features, {len(estimator.classes_)} classes")
@@ -81,7 +81,7 @@ def command(data, output, model_name, label, fmt, epochs, order, init, seed, mar
     if test_path:
         from perceptrons.cli._common import read_for_model
 
-        Xt, yt = read_for_model(test_path, estimator, label, fmt)
+        Xt, yt = read_for_model(test_path, estimator, label, None, {"label_column": label_column})
         if yt is None:
             raise click.BadParameter(f"{test_path}: has no label column", param_hint="--test")
         click.echo(f"test acc   {estimator.score(Xt, yt):.4f}")

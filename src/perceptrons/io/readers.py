@@ -32,24 +32,29 @@ def guess_format(path):
     return _BY_EXTENSION.get(ext, "libsvm")
 
 
-def read_data(path, label=None, fmt=None, n_features=None):
+def read_data(path, label=None, fmt=None, n_features=None, return_label_name=False):
     """Read ``(X, y)`` from a data file.
 
     Parameters
     ----------
     path : str or path-like
     label : str, optional
-        CSV/TSV: name of the label column (default: the last column, unless ``n_features`` is
-        given and the file has exactly that many columns: then it has no labels and y is None).
+        CSV/TSV: name of the label column (default: the last column).  When ``n_features`` is
+        given and the file has exactly that many columns and no column named ``label``, the file
+        holds features only and y is None.
     fmt : {"csv", "tsv", "libsvm", "npz"}, optional
         Overrides the choice by extension.
     n_features : int, optional
         Width expected by a model: LIBSVM pads X to it (a test file may not mention the last columns).
 
+    return_label_name : bool
+        Also return the name of the label column (None for formats without a header).
+
     Returns
     -------
     X : ndarray of shape (n, d) float64, or CSR matrix for LIBSVM
     y : ndarray of shape (n,)
+    label_name : str or None, only with ``return_label_name``
     """
     path = os.fspath(path)
     fmt = fmt or guess_format(path)
@@ -59,10 +64,10 @@ def read_data(path, label=None, fmt=None, n_features=None):
         raise PerceptronsError(f"{path}: no such file")
     if os.path.isdir(path):
         raise PerceptronsError(f"{path}: is a directory, expected a data file")
-    X, y = READERS[fmt](path, label=label, n_features=n_features)
+    X, y, label_name = READERS[fmt](path, label=label, n_features=n_features)
     if X.shape[0] == 0:
         raise PerceptronsError(f"{path}: no data rows")
-    return X, y
+    return (X, y, label_name) if return_label_name else (X, y)
 
 
 def _label_array(values):
@@ -91,12 +96,13 @@ def read_csv(path, label=None, n_features=None, delimiter=","):
             if header is None:
                 raise PerceptronsError(f"{path}: the file is empty; expected a header line and data rows")
             header = [h.strip() for h in header]
-            if label is None and n_features is not None and len(header) == n_features:
-                col = None  # features only: a file to predict on
+            features_only = n_features is not None and len(header) == n_features
+            if label is not None and label in header:
+                col = header.index(label)
+            elif features_only:
+                col = None  # a file to predict on: every column is a feature
             elif label is None:
                 col = len(header) - 1
-            elif label in header:
-                col = header.index(label)
             else:
                 raise PerceptronsError(f"{path}: no label column {label!r}; columns are {header}")
             if len(header) < 2:
@@ -122,7 +128,9 @@ def read_csv(path, label=None, n_features=None, delimiter=","):
             raise PerceptronsError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     if not feats:
         raise PerceptronsError(f"{path}: no data rows after the header")
-    return np.vstack(feats), (_label_array(labels) if col is not None else None)
+    if col is None:
+        return np.vstack(feats), None, None
+    return np.vstack(feats), _label_array(labels), header[col]
 
 
 def _is_float(v):
@@ -159,7 +167,7 @@ def read_libsvm(path, label=None, n_features=None):
     if not np.all(np.isfinite(y)):
         raise PerceptronsError(f"{path}: a label is not finite")
     y = y.astype(np.int64) if np.all(y == np.round(y)) else y
-    return X, y
+    return X, y, None
 
 
 def _explain_libsvm(path, n_features):
@@ -210,4 +218,4 @@ def read_npz(path, label=None, n_features=None):
     if X.size and not np.all(np.isfinite(X)):
         row = int(np.flatnonzero(~np.isfinite(X).all(axis=1))[0])
         raise PerceptronsError(f"{path}: X row {row} holds NaN or inf; expected finite numbers")
-    return X, y
+    return X, y, None

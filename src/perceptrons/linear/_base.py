@@ -116,8 +116,8 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         else:
             if classes is not None and not np.array_equal(np.unique(classes), self.classes_):
                 raise PerceptronsError(
-                    f"classes {list(np.unique(classes))} differ from the classes of the first call "
-                    f"{list(self.classes_)}"
+                    f"classes {np.unique(classes).tolist()} differ from the classes of the first call "
+                    f"{self.classes_.tolist()}"
                 )
             X, y = self._check_Xy(X, y, reset=False)
         check_classification_targets(y)

@@ -1,0 +1,89 @@
+"""The command line end to end: train → predict → evaluate on every file format, and the demo."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from sklearn.datasets import dump_svmlight_file
+
+from perceptrons import load_model
+from perceptrons.datasets import separable
+
+
+@pytest.fixture
+def files(tmp_path):
+    X, y, _, _ = separable(300, 3, margin=0.05, random_state=1)
+    csv = tmp_path / "train.csv"
+    csv.write_text("a,b,c,label\n" + "".join(f"{r[0]},{r[1]},{r[2]},{t}\n" for r, t in zip(X, y)))
+    tsv = tmp_path / "train.tsv"
+    tsv.write_text("label\ta\tb\tc\n" + "".join(f"{t}\t{r[0]}\t{r[1]}\t{r[2]}\n" for r, t in zip(X, y)))
+    svm = tmp_path / "train.svm"
+    dump_svmlight_file(X, y, str(svm), zero_based=False)
+    npz = tmp_path / "train.npz"
+    np.savez(npz, X=X, y=y)
+    return {"csv": csv, "tsv": tsv, "svm": svm, "npz": npz, "X": X, "y": y, "dir": tmp_path}
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "svm", "npz"])
+@pytest.mark.parametrize("model", ["perceptron", "pocket", "averaged", "voted"])
+def test_train_predict_evaluate(run_cli, files, fmt, model):
+    extra = ["--label", "label"] if fmt == "tsv" else []
+    out = files["dir"] / f"{model}-{fmt}.npz"
+    code, stdout, err = run_cli(["train", str(files[fmt]), "-o", str(out), "--model", model, *extra])
+    assert code == 0, err
+    assert "converged yes" in stdout and "train acc  1.0000" in stdout
+    est = load_model(out)
+    assert np.all(est.predict(files["X"]) == files["y"])
+    code, stdout, err = run_cli(["predict", str(out), str(files[fmt]), *extra])
+    assert code == 0, err
+    assert [int(v) for v in stdout.split()] == files["y"].tolist()
+    code, stdout, err = run_cli(["evaluate", str(out), str(files[fmt]), *extra])
+    assert code == 0, err
+    assert "accuracy  1.0000" in stdout and "confusion matrix" in stdout
+
+
+def test_train_reports_test_accuracy_and_options(run_cli, files):
+    out = files["dir"] / "m.npz"
+    code, stdout, err = run_cli(["train", str(files["csv"]), "-o", str(out), "--order", "shuffle", "--seed", "3",
+                                 "--epochs", "2", "--init", "random", "--test", str(files["svm"])])
+    assert code == 0, err
+    assert "test acc" in stdout
+    est = load_model(out)
+    assert est.get_params()["order"] == "shuffle" and est.get_params()["random_state"] == 3
+    assert est.n_epochs_ <= 2
+
+
+def test_predict_writes_a_file(run_cli, files):
+    out = files["dir"] / "m.npz"
+    run_cli(["train", str(files["csv"]), "-o", str(out)])
+    features = files["dir"] / "features.csv"
+    X = files["X"]
+    features.write_text("a,b,c\n" + "".join(f"{r[0]},{r[1]},{r[2]}\n" for r in X))
+    pred = files["dir"] / "pred.txt"
+    code, _, err = run_cli(["predict", str(out), str(features), "-o", str(pred)])
+    assert code == 0, err
+    assert [int(v) for v in pred.read_text().split()] == files["y"].tolist()
+
+
+def test_python_dash_m_and_help():
+    done = subprocess.run([sys.executable, "-m", "perceptrons", "--help"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    for name in ("train", "predict", "evaluate", "trace", "demo"):
+        assert name in done.stdout
+
+
+def test_help_does_not_import_numba():
+    code = "import sys; from perceptrons.cli import cli; print('numba' in sys.modules, 'sklearn' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["False", "False"]
+
+
+def test_demo_runs_and_writes_figures(run_cli, tmp_path):
+    code, out, err = run_cli(["demo", "--out", str(tmp_path / "fig")])
+    assert code == 0, err
+    assert "breast cancer" in out
+    pngs = sorted(p.name for p in (tmp_path / "fig").iterdir())
+    assert {"separable_2d.png", "pocket_vs_pla.png", "four_runs.png"} <= set(pngs)
+    for p in (tmp_path / "fig").iterdir():
+        assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

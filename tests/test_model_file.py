@@ -1,0 +1,141 @@
+"""Model files: round trips for every linear estimator, and refusal of anything not ours."""
+
+import io
+import json
+import zipfile
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron, load_model, save_model
+from perceptrons._validation import PerceptronsError
+
+ESTIMATORS = [Perceptron, PocketPerceptron, AveragedPerceptron, VotedPerceptron]
+
+
+def data(k=2, labels=None):
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((120, 4))
+    y = np.argmax(X[:, :k] + 0.3 * rng.standard_normal((120, k)), axis=1)
+    if labels is not None:
+        y = np.asarray(labels)[y]
+    return X, y
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS)
+@pytest.mark.parametrize("k,labels", [(2, ["spam", "ham"]), (3, [10, 20, 30]), (2, [False, True])])
+def test_round_trip_predicts_the_same(cls, k, labels, tmp_path):
+    X, y = data(k, labels)
+    est = cls(max_epochs=5, class_weight="balanced").fit(X, y)
+    path = tmp_path / "m.npz"
+    save_model(est, path)
+    back = load_model(path)
+    assert type(back) is cls
+    assert back.get_params() == est.get_params()
+    np.testing.assert_array_equal(back.predict(X), est.predict(X))
+    np.testing.assert_array_equal(back.decision_function(X), est.decision_function(X))
+    assert back.classes_.tolist() == est.classes_.tolist()
+    assert (back.n_updates_, back.n_epochs_, back.mistakes_per_epoch_) == (est.n_updates_, est.n_epochs_, est.mistakes_per_epoch_)
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS)
+def test_partial_fit_resumes_after_load(cls, tmp_path):
+    X, y = data()
+    a = cls().partial_fit(X[:60], y[:60], classes=[0, 1])
+    save_model(a, tmp_path / "m.npz")
+    b = load_model(tmp_path / "m.npz")
+    a.partial_fit(X[60:], y[60:])
+    b.partial_fit(X[60:], y[60:])
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
+def test_model_file_holds_no_pickle(tmp_path):
+    X, y = data()
+    save_model(Perceptron().fit(X, y), tmp_path / "m.npz")
+    with np.load(tmp_path / "m.npz", allow_pickle=False) as z:  # would raise on an object array
+        meta = json.loads(bytes(z["__meta__"]).decode())
+        assert all(z[k].dtype != object for k in z.files)
+    assert meta["estimator"] == "Perceptron" and meta["format"] == "perceptrons-model"
+    assert meta["library_version"]
+
+
+def _saved(tmp_path):
+    X, y = data()
+    path = tmp_path / "m.npz"
+    save_model(Perceptron().fit(X, y), path)
+    return path
+
+
+def test_truncated_file_is_refused(tmp_path):
+    path = _saved(tmp_path)
+    blob = path.read_bytes()
+    path.write_bytes(blob[: len(blob) // 2])
+    with pytest.raises(PerceptronsError, match="truncated or corrupted"):
+        load_model(path)
+
+
+def test_tampered_weights_are_refused(tmp_path):
+    path = _saved(tmp_path)
+    with zipfile.ZipFile(path) as z:
+        members = {n: z.read(n) for n in z.namelist()}
+    coef = np.load(io.BytesIO(members["coef.npy"]))
+    buf = io.BytesIO()
+    np.save(buf, coef + 1.0)
+    members["coef.npy"] = buf.getvalue()
+    with zipfile.ZipFile(path, "w") as z:
+        for n, b in members.items():
+            z.writestr(n, b)
+    with pytest.raises(PerceptronsError, match="checksum"):
+        load_model(path)
+
+
+def test_not_a_model_is_refused(tmp_path):
+    other = tmp_path / "data.npz"
+    np.savez(other, X=np.zeros((2, 2)), y=np.zeros(2))
+    with pytest.raises(PerceptronsError, match="not a perceptrons model"):
+        load_model(other)
+    text = tmp_path / "notes.txt"
+    text.write_text("hello")
+    with pytest.raises(PerceptronsError, match="not a readable"):
+        load_model(text)
+
+
+def test_newer_format_is_refused(tmp_path):
+    from perceptrons.io import model_file
+
+    path = tmp_path / "future.npz"
+    model_file.FORMAT_VERSION += 1
+    try:
+        model_file.write_model(path, {"estimator": "Perceptron"}, {"coef": np.zeros(2)})
+    finally:
+        model_file.FORMAT_VERSION -= 1
+    with pytest.raises(PerceptronsError, match="newer than this library reads"):
+        load_model(path)
+
+
+def test_unknown_estimator_name_is_refused(tmp_path):
+    from perceptrons.io.model_file import write_model
+
+    write_model(tmp_path / "x.npz", {"estimator": "os.system"}, {"coef": np.zeros(2)})
+    with pytest.raises(PerceptronsError, match="unknown estimator"):
+        load_model(tmp_path / "x.npz")
+
+
+def test_failed_save_keeps_the_existing_file(tmp_path):
+    path = _saved(tmp_path)
+    before = path.read_bytes()
+    est = Perceptron(class_weight={0: 1.0, 1: 2.0}).fit(*data())
+    est.classes_ = np.array([object(), object()], dtype=object)  # cannot be stored
+    with pytest.raises(PerceptronsError):
+        save_model(est, path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["m.npz"]  # no temporary file left behind
+
+
+def test_sparse_fit_round_trip(tmp_path):
+    X, y = data()
+    est = AveragedPerceptron(max_epochs=3).fit(sp.csr_matrix(X), y)
+    save_model(est, tmp_path / "m.npz")
+    np.testing.assert_array_equal(load_model(tmp_path / "m.npz").predict(X), est.predict(X))

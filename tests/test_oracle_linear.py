@@ -1,0 +1,154 @@
+"""The numba kernels against the slow, obvious versions in tests/reference.py.
+
+Integer-valued data keeps every sum exact, so cyclic runs must agree bit for bit: weights,
+update counts and the mistake history — dense, CSR with values, CSR of ones, binary, multiclass.
+"""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import reference as ref
+from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron
+
+
+def int_data(seed, n=60, d=5, k=2, density=1.0, ones=False):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-3, 4, size=(n, d)).astype(np.float64)
+    if ones:
+        X = (rng.random((n, d)) < 0.4).astype(np.float64)
+    X[rng.random((n, d)) > density] = 0.0
+    W = rng.standard_normal((k, d))
+    y = np.argmax(X @ W.T + rng.normal(0, 1.0, (n, k)), axis=1)
+    y[:k] = np.arange(k)  # every class present
+    return X, y
+
+
+STORAGES = {
+    "dense": lambda X: X,
+    "dense32": lambda X: X.astype(np.float32),
+    "csr": lambda X: sp.csr_matrix(X),
+    "csr-int64": lambda X: _int64(sp.csr_matrix(X)),
+}
+
+
+def _int64(A):
+    A.indices = A.indices.astype(np.int64)
+    A.indptr = A.indptr.astype(np.int64)
+    return A
+
+
+@pytest.mark.parametrize("storage", list(STORAGES))
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_binary_pla_matches_reference(storage, seed, fit_intercept):
+    X, y = int_data(seed, density=0.6)
+    pm = np.where(y == 1, 1, -1)
+    w, b, k, hist = ref.pla(X.tolist(), pm.tolist(), fit_intercept=fit_intercept, max_epochs=25)
+    est = Perceptron(fit_intercept=fit_intercept, max_epochs=25).fit(STORAGES[storage](X), pm)
+    assert est.coef_.ravel().tolist() == w
+    assert est.intercept_[0] == b
+    assert est.n_updates_ == k
+    assert est.mistakes_per_epoch_ == hist
+
+
+def test_binary_pla_on_ones_csr_matches_reference():
+    X, y = int_data(7, n=80, d=12, ones=True)
+    A = sp.csr_matrix(X)
+    assert np.all(A.data == 1)
+    pm = np.where(y == 1, 1, -1)
+    w, b, k, hist = ref.pla(X.tolist(), pm.tolist(), max_epochs=30)
+    est = Perceptron(max_epochs=30).fit(A, pm)
+    assert (est.coef_.ravel().tolist(), est.intercept_[0], est.n_updates_, est.mistakes_per_epoch_) == (w, b, k, hist)
+
+
+@pytest.mark.parametrize("storage", list(STORAGES))
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("margin", [0.0, 2.0])
+def test_multiclass_pla_matches_reference(storage, seed, margin):
+    X, y = int_data(seed, n=70, d=6, k=4, density=0.7)
+    W, b, k, hist = ref.multiclass_pla(X.tolist(), y.tolist(), 4, max_epochs=15, margin=margin)
+    est = Perceptron(max_epochs=15, margin=margin).fit(STORAGES[storage](X), y)
+    assert est.coef_.tolist() == W
+    assert est.intercept_.tolist() == b
+    assert (est.n_updates_, est.mistakes_per_epoch_) == (k, hist)
+
+
+def test_sample_weights_match_reference():
+    X, y = int_data(3)
+    pm = np.where(y == 1, 1, -1)
+    weights = np.random.default_rng(0).integers(0, 4, size=len(y)).astype(float)
+    w, b, k, hist = ref.pla(X.tolist(), pm.tolist(), max_epochs=10, weights=weights.tolist())
+    est = Perceptron(max_epochs=10).fit(X, pm, sample_weight=weights)
+    assert (est.coef_.ravel().tolist(), est.intercept_[0], est.n_updates_) == (w, b, k)
+    X3, y3 = int_data(4, k=3)
+    W, bm, km, hist = ref.multiclass_pla(X3.tolist(), y3.tolist(), 3, max_epochs=10, weights=weights.tolist())
+    est = Perceptron(max_epochs=10).fit(X3, y3, sample_weight=weights)
+    assert (est.coef_.tolist(), est.intercept_.tolist(), est.n_updates_, est.mistakes_per_epoch_) == (W, bm, km, hist)
+
+
+@pytest.mark.parametrize("storage", ["dense", "csr"])
+@pytest.mark.parametrize("ratchet", [True, False])
+@pytest.mark.parametrize("seed", range(3))
+def test_pocket_matches_reference(storage, ratchet, seed):
+    X, y = int_data(seed, n=50, d=4)
+    pm = np.where(y == 1, 1, -1)
+    pw, pb, hist, repl = ref.pocket(X.tolist(), pm.tolist(), max_epochs=12, ratchet=ratchet)
+    est = PocketPerceptron(max_epochs=12, ratchet=ratchet).fit(STORAGES[storage](X), pm)
+    assert est.coef_.ravel().tolist() == pw
+    assert est.intercept_[0] == pb
+    assert est.pocket_errors_ == hist
+    assert est.pocket_updates_ == repl
+
+
+@pytest.mark.parametrize("storage", ["dense", "csr", "dense32"])
+@pytest.mark.parametrize("seed", range(3))
+def test_averaged_matches_explicit_mean(storage, seed):
+    X, y = int_data(seed, n=40, d=5)
+    pm = np.where(y == 1, 1, -1)
+    w, b = ref.averaged(X.tolist(), pm.tolist(), max_epochs=8)
+    est = AveragedPerceptron(max_epochs=8).fit(STORAGES[storage](X), pm)
+    np.testing.assert_allclose(est.coef_.ravel(), w, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(est.intercept_[0], b, rtol=1e-12, atol=1e-12)
+
+
+def test_averaged_across_partial_fit_equals_one_fit():
+    X, y = int_data(5, n=40, d=5)
+    one = AveragedPerceptron(max_epochs=3).fit(X, y)
+    assert one.n_epochs_ == 3  # noisy labels: no early convergence, so three passes either way
+    parts = AveragedPerceptron()
+    for _ in range(3):
+        parts.partial_fit(X, y, classes=[0, 1])
+    np.testing.assert_allclose(parts.coef_, one.coef_, rtol=1e-12)
+
+
+@pytest.mark.parametrize("storage", ["dense", "csr"])
+@pytest.mark.parametrize("seed", range(3))
+def test_voted_matches_reference(storage, seed):
+    X, y = int_data(seed, n=40, d=4)
+    pm = np.where(y == 1, 1, -1)
+    vectors = ref.voted(X.tolist(), pm.tolist(), max_epochs=6)
+    est = VotedPerceptron(max_epochs=6).fit(STORAGES[storage](X), pm)
+    assert est.vectors_.tolist() == [w for w, _, _ in vectors]
+    assert est.vector_intercepts_.tolist() == [b for _, b, _ in vectors]
+    assert est.vector_counts_.tolist() == [c for _, _, c in vectors]
+    Xt, _ = int_data(seed + 100, n=30, d=4)
+    assert est.predict(Xt).tolist() == ref.voted_predict(vectors, Xt.tolist())
+
+
+def test_voted_weighted_mean_is_the_average():
+    X, y = int_data(11, n=60, d=5, k=3)
+    v = VotedPerceptron(max_epochs=5).fit(X, y)
+    a = AveragedPerceptron(max_epochs=5).fit(X, y)
+    mean = np.tensordot(v.vector_counts_, v.vectors_, axes=1) / v.vector_counts_.sum()
+    np.testing.assert_allclose(mean, a.coef_, rtol=1e-10, atol=1e-12)
+
+
+def test_voted_max_vectors_keeps_the_longest_surviving():
+    X, y = int_data(2, n=80, d=5)
+    full = VotedPerceptron(max_epochs=5).fit(X, y)
+    capped = VotedPerceptron(max_epochs=5, max_vectors=5).fit(X, y)
+    assert capped.n_vectors_ == 5
+    assert capped.n_vectors_dropped_ == full.n_vectors_ - 5
+    # the last (current) vector is always kept; the other four are the longest-surviving finished ones
+    finished = sorted(full.vector_counts_[:-1].tolist(), reverse=True)[:4]
+    assert sorted(capped.vector_counts_[:-1].tolist(), reverse=True) == finished
