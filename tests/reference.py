@@ -79,6 +79,8 @@ def errors(w, b, X, y):
 def pocket(X, y, *, fit_intercept=True, max_epochs=100, ratchet=True):
     """Gallant's pocket algorithm, cyclic order, with the run-length rule and optional ratchet.
 
+    A candidate is counted once its run beats the bar; counting raises the bar to its run.
+
     Returns (pocket w, pocket b, pocket errors after each epoch, pocket replacements).
     """
     d = len(X[0])
@@ -99,8 +101,9 @@ def pocket(X, y, *, fit_intercept=True, max_epochs=100, ratchet=True):
                 if ratchet:
                     counted = True
                     e = errors(w, b, X, y)
+                    prun = run  # a counted candidate raises the bar, accepted or not
                     if e < perr:
-                        pw, pb, perr, prun = list(w), b, e, run
+                        pw, pb, perr = list(w), b, e
                         replacements += 1
                 else:
                     pw, pb, prun = list(w), b, run
@@ -153,20 +156,23 @@ def voted_predict(vectors, X):
 
 # ----------------------------------------------------------------------------- structured perceptron
 # Oracles of perceptrons._jit.structured (viterbi, greedy, train_epoch with lazy averaging).
-def sequence_score(emit, trans, start, stop, path, per_position=False):
+def sequence_score(emit, trans, start, stop, path, per_position=False, trans2=None):
     """start[y0] + Σ emit[i][yi] + Σ trans[y(i-1)][yi] + stop[y(n-1)], summed left to right.
 
-    With ``per_position`` trans[i] is the transition matrix into position i.
+    With ``per_position`` trans[i] is the transition matrix into position i; ``trans2`` adds
+    trans2[y(i-2)][y(i-1)][yi] for i ≥ 2 (second order).
     """
     score = start[path[0]] + emit[0][path[0]]
     for i in range(1, len(path)):
+        if trans2 is not None and i >= 2:
+            score = score + trans2[path[i - 2]][path[i - 1]][path[i]]
         tr = trans[i] if per_position else trans
         score = score + tr[path[i - 1]][path[i]]
         score = score + emit[i][path[i]]
     return score + stop[path[-1]]
 
 
-def brute_force_decode(emit, trans, start, stop, per_position=False):
+def brute_force_decode(emit, trans, start, stop, per_position=False, trans2=None):
     """Best path by enumerating all T**n tag sequences.
 
     Ties: the path that is smallest when compared from its last tag backwards (what Viterbi
@@ -177,13 +183,13 @@ def brute_force_decode(emit, trans, start, stop, per_position=False):
     n, T = len(emit), len(emit[0])
     best_path, best = None, None
     for path in product(range(T), repeat=n):
-        s = sequence_score(emit, trans, start, stop, path, per_position)
+        s = sequence_score(emit, trans, start, stop, path, per_position, trans2)
         if best is None or s > best or (s == best and path[::-1] < best_path[::-1]):
             best, best_path = s, path
     return best, list(best_path)
 
 
-def greedy_decode(emit, trans, start, stop, per_position=False):
+def greedy_decode(emit, trans, start, stop, per_position=False, trans2=None):
     """Left to right: each token's best tag given the previous choice (stop added at the end)."""
     n, T = len(emit), len(emit[0])
     path = []
@@ -191,20 +197,24 @@ def greedy_decode(emit, trans, start, stop, per_position=False):
         def local(t):
             tr = trans[i] if per_position else trans
             v = emit[i][t] + (start[t] if i == 0 else tr[path[-1]][t])
+            if trans2 is not None and i >= 2:
+                v = v + trans2[path[-2]][path[-1]][t]
             return v + stop[t] if i == n - 1 else v
         path.append(max(range(T), key=lambda t: (local(t), -t)))
     return path
 
 
-def structured_perceptron(sequences, n_features, n_tags, epochs, orders=None, decoder="viterbi", n_edge=0):
+def structured_perceptron(sequences, n_features, n_tags, epochs, orders=None, decoder="viterbi", n_edge=0,
+                          second_order=False):
     """Collins' perceptron, written out with lists and an explicit average.
 
     ``sequences``: list of (tokens, tags) or (tokens, tags, edges) with tokens a list of
     {feature: value} dicts and edges a list (per token) of edge-feature ids, whose weights E[f]
     (T × T) add to the transition into that token.
     ``orders``: one list of sequence indices per epoch (default: given order).
-    Returns (last weights, mean weights), each a tuple (W[f][t], trans, start, stop, E) of lists;
-    the mean is taken over the weight vectors after every sequence visit, copied out in full.
+    ``second_order`` adds a weight per tag triple (T2[a][b][c]).
+    Returns (last weights, mean weights), each a tuple (W[f][t], trans, start, stop, E, T2) of
+    lists; the mean is taken over the weight vectors after every sequence visit, copied out in full.
     """
     def zeros(*shape):
         return [0.0] * shape[0] if len(shape) == 1 else [zeros(*shape[1:]) for _ in range(shape[0])]
@@ -213,6 +223,7 @@ def structured_perceptron(sequences, n_features, n_tags, epochs, orders=None, de
     start, stop = zeros(n_tags), zeros(n_tags)
     total = (zeros(n_features, n_tags), zeros(n_tags, n_tags), zeros(n_tags), zeros(n_tags),
              zeros(max(n_edge, 1), n_tags, n_tags))
+    T2, total_T2 = zeros(n_tags, n_tags, n_tags), zeros(n_tags, n_tags, n_tags)
     visits = 0
 
     def phi(tokens, tags, edges, sign):
@@ -226,6 +237,8 @@ def structured_perceptron(sequences, n_features, n_tags, epochs, orders=None, de
             trans[a][b] += sign
             for f in edges[i]:
                 E[f][a][b] += sign
+            if second_order and i >= 2:
+                T2[tags[i - 2]][a][b] += sign
 
     for e in range(epochs):
         order = orders[e] if orders else range(len(sequences))
@@ -236,9 +249,9 @@ def structured_perceptron(sequences, n_features, n_tags, epochs, orders=None, de
             per_pos = [[[trans[a][b] + sum(E[f][a][b] for f in edges[i]) for b in range(n_tags)]
                         for a in range(n_tags)] for i in range(len(tokens))]
             if decoder == "viterbi":
-                pred = brute_force_decode(emit, per_pos, start, stop, per_position=True)[1]
+                pred = brute_force_decode(emit, per_pos, start, stop, True, T2 if second_order else None)[1]
             else:
-                pred = greedy_decode(emit, per_pos, start, stop, per_position=True)
+                pred = greedy_decode(emit, per_pos, start, stop, True, T2 if second_order else None)
             if list(pred) != list(gold):
                 phi(tokens, gold, edges, +1.0)
                 phi(tokens, pred, edges, -1.0)
@@ -255,10 +268,15 @@ def structured_perceptron(sequences, n_features, n_tags, epochs, orders=None, de
                 for a in range(n_tags):
                     for b in range(n_tags):
                         total[4][f][a][b] += E[f][a][b]
+            for a in range(n_tags):
+                for b in range(n_tags):
+                    for c in range(n_tags):
+                        total_T2[a][b][c] += T2[a][b][c]
     mean = ([[v / visits for v in row] for row in total[0]], [[v / visits for v in row] for row in total[1]],
             [v / visits for v in total[2]], [v / visits for v in total[3]],
-            [[[v / visits for v in row] for row in m] for m in total[4][:n_edge]])
-    return (W, trans, start, stop, E[:n_edge]), mean
+            [[[v / visits for v in row] for row in m] for m in total[4][:n_edge]],
+            [[[v / visits for v in row] for row in m] for m in total_T2])
+    return (W, trans, start, stop, E[:n_edge], T2), mean
 
 
 # ----------------------------------------------------------------------------- kernel perceptron

@@ -189,24 +189,31 @@ def random_mistake_multiclass(X, yi, scale, Wt, bias, fit_b, tau, Ut, ubias, cou
 
 
 @njit(**NJIT)
-def count_errors_binary(X, yi, scale, w, b):
-    """Weighted training errors of (w, b) under the prediction rule sign(0) = +1."""
+def count_errors_binary(X, yi, scale, w, b, limit=np.inf):
+    """Weighted training errors of (w, b) under the prediction rule sign(0) = +1.
+
+    Stops as soon as the count reaches ``limit`` (the caller only needs to know it is not below).
+    """
     err = 0.0
     for i in range(yi.shape[0]):
         s = row_dot(X, i, w) + b
         pred = 1 if s >= 0.0 else 0
         if pred != yi[i]:
             err += scale[i]
+            if err >= limit:
+                return err
     return err
 
 
 @njit(**NJIT)
-def count_errors_multiclass(X, yi, scale, Wt, bias):
-    """Weighted training errors of argmax prediction (ties to the lowest index)."""
+def count_errors_multiclass(X, yi, scale, Wt, bias, limit=np.inf):
+    """Weighted training errors of argmax prediction (ties to the lowest index); stops at ``limit``."""
     scores = np.empty(Wt.shape[1])
     err = 0.0
     for i in range(yi.shape[0]):
         row_scores(X, i, Wt, bias, scores)
         if np.argmax(scores) != yi[i]:
             err += scale[i]
+            if err >= limit:
+                return err
     return err

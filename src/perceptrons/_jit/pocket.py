@@ -43,12 +43,12 @@ def pocket_epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, pw, pb, run, perr,
         if run[0] > run[1] and run[2] == 0:
             if ratchet:
                 run[2] = 1
-                e = count_errors_binary(X, yi, scale, w, b[0])
+                e = count_errors_binary(X, yi, scale, w, b[0], perr[0])
+                run[1] = run[0]
                 if e < perr[0]:
                     pw[:] = w
                     pb[0] = b[0]
                     perr[0] = e
-                    run[1] = run[0]
                     run[3] += 1
             else:
                 pw[:] = w
@@ -85,12 +85,12 @@ def pocket_epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, pW, pbias,
         if run[0] > run[1] and run[2] == 0:
             if ratchet:
                 run[2] = 1
-                e = count_errors_multiclass(X, yi, scale, Wt, bias)
+                e = count_errors_multiclass(X, yi, scale, Wt, bias, perr[0])
+                run[1] = run[0]
                 if e < perr[0]:
                     pW[:, :] = Wt
                     pbias[:] = bias
                     perr[0] = e
-                    run[1] = run[0]
                     run[3] += 1
             else:
                 pW[:, :] = Wt

@@ -13,10 +13,12 @@ class PocketPerceptron(LinearPerceptronBase):
 
     The PLA runs as in :class:`Perceptron`; beside it a *pocket* holds the best weights so far.
     Following Gallant's run-length rule, the running weights become a candidate for the pocket
-    once their run of consecutive correct classifications is longer than the pocketed weights'
-    run.  With ``ratchet=True`` the candidate's errors on the whole training set are counted
-    (once per candidate) and it replaces the pocket only if it makes strictly fewer; so the
-    pocket's training error never rises.  With ``ratchet=False`` the longer run alone decides.
+    once their run of consecutive correct classifications is longer than a bar: the pocketed
+    weights' run, raised to the run of every candidate counted since (so that on noisy data not
+    every short run is counted — see :mod:`perceptrons._jit.pocket`).  With ``ratchet=True`` the
+    candidate's errors on the whole training set are counted (stopping as soon as they reach the
+    pocket's) and it replaces the pocket only if it makes strictly fewer; so the pocket's
+    training error never rises.  With ``ratchet=False`` the longer run alone decides.
     On non-separable data the last PLA iterate oscillates (Succinctly, Figure 18); the pocket
     does not.
 
@@ -86,10 +88,10 @@ class PocketPerceptron(LinearPerceptronBase):
         self.pocket_errors_ = []
         self.pocket_updates_ = 0
 
-    def _errors(self, Xop, yi, scale, w, b):
+    def _errors(self, Xop, yi, scale, w, b, limit=np.inf):
         if self._state["binary"]:
-            return K.count_errors_binary(Xop, yi, scale, w, b[0])
-        return K.count_errors_multiclass(Xop, yi, scale, w, b)
+            return K.count_errors_binary(Xop, yi, scale, w, b[0], limit)
+        return K.count_errors_multiclass(Xop, yi, scale, w, b, limit)
 
     def _run_epoch(self, Xop, yi, scale, perm):
         s = self._state
@@ -103,7 +105,7 @@ class PocketPerceptron(LinearPerceptronBase):
     def _random_mistake_step(self, Xop, yi, scale, buf, r):
         m, updated = super()._random_mistake_step(Xop, yi, scale, buf, r)
         s = self._state
-        e = self._errors(Xop, yi, scale, s["w"], s["b"])
+        e = self._errors(Xop, yi, scale, s["w"], s["b"], np.inf if not self.ratchet else s["perr"][0])
         if e < s["perr"][0] or (not self.ratchet and updated):
             s["pw"][...], s["pb"][...], s["perr"][0] = s["w"], s["b"], e
             self.pocket_updates_ += 1

@@ -1,0 +1,178 @@
+"""Throughput of perceptrons.Perceptron against scikit-learn and the machine's read bandwidth.
+
+Every figure is the median of REPEATS runs measured in this one process, anchors included:
+
+* dense 400k x 100, float64 and float32, 5 cyclic epochs: samples/s and GB/s of the epochs, the
+  whole fit's samples/s against ``sklearn.linear_model.Perceptron(max_iter=5, tol=None,
+  shuffle=False)``, and numpy's ``sum`` over a 256 MiB array as the read bandwidth;
+* CSR 200k x 1M, ~40 non-zeros a row on Zipf-distributed columns, 5 epochs: real values and
+  binary (all-ones) values, ours against scikit-learn (which needs int32 indices), plus ours on
+  int64 indices, which scikit-learn refuses;
+* a9a (LIBSVM, ``../shared/data/a9a``), 10 epochs: test accuracy ours against scikit-learn;
+* peak memory of a fit (tracemalloc) next to the input's size.
+
+Run: ``python benchmarks/bench_linear.py [--quick]``.
+"""
+
+import argparse
+import statistics
+import sys
+import time
+import tracemalloc
+import warnings
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import Perceptron as SkPerceptron
+
+from perceptrons import Perceptron
+
+warnings.simplefilter("ignore", ConvergenceWarning)
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+def median_time(fn, repeats):
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def read_bandwidth(repeats):
+    a = np.ones(256 * 2**20 // 8)
+    a.sum()
+    return a.nbytes / median_time(a.sum, max(repeats, 5))
+
+
+def epoch_seconds(est, X, y, repeats):
+    """Median seconds per epoch from the fit's own per-epoch callback (validation excluded)."""
+    per_epoch = []
+    for _ in range(repeats):
+        stamps = [0.0]
+        est.fit(X, y, callback=lambda e, m, t: stamps.append(t))
+        first = stamps[1]  # the first epoch's stamp also holds the work before the loop
+        per_epoch.append((stamps[-1] - first) / max(1, len(stamps) - 2))
+    return statistics.median(per_epoch)
+
+
+def peak_bytes(fn):
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    fn()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak
+
+
+def zipf_csr(n, d, nnz_per_row, rng, binary):
+    cols = (rng.zipf(1.3, size=n * nnz_per_row) - 1) % d
+    rows = np.repeat(np.arange(n), nnz_per_row)
+    vals = np.ones(n * nnz_per_row) if binary else rng.standard_normal(n * nnz_per_row)
+    A = sp.csr_matrix((vals, (rows, cols)), shape=(n, d))
+    A.sum_duplicates()
+    if binary:
+        A.data[:] = 1.0
+    A.indices = A.indices.astype(np.int32)
+    return A
+
+
+def table(title, header, rows):
+    print(f"\n{title}")
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    print("  ".join(str(h).ljust(w) for h, w in zip(header, widths)))
+    for r in rows:
+        print("  ".join(str(v).ljust(w) for v, w in zip(r, widths)))
+
+
+def dense_section(n, d, repeats, bandwidth):
+    rng = np.random.default_rng(0)
+    X64 = rng.standard_normal((n, d))
+    y = np.where(X64[:, :5].sum(axis=1) + rng.standard_normal(n) > 0, 1, -1)
+    ours = Perceptron(max_epochs=5)
+    sk = SkPerceptron(max_iter=5, tol=None, shuffle=False)
+    sk_fit = median_time(lambda: sk.fit(X64, y), repeats)
+    sk_rate = 5 * n / sk_fit
+    rows = [["sklearn Perceptron", "float64", f"{sk_rate / 1e6:.2f}", f"{5 * X64.nbytes / sk_fit / 1e9:.2f}", "1.00",
+             f"{5 * X64.nbytes / sk_fit / bandwidth:.2f}", "-", "-"]]
+    for X in (X64, X64.astype(np.float32)):
+        fit = median_time(lambda: ours.fit(X, y), repeats)
+        epoch = epoch_seconds(ours, X, y, repeats)
+        peak = peak_bytes(lambda: ours.fit(X, y))
+        rows.append([
+            "perceptrons Perceptron", X.dtype.name, f"{5 * n / fit / 1e6:.2f}", f"{X.nbytes / epoch / 1e9:.2f}",
+            f"{5 * n / fit / sk_rate:.2f}", f"{X.nbytes / epoch / bandwidth:.2f}",
+            f"{X.nbytes / 2**20:.0f}", f"{peak / 2**20:.1f}",
+        ])
+    table(f"dense {n} x {d}, 5 cyclic epochs (read bandwidth {bandwidth / 1e9:.2f} GB/s, median of {repeats})",
+          ["estimator", "dtype", "fit Msamples/s", "epoch GB/s", "fit vs sklearn", "epoch vs bandwidth",
+           "input MiB", "peak MiB (tracemalloc)"], rows)
+
+
+def csr_section(n, d, nnz, repeats):
+    rng = np.random.default_rng(1)
+    rows = []
+    for binary in (False, True):
+        A = zipf_csr(n, d, nnz, rng, binary)
+        w_true = rng.standard_normal(d)
+        y = np.where(A @ w_true + 0.5 * rng.standard_normal(n) > 0, 1, -1)
+        sk = SkPerceptron(max_iter=5, tol=None, shuffle=False)
+        sk_fit = median_time(lambda: sk.fit(A, y), repeats)
+        ours = Perceptron(max_epochs=5)
+        fit32 = median_time(lambda: ours.fit(A, y), repeats)
+        A64 = A.copy()
+        A64.indices = A64.indices.astype(np.int64)
+        A64.indptr = A64.indptr.astype(np.int64)
+        fit64 = median_time(lambda: ours.fit(A64, y), repeats)
+        peak = peak_bytes(lambda: ours.fit(A64, y))
+        in_bytes = A64.data.nbytes + A64.indices.nbytes + A64.indptr.nbytes
+        kind = "binary (all ones)" if binary else "float64 values"
+        rows.append([kind, f"{A.nnz / n:.1f}", f"{5 * n / sk_fit / 1e6:.2f}", f"{5 * n / fit32 / 1e6:.2f}",
+                     f"{sk_fit / fit32:.2f}", f"{5 * n / fit64 / 1e6:.2f}", f"{sk_fit / fit64:.2f}",
+                     f"{in_bytes / 2**20:.0f}", f"{peak / 2**20:.0f}"])
+    table(f"CSR {n} x {d}, Zipf columns, 5 cyclic epochs (median of {repeats})",
+          ["values", "nnz/row", "sklearn Msamples/s", "ours int32 Msamples/s", "ours/sklearn",
+           "ours int64-in Msamples/s", "ours(int64)/sklearn", "int64 input MiB", "peak MiB"], rows)
+
+
+def a9a_section():
+    from perceptrons.io.readers import read_data
+
+    train, test = DATA / "a9a" / "a9a", DATA / "a9a" / "a9a.t"
+    if not train.exists():
+        print(f"\na9a: not found next to the project ({train.parent.name}/), skipped")
+        return
+    X, y = read_data(train)
+    Xt, yt = read_data(test, n_features=X.shape[1])
+    X32 = X.copy()
+    X32.indices = X32.indices.astype(np.int32)
+    X32.indptr = X32.indptr.astype(np.int32)
+    Xt32 = Xt.copy()
+    Xt32.indices = Xt32.indices.astype(np.int32)
+    Xt32.indptr = Xt32.indptr.astype(np.int32)
+    sk = SkPerceptron(max_iter=10, tol=None, shuffle=False).fit(X32, y)
+    ours = Perceptron(max_epochs=10).fit(X, y)  # int64 indices from the reader, as is
+    table("a9a, 10 epochs, cyclic order", ["estimator", "test accuracy"],
+          [["sklearn Perceptron", f"{sk.score(Xt32, yt):.4f}"], ["perceptrons Perceptron", f"{ours.score(Xt, yt):.4f}"]])
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller problems, one repeat (smoke run)")
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args(argv)
+    repeats = 1 if args.quick else args.repeats
+    scale = 10 if args.quick else 1
+    Perceptron(max_epochs=1).fit(np.eye(2), [0, 1])  # compile before timing
+    bandwidth = read_bandwidth(repeats)
+    print(f"perceptrons bench_linear — {time.strftime('%Y-%m-%d')} — python {sys.version.split()[0]}")
+    dense_section(400_000 // scale, 100, repeats, bandwidth)
+    csr_section(200_000 // scale, 1_000_000, 40, repeats)
+    a9a_section()
+
+
+if __name__ == "__main__":
+    main()
