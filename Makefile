@@ -22,7 +22,7 @@ test: install
 	SCIPY_ARRAY_API=1 $(BIN)/python -m pytest -n 2 -q
 
 bench: install
-	$(BIN)/python benchmarks/bench_linear.py
+	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info demo-output
