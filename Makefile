@@ -9,19 +9,25 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# the package alone (demo), and with the test, benchmark and distributed extras (test, bench)
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test,bench,distributed]"
+	$(BIN)/python -m pip install --quiet -e .
 	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test,bench,distributed]"
+	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed
 
-demo: install
+demo: $(VENV)/.installed
 	$(BIN)/perceptrons demo
 
-test: install
+# SCIPY_ARRAY_API lets scikit-learn's array-API estimator check run instead of skipping
+test: $(VENV)/.installed-dev
 	SCIPY_ARRAY_API=1 $(BIN)/python -m pytest -n 2 -q
 
-bench: install
+bench: $(VENV)/.installed-dev
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:

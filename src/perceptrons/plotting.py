@@ -94,3 +94,70 @@ def plot_runs(runs, X, y, title=None):
     ax.set_title(title or "Four runs, four hyperplanes")
     ax.legend(loc="best", fontsize=7)
     return fig
+
+
+def plot_circle_lift(X, y, model, title=None):
+    """Learning a circle by lifting (Har-Peled §30.2): the 2-D data with the recovered circle,
+    and the lifted points (x, y, x² + y²) with the separating plane.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, 2)
+        The original (unlifted) points.
+    y : array-like of shape (n_samples,)
+        Two labels.
+    model : fitted binary linear estimator on ``CircleLift().fit_transform(X)``, or (coef, intercept)
+        Anything with ``coef_`` of shape (1, 3) and ``intercept_``, or the plane itself with
+        ``coef`` of length 3 (the last entry multiplies x² + y²).
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Two panels; when the plane is not a circle (see ``circle_from_plane``) the left panel
+        says why instead of drawing one.
+    """
+    from perceptrons._validation import PerceptronsError
+    from perceptrons.lifting import circle_from_plane
+
+    plt = _plt()
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    if hasattr(model, "coef_"):
+        coef, intercept = np.ravel(model.coef_), float(np.ravel(model.intercept_)[0])
+    else:
+        coef, intercept = np.ravel(np.asarray(model[0], dtype=float)), float(np.ravel(model[1])[0])
+    fig = plt.figure(figsize=(11, 5))
+    ax = fig.add_subplot(1, 2, 1)
+    _scatter(ax, X, y)
+    xlim, ylim = _limits(X)
+    try:
+        circle = circle_from_plane(coef, intercept)
+    except PerceptronsError as exc:
+        ax.text(0.5, 0.02, str(exc), transform=ax.transAxes, ha="center", va="bottom", fontsize=7, wrap=True)
+    else:
+        t = np.linspace(0, 2 * np.pi, 200)
+        inside = "positive" if circle.positive_inside else "negative"
+        ax.plot(circle.center[0] + circle.radius * np.cos(t), circle.center[1] + circle.radius * np.sin(t),
+                "k-", lw=1.5, label=f"learned circle (inside: {inside})")
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    ax.set_aspect("equal", adjustable="box")
+    ax.legend(loc="upper right", fontsize=8)
+    ax.set_title("data and the circle read off the plane")
+
+    ax3 = fig.add_subplot(1, 2, 2, projection="3d")
+    z = np.sum(X**2, axis=1)
+    for c, marker, color in zip(np.unique(y), ("o", "s"), ("tab:red", "tab:blue")):
+        m = y == c
+        ax3.scatter(X[m, 0], X[m, 1], z[m], marker=marker, s=12, c=color, label=f"y = {c}")
+    if abs(coef[2]) > 1e-12:
+        gx, gy = np.meshgrid(np.linspace(*xlim, 12), np.linspace(*ylim, 12))
+        gz = -(coef[0] * gx + coef[1] * gy + intercept) / coef[2]
+        gz = np.where((gz >= z.min() - 0.5 * np.ptp(z)) & (gz <= z.max() + 0.5 * np.ptp(z)), gz, np.nan)
+        ax3.plot_surface(gx, gy, gz, alpha=0.3, color="tab:gray")
+    ax3.set_xlabel("x")
+    ax3.set_ylabel("y")
+    ax3.set_zlabel("x² + y²")
+    ax3.set_title("lifted points and the separating plane")
+    fig.suptitle(title or "A circle in the plane is a plane in the lift (Har-Peled, Theorem 30.2.1)")
+    return fig

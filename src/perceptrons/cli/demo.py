@@ -88,5 +88,22 @@ def command(out_dir, seed):
 
 
 def _extra_figures(out_dir, seed):
-    """Figures of the other families, when their modules are present."""
-    return []
+    """A circle learned as a plane in 3-D (Har-Peled, Theorem 30.2.1)."""
+    import numpy as np
+
+    from perceptrons import CircleLift, Perceptron, plotting
+    from perceptrons.lifting import circle_from_plane
+
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-2, 2, size=(300, 2))
+    centre, radius = np.array([0.4, -0.3]), 1.1
+    dist = np.linalg.norm(X - centre, axis=1)
+    keep = np.abs(dist - radius) > 0.08  # a margin around the circle, so the lifted set is separable
+    X, y = X[keep], np.where(dist[keep] < radius, 1, -1)
+    est = Perceptron(max_epochs=100_000).fit(CircleLift().fit_transform(X), y)
+    circle = circle_from_plane(est.coef_[0], est.intercept_[0])
+    title = (f"PLA on (x, y, x²+y²): {est.n_updates_} updates; circle centre "
+             f"({circle.center[0]:.2f}, {circle.center[1]:.2f}), radius {circle.radius:.2f} "
+             f"(true ({centre[0]}, {centre[1]}), {radius})")
+    fig = plotting.plot_circle_lift(X, y, est, title=title)
+    return [plotting.save_figure(fig, os.path.join(out_dir, "circle_lift.png"))]

@@ -30,9 +30,13 @@ from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, MODELS, check_o
 @click.option("--averaged", is_flag=True, help="kernel: predict with the averaged hypothesis.")
 @click.option("--voted", is_flag=True, help="kernel: predict with the voted hypotheses.")
 @click.option("--budget", type=click.IntRange(min=1), default=None, help="kernel: keep at most B support examples.")
+@click.option("--budget-policy", type=click.Choice(["random", "oldest"]), default="random", show_default=True,
+              help="kernel: which support example a full budget drops.")
+@click.option("--cache-size", type=click.FloatRange(min=0, min_open=True), default=200, show_default=True,
+              help="kernel: megabytes of kernel rows to cache (n²·4 bytes holds the whole matrix).")
 @click.option("--test", "test_path", type=click.Path(dir_okay=False), default=None, help="Data file to report test accuracy on.")
 def command(data, output, model_name, label, fmt, epochs, order, init, seed, margin, no_intercept, max_vectors,
-            kernel, gamma, degree, coef0, averaged, voted, budget, test_path):
+            kernel, gamma, degree, coef0, averaged, voted, budget, budget_policy, cache_size, test_path):
     """Train a perceptron on DATA (CSV/TSV with header, LIBSVM, or .npz) and save it to MODEL."""
     check_output_path(output)
     import warnings
@@ -54,7 +58,8 @@ def command(data, output, model_name, label, fmt, epochs, order, init, seed, mar
     if model_name == "kernel":
         params = dict(max_epochs=epochs, margin=margin, random_state=seed, kernel=kernel,
                       gamma=_gamma(gamma), degree=degree, coef0=coef0, averaged=averaged, voted=voted,
-                      budget=budget, fit_intercept=not no_intercept, order=order)
+                      budget=budget, budget_policy=budget_policy, cache_size=cache_size,
+                      fit_intercept=not no_intercept, order=order)
     estimator = getattr(import_module(module), cls)(**params)
 
     console = Console(stderr=True)

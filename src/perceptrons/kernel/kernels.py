@@ -1,0 +1,137 @@
+"""The kernel registry: name → function computing a block of kernel values with BLAS.
+
+Every kernel is ``X·Yᵀ`` (one matrix product, the only O(n·m·d) step) followed by an
+elementwise map done in place, so a block costs one GEMM plus one pass over its output.
+Names and parameters are those of :class:`sklearn.svm.SVC`, so a user can switch between the two:
+
+=============  ===========================================
+``linear``     ``K(x, y) = x·y``
+``poly``       ``K(x, y) = (gamma·x·y + coef0) ** degree``
+``rbf``        ``K(x, y) = exp(−gamma·‖x − y‖²)``
+``sigmoid``    ``K(x, y) = tanh(gamma·x·y + coef0)``
+=============  ===========================================
+
+plus ``"precomputed"`` (the user passes the kernel matrix) and any Python callable
+``kernel(X, Y) -> (len(X), len(Y))``.  ``gamma="scale"`` is ``1 / (n_features · X.var())``
+(1 when the variance is 0) and ``gamma="auto"`` is ``1 / n_features``, as in scikit-learn.
+"""
+
+import numpy as np
+
+from perceptrons._validation import PerceptronsError
+
+
+def sq_norms(X):
+    """‖x_i‖² of every row, in float64 (the RBF map subtracts them from 2·x·y)."""
+    X64 = X.astype(np.float64, copy=False)
+    return np.einsum("ij,ij->i", X64, X64)
+
+
+def linear(X, Y, gamma, degree, coef0, x_sq=None, y_sq=None):
+    """``x·y``."""
+    return X @ Y.T
+
+
+def poly(X, Y, gamma, degree, coef0, x_sq=None, y_sq=None):
+    """``(gamma·x·y + coef0) ** degree``."""
+    G = X @ Y.T
+    G *= gamma
+    G += coef0
+    np.power(G, degree, out=G)
+    return G
+
+
+def rbf(X, Y, gamma, degree, coef0, x_sq=None, y_sq=None):
+    """``exp(−gamma·‖x − y‖²)`` with ``‖x − y‖² = ‖x‖² + ‖y‖² − 2·x·y`` (clipped at 0)."""
+    x_sq = sq_norms(X) if x_sq is None else x_sq
+    y_sq = sq_norms(Y) if y_sq is None else y_sq
+    G = X @ Y.T
+    G *= 2.0 * gamma
+    G -= (gamma * x_sq).astype(G.dtype)[:, None]
+    G -= (gamma * y_sq).astype(G.dtype)[None, :]
+    # Rounding can make a squared distance slightly negative, i.e. a kernel value above 1.
+    np.minimum(G, 0.0, out=G)
+    np.exp(G, out=G)
+    return G
+
+
+def sigmoid(X, Y, gamma, degree, coef0, x_sq=None, y_sq=None):
+    """``tanh(gamma·x·y + coef0)``."""
+    G = X @ Y.T
+    G *= gamma
+    G += coef0
+    np.tanh(G, out=G)
+    return G
+
+
+#: name -> block function ``f(X, Y, gamma, degree, coef0, x_sq, y_sq) -> (len(X), len(Y))``
+KERNELS = {"linear": linear, "poly": poly, "rbf": rbf, "sigmoid": sigmoid}
+#: every name the ``kernel`` parameter accepts
+KERNEL_NAMES = tuple(KERNELS) + ("precomputed",)
+#: kernels whose formula uses gamma
+USES_GAMMA = ("poly", "rbf", "sigmoid")
+
+
+def resolve_gamma(gamma, X):
+    """The number ``"scale"`` / ``"auto"`` stand for on the training matrix ``X``."""
+    if gamma == "scale":
+        var = float(np.var(X, dtype=np.float64))
+        return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
+    if gamma == "auto":
+        return 1.0 / X.shape[1]
+    return float(gamma)
+
+
+def kernel_label(kernel):
+    """How error messages name a kernel: its registry name or the callable's name."""
+    if isinstance(kernel, str):
+        return repr(kernel)
+    return f"callable {getattr(kernel, '__name__', type(kernel).__name__)!r}"
+
+
+class KernelBlock:
+    """A kernel with its parameters fixed: ``block(X, Y)`` returns K(X, Y) as a dense array.
+
+    Parameters
+    ----------
+    kernel : str or callable
+        A name of :data:`KERNELS` or a callable; ``"precomputed"`` is handled by the caller.
+    gamma, degree, coef0 : float
+        ``gamma`` already resolved to a number.
+    dtype : numpy dtype
+        float32 input keeps float32 kernel rows (half the cache memory).
+    """
+
+    def __init__(self, kernel, gamma, degree, coef0, dtype):
+        self.kernel, self.gamma, self.degree, self.coef0 = kernel, gamma, degree, coef0
+        self.dtype = np.dtype(dtype)
+
+    def block(self, X, Y, x_sq=None, y_sq=None):
+        """K(X, Y), shape (len(X), len(Y)), in ``self.dtype``."""
+        if callable(self.kernel):
+            return self._call_user(X, Y)
+        fn = KERNELS[self.kernel]
+        X = X.astype(self.dtype, copy=False)
+        Y = Y.astype(self.dtype, copy=False)
+        G = fn(X, Y, self.gamma, self.degree, self.coef0, x_sq, y_sq)
+        return np.ascontiguousarray(G, dtype=self.dtype)
+
+    def _call_user(self, X, Y):
+        name = kernel_label(self.kernel)
+        try:
+            G = np.asarray(self.kernel(X, Y), dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise PerceptronsError(
+                f"kernel {name} failed on blocks of shape {X.shape} and {Y.shape}: {exc}"
+            ) from None
+        expected = (X.shape[0], Y.shape[0])
+        if G.shape != expected:
+            raise PerceptronsError(
+                f"kernel {name} returned an array of shape {G.shape}; expected {expected} "
+                "(one row per row of X, one column per row of Y)"
+            )
+        if not np.all(np.isfinite(G)):
+            raise PerceptronsError(
+                f"kernel {name} returned NaN or infinite values; a kernel must return finite numbers"
+            )
+        return np.ascontiguousarray(G, dtype=self.dtype)

@@ -1,0 +1,392 @@
+"""The kernel perceptron: the perceptron in dual form (Aizerman, Braverman & Rozonoer 1964)."""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from perceptrons._validation import (
+    RANDOM_STATE,
+    Interval,
+    Kind,
+    Options,
+    PerceptronsError,
+    check_classes,
+    encode_labels,
+    sample_scale,
+    validate_params,
+)
+from perceptrons.kernel import _stream
+from perceptrons.kernel._cache import make_cache
+from perceptrons.kernel._predict import block_scores
+from perceptrons.kernel._train import DualState, run_epochs
+from perceptrons.kernel.kernels import KERNEL_NAMES, KernelBlock, USES_GAMMA, resolve_gamma, sq_norms
+
+
+class KernelPerceptron(ClassifierMixin, BaseEstimator):
+    """Kernel perceptron: ``f(x) = Σᵢ αᵢ yᵢ K(xᵢ, x) + b``, binary and multiclass.
+
+    The dual form of the PLA: αᵢ counts the updates made on example i, so the weight vector is
+    never formed and any kernel can stand in for the dot product.  With more than two classes
+    there is one coefficient row per class; a mistake (true score minus best other score
+    ``≤ margin``, ties to the lowest index) adds the example to the true class with +1 and to
+    the runner-up with −1 (Crammer–Singer style, as :class:`perceptrons.Perceptron`).  With
+    ``kernel="linear"`` it makes exactly the mistakes of the primal ``Perceptron``.
+
+    Parameters
+    ----------
+    kernel : {"linear", "poly", "rbf", "sigmoid", "precomputed"} or callable, default="rbf"
+        As in :class:`sklearn.svm.SVC`.  A callable is called as ``kernel(X, Y)`` and must
+        return an array of shape (len(X), len(Y)).  ``"precomputed"``: ``fit`` takes the
+        (n, n) training kernel matrix, ``predict`` the (n_test, n_train) matrix.
+    degree : int, default=3
+        Degree of ``"poly"``.
+    gamma : {"scale", "auto"} or float > 0, default="scale"
+        Coefficient of ``"poly"``, ``"rbf"`` and ``"sigmoid"``; ``"scale"`` is
+        ``1 / (n_features · X.var())``, ``"auto"`` is ``1 / n_features``.
+    coef0 : float, default=0.0
+        Constant term of ``"poly"`` and ``"sigmoid"``.
+    margin : float ≥ 0, default=0.0
+        Update whenever ``y·f(x) ≤ margin`` (multiclass: true minus runner-up score); 0 is the
+        classic rule, > 0 the perceptron with margin (Krauth & Mézard 1987; Li et al. 2002).
+    averaged : bool, default=False
+        Predict with the mean of all intermediate hypotheses, each weighted by the number of
+        visits it survived (Freund & Schapire 1999), kept as one extra coefficient per support
+        example (Daumé's trick) — never by storing the hypotheses.
+    voted : bool, default=False
+        Predict by the survival-weighted vote of the intermediate hypotheses' predictions
+        (Freund & Schapire 1999), replayed from the update log (one record per update).
+    budget : int ≥ 1 or None, default=None
+        Keep at most this many support examples: when a new one is needed and the budget is
+        full, one is dropped (Randomized Budget Perceptron, Cavallanti et al. 2007), together
+        with its share of the bias.  Averaging then runs over the kept examples only: when the
+        support turns over quickly the average forgets most of the run, so with a small budget
+        on noisy data the last iterate is often the better predictor.
+    budget_policy : {"random", "oldest"}, default="random"
+        Which support example to drop: uniformly at random, or the oldest (the Forgetron's
+        choice, without its shrinking).
+    fit_intercept : bool, default=True
+        Learn a bias updated like a weight of a constant feature 1 (``b += a·y``).  With a
+        bounded kernel (RBF values are ≤ 1) each update moves the bias as much as a whole
+        kernel term; on MNIST digits ``fit_intercept=False`` was the more accurate choice.
+    max_epochs : int, default=100
+        Upper bound on passes; hitting it raises a ``ConvergenceWarning``.
+    order : {"cyclic", "shuffle"}, default="cyclic"
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies each example's update by its class's weight.
+    cache_size : float > 0, default=200
+        Megabytes of kernel rows kept between uses (an LRU cache), as in ``SVC``.
+    random_state : int, RandomState or None, default=None
+        Seeds ``order="shuffle"`` and ``budget_policy="random"``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    support_ : ndarray of shape (n_SV,)
+        Indices of the support examples in the training set (sorted); after ``partial_fit``,
+        positions in the stream of all examples seen.
+    support_vectors_ : ndarray of shape (n_SV, n_features)
+        The support examples (empty for ``kernel="precomputed"``).
+    dual_coef_ : ndarray of shape (1, n_SV) or (n_classes, n_SV)
+        Binary: ``αᵢ·yᵢ`` (times the example's weight); multiclass: one row per class
+        (not SVC's one-vs-one layout).  Averaged models hold the averaged coefficients.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+    alpha_ : ndarray of shape (n_samples,) or (n_SV,)
+        Number of updates on each training example (αᵢ of the dual form); after
+        ``partial_fit``, on each support example (aligned with ``support_``).
+    n_updates_, n_epochs_ : int
+    converged_ : bool
+    n_removed_ : int
+        Support examples dropped to stay within ``budget``.
+    n_kernel_rows_ : int
+        Kernel rows computed (n when the whole matrix fits in ``cache_size``).
+    mistakes_per_epoch_ : list of int
+        One entry per epoch of ``fit``, or per ``partial_fit`` call.
+    support_size_per_epoch_ : list of int
+        Support examples kept after each epoch or ``partial_fit`` call: the model's memory over
+        time, bounded by ``budget``.
+    gamma_ : float
+        The gamma used (``"scale"`` / ``"auto"`` resolved on the training data).
+    n_features_in_ : int
+
+    Notes
+    -----
+    The epoch keeps the current score of every training example and adds one kernel row per
+    update, so a visit costs O(n_classes) and an update O(n).  When ``cache_size`` holds the
+    n × n matrix it is computed at once (one BLAS ``X·Xᵀ`` and the kernel's map); otherwise rows
+    are computed in blocks when an update needs them (with the rows of upcoming examples that
+    are inside the margin) and kept in an LRU cache.  ``partial_fit`` streams batches with
+    memory bounded by the support (``budget``) plus the batch; it does not exist for
+    ``kernel="precomputed"``.  Sparse input is densified.  A score of exactly 0 predicts the
+    positive class (sign(0) = +1, Gormley); scikit-learn predicts the negative one.
+    ``voted=True`` with ``budget`` is refused: the vote log grows with every update.
+    ``check_sample_weight_equivalence_on_{dense,sparse}_data`` do not apply, as for
+    :class:`perceptrons.Perceptron`: an online learner need not err on a copy right after an update.
+
+    References
+    ----------
+    Aizerman, Braverman & Rozonoer (1964), "Theoretical foundations of the potential function method".
+    Freund & Schapire (1999), "Large margin classification using the perceptron algorithm".
+    Krauth & Mézard (1987), "Learning algorithms with optimal stability in neural networks".
+    Li, Zaragoza, Herbrich, Shawe-Taylor & Kandola (2002), "The Perceptron Algorithm with Uneven Margins".
+    Cavallanti, Cesa-Bianchi & Gentile (2007), "Tracking the best hyperplane with a simple budget perceptron".
+    Dekel, Shalev-Shwartz & Singer (2008), "The Forgetron".
+    Gormley, lecture notes ("Kernel Perceptron", voted and averaged perceptron).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptrons import KernelPerceptron
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=float)
+    >>> y = np.array([0, 1, 1, 0])                      # XOR: no line separates it
+    >>> clf = KernelPerceptron(kernel="poly", degree=2, gamma=1.0, coef0=1.0).fit(X, y)
+    >>> clf.predict(X).tolist(), clf.converged_
+    ([0, 1, 1, 0], True)
+    """
+
+    _parameter_constraints = {
+        "kernel": (Options(*KERNEL_NAMES), Kind(callable, "a callable")),
+        "degree": (Interval(Integral, 0, None),),
+        "gamma": (Options("scale", "auto"), Interval(Real, 0.0, None, closed="neither")),
+        "coef0": (Interval(Real, None, None),),
+        "margin": (Interval(Real, 0.0, None),),
+        "averaged": (Kind(bool, "a bool"),),
+        "voted": (Kind(bool, "a bool"),),
+        "budget": (None, Interval(Integral, 1, None)),
+        "budget_policy": (Options("random", "oldest"),),
+        "fit_intercept": (Kind(bool, "a bool"),),
+        "max_epochs": (Interval(Integral, 1, None),),
+        "order": (Options("cyclic", "shuffle"),),
+        "class_weight": (None, Options("balanced"), Kind(dict, "a dict")),
+        "cache_size": (Interval(Real, 0.0, None, closed="neither"),),
+        "random_state": RANDOM_STATE,
+    }
+
+    def __init__(self, *, kernel="rbf", degree=3, gamma="scale", coef0=0.0, margin=0.0,
+                 averaged=False, voted=False, budget=None, budget_policy="random",
+                 fit_intercept=True, max_epochs=100, order="cyclic", class_weight=None,
+                 cache_size=200, random_state=None):
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.margin = margin
+        self.averaged = averaged
+        self.voted = voted
+        self.budget = budget
+        self.budget_policy = budget_policy
+        self.fit_intercept = fit_intercept
+        self.max_epochs = max_epochs
+        self.order = order
+        self.class_weight = class_weight
+        self.cache_size = cache_size
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X, y, sample_weight=None, callback=None):
+        """Run the dual PLA for up to ``max_epochs`` epochs.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples) if precomputed
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Each update is scaled by its example's weight; weight 0 removes the example.
+        callback : callable, default=None
+            ``callback(epoch, mistakes, elapsed_seconds)`` after each epoch; ``False`` stops.
+
+        Returns
+        -------
+        self
+        """
+        self._validate()
+        X, y = self._check_Xy(X, y, reset=True)
+        n = X.shape[0]
+        if self.kernel == "precomputed" and X.shape[1] != n:
+            raise PerceptronsError(
+                f"kernel='precomputed' needs the square training kernel matrix at fit: "
+                f"expected shape ({n}, {n}), got {X.shape}"
+            )
+        self.classes_ = check_classes(y)
+        yi = encode_labels(y, self.classes_)
+        scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, n)
+        self.gamma_ = resolve_gamma(self.gamma, X) if self.kernel in USES_GAMMA else float("nan")
+        state = DualState(n, self._n_cols(), self.averaged, self.budget, self.voted)
+        self.mistakes_per_epoch_, self.support_size_per_epoch_ = [], []
+        self.n_updates_ = self.n_removed_ = self.n_kernel_rows_ = 0
+        self._rng = np.random.default_rng(self._seed())
+        stopped = self._run(X, yi, scale, state, None, self.max_epochs, self._rng, callback)
+        self.n_epochs_ = len(self.mistakes_per_epoch_)
+        self.alpha_ = state.alpha
+        if not self.converged_ and not stopped:
+            warnings.warn(
+                f"KernelPerceptron made {self.mistakes_per_epoch_[-1]} mistakes (margin "
+                f"{self.margin}) in its last epoch and stopped at max_epochs={self.max_epochs}: "
+                "the data may not be separable in this kernel's feature space.",
+                ConvergenceWarning,
+            )
+        self._stream = _stream.export(state, X, yi, np.arange(n), keep_x=self.kernel != "precomputed")
+        self._n_seen = n
+        self._finalize()
+        return self
+
+    @available_if(_stream.streamable)
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """One online pass over a batch, continuing from the support examples kept so far.
+
+        Memory is the support (at most ``budget`` examples) plus the batch: a stream of calls
+        makes exactly the mistakes of one cyclic epoch over the concatenated stream.  The first
+        call must pass ``classes``; ``gamma="scale"`` is resolved on the first batch.
+        ``alpha_`` then counts the updates of each support example, and ``support_`` holds
+        positions in the stream.  Not available with ``kernel="precomputed"``.
+        """
+        self._validate()
+        first = getattr(self, "_stream", None) is None
+        X, y = self._check_Xy(X, y, reset=first)
+        if first:
+            if classes is None:
+                raise PerceptronsError(
+                    "classes must be passed on the first call to partial_fit (all labels that will be seen)"
+                )
+            self.classes_ = check_classes(classes, what="classes")
+            self.gamma_ = resolve_gamma(self.gamma, X) if self.kernel in USES_GAMMA else float("nan")
+            self._stream = _stream.empty(X.shape[1], self._n_cols(), X.dtype, self.averaged, self.voted)
+            self._n_seen = 0
+            self._rng = np.random.default_rng(self._seed())
+            self.mistakes_per_epoch_, self.support_size_per_epoch_ = [], []
+            self.n_updates_ = self.n_removed_ = self.n_kernel_rows_ = self.n_epochs_ = 0
+        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            raise PerceptronsError(
+                f"classes {np.unique(classes).tolist()} differ from the classes of the first call "
+                f"{self.classes_.tolist()}"
+            )
+        yi = encode_labels(y, self.classes_)
+        scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
+        S = self._stream
+        s = S["X"].shape[0]
+        Xc = np.ascontiguousarray(np.vstack([S["X"], X]))
+        state = _stream.preload(S, Xc.shape[0], self.averaged, self.budget, self.voted)
+        if s:
+            kb = self._kernel_block(Xc.dtype)
+            state.Ft[:] = (kb.block(Xc, S["X"]) @ S["A"]).T
+        self._run(Xc, np.concatenate([S["y"], yi]), np.concatenate([np.zeros(s), scale]), state,
+                  np.arange(s, Xc.shape[0], dtype=np.int64), 1, self._rng, None)
+        self.n_epochs_ += 1
+        index = np.concatenate([S["index"], self._n_seen + np.arange(X.shape[0])])
+        self._stream = _stream.export(state, Xc, np.concatenate([S["y"], yi]), index)
+        self._n_seen += X.shape[0]
+        self.alpha_ = self._stream["alpha"]
+        self._finalize()
+        return self
+
+    def _run(self, X, yi, scale, state, visit, epochs, rng, callback):
+        kb = self._kernel_block(X.dtype)
+        x_sq = sq_norms(X) if self.kernel == "rbf" else None
+        cache = make_cache(kb, X, self.cache_size, self.kernel == "precomputed", x_sq)
+        before = (int(state.stats[0]), int(state.stats[1]))
+        mistakes, sizes, stopped = run_epochs(
+            state, cache, yi, scale, binary=len(self.classes_) == 2, fit_intercept=self.fit_intercept,
+            margin=self.margin, max_epochs=epochs, order=self.order,
+            policy=0 if self.budget_policy == "random" else 1, rng=rng, block=256,
+            callback=callback, visit=visit,
+        )
+        self.mistakes_per_epoch_ += mistakes
+        self.support_size_per_epoch_ += sizes
+        self.converged_ = mistakes[-1] == 0
+        self.n_updates_ += int(state.stats[0]) - before[0]
+        self.n_removed_ += int(state.stats[1]) - before[1]
+        self.n_kernel_rows_ += int(cache.rows_computed)
+        return stopped
+
+    def _finalize(self):
+        S = self._stream
+        self.dual_coef_, bias, self._votes = _stream.model_arrays(S, self.averaged, self.voted)
+        self.intercept_ = bias if self.fit_intercept else np.zeros_like(bias)
+        self.support_ = S["index"]
+        self.support_vectors_ = S["X"]
+
+    def _n_cols(self):
+        return 1 if len(self.classes_) == 2 else len(self.classes_)
+
+    def _kernel_block(self, dtype):
+        gamma = self.gamma_ if self.kernel in USES_GAMMA else None
+        return KernelBlock(self.kernel, gamma, self.degree, float(self.coef0), dtype)
+
+    def _check_Xy(self, X, y, reset):
+        if y is None:
+            raise PerceptronsError("KernelPerceptron requires y to be passed, but the target y is None")
+        X, y = validate_data(self, X, y, reset=reset, accept_sparse="csr",
+                             dtype=[np.float64, np.float32], order="C")
+        X = _stream.dense(X)
+        check_classification_targets(y)
+        return X, y
+
+    # ------------------------------------------------------------------ predict
+    def decision_function(self, X):
+        """Scores: shape (n,) for two classes (≥ 0 predicts ``classes_[1]``), else (n, n_classes).
+
+        Voted models return the survival-weighted votes divided by the number of visits
+        (binary: positive minus negative votes).
+        """
+        check_is_fitted(self)
+        try:
+            X = _stream.dense(validate_data(self, X, reset=False, accept_sparse="csr",
+                                     dtype=[np.float64, np.float32], order="C"))
+        except ValueError as exc:
+            if self.kernel == "precomputed" and "is expecting" in str(exc):
+                raise PerceptronsError(
+                    f"{exc} kernel='precomputed' needs the (n_test, n_train) kernel matrix at "
+                    f"predict: one column per training example ({self.n_features_in_})"
+                ) from None
+            raise
+        return block_scores(self, X)
+
+    def predict(self, X):
+        """Labels; a score of exactly 0 predicts ``classes_[1]`` (sign(0) = +1), multiclass ties
+        go to the lowest class index."""
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores >= 0).astype(np.intp)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    # ------------------------------------------------------------------ helpers
+    def _validate(self):
+        validate_params(self, self._parameter_constraints)
+        if self.averaged and self.voted:
+            raise PerceptronsError(
+                "KernelPerceptron takes averaged=True or voted=True, not both; got both"
+            )
+        if self.voted and self.budget is not None:
+            raise PerceptronsError(
+                f"voted=True keeps one record per update, so its memory grows with the data; it "
+                f"cannot honour budget={self.budget} — drop voted=True (the last iterate stays within it)"
+            )
+
+    def _seed(self):
+        rs = self.random_state
+        if isinstance(rs, np.random.RandomState):
+            return rs.randint(0, 2**31 - 1)
+        return rs
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        tags.input_tags.sparse = True
+        return tags
+
+    # ------------------------------------------------------------------ persistence
+    def _to_state(self):
+        """(metadata, arrays) for a model file: the support examples and everything a later
+        ``partial_fit`` continues from; kernel numbers, never code."""
+        check_is_fitted(self)
+        return _stream.to_state(self)
+
+    def _from_state(self, meta, arrays):
+        _stream.from_state(self, meta, arrays)
+        self._finalize()
+        return self

@@ -1,0 +1,182 @@
+"""Feature lifting: learn a circle with a linear separator (Har-Peled §30.2).
+
+The map ``(x, y) ↦ (x, y, x² + y²)`` turns "inside a circle" into "below a plane":
+``(x − a)² + (y − b)² ≤ r²`` is ``−2a·x − 2b·y + z + a² + b² − r² ≤ 0`` with ``z = x² + y²``.
+Theorem 30.2.1: two point sets are separable by a circle if and only if their lifts are
+separable by a plane.  :class:`CircleLift` is the map (for any dimension: the sphere lift
+``x ↦ (x, ‖x‖²)``) and :func:`circle_from_plane` is the way back, as in the theorem's proof.
+
+For the XOR points the lift is the product feature ``x₁x₂`` (Kalyanakrishnan §4); use
+``sklearn.preprocessing.PolynomialFeatures(degree=2, interaction_only=True, include_bias=False)``.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from perceptrons._validation import PerceptronsError
+
+
+class CircleLift(TransformerMixin, BaseEstimator):
+    """Append the squared norm: ``(x, y) ↦ (x, y, x² + y²)`` (any d: ``x ↦ (x, ‖x‖²)``).
+
+    A linear classifier on the lifted points is a circle (sphere) classifier on the original
+    ones; recover the circle with :func:`circle_from_plane`.
+
+    Attributes
+    ----------
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str, when fitted on a DataFrame
+
+    References
+    ----------
+    Har-Peled, ch. 30.2 "Learning a circle", Theorem 30.2.1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptrons import CircleLift
+    >>> CircleLift().fit_transform(np.array([[1.0, 2.0], [3.0, 0.0]])).tolist()
+    [[1.0, 2.0, 5.0], [3.0, 0.0, 9.0]]
+    """
+
+    def fit(self, X, y=None):
+        """Record the number of input features (the lift has no parameters to learn).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        validate_data(self, X, dtype=[np.float64, np.float32])
+        return self
+
+    def transform(self, X):
+        """Lift ``X`` (n_samples, d) to (n_samples, d + 1): the last column is ‖x‖²."""
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
+        return np.hstack([X, np.einsum("ij,ij->i", X, X)[:, None]])
+
+    def get_feature_names_out(self, input_features=None):
+        """Input names plus ``"x0^2+x1^2+..."`` for the lifted coordinate."""
+        check_is_fitted(self)
+        if input_features is None:
+            input_features = getattr(self, "feature_names_in_", None)
+        if input_features is None:
+            input_features = [f"x{i}" for i in range(self.n_features_in_)]
+        names = [str(f) for f in input_features]
+        if len(names) != self.n_features_in_:
+            raise PerceptronsError(
+                f"input_features has {len(names)} names; CircleLift was fitted on "
+                f"{self.n_features_in_} features"
+            )
+        return np.asarray(names + ["+".join(f"{n}^2" for n in names)], dtype=object)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
+        return tags
+
+
+@dataclass(frozen=True)
+class Circle:
+    """A circle (sphere in d > 2) and which side of it a lifted separator calls positive.
+
+    Attributes
+    ----------
+    center : ndarray of shape (d,)
+    radius : float
+    positive_inside : bool
+        True when points inside (and on) the circle get a score ≥ 0, i.e. the positive class.
+    """
+
+    center: np.ndarray
+    radius: float
+    positive_inside: bool
+
+    def contains(self, X):
+        """Boolean mask: ‖x − center‖ ≤ radius, for X of shape (n, d)."""
+        X = np.asarray(X, dtype=float)
+        return np.sum((X - self.center) ** 2, axis=1) <= self.radius**2
+
+    def predict_sign(self, X):
+        """+1 / −1 for each row of X, the class the lifted plane assigns (a point exactly on
+        the circle scores 0, which is +1)."""
+        excess = self.radius**2 - np.sum((np.asarray(X, float) - self.center) ** 2, axis=1)
+        score = excess if self.positive_inside else -excess
+        return np.where(score >= 0, 1, -1)
+
+
+def circle_from_plane(coef, intercept):
+    """The circle of a separating plane of lifted points, as in the proof of Theorem 30.2.1.
+
+    With ``h(x, y, z) = a·x + b·y + c·z + d`` and ``z = x² + y²``, dividing by ``c`` and
+    completing the squares gives ``(x + a/2c)² + (y + b/2c)² = (a² + b²)/4c² − d/c``: centre
+    ``(−a/2c, −b/2c)`` and squared radius ``(a² + b²)/4c² − d/c``.  For ``c > 0`` the inside
+    is where ``h < 0`` (negative class); for ``c < 0`` the inside is positive.
+
+    Parameters
+    ----------
+    coef : array-like of shape (d + 1,) or (1, d + 1)
+        The plane's normal on lifted points; the last entry multiplies ‖x‖².
+    intercept : float or array-like of shape (1,)
+
+    Returns
+    -------
+    Circle
+
+    Raises
+    ------
+    PerceptronsError
+        When the plane is not a circle: ``c = 0`` (the boundary is a line, or the plane is
+        degenerate) or a negative squared radius (every point is on one side).
+
+    References
+    ----------
+    Har-Peled, ch. 30.2, proof of Theorem 30.2.1.
+
+    Examples
+    --------
+    >>> from perceptrons.lifting import circle_from_plane
+    >>> c = circle_from_plane([-2.0, -4.0, 1.0], 1.0)   # (x-1)² + (y-2)² = 4, inside negative
+    >>> c.center.tolist(), c.radius, c.positive_inside
+    ([1.0, 2.0], 2.0, False)
+    """
+    w = np.asarray(coef, dtype=float).ravel()
+    d = float(np.asarray(intercept, dtype=float).ravel()[0])
+    if w.shape[0] < 2:
+        raise PerceptronsError(f"coef must have d + 1 ≥ 2 entries (the last for ‖x‖²); got {w.shape[0]}")
+    lin, c = w[:-1], w[-1]
+    if c == 0.0:
+        raise PerceptronsError(
+            "the plane is not a circle: its coefficient of x²+y² is 0, so its trace on the "
+            "plane is a line (or nothing), not a circle"
+        )
+    center = -lin / (2.0 * c)
+    r2 = float(lin @ lin) / (4.0 * c * c) - d / c
+    if r2 < 0:
+        side = "positive" if c > 0 else "negative"
+        raise PerceptronsError(
+            f"the plane is not a circle: its squared radius is {r2:.6g} < 0, so it puts every "
+            f"point of the plane on the {side} side"
+        )
+    return Circle(center=center, radius=float(np.sqrt(r2)), positive_inside=bool(c < 0))
+
+
+def plane_from_circle(center, radius):
+    """The plane of the theorem's first half: ``h = −2a·x − 2b·y + z + a² + b² − r²``, which is
+    ≤ 0 exactly on the lifts of the points inside the circle.
+
+    Returns
+    -------
+    coef : ndarray of shape (d + 1,)
+    intercept : float
+    """
+    center = np.asarray(center, dtype=float).ravel()
+    return np.append(-2.0 * center, 1.0), float(center @ center - radius**2)
