@@ -200,3 +200,24 @@ def test_partial_fit_needs_classes():
     clf = Perceptron().partial_fit([[0.0], [1.0]], [0, 1], classes=[0, 1])
     with pytest.raises(PerceptronsError, match=r"labels \[5\] that are not in classes"):
         clf.partial_fit([[0.0]], [5])
+
+
+@pytest.mark.parametrize("cls", [Perceptron, PocketPerceptron, AveragedPerceptron, VotedPerceptron])
+@pytest.mark.parametrize("order", ["cyclic", "shuffle", "random-mistake"])
+@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_non_finite_found_by_the_first_epoch(cls, order, k, sparse):
+    import scipy.sparse as sps
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((30, 3))
+    y = np.arange(30) % k
+    X[17, 1] = np.inf if k == 2 else np.nan
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        cls(order=order, random_state=0).fit(sps.csr_matrix(X) if sparse else X, y)
+
+
+def test_non_finite_in_a_zero_weight_row_is_still_refused():
+    X = np.array([[0.0], [1.0], [np.nan]])
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        Perceptron().fit(X, [0, 1, 1], sample_weight=[1, 1, 0])

@@ -185,6 +185,13 @@ def class_weight_vector(class_weight, classes, y_idx):
     return cw
 
 
+def assert_finite(X, name="X"):
+    """Raise when X (dense or sparse) holds NaN or infinity."""
+    values = X.data if sp.issparse(X) else X
+    if not np.isfinite(values.sum()) and not np.isfinite(values).all():
+        raise PerceptronsError(f"Input {name} contains NaN or infinity; expected finite values")
+
+
 # ----------------------------------------------------------------------------- kernel operands
 def kernel_operand(X):
     """The arrays a ``_jit`` kernel reads for ``X``, with as few bytes per value as possible.

@@ -13,6 +13,9 @@ the weight arrays it is given in place.  Conventions (see DESIGN §2):
   adds ``a·x`` to the true class and subtracts it from that runner-up (Kalyanakrishnan §4,
   Crammer & Singer 2003);
 * a zero-weight example is skipped as if it were absent;
+* a non-finite score (NaN or inf in the row, since the weights are finite) stops the pass before
+  any update and returns ``mistakes = −1 − i`` for row ``i``: the first epoch of a fit is then
+  also its finiteness check, instead of a separate pass over X;
 * averaging (``u`` non-empty) uses the trick of Daumé (2012): with ``c`` the number of examples
   visited before the current one, every update ``Δ`` also adds ``c·Δ`` to ``u``; after ``T``
   visits the mean of the T intermediate vectors is ``w − u/T``.  O(features touched) per update;
@@ -27,26 +30,35 @@ from numba import njit
 from perceptrons._config import NJIT
 from perceptrons._jit.storage import row_axpy, row_axpy_col, row_dot, row_scores
 
+# `not abs(s) <= _FLOAT_MAX` is true for NaN and ±inf.  np.isfinite would not do: under the
+# re-association flags LLVM folds its x − x == 0 test away.
+_FLOAT_MAX = np.finfo(np.float64).max
+
 
 @njit(**NJIT)
 def epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, u, ub, count, log):
-    """One pass over ``perm``; returns (mistakes, updates logged).
+    """One pass over ``perm`` (empty: the examples in their own order); returns (mistakes, updates logged).
 
     Shapes: w, u (d,) float64 (u may be (0,) when not averaging); b, ub (1,); count (1,) int64.
     """
     averaging = u.shape[0] > 0
+    cyclic = perm.shape[0] == 0  # no index array to stream: rows are read strictly in order
     n_log = 0
     mistakes = 0
     c = count[0]
     bias = b[0]
     ubias = ub[0]
-    for t in range(perm.shape[0]):
-        i = perm[t]
+    for t in range(yi.shape[0] if cyclic else perm.shape[0]):
+        i = t if cyclic else perm[t]
         a = scale[i]
         if a == 0.0:
             continue
         y = 1.0 if yi[i] == 1 else -1.0
-        if y * (row_dot(X, i, w) + bias) <= tau:
+        score = row_dot(X, i, w) + bias
+        if not abs(score) <= _FLOAT_MAX:
+            mistakes = -1 - i
+            break
+        if y * score <= tau:
             mistakes += 1
             step = a * y
             row_axpy(X, i, step, w)
@@ -82,24 +94,29 @@ def _runner_up(scores, k_true):
 
 @njit(**NJIT)
 def epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, Ut, ubias, count, log):
-    """One pass over ``perm`` with K weight columns; returns (mistakes, updates logged).
+    """One pass over ``perm`` (empty: in order) with K weight columns; returns (mistakes, updates logged).
 
     Shapes: Wt, Ut (d, K) float64 (Ut may be (0, K)); bias, ubias (K,); count (1,) int64.
     """
     averaging = Ut.shape[0] > 0
+    cyclic = perm.shape[0] == 0
     scores = np.empty(Wt.shape[1])
     n_log = 0
     mistakes = 0
     c = count[0]
-    for t in range(perm.shape[0]):
-        i = perm[t]
+    for t in range(yi.shape[0] if cyclic else perm.shape[0]):
+        i = t if cyclic else perm[t]
         a = scale[i]
         if a == 0.0:
             continue
         k = yi[i]
         row_scores(X, i, Wt, bias, scores)
         r = _runner_up(scores, k)
-        if scores[k] - scores[r] <= tau:
+        gap = scores[k] - scores[r]
+        if not abs(gap) <= _FLOAT_MAX:
+            mistakes = -1 - i
+            break
+        if gap <= tau:
             mistakes += 1
             row_axpy_col(X, i, a, Wt, k)
             row_axpy_col(X, i, -a, Wt, r)
@@ -134,7 +151,10 @@ def random_mistake_binary(X, yi, scale, w, b, fit_b, tau, u, ub, count, buf, r):
         if scale[i] == 0.0:
             continue
         y = 1.0 if yi[i] == 1 else -1.0
-        if y * (row_dot(X, i, w) + b[0]) <= tau:
+        score = row_dot(X, i, w) + b[0]
+        if not abs(score) <= _FLOAT_MAX:
+            return -1 - i, -1, -1
+        if y * score <= tau:
             buf[m] = i
             m += 1
     if m == 0:
@@ -162,7 +182,10 @@ def random_mistake_multiclass(X, yi, scale, Wt, bias, fit_b, tau, Ut, ubias, cou
             continue
         k = yi[i]
         row_scores(X, i, Wt, bias, scores)
-        if scores[k] - scores[_runner_up(scores, k)] <= tau:
+        gap = scores[k] - scores[_runner_up(scores, k)]
+        if not abs(gap) <= _FLOAT_MAX:
+            return -1 - i, -1, -1
+        if gap <= tau:
             buf[m] = i
             m += 1
     if m == 0:

@@ -10,14 +10,15 @@ grows, candidates become rare, so an epoch costs a small multiple of a PLA epoch
 State arrays (mutated in place):
 * ``run`` int64 (4,): current run, pocket's run, candidate already counted (0/1), replacements;
 * ``perr`` float64 (1,): the pocket's weighted training errors.
-Mistake rule, update rule and labels as in :mod:`perceptrons._jit.linear`.
+Mistake rule, update rule, labels and the non-finite return (−1 − row) as in
+:mod:`perceptrons._jit.linear`.
 """
 
 import numpy as np
 from numba import njit
 
 from perceptrons._config import NJIT
-from perceptrons._jit.linear import _runner_up, count_errors_binary, count_errors_multiclass
+from perceptrons._jit.linear import _FLOAT_MAX, _runner_up, count_errors_binary, count_errors_multiclass
 from perceptrons._jit.storage import row_axpy, row_axpy_col, row_dot, row_scores
 
 
@@ -25,13 +26,17 @@ from perceptrons._jit.storage import row_axpy, row_axpy_col, row_dot, row_scores
 def pocket_epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, pw, pb, run, perr, ratchet):
     """One pocket epoch; returns the mistakes of the running PLA."""
     mistakes = 0
-    for t in range(perm.shape[0]):
-        i = perm[t]
+    cyclic = perm.shape[0] == 0
+    for t in range(yi.shape[0] if cyclic else perm.shape[0]):
+        i = t if cyclic else perm[t]
         a = scale[i]
         if a == 0.0:
             continue
         y = 1.0 if yi[i] == 1 else -1.0
-        if y * (row_dot(X, i, w) + b[0]) <= tau:
+        score = row_dot(X, i, w) + b[0]
+        if not abs(score) <= _FLOAT_MAX:
+            return -1 - i
+        if y * score <= tau:
             mistakes += 1
             row_axpy(X, i, a * y, w)
             if fit_b:
@@ -63,15 +68,19 @@ def pocket_epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, pW, pbias,
     """Multiclass twin of :func:`pocket_epoch_binary` (argmax over the columns of ``Wt``)."""
     scores = np.empty(Wt.shape[1])
     mistakes = 0
-    for t in range(perm.shape[0]):
-        i = perm[t]
+    cyclic = perm.shape[0] == 0
+    for t in range(yi.shape[0] if cyclic else perm.shape[0]):
+        i = t if cyclic else perm[t]
         a = scale[i]
         if a == 0.0:
             continue
         k = yi[i]
         row_scores(X, i, Wt, bias, scores)
         r = _runner_up(scores, k)
-        if scores[k] - scores[r] <= tau:
+        gap = scores[k] - scores[r]
+        if not abs(gap) <= _FLOAT_MAX:
+            return -1 - i
+        if gap <= tau:
             mistakes += 1
             row_axpy_col(X, i, a, Wt, k)
             row_axpy_col(X, i, -a, Wt, r)

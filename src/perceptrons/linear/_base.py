@@ -21,6 +21,7 @@ from perceptrons._jit import linear as K
 from perceptrons._validation import (
     RANDOM_STATE,
     Interval,
+    assert_finite,
     Kind,
     Options,
     PerceptronsError,
@@ -32,6 +33,7 @@ from perceptrons._validation import (
 )
 
 _NO_LOG = np.zeros((0, 3), dtype=np.int64)
+_IN_ORDER = np.zeros(0, dtype=np.int64)  # an empty permutation: the kernels visit rows in order
 
 
 class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
@@ -71,13 +73,17 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         self
         """
         self._validate_params()
-        X, y = self._check_Xy(X, y, reset=True)
+        warm = self.warm_start and getattr(self, "_state", None) is not None
+        # A cold fit needs no separate pass to find NaN/inf: its first epoch scores every row and
+        # stops at the first non-finite score before any update (see _jit.linear).
+        X, y = self._check_Xy(X, y, reset=True, finite=warm)
         check_classification_targets(y)
         self.classes_ = check_classes(y)
         yi = encode_labels(y, self.classes_)
         scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
+        if not warm and np.any(scale == 0):  # skipped rows are never scored
+            assert_finite(X)
         rng = self._rng = np.random.default_rng(self._seed())
-        warm = self.warm_start and getattr(self, "_state", None) is not None
         if not warm or self._state["w"].shape[0] != X.shape[1]:
             self._init_state(X.shape[1], rng)
         self._reset_history()
@@ -157,8 +163,12 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             if random_mistake:
                 mistakes, updates = self._random_mistake_step(Xop, yi, scale, buf, rng.random())
             else:
-                perm = rng.permutation(n) if self.order == "shuffle" else self._cyclic(n)
+                perm = rng.permutation(n) if self.order == "shuffle" else _IN_ORDER
                 mistakes = updates = self._run_epoch(Xop, yi, scale, perm)
+            if mistakes < 0:
+                raise PerceptronsError(
+                    f"Input X contains NaN or infinity (row {-1 - int(mistakes)}); expected finite values"
+                )
             epochs = epoch
             self.mistakes_per_epoch_.append(int(mistakes))
             self.n_updates_ += int(updates)
@@ -174,7 +184,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
 
     def _run_epoch(self, Xop, yi, scale, perm):
         s = self._state
-        log = self._log_buffer(perm.shape[0])
+        log = self._log_buffer(perm.shape[0] or yi.shape[0])
         kernel = K.epoch_binary if s["binary"] else K.epoch_multiclass
         mistakes, n_log = kernel(
             Xop, yi, scale, perm, s["w"], s["b"], self.fit_intercept, float(self.margin),
@@ -253,10 +263,6 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             self.coef_ = np.ascontiguousarray(w.T)
             self.intercept_ = b.copy()
 
-    @staticmethod
-    def _cyclic(n):
-        return np.arange(n, dtype=np.int64)
-
     def _seed(self):
         rs = self.random_state
         if isinstance(rs, np.random.RandomState):
@@ -267,12 +273,12 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
     def _validate_params(self):
         validate_params(self, self._parameter_constraints)
 
-    def _check_Xy(self, X, y, reset):
+    def _check_Xy(self, X, y, reset, finite=True):
         if y is None:
             raise PerceptronsError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         X, y = validate_data(
             self, X, y, reset=reset, accept_sparse="csr", accept_large_sparse=True,
-            dtype=[np.float64, np.float32], order="C",
+            dtype=[np.float64, np.float32], order="C", ensure_all_finite=finite,
         )
         if X.shape[0] == 0:
             raise PerceptronsError("X is empty: 0 samples")
