@@ -87,3 +87,25 @@ def test_demo_runs_and_writes_figures(run_cli, tmp_path):
     assert {"separable_2d.png", "pocket_vs_pla.png", "four_runs.png"} <= set(pngs)
     for p in (tmp_path / "fig").iterdir():
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_ctrl_c_ends_training_and_writes_nothing(tmp_path):
+    import signal
+    import time
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((5000, 5))
+    y = (X[:, 0] + rng.standard_normal(5000) > 0).astype(int)  # noisy: never converges
+    data = tmp_path / "noisy.npz"
+    np.savez(data, X=X, y=y)
+    out = tmp_path / "m.npz"
+    proc = subprocess.Popen([sys.executable, "-m", "perceptrons", "train", str(data), "-o", str(out),
+                             "--epochs", "100000000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (stdout, stderr)
+    assert "interrupted; nothing was written" in stderr and "Traceback" not in stderr
+    assert not out.exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["noisy.npz"]
