@@ -415,7 +415,10 @@ def voted_dual_predict(result, X_train, X_test, kernel, n_classes):
 
 
 # ----------------------------------------------------------------------------- theory (LP by perceptron)
-# Oracles of perceptrons.theory._kernels: the homogeneous system A x > 0, rows as lists.
+# Oracles of perceptrons._jit.lp: the homogeneous system A x > 0, rows as lists.
+import math  # noqa: E402,F811  (correctly rounded sqrt, as the kernel's)
+
+
 def lp_perceptron_phase(A, x, max_updates):
     """Cyclic PLA on A x > 0 from x: returns (x, updates, solved).
 
@@ -454,7 +457,7 @@ def lp_improvement_phase(A, z, sigma, max_steps):
         if scores[k] >= -sigma:
             return z, 2, step
         z = [zj - scores[k] * aj for zj, aj in zip(z, A[k])]
-        norm = sum(zj * zj for zj in z) ** 0.5
+        norm = math.sqrt(sum(zj * zj for zj in z))
         z = [zj / norm for zj in z]
     return z, 0, max_steps
 

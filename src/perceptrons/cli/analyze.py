@@ -1,0 +1,51 @@
+"""perceptrons analyze DATA: radius, separability certificate, margin and mistake bounds.
+
+On separable data: R, γ*, the Block–Novikoff bound (R/γ*)² and the mistakes the PLA actually
+makes.  On inseparable data: the witness that no hyperplane exists, then the Freund–Schapire
+bound ((R + D)/γ)² for the direction u that minimises it, against the mistakes of one online pass.
+"""
+
+import click
+
+from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION
+
+
+@click.command(name="analyze")
+@click.argument("data", type=click.Path(dir_okay=False))
+@LABEL_OPTION
+@FORMAT_OPTION
+@click.option("--no-intercept", is_flag=True, help="Separators through the origin (no folded bias).")
+@click.option("--max-epochs", type=click.IntRange(min=1), default=10000, show_default=True,
+              help="Epoch limit of the PLA run shown next to the bound.")
+def command(data, label, fmt, no_intercept, max_epochs):
+    """Radius, separability (with its certificate), margin γ* and mistake bounds of DATA (two classes)."""
+    import numpy as np
+
+    from perceptrons.io.readers import read_data
+    from perceptrons.theory.analysis import analyze
+
+    X, y = read_data(data, label=label, fmt=fmt)
+    if y is None:
+        raise click.BadParameter(f"{data}: no label column", param_hint="DATA")
+    a = analyze(X, y, fit_intercept=not no_intercept, max_epochs=max_epochs)
+    cert = a.certificate
+    space = "augmented vectors (x, 1)" if not no_intercept else "x (no intercept)"
+    click.echo(f"data        {a.n_samples} samples x {a.n_features} features, classes {cert.classes.tolist()} "
+               f"(positive: {cert.classes[1].item()!r})")
+    click.echo(f"radius R    {a.radius:.6g}   over {space}")
+    click.echo(f"separable   {cert.summary()}")
+    if cert.separable:
+        click.echo(f"gamma*      {a.gamma:.6g}   ({a.n_support} support examples)")
+        click.echo(f"Novikoff    (R/gamma*)^2 = {a.bound:.6g} mistakes at most")
+        state = f"converged in {a.epochs} epochs" if a.converged else f"NOT converged in {max_epochs} epochs"
+        click.echo(f"PLA         {a.mistakes} mistakes ({state}, cyclic order)")
+        return
+    idx = np.flatnonzero(cert.multipliers > 1e-12)
+    top = idx[np.argsort(-cert.multipliers[idx])][:6]
+    click.echo("witness     " + ", ".join(f"#{i}:{cert.multipliers[i]:.3g}" for i in top)
+               + (" ..." if idx.shape[0] > 6 else ""))
+    click.echo("u           the unit direction minimising the Freund–Schapire bound: "
+               "u = v/‖v‖ for v minimising R‖v‖ + ‖(1 − y v·z)₊‖")
+    click.echo(f"gamma, D    gamma = {a.gamma:.6g}   D = {a.D:.6g}")
+    click.echo(f"F–S bound   ((R + D)/gamma)^2 = {a.bound:.6g} mistakes in one pass at most")
+    click.echo(f"one pass    {a.mistakes} mistakes (online PLA, cyclic order)")

@@ -1,0 +1,82 @@
+"""Input checks and the augmented (bias-folded) view shared by the theory functions.
+
+Every theorem here speaks of the vectors the PLA actually updates with: with
+``fit_intercept=True`` that is ``z = (x, 1)`` (the θ trick of Gormley's notes), so a radius,
+a margin and a mistake count all refer to the same points.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+
+from perceptrons._validation import PerceptronsError, check_classes
+
+
+def check_X(X, name="X"):
+    """A finite 2-D float64 array (sparse input is densified: the theory solvers are dense)."""
+    if sp.issparse(X):
+        X = X.toarray()
+    try:
+        X = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise PerceptronsError(f"{name} must be numeric: {exc}") from None
+    if X.ndim == 1:
+        raise PerceptronsError(
+            f"{name} must be 2-D (n_samples, n_features); got a 1-D array of shape {X.shape}: "
+            "reshape(-1, 1) for one feature"
+        )
+    if X.ndim != 2:
+        raise PerceptronsError(f"{name} must be 2-D (n_samples, n_features); got shape {X.shape}")
+    if X.shape[0] == 0:
+        raise PerceptronsError(f"{name} is empty: 0 samples")
+    if not np.all(np.isfinite(X)):
+        row, col = np.argwhere(~np.isfinite(X))[0]
+        raise PerceptronsError(
+            f"{name} contains {X[row, col]!r} at row {row}, column {col}; every value must be finite"
+        )
+    return X
+
+
+def signed_labels(y, n):
+    """``(classes, s)`` with s ∈ {−1, +1}; ``classes[1]`` (the larger label) is +1."""
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != n:
+        raise PerceptronsError(f"y must have one label per sample: expected shape ({n},), got {y.shape}")
+    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+        raise PerceptronsError("y contains NaN or inf; labels must be finite")
+    classes = check_classes(y)
+    if classes.shape[0] != 2:
+        raise PerceptronsError(
+            f"y must contain exactly two classes for a binary separator; got {classes.shape[0]}: "
+            f"{list(classes[:5])}{' ...' if classes.shape[0] > 5 else ''}"
+        )
+    s = np.where(y == classes[1], 1.0, -1.0)
+    return classes, s
+
+
+def augment(X, fit_intercept):
+    """``(x, 1)`` rows when the bias is folded in, else ``X`` itself. Shape (n, d + fit_intercept)."""
+    if not fit_intercept:
+        return X
+    return np.hstack([X, np.ones((X.shape[0], 1))])
+
+
+def check_Xy(X, y, fit_intercept):
+    """Validated ``(X, classes, s, Z)`` with ``Z = s[:, None] · augment(X)`` (signed rows)."""
+    X = check_X(X)
+    classes, s = signed_labels(y, X.shape[0])
+    Z = augment(X, fit_intercept) * s[:, None]
+    return X, classes, s, Z
+
+
+def check_bool(value, name):
+    if not isinstance(value, (bool, np.bool_)):
+        raise PerceptronsError(f"The {name!r} parameter must be a bool. Got {value!r} instead.")
+    return bool(value)
+
+
+def check_option(value, name, options):
+    if not isinstance(value, str) or value not in options:
+        raise PerceptronsError(
+            f"The {name!r} parameter must be one of {list(options)}. Got {value!r} instead."
+        )
+    return value

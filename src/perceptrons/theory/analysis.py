@@ -1,0 +1,115 @@
+"""One call that measures a labelled data set the way the theory chapter does.
+
+``analyze`` gathers what ``perceptrons analyze`` prints: R, the separability certificate, and
+either γ* with the Block–Novikoff bound next to the PLA's actual mistakes, or — for data no
+hyperplane separates — the Freund–Schapire bound for its best direction next to the mistakes
+of one online pass.
+"""
+
+import warnings
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from perceptrons.theory._common import check_bool, check_X
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything :func:`analyze` measured.
+
+    Attributes
+    ----------
+    n_samples, n_features : int
+    radius : float
+        R over the augmented vectors when ``fit_intercept``.
+    certificate : SeparabilityResult
+    gamma : float or None
+        γ* (separable) or the Freund–Schapire γ of the best direction (inseparable).
+    D : float or None
+        Freund–Schapire deviation (inseparable only).
+    direction : ndarray or None
+        The unit u of the Freund–Schapire bound (weights, then bias).
+    bound : float
+        (R/γ*)² or ((R + D)/γ)².
+    mistakes : int
+        PLA updates until convergence (separable) or in one online pass (inseparable).
+    converged : bool or None
+        Whether the PLA run converged within ``max_epochs`` (separable only).
+    epochs : int or None
+    n_support : int or None
+        Examples at margin γ* (separable only).
+    """
+
+    n_samples: int
+    n_features: int
+    radius: float
+    certificate: object
+    gamma: Optional[float]
+    D: Optional[float]
+    direction: Optional[np.ndarray]
+    bound: float
+    mistakes: int
+    converged: Optional[bool]
+    epochs: Optional[int]
+    n_support: Optional[int]
+
+
+def analyze(X, y, *, fit_intercept=True, max_epochs=10000):
+    """Radius, separability certificate, margin, mistake bound and the mistakes actually made.
+
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+        Two labels.
+    fit_intercept : bool, default=True
+    max_epochs : int, default=10000
+        Limit of the PLA run on separable data (the bound says how many updates it needs).
+
+    Returns
+    -------
+    Analysis
+
+    References
+    ----------
+    Har-Peled, Theorem 30.1.1; Gormley, Theorem 2 (Freund & Schapire 1999).
+
+    Examples
+    --------
+    >>> X = [[-1, 2], [1, 0], [1, 1], [-1, 0], [-1, -2], [1, -1]]
+    >>> a = analyze(X, [-1, 1, 1, -1, -1, 1], fit_intercept=False)
+    >>> a.certificate.separable, round(a.bound, 6), a.mistakes
+    (True, 5.0, 3)
+    """
+    from sklearn.exceptions import ConvergenceWarning
+
+    from perceptrons import Perceptron
+    from perceptrons.theory.bounds import fs_optimal_direction, online_mistakes
+    from perceptrons.theory.margins import max_margin, radius
+    from perceptrons.theory.separability import is_separable
+
+    fit_intercept = check_bool(fit_intercept, "fit_intercept")
+    X = check_X(X)
+    cert = is_separable(X, y, fit_intercept=fit_intercept)
+    R = radius(X, fit_intercept=fit_intercept)
+    n, d = X.shape
+    if cert.separable:
+        mm = max_margin(X, y, fit_intercept=fit_intercept)
+        if not mm.separable:
+            from perceptrons._validation import PerceptronsError
+
+            raise PerceptronsError(
+                f"the separability LP found a separator but the max-margin QP reports {mm.status}: "
+                "the margin is below the solvers' tolerance"
+            )
+        clf = Perceptron(fit_intercept=fit_intercept, max_epochs=max_epochs)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            clf.fit(X, y)
+        return Analysis(n, d, R, cert, mm.gamma, None, None, (R / mm.gamma) ** 2, int(clf.n_updates_),
+                        bool(clf.converged_), int(clf.n_epochs_), int(len(mm.support)))
+    fs, u = fs_optimal_direction(X, y, fit_intercept=fit_intercept)
+    return Analysis(n, d, R, cert, fs.gamma, fs.D, u, fs.bound, online_mistakes(X, y, fit_intercept=fit_intercept),
+                    None, None, None)

@@ -1,0 +1,242 @@
+"""Radius, margins and the maximum-margin separator of a labelled point set.
+
+Geometry.  With ``fit_intercept=True`` the bias is folded in as a constant feature, exactly as
+the PLA does (DESIGN §2), so the default ``geometry="augmented"`` measures a point
+``z = (x, 1)`` against the unit vector ``(w, b)/‖(w, b)‖``: the quantities of Theorem 30.1.1
+for the run the perceptron makes.  ``geometry="input"`` is the textbook distance to the
+hyperplane, ``y(w·x + b)/‖w‖``, and its maximum is the hard-margin SVM with a free bias.
+"""
+
+from dataclasses import dataclass
+from typing import NamedTuple, Optional
+
+import numpy as np
+
+from perceptrons._validation import PerceptronsError
+from perceptrons.theory._common import augment, check_bool, check_option, check_X, check_Xy, signed_labels
+
+GEOMETRIES = ("augmented", "input")
+
+
+def radius(X, fit_intercept=True):
+    """R = max ‖xᵢ‖, over the augmented vectors ``(xᵢ, 1)`` when the bias is folded in.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    fit_intercept : bool, default=True
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Har-Peled, Theorem 30.1.1 (R = max ‖x‖); Gormley, bias folded into θ.
+
+    Examples
+    --------
+    >>> radius([[3.0, 4.0], [0.0, 1.0]], fit_intercept=False)
+    5.0
+    >>> round(radius([[3.0, 4.0]]), 4)   # sqrt(9 + 16 + 1)
+    5.099
+    """
+    X = check_X(X)
+    Z = augment(X, check_bool(fit_intercept, "fit_intercept"))
+    return float(np.sqrt(np.max(np.einsum("ij,ij->i", Z, Z))))
+
+
+class Margins(NamedTuple):
+    """Per-example geometric margins (n,) and the margin of the set (their minimum)."""
+
+    per_example: np.ndarray
+    gamma: float
+
+
+def margin(w, b, X, y, *, geometry="augmented"):
+    """Geometric margin of each example, and of the set, with respect to the separator (w, b).
+
+    ``geometry="augmented"``: ``yᵢ(w·xᵢ + b)/‖(w, b)‖`` — the margin the PLA with a folded bias
+    sees; ``"input"``: ``yᵢ(w·xᵢ + b)/‖w‖``, the signed distance of xᵢ to the hyperplane.
+    Negative for a misclassified example; the set's margin is the minimum.
+
+    Parameters
+    ----------
+    w : array-like of shape (n_features,)
+    b : float
+        Use 0 for a separator through the origin.
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+        Two labels; the larger (``classes[1]``) is the positive side.
+    geometry : {"augmented", "input"}, default="augmented"
+
+    Returns
+    -------
+    Margins
+        ``(per_example, gamma)``.
+
+    References
+    ----------
+    Gormley, margins of a data set; Har-Peled §30.1.
+
+    Examples
+    --------
+    >>> m = margin([1.0, 0.0], 0.0, [[2.0, 0.0], [-1.0, 5.0]], [1, -1])
+    >>> m.per_example.tolist(), m.gamma
+    ([2.0, 1.0], 1.0)
+    """
+    X = check_X(X)
+    _, s = signed_labels(y, X.shape[0])
+    w = np.asarray(w, dtype=np.float64).ravel()
+    if w.shape[0] != X.shape[1]:
+        raise PerceptronsError(f"w must have one weight per feature: expected {X.shape[1]}, got {w.shape[0]}")
+    b = float(np.asarray(b, dtype=np.float64).ravel()[0]) if np.ndim(b) else float(b)
+    if not (np.all(np.isfinite(w)) and np.isfinite(b)):
+        raise PerceptronsError("w and b must be finite")
+    check_option(geometry, "geometry", GEOMETRIES)
+    norm = np.sqrt(w @ w + b * b) if geometry == "augmented" else np.sqrt(w @ w)
+    if norm == 0.0:
+        raise PerceptronsError(
+            "the separator has zero norm (w = 0" + (", b = 0" if geometry == "augmented" else "")
+            + "): it defines no hyperplane"
+        )
+    per = s * (X @ w + b) / norm
+    return Margins(per, float(per.min()))
+
+
+@dataclass(frozen=True)
+class MaxMarginResult:
+    """The maximum-margin separator, or the statement that none exists.
+
+    Attributes
+    ----------
+    separable : bool
+    gamma : float or None
+        γ*, the largest margin of any separator (None when not separable).
+    coef : ndarray of shape (n_features,) or None
+        Normalised so that ``margin(coef, intercept, X, y).gamma == gamma``.
+    intercept : float or None
+    support : ndarray of int
+        Indices of the examples whose margin is within solver tolerance of γ*.
+    status : str
+        The solver's status ("Solved", "PrimalInfeasible", ...).
+    n_working : int
+        Constraints in the last QP solved (the working set).
+    """
+
+    separable: bool
+    gamma: Optional[float]
+    coef: Optional[np.ndarray]
+    intercept: Optional[float]
+    support: np.ndarray
+    status: str
+    n_working: int
+
+
+def max_margin(X, y, fit_intercept=True, *, geometry="augmented", max_working=2000):
+    """The dataset's margin γ* and the separator achieving it (hard-margin problem).
+
+    Solves ``min ‖v‖² s.t. yᵢ(v·zᵢ) ≥ 1`` with ``zᵢ = (xᵢ, 1)`` when the bias is folded in
+    (``geometry="augmented"``: ‖v‖ includes the bias, the γ of the PLA's bound), or
+    ``min ‖w‖² s.t. yᵢ(w·xᵢ + b) ≥ 1`` with a free bias (``geometry="input"``: the SVM's
+    margin).  γ* = 1/‖v*‖.
+
+    The QP is solved by Clarabel, a maintained interior-point conic solver: HiGHS in scipy
+    solves only LPs, and the dual has one variable per example where the primal has one per
+    feature.  Clarabel reports primal infeasibility with a certificate, which is how a
+    non-separable set is recognised here.  Large sets are solved on a working set of examples:
+    the QP on a subset is a relaxation, so when its solution satisfies every constraint it is
+    optimal for the whole set, and when the subset is infeasible so is the whole set;
+    otherwise the most violated examples join and the QP is solved again.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+        Two labels; ``classes[1]`` is the positive side.
+    fit_intercept : bool, default=True
+    geometry : {"augmented", "input"}, default="augmented"
+        Only matters with an intercept; see :func:`margin`.
+    max_working : int, default=2000
+        Size of the first working set; all examples when n is at most this.
+
+    Returns
+    -------
+    MaxMarginResult
+
+    References
+    ----------
+    Har-Peled, Theorem 30.1.1 (γ and w_opt); Kalyanakrishnan, remarks on the max-margin
+    separator; Goulart & Chen (2024), "Clarabel: an interior-point solver for conic programs".
+
+    Examples
+    --------
+    >>> r = max_margin([[1.0, 0.0], [-1.0, 0.0]], [1, -1], fit_intercept=False)
+    >>> r.separable, round(r.gamma, 6), r.coef.round(6).tolist()
+    (True, 1.0, [1.0, 0.0])
+    """
+    fit_intercept = check_bool(fit_intercept, "fit_intercept")
+    check_option(geometry, "geometry", GEOMETRIES)
+    X, classes, s, Z = check_Xy(X, y, fit_intercept)
+    free_bias = fit_intercept and geometry == "input"
+    v, status, n_working = hard_margin_signed(Z, free_last=free_bias, max_working=max_working)
+    if v is None:
+        return MaxMarginResult(False, None, None, None, np.zeros(0, dtype=np.intp), status, n_working)
+    w = v[:-1] if fit_intercept else v
+    b = float(v[-1]) if fit_intercept else 0.0
+    norm = np.sqrt(w @ w + b * b) if geometry == "augmented" else np.sqrt(w @ w)
+    w, b = w / norm, float(b / norm)
+    per = margin(w, b, X, np.where(s > 0, classes[1], classes[0]), geometry=geometry).per_example
+    gamma = float(per.min())
+    support = np.flatnonzero(per <= gamma * (1 + 1e-6) + 1e-12)
+    return MaxMarginResult(True, gamma, w, b, support, status, n_working)
+
+
+def hard_margin_signed(Z, *, free_last=False, max_working=2000, rng=None):
+    """Solve ``min ‖v‖² s.t. Z v ≥ 1`` (rows already signed); ``(v or None, status, n_working)``.
+
+    ``free_last`` leaves the last coordinate (a bias) out of the norm.
+    """
+    n = Z.shape[0]
+    rng = np.random.default_rng(0) if rng is None else rng
+    if n <= max_working:
+        work = np.arange(n)
+    else:
+        # Start from the examples a least-squares direction finds hardest: they are the
+        # likeliest support vectors, so few rounds are needed.
+        v0 = np.linalg.lstsq(Z[rng.choice(n, max_working, replace=False)], np.ones(max_working), rcond=None)[0]
+        work = np.sort(np.argsort(Z @ v0)[:max_working])
+    while True:
+        v, status = _solve_qp(Z[work], free_last)
+        if v is None:
+            return None, status, work.shape[0]
+        scores = Z @ v
+        # Rows already in the QP are met to the solver's tolerance; only new rows can change v.
+        violated = np.setdiff1d(np.flatnonzero(scores < 1 - 1e-7), work, assume_unique=True)
+        if violated.shape[0] == 0:
+            return v, status, work.shape[0]
+        add = violated[np.argsort(scores[violated])[: max(100, work.shape[0] // 2)]]
+        work = np.union1d(work, add)
+
+
+def _solve_qp(Zw, free_last):
+    import clarabel
+    import scipy.sparse as sp
+
+    m, p = Zw.shape
+    diag = np.ones(p)
+    if free_last:
+        diag[-1] = 0.0
+    P = sp.diags(diag, format="csc")
+    A = sp.csc_matrix(-Zw)
+    settings = clarabel.DefaultSettings()
+    settings.verbose = False
+    sol = clarabel.DefaultSolver(P, np.zeros(p), A, -np.ones(m), [clarabel.NonnegativeConeT(m)], settings).solve()
+    status = str(sol.status).split(".")[-1]
+    if status in ("Solved", "AlmostSolved"):
+        return np.asarray(sol.x), status
+    if status in ("PrimalInfeasible", "AlmostPrimalInfeasible"):
+        return None, status
+    # A free bias can make an inseparable problem look unbounded in the dual; anything else
+    # is a numerical failure the caller must not mistake for an answer.
+    raise PerceptronsError(f"the max-margin QP did not solve: Clarabel status {status}")

@@ -1,0 +1,254 @@
+"""Shattering and VC dimension: which labelings of a point set a concept class realises.
+
+For a point set X and a class R of ranges, ``U(X, R) = {r(X) : r ∈ R}`` with ``r(X)`` the
+vector ``b_i = 1`` iff ``p_i`` lies in r (Har-Peled §30.3).  Each concept below decides whether
+one labeling is realisable — exactly, by a linear program where one is needed — so
+``|U(X, R)|`` is counted, not estimated.
+"""
+
+import math
+from dataclasses import dataclass
+from itertools import product
+
+import numpy as np
+
+from perceptrons._validation import PerceptronsError
+from perceptrons.theory._common import check_X
+
+
+def _trivial(mask):
+    """The empty and the full labeling, which every class here realises (a range far away / a huge one)."""
+    return not mask.any() or mask.all()
+
+
+def _halfspaces(P, mask):
+    from perceptrons.theory.separability import is_separable
+
+    if _trivial(mask):
+        return True
+    return is_separable(P, mask.astype(int), method="lp").separable
+
+
+def _strictly_separable(Z, s, upper=None):
+    """Exact LP: is there v with ``sᵢ v·zᵢ ≥ 1`` (and ``v ≤ upper`` componentwise)?"""
+    import warnings
+
+    from scipy.optimize import linprog
+
+    p = Z.shape[1]
+    bounds = [(None, None if upper is None or upper[j] is None else upper[j]) for j in range(p)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = linprog(np.zeros(p), A_ub=-(Z * s[:, None]), b_ub=-np.ones(Z.shape[0]), bounds=bounds,
+                      method="highs")
+    if res.status not in (0, 2):
+        raise PerceptronsError(f"the realisability LP failed: {res.message}")
+    return res.status == 0
+
+
+def _disks(P, mask):
+    # Theorem 30.2.1: lift p → (x, y, x² + y²); a disk is the part of the plane under a plane
+    # of the lift.  With the inside scoring positive, the lifted coordinate's weight must be
+    # ≤ 0 (< 0 is a disk, = 0 a half-plane, which a huge disk reproduces on a finite set).
+    if _trivial(mask):
+        return True
+    Z = np.column_stack([P, np.einsum("ij,ij->i", P, P), np.ones(P.shape[0])])
+    return _strictly_separable(Z, np.where(mask, 1.0, -1.0), upper=[None, None, 0.0, None])
+
+
+def _boxes(P, mask):
+    if not mask.any():
+        return True
+    lo, hi = P[mask].min(axis=0), P[mask].max(axis=0)
+    inside = np.all((P >= lo) & (P <= hi), axis=1)
+    return not np.any(inside & ~mask)
+
+
+def _in_hull(Q, q):
+    """Is q a convex combination of the rows of Q?  (exact LP)"""
+    import warnings
+
+    from scipy.optimize import linprog
+
+    k = Q.shape[0]
+    A_eq = np.vstack([Q.T, np.ones((1, k))])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = linprog(np.zeros(k), A_eq=A_eq, b_eq=np.r_[q, 1.0], bounds=(0, None), method="highs")
+    return res.status == 0
+
+
+def _convex(P, mask):
+    # A convex polygon realises the labeling iff the hull of the positives holds no negative:
+    # the hull itself is then the polygon (or a tiny one away from all points if none is positive).
+    if not mask.any():
+        return True
+    Q = P[mask]
+    return not any(_in_hull(Q, q) for q in P[~mask])
+
+
+@dataclass(frozen=True)
+class Concept:
+    """A class of ranges: its realisability test, the dimensions it lives in, its VC dimension."""
+
+    name: str
+    realisable: object
+    dims: tuple  # allowed point dimensions; () means any
+    vc: object  # int, a callable of the dimension, or math.inf
+
+    def vc_dimension(self, d):
+        return self.vc(d) if callable(self.vc) else self.vc
+
+
+CONCEPTS = {
+    "halfspaces": Concept("halfspaces", _halfspaces, (), lambda d: d + 1),
+    "halfplanes": Concept("halfplanes", _halfspaces, (2,), 3),
+    "disks": Concept("disks", _disks, (2,), 3),
+    "rectangles": Concept("rectangles", _boxes, (), lambda d: 2 * d),
+    "intervals": Concept("intervals", _boxes, (1,), 2),
+    "convex-polygons": Concept("convex-polygons", _convex, (2,), math.inf),
+}
+
+
+def get_concept(name):
+    """The :class:`Concept` called ``name``; the error lists the valid names."""
+    if isinstance(name, Concept):
+        return name
+    if name not in CONCEPTS:
+        raise PerceptronsError(f"unknown concept {name!r}; valid concepts are: {', '.join(CONCEPTS)}")
+    return CONCEPTS[name]
+
+
+def _check_points(points, concept, max_points):
+    P = check_X(points, name="points")
+    if concept.dims and P.shape[1] not in concept.dims:
+        raise PerceptronsError(
+            f"{concept.name} need points of dimension {concept.dims[0]}; got {P.shape[1]} coordinates per point"
+        )
+    if not (isinstance(max_points, int) and max_points >= 1):
+        raise PerceptronsError(f"max_points must be a positive int. Got {max_points!r} instead.")
+    if P.shape[0] > max_points:
+        raise PerceptronsError(
+            f"{P.shape[0]} points means 2^{P.shape[0]} = {2 ** P.shape[0]:,} labelings to test; the limit is "
+            f"max_points={max_points} (raise it explicitly to accept the cost)"
+        )
+    return P
+
+
+def labelings(points, concept, *, max_points=20):
+    """U(X, R): every labeling of ``points`` that a range of ``concept`` realises.
+
+    Parameters
+    ----------
+    points : array-like of shape (m, d)
+    concept : str
+        One of :data:`CONCEPTS`: "halfspaces" (any d), "halfplanes", "disks",
+        "convex-polygons" (d = 2), "rectangles" (axis-aligned boxes, any d), "intervals" (d = 1).
+    max_points : int, default=20
+        2^m labelings are tested; larger sets are refused unless this is raised.
+
+    Returns
+    -------
+    frozenset of tuple of int
+        Each tuple has m entries, ``1`` when the point is inside the range.
+
+    References
+    ----------
+    Har-Peled §30.3 (U(X, R), shattering, the disks example) and Theorem 30.2.1 (lifting);
+    Vapnik & Chervonenkis (1971).
+
+    Examples
+    --------
+    >>> U = labelings([[0.0], [1.0], [2.0]], "intervals")
+    >>> len(U), (1, 0, 1) in U
+    (7, False)
+    """
+    c = get_concept(concept)
+    P = _check_points(points, c, max_points)
+    m = P.shape[0]
+    found = set()
+    for bits in product((0, 1), repeat=m):
+        if c.realisable(P, np.array(bits, dtype=bool)):
+            found.add(bits)
+    return frozenset(found)
+
+
+def shatters(points, concept, *, max_points=20):
+    """True when ``concept`` realises all 2^m labelings of ``points`` (stops at the first miss).
+
+    Examples
+    --------
+    >>> shatters([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], "halfplanes")
+    True
+    """
+    c = get_concept(concept)
+    P = _check_points(points, c, max_points)
+    return all(c.realisable(P, np.array(bits, dtype=bool)) for bits in product((0, 1), repeat=P.shape[0]))
+
+
+def sauer_bound(d, m):
+    """Sauer's lemma: a class of VC dimension d realises at most Σ_{i ≤ d} C(m, i) labelings of m points.
+
+    Examples
+    --------
+    >>> sauer_bound(3, 4), sauer_bound(3, 3), sauer_bound(0, 5)
+    (15, 8, 1)
+    """
+    for name, v in (("d", d), ("m", m)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+            raise PerceptronsError(f"{name} must be a non-negative int. Got {v!r} instead.")
+    return sum(math.comb(int(m), i) for i in range(0, min(int(d), int(m)) + 1))
+
+
+@dataclass(frozen=True)
+class GrowthResult:
+    """The largest |U(X, R)| found over the point sets tried, and the set achieving it."""
+
+    value: int
+    points: np.ndarray
+    n_sets: int
+
+
+def growth(concept, m, *, dim=None, n_sets=30, random_state=0, max_points=20):
+    """A lower bound on the growth function: max |U(X, R)| over m-point sets searched.
+
+    Tried: points in convex position (on a circle or moment curve), a diamond/cross pattern,
+    and ``n_sets`` Gaussian random sets.  The true growth is a maximum over *all* sets, so this
+    is a lower bound; it is exact whenever it reaches 2^m or Sauer's bound.
+
+    Parameters
+    ----------
+    concept : str
+    m : int
+    dim : int, optional
+        Dimension of the points (default: the concept's own, else 2).
+    n_sets : int, default=30
+    random_state : int, default=0
+
+    Returns
+    -------
+    GrowthResult
+    """
+    c = get_concept(concept)
+    if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 1:
+        raise PerceptronsError(f"m must be a positive int. Got {m!r} instead.")
+    d = dim if dim is not None else (c.dims[0] if c.dims else 2)
+    rng = np.random.default_rng(random_state)
+    t = np.arange(m) / m
+    cands = []
+    if d == 1:
+        cands.append(np.arange(m, dtype=float)[:, None])
+    else:
+        circ = np.column_stack([np.cos(2 * np.pi * t), np.sin(2 * np.pi * t)])
+        cands.append(np.hstack([circ, np.zeros((m, d - 2))]) if d > 2 else circ)
+        cands.append(np.column_stack([t ** (k + 1) for k in range(d)]) + 1e-3 * rng.standard_normal((m, d)))
+    cands += [rng.standard_normal((m, d)) for _ in range(n_sets)]
+    best, best_pts = -1, None
+    cap = min(2**m, sauer_bound(c.vc_dimension(d), m) if math.isfinite(c.vc_dimension(d)) else 2**m)
+    for P in cands:
+        k = len(labelings(P, c, max_points=max_points))
+        if k > best:
+            best, best_pts = k, P
+        if best >= cap:
+            break
+    return GrowthResult(best, best_pts, len(cands))

@@ -1,0 +1,122 @@
+"""Radius, margins and the maximum-margin separator (perceptrons.theory.margins)."""
+
+import numpy as np
+import pytest
+from scipy.optimize import nnls
+
+from perceptrons._validation import PerceptronsError
+from perceptrons.theory import margin, max_margin, radius
+
+# Gormley's six-point worked example (through the origin).
+GX = np.array([[-1, 2], [1, 0], [1, 1], [-1, 0], [-1, -2], [1, -1]], dtype=float)
+GY = np.array([-1, 1, 1, -1, -1, 1])
+
+
+def test_radius_plain_and_augmented():
+    X = np.array([[3.0, 4.0], [0.0, 1.0]])
+    assert radius(X, fit_intercept=False) == 5.0
+    assert radius(X) == pytest.approx(np.sqrt(26.0))
+
+
+def test_margin_per_example_and_set():
+    m = margin([1.0, 0.0], 0.5, [[2.0, 0.0], [-1.0, 5.0], [0.0, 0.0]], [1, -1, -1])
+    norm = np.sqrt(1.25)
+    assert m.per_example == pytest.approx([2.5 / norm, 0.5 / norm, -0.5 / norm])
+    assert m.gamma == pytest.approx(-0.5 / norm)  # misclassified: negative
+
+
+def test_margin_input_geometry_is_distance_to_hyperplane():
+    m = margin([3.0, 4.0], -5.0, [[3.0, 4.0], [0.0, 0.0]], ["b", "a"], geometry="input")
+    assert m.per_example == pytest.approx([4.0, 1.0])
+
+
+def test_max_margin_gormley_example():
+    r = max_margin(GX, GY, fit_intercept=False)
+    assert r.separable
+    # By hand: (1,1) and (1,-1) (signed) force v₁ + v₂ ≥ 1 and v₁ − v₂ ≥ 1, so v₁ ≥ 1 and
+    # v* = (1, 0) meets every constraint: γ* = 1/‖v*‖ = 1.
+    assert r.gamma == pytest.approx(1.0, abs=1e-7)
+    assert r.coef == pytest.approx([1.0, 0.0], abs=1e-6)
+    Z = GX * GY[:, None]
+    assert margin(r.coef, 0.0, GX, GY).gamma == pytest.approx(r.gamma, abs=1e-9)
+    _check_kkt(Z, r.coef / r.gamma, r.support)
+
+
+def _check_kkt(Z, v, support):
+    """v* = Σ αᵢ zᵢ with αᵢ ≥ 0 on the support: the optimality condition of min ‖v‖², Zv ≥ 1."""
+    alpha, res = nnls(Z[support].T, v)
+    assert res <= 1e-5 * max(1.0, np.linalg.norm(v))
+
+
+def test_max_margin_kkt_random(rng=np.random.default_rng(3)):
+    for d in (2, 5, 12):
+        X = rng.standard_normal((60, d))
+        w = rng.standard_normal(d)
+        s = X @ w + 0.3
+        keep = np.abs(s) > 0.2
+        X, y = X[keep], np.where(s[keep] > 0, 1, -1)
+        r = max_margin(X, y)
+        Z = np.hstack([X, np.ones((X.shape[0], 1))]) * y[:, None]
+        v = np.r_[r.coef, r.intercept] / r.gamma
+        assert (Z @ v).min() == pytest.approx(1.0, abs=1e-6)
+        _check_kkt(Z, v, r.support)
+
+
+def test_max_margin_input_geometry_matches_svm():
+    from sklearn.svm import SVC
+
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((80, 3))
+    s = X @ np.array([1.0, -2.0, 0.5]) + 1.0
+    keep = np.abs(s) > 0.5
+    X, y = X[keep], np.where(s[keep] > 0, 1, -1)
+    r = max_margin(X, y, geometry="input")
+    svm = SVC(kernel="linear", C=1e8, tol=1e-10).fit(X, y)
+    gamma_svm = 1.0 / np.linalg.norm(svm.coef_)
+    assert r.gamma == pytest.approx(gamma_svm, rel=1e-4)
+    # the free bias can only enlarge the margin
+    assert r.gamma >= max_margin(X, y).gamma - 1e-9
+
+
+def test_max_margin_inseparable_is_clear():
+    r = max_margin([[0, 0], [1, 1], [0, 1], [1, 0]], [0, 0, 1, 1])
+    assert not r.separable and r.gamma is None and r.coef is None
+    assert "Infeasible" in r.status
+
+
+def test_max_margin_working_set_equals_full():
+    rng = np.random.default_rng(8)
+    X = rng.standard_normal((3000, 4))
+    s = X @ np.array([1.0, 1.0, -1.0, 0.5]) - 0.2
+    keep = np.abs(s) > 0.05
+    X, y = X[keep], np.where(s[keep] > 0, 1, -1)
+    a = max_margin(X, y, max_working=300)
+    b = max_margin(X, y, max_working=10_000)
+    assert a.n_working < X.shape[0]
+    assert a.gamma == pytest.approx(b.gamma, rel=1e-5)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_non_finite_points_refused(bad):
+    X = np.array([[0.0, 1.0], [1.0, bad]])
+    for call in (lambda: radius(X), lambda: max_margin(X, [0, 1]), lambda: margin([1, 0], 0, X, [0, 1])):
+        with pytest.raises(PerceptronsError, match="finite"):
+            call()
+
+
+def test_one_class_refused():
+    with pytest.raises(PerceptronsError, match="at least two classes"):
+        max_margin([[0.0], [1.0]], [1, 1])
+    with pytest.raises(PerceptronsError, match="exactly two classes"):
+        max_margin([[0.0], [1.0], [2.0]], [1, 2, 3])
+
+
+def test_zero_separator_and_bad_geometry_refused():
+    with pytest.raises(PerceptronsError, match="zero norm"):
+        margin([0.0, 0.0], 0.0, [[1.0, 0.0], [0.0, 1.0]], [0, 1])
+    with pytest.raises(PerceptronsError, match="geometry"):
+        margin([1.0, 0.0], 0.0, [[1.0, 0.0], [0.0, 1.0]], [0, 1], geometry="euclid")
+    with pytest.raises(PerceptronsError, match="one weight per feature"):
+        margin([1.0], 0.0, [[1.0, 0.0], [0.0, 1.0]], [0, 1])
+    with pytest.raises(PerceptronsError, match="2-D"):
+        radius([1.0, 2.0])

@@ -1,0 +1,174 @@
+"""Shattering, VC dimension and Sauer's lemma (perceptrons.theory.vc), and the two CLI commands."""
+
+from itertools import product
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perceptrons._validation import PerceptronsError
+from perceptrons.theory import CONCEPTS, growth, labelings, sauer_bound, shatters
+
+# Har-Peled's four points p, q, r, s: disks cut out every subset but {r, s}.
+HP = np.array([[0.0, 1.0], [0.0, -1.0], [-2.0, 0.0], [2.0, 0.0]])
+TRIANGLE = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, 0.9]])
+DIAMOND = np.array([[0.0, 1.0], [1.0, 0.0], [0.0, -1.0], [-1.0, 0.0]])
+
+
+def test_disks_realise_15_of_16_on_har_peleds_shape():
+    U = labelings(HP, "disks")
+    assert len(U) == 15
+    assert set(product((0, 1), repeat=4)) - U == {(0, 0, 1, 1)}  # {r, s}
+    assert len(U) <= sauer_bound(3, 4)
+
+
+def test_disks_shatter_a_triangle():
+    assert shatters(TRIANGLE, "disks")
+    assert len(labelings(TRIANGLE, "disks")) == 8
+
+
+def test_halfplanes_shatter_3_points_in_general_position():
+    assert shatters(TRIANGLE, "halfplanes")
+    assert not shatters([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]], "halfplanes")  # collinear: middle alone fails
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31))
+def test_halfplanes_shatter_no_4_points(seed):
+    P = np.random.default_rng(seed).standard_normal((4, 2))
+    U = labelings(P, "halfplanes")
+    assert len(U) < 16 and len(U) <= sauer_bound(3, 4)
+
+
+def test_halfplanes_known_counts():
+    # 4 points in convex position: the two diagonal pairs fail (14); a triangle with a point
+    # inside: the inner point alone and the three outer ones without it fail (14 as well)
+    assert len(labelings(DIAMOND, "halfplanes")) == 14
+    inner = np.array([[0.0, 0.0], [3.0, 0.0], [0.0, 3.0], [0.7, 0.7]])
+    U = labelings(inner, "halfplanes")
+    assert (0, 0, 0, 1) not in U and (1, 1, 1, 0) not in U and len(U) == 14
+
+
+def test_rectangles_shatter_the_diamond_but_no_5_points():
+    assert shatters(DIAMOND, "rectangles")
+    rng = np.random.default_rng(0)
+    for P in [rng.standard_normal((5, 2)) for _ in range(20)] + [np.vstack([DIAMOND, [[0.0, 0.0]]])]:
+        U = labelings(P, "rectangles")
+        assert len(U) < 32 and len(U) <= sauer_bound(4, 5)
+
+
+def test_intervals():
+    U = labelings([[0.0], [1.0], [2.0]], "intervals")
+    assert len(U) == 7 and (1, 0, 1) not in U
+    assert shatters([[0.0], [1.0]], "intervals")
+
+
+def test_convex_polygons_shatter_points_on_a_circle():
+    t = np.linspace(0, 2 * np.pi, 7, endpoint=False)
+    assert shatters(np.column_stack([np.cos(t), np.sin(t)]), "convex-polygons")
+    # a point inside the hull of the others can't be left out
+    P = np.vstack([DIAMOND, [[0.0, 0.0]]])
+    assert (1, 1, 1, 1, 0) not in labelings(P, "convex-polygons")
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**31), m=st.integers(1, 7),
+       concept=st.sampled_from(["halfplanes", "disks", "rectangles"]))
+def test_sauer_holds_on_every_tested_set(seed, m, concept):
+    rng = np.random.default_rng(seed)
+    P = rng.standard_normal((m, 2)).round(1)  # rounding: ties and repeated points included
+    U = labelings(P, concept)
+    assert len(U) <= sauer_bound(CONCEPTS[concept].vc_dimension(2), m)
+    # monotone: a range realising a labeling restricts to one on a subset
+    if m > 1:
+        assert {bits[:-1] for bits in U} <= labelings(P[:-1], concept)
+
+
+def test_halfspaces_in_3d():
+    P = np.vstack([np.zeros(3), np.eye(3)])
+    assert shatters(P, "halfspaces")  # d + 1 = 4 points in general position
+
+
+def test_growth_and_sauer():
+    assert sauer_bound(3, 4) == 15 and sauer_bound(2, 2) == 4 and sauer_bound(0, 3) == 1
+    assert growth("intervals", 3).value == 7
+    assert growth("disks", 3).value == 8
+    assert growth("halfplanes", 4).value == 14
+    assert growth("rectangles", 4).value == 16
+
+
+def test_bad_input():
+    with pytest.raises(PerceptronsError, match="valid concepts are: halfspaces"):
+        labelings(HP, "circles")
+    with pytest.raises(PerceptronsError, match="max_points"):
+        labelings(np.random.default_rng(0).standard_normal((21, 2)), "rectangles")
+    with pytest.raises(PerceptronsError, match="max_points=3"):
+        labelings(HP, "rectangles", max_points=3)
+    with pytest.raises(PerceptronsError, match="dimension 2"):
+        labelings([[0.0], [1.0]], "disks")
+    with pytest.raises(PerceptronsError, match="finite"):
+        labelings([[0.0, np.nan]], "disks")
+    with pytest.raises(PerceptronsError, match="non-negative int"):
+        sauer_bound(-1, 3)
+    assert len(labelings(HP, "rectangles", max_points=4)) == 16
+
+
+# ----------------------------------------------------------------------------- CLI
+def run(argv, capsys):
+    from perceptrons.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    out = capsys.readouterr()
+    return exc.value.code, out.out, out.err
+
+
+def test_cli_vc_disks(tmp_path, capsys):
+    f = tmp_path / "points.txt"
+    f.write_text("p 0 1\nq 0 -1\nr -2 0\ns 2 0\n")
+    code, out, err = run(["vc", "--concept", "disks", "--points", str(f)], capsys)
+    assert code == 0, err
+    assert "15 of 16" in out and "missing     {r, s}" in out
+
+
+def test_cli_vc_bad_concept_and_too_many_points(tmp_path, capsys):
+    f = tmp_path / "points.csv"
+    f.write_text("x,y\n" + "\n".join(f"{i},{i * i}" for i in range(22)))
+    code, out, err = run(["vc", "--concept", "circles", "--points", str(f)], capsys)
+    assert code == 2 and "valid concepts are" in err and "Traceback" not in err
+    code, out, err = run(["vc", "--concept", "rectangles", "--points", str(f)], capsys)
+    assert code == 2 and "max_points=20" in err
+
+
+def _write_csv(path, X, y):
+    lines = ["a,b,label"] + [f"{r[0]},{r[1]},{lab}" for r, lab in zip(X, y)]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_cli_analyze_separable(tmp_path, capsys):
+    X = np.array([[-1, 2], [1, 0], [1, 1], [-1, 0], [-1, -2], [1, -1]], dtype=float)
+    y = ["neg", "pos", "pos", "neg", "neg", "pos"]
+    f = tmp_path / "gormley.csv"
+    _write_csv(f, X, y)
+    code, out, err = run(["analyze", str(f), "--no-intercept"], capsys)
+    assert code == 0, err
+    assert "radius R    2.23607" in out and "gamma*      1 " in out
+    assert "(R/gamma*)^2 = 5 " in out and "PLA         3 mistakes" in out
+
+
+def test_cli_analyze_inseparable(tmp_path, capsys):
+    f = tmp_path / "xor.csv"
+    _write_csv(f, [[0, 0], [1, 1], [0, 1], [1, 0]], ["a", "a", "b", "b"])
+    code, out, err = run(["analyze", str(f)], capsys)
+    assert code == 0, err
+    assert "not separable" in out and "F–S bound" in out and "one pass" in out
+
+
+def test_cli_analyze_bad_data(tmp_path, capsys):
+    f = tmp_path / "one.csv"
+    _write_csv(f, [[0, 0], [1, 1]], ["a", "a"])
+    code, out, err = run(["analyze", str(f)], capsys)
+    assert code == 2 and err.startswith("error: ") and "two classes" in err
+    code, out, err = run(["analyze", str(tmp_path / "missing.csv")], capsys)
+    assert code == 2 and "no such file" in err
