@@ -6,6 +6,8 @@ accuracy) and ``SVC(kernel="poly", degree=4)``, measured here, in the same proce
 medians of ``--repeats`` runs.
 
 Tables:
+0. an honest choice of settings: gamma, margin, bias and epochs selected on a validation split of
+   the training images, then one refit and one test score;
 1. the kernel perceptron (RBF, gamma = 2 × "scale", margin 2, no bias; voted and averaged) for
    1–10 epochs: accuracy, fit and predict time, fit time / SVC's, support examples;
 2. the same model through the LRU row cache of the default ``cache_size=200`` MB (which cannot
@@ -18,7 +20,6 @@ Run: ``python benchmarks/bench_kernel.py [--repeats 3]``.
 """
 
 import argparse
-import gzip
 import statistics
 import time
 import warnings
@@ -29,17 +30,38 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
 
 from perceptrons import KernelPerceptron
+from perceptrons.io.idx import load_mnist as read_mnist
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "mnist-test"
 
 
 def load_mnist():
-    with gzip.open(DATA / "t10k-images-idx3-ubyte.gz") as f:
-        X = np.frombuffer(f.read(), np.uint8, offset=16).reshape(-1, 784)
-    with gzip.open(DATA / "t10k-labels-idx1-ubyte.gz") as f:
-        y = np.frombuffer(f.read(), np.uint8, offset=8)
-    X = (X / 255.0).astype(np.float32)
-    return X[:8000], y[:8000].astype(np.int64), X[8000:], y[8000:].astype(np.int64)
+    X, y = read_mnist(DATA / "t10k-images-idx3-ubyte.gz", DATA / "t10k-labels-idx1-ubyte.gz")
+    X = X.astype(np.float32)
+    return X[:8000], y[:8000], X[8000:], y[8000:]
+
+
+def select_on_validation(Xtr, ytr, Xte, yte, svc_fit, repeats):
+    """Choose gamma, margin, bias and epochs on the last 1,000 training images, never on the test
+    set; then refit on all 8,000 and report the test accuracy of that one choice."""
+    Xa, ya, Xv, yv = Xtr[:7000], ytr[:7000], Xtr[7000:], ytr[7000:]
+    scale = 1.0 / (Xa.shape[1] * float(np.var(Xa, dtype=np.float64)))
+    grid = [(g, m, b, e) for g in (1.0, 2.0, 3.0) for m in (0.0, 1.0, 2.0) for b in (True, False) for e in (3, 5, 10)]
+    scored = []
+    for g, m, b, e in grid:
+        model = KernelPerceptron(kernel="rbf", gamma=g * scale, margin=m, fit_intercept=b, max_epochs=e,
+                                 averaged=True, cache_size=300).fit(Xa, ya)
+        scored.append((float(np.mean(model.predict(Xv) == yv)), -e, g, m, b, e))
+    val_acc, _, g, m, b, e = max(scored)
+    gamma = g / (Xtr.shape[1] * float(np.var(Xtr, dtype=np.float64)))
+    acc, fit, pred, model = measure(lambda: KernelPerceptron(kernel="rbf", gamma=gamma, margin=m, fit_intercept=b,
+                                                             max_epochs=e, averaged=True, cache_size=300),
+                                    Xtr, ytr, Xte, yte, repeats)
+    print(f"\nSelected on a validation split (train 7,000 / validate 1,000 of the training images; "
+          f"{len(grid)} settings of gamma x scale in {{1,2,3}}, margin in {{0,1,2}}, bias on/off, epochs in {{3,5,10}}; averaged):")
+    print(f"choice: gamma {g:g} x scale, margin {m:g}, fit_intercept={b}, {e} epochs (validation accuracy {val_acc:.4f})")
+    print(f"refit on 8,000: test accuracy {acc:.4f}, fit {fit:.2f} s = {fit / svc_fit:.3f} x SVC, predict {pred:.2f} s, "
+          f"{len(model.support_)} support examples")
 
 
 def measure(make, Xtr, ytr, Xte, yte, repeats):
@@ -81,10 +103,13 @@ def main():
     print(f"{'SVC(kernel=rbf)':34s} {svc_acc:7.4f} {svc_fit:7.2f} {svc_pred:7.2f} {len(svc.support_):6d}")
     print(f"{'SVC(kernel=poly, degree=4)':34s} {poly_acc:7.4f} {poly_fit:7.2f} {poly_pred:7.2f} {len(poly.support_):6d}")
 
+    select_on_validation(Xtr, ytr, Xte, yte, svc_fit, R)
+
     gamma = 2.0 / (Xtr.shape[1] * float(np.var(Xtr, dtype=np.float64)))
     base = dict(kernel="rbf", gamma=gamma, margin=2.0, fit_intercept=False, cache_size=300)
     print(f"\nKernelPerceptron(kernel='rbf', gamma=2*scale={gamma:.4f}, margin=2, fit_intercept=False), "
-          "whole kernel matrix in the cache (cache_size=300)")
+          "whole kernel matrix in the cache (cache_size=300); these settings were found by looking at test "
+          "accuracy, so the 'best' line below is optimistic — the validated choice above is the honest figure")
     print(f"{'variant':9s} {'epochs':>6s} {'acc':>7s} {'fit s':>7s} {'fit/SVC':>8s} {'pred s':>7s} "
           f"{'SVs':>6s} {'updates':>8s}")
     best = None
@@ -119,6 +144,7 @@ def main():
         acc, fit, pred, m = measure(lambda: KernelPerceptron(**kw), Xtr, ytr, Xte, yte, R)
         print(f"{str(budget or '-'):>6s} {policy:>7s} {margin:6.1f} {str(averaged):>8s} {acc:7.4f} {fit:7.2f} "
               f"{fit / svc_fit:8.3f} {len(m.support_):6d} {model_bytes(m) / 2**20:9.2f} {m.n_removed_:8d}")
+
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,373 @@
+"""Compiled loops of the structured (sequence) perceptron: emissions, decoders, a training epoch.
+
+Arrays in, arrays out.  Conventions shared by every function here:
+
+* token features are CSR rows ``indptr`` (n_tokens + 1,), ``indices`` (nnz,), ``data`` (nnz,);
+  with ``binary`` true the values are all 1 and ``data`` is not read;
+* a sequence ``s`` is the token range ``offsets[s]:offsets[s + 1]``;
+* weights: ``W`` (n_features, T) emission weights, one row per feature so that scoring a token
+  reads contiguous memory; ``trans`` (T, T) with ``trans[a, b]`` the weight of tag ``a`` followed
+  by tag ``b``; ``start`` (T,) and ``stop`` (T,) the transitions from the start / to the stop state;
+* optional binary *edge* features ``eindptr``, ``eindices`` (CSR, n_tokens rows) with weights
+  ``E`` (n_edge_features, T, T): token i's edge features add ``E[f]`` to the transition from
+  token i − 1 into token i (lexicalised transitions); ``E`` of shape (0, T, T) turns them off;
+* ``forced`` (n_tokens,) holds a tag index that a token must take, or −1 (empty array: none).
+
+All kernels use the strict flags: every sum is taken in a fixed order, so the pure-Python
+oracles of ``tests/reference.py`` reproduce scores and weights exactly.
+"""
+
+import numpy as np
+from numba import njit
+
+from perceptrons._config import NJIT_STRICT
+
+VITERBI = 0
+GREEDY = 1
+
+
+@njit(**NJIT_STRICT)
+def emissions(indptr, indices, data, binary, lo, hi, W, forced, out):
+    """``out[i − lo, t] = Σ_k data[k] · W[indices[k], t]`` over the features of token i ∈ [lo, hi).
+
+    A forced token scores −inf under every tag but its own.
+    """
+    T = W.shape[1]
+    for i in range(lo, hi):
+        r = i - lo
+        for t in range(T):
+            out[r, t] = 0.0
+        for k in range(indptr[i], indptr[i + 1]):
+            f = indices[k]
+            if binary:
+                for t in range(T):
+                    out[r, t] += W[f, t]
+            else:
+                v = data[k]
+                for t in range(T):
+                    out[r, t] += v * W[f, t]
+        if forced.shape[0] > 0 and forced[i] >= 0:
+            for t in range(T):
+                if t != forced[i]:
+                    out[r, t] = -np.inf
+
+
+@njit(**NJIT_STRICT)
+def viterbi(emit, n, trans, per_position, start, stop, delta, bp, path):
+    """Exact best first-order path, O(n·T²); returns its score and writes ``path[:n]``.
+
+    score(y) = start[y₀] + Σᵢ emit[i, yᵢ] + Σᵢ τᵢ[yᵢ₋₁, yᵢ] + stop[yₙ₋₁], where τᵢ is
+    ``trans[i]`` when ``per_position`` (lexicalised transitions, shape (≥ n, T, T)) and
+    ``trans[0]`` otherwise.
+    ``delta`` (≥ n, T) holds the best prefix scores and ``bp`` (≥ n, T) the back-pointers; they are
+    caller-owned buffers so that decoding a corpus allocates nothing per sentence.  Ties go to the
+    lowest tag index (strict ``>``), so the path is deterministic.
+    """
+    T = trans.shape[1]
+    for t in range(T):
+        delta[0, t] = start[t] + emit[0, t]
+    for i in range(1, n):
+        tr = trans[i] if per_position else trans[0]
+        for t in range(T):
+            best = -np.inf
+            arg = 0
+            for s in range(T):
+                v = delta[i - 1, s] + tr[s, t]
+                if v > best:
+                    best = v
+                    arg = s
+            delta[i, t] = best + emit[i, t]
+            bp[i, t] = arg
+    best = -np.inf
+    arg = 0
+    for t in range(T):
+        v = delta[n - 1, t] + stop[t]
+        if v > best:
+            best = v
+            arg = t
+    path[n - 1] = arg
+    for i in range(n - 1, 0, -1):
+        path[i - 1] = bp[i, path[i]]
+    return best
+
+
+@njit(**NJIT_STRICT)
+def greedy(emit, n, trans, per_position, trans2, start, stop, path):
+    """Left-to-right decoding: each token takes its best tag given the previous token's choice.
+
+    Token i scores ``emit[i, t] + τᵢ[y_{i−1}, t]`` (``start[t]`` for the first token, plus
+    ``stop[t]`` for the last), τᵢ as in :func:`viterbi`, plus ``trans2[y_{i−2}, y_{i−1}, t]``
+    from the third token on when ``trans2`` is not empty.  Returns the score of the path it
+    chose; ties to the lowest index.
+    """
+    T = trans.shape[1]
+    total = 0.0
+    prev = -1
+    for i in range(n):
+        best = -np.inf
+        arg = 0
+        for t in range(T):
+            if i == 0:
+                v = emit[i, t] + start[t]
+            elif per_position:
+                v = emit[i, t] + trans[i, prev, t]
+            else:
+                v = emit[i, t] + trans[0, prev, t]
+            if i >= 2 and trans2.shape[0] > 0:
+                v = v + trans2[path[i - 2], prev, t]
+            if i == n - 1:
+                v = v + stop[t]
+            if v > best:
+                best = v
+                arg = t
+        path[i] = arg
+        prev = arg
+        total = total + best
+    return total
+
+
+@njit(**NJIT_STRICT)
+def viterbi2(emit, n, trans, per_position, trans2, start, stop, delta, bp, path):
+    """Exact best second-order path, O(n·T³): the score adds ``trans2[y_{i−2}, y_{i−1}, y_i]``
+    for every i ≥ 2 to the first-order score of :func:`viterbi`.
+
+    The state is the pair (y_{i−1}, y_i): ``delta[i, a, b]`` is the best score of a prefix ending
+    in a, b and ``bp[i, a, b]`` its y_{i−2}; buffers of shape (≥ n, T, T).  Ties: the final pair
+    is scanned last tag first and back-pointers keep the lowest index, so among equal paths the
+    one smallest when read from its end is returned, as with :func:`viterbi`.
+    """
+    T = trans.shape[1]
+    if n == 1:
+        best = -np.inf
+        arg = 0
+        for b in range(T):
+            v = start[b] + emit[0, b] + stop[b]
+            if v > best:
+                best = v
+                arg = b
+        path[0] = arg
+        return best
+    tr = trans[1] if per_position else trans[0]
+    for a in range(T):
+        for b in range(T):
+            delta[1, a, b] = start[a] + emit[0, a] + tr[a, b] + emit[1, b]
+    for i in range(2, n):
+        tr = trans[i] if per_position else trans[0]
+        for a in range(T):
+            for b in range(T):
+                best = -np.inf
+                arg = 0
+                for c in range(T):
+                    v = delta[i - 1, c, a] + trans2[c, a, b]
+                    if v > best:
+                        best = v
+                        arg = c
+                delta[i, a, b] = best + tr[a, b] + emit[i, b]
+                bp[i, a, b] = arg
+    best = -np.inf
+    la = 0
+    lb = 0
+    for b in range(T):
+        for a in range(T):
+            v = delta[n - 1, a, b] + stop[b]
+            if v > best:
+                best = v
+                la = a
+                lb = b
+    path[n - 1] = lb
+    path[n - 2] = la
+    for i in range(n - 1, 1, -1):
+        path[i - 2] = bp[i, path[i - 1], path[i]]
+    return best
+
+
+@njit(**NJIT_STRICT)
+def decode_one(decoder, emit, n, trans, per_position, trans2, start, stop, delta, bp, delta2, bp2, path):
+    second = trans2.shape[0] > 0
+    if decoder == VITERBI:
+        if second:
+            return viterbi2(emit, n, trans, per_position, trans2, start, stop, delta2, bp2, path)
+        return viterbi(emit, n, trans, per_position, start, stop, delta, bp, path)
+    return greedy(emit, n, trans, per_position, trans2, start, stop, path)
+
+
+@njit(**NJIT_STRICT)
+def transitions(eindptr, eindices, lo, n, trans, E, out):
+    """Lexicalised transitions: ``out[r] = trans + Σ_f E[f]`` over the edge features f of token lo + r.
+
+    The edge features of a token score the pair (tag of the previous token, its own tag), so a
+    transition can depend on the words on both sides of it.
+    """
+    T = trans.shape[0]
+    for r in range(1, n):
+        for a in range(T):
+            for b in range(T):
+                out[r, a, b] = trans[a, b]
+        for k in range(eindptr[lo + r], eindptr[lo + r + 1]):
+            f = eindices[k]
+            for a in range(T):
+                for b in range(T):
+                    out[r, a, b] += E[f, a, b]
+
+
+@njit(**NJIT_STRICT)
+def decode_all(indptr, indices, data, binary, eindptr, eindices, offsets, forced, W, trans, E, trans2,
+               start, stop, decoder, out):
+    """Decode every sequence; ``out`` (n_tokens,) receives the tag indices.
+
+    ``eindptr``/``eindices`` are the binary edge features (CSR, n_tokens rows) scored by ``E``
+    (n_edge_features, T, T); with ``E`` empty the transitions are ``trans`` everywhere.
+    """
+    T = W.shape[1]
+    n_seq = offsets.shape[0] - 1
+    maxlen = 1
+    for s in range(n_seq):
+        maxlen = max(maxlen, offsets[s + 1] - offsets[s])
+    lex = E.shape[0] > 0
+    tr = np.empty((maxlen if lex else 1, T, T))
+    tr[0] = trans
+    emit = np.empty((maxlen, T))
+    delta = np.empty((maxlen, T))
+    bp = np.zeros((maxlen, T), dtype=np.int32)
+    m2 = maxlen if trans2.shape[0] > 0 else 1
+    delta2 = np.empty((m2, T, T))
+    bp2 = np.zeros((m2, T, T), dtype=np.int32)
+    path = np.empty(maxlen, dtype=np.int64)
+    for s in range(n_seq):
+        lo = offsets[s]
+        n = offsets[s + 1] - lo
+        if n == 0:
+            continue
+        emissions(indptr, indices, data, binary, lo, lo + n, W, forced, emit)
+        if lex:
+            transitions(eindptr, eindices, lo, n, trans, E, tr)
+        decode_one(decoder, emit, n, tr, lex, trans2, start, stop, delta, bp, delta2, bp2, path)
+        for r in range(n):
+            out[lo + r] = path[r]
+
+
+@njit(**NJIT_STRICT)
+def _update(indptr, indices, data, binary, eindptr, eindices, lo, n, y, path, W, trans, E, trans2, start, stop,
+            U, Utrans, UE, Utrans2, Ustart, Ustop, c, averaged):
+    """Φ(gold) − Φ(predicted), added to the weights and (times c) to the averaging sums.
+
+    Only the parts where the two sequences differ are touched: identical tokens and identical
+    tag pairs cancel exactly.
+    """
+    for r in range(n):
+        g = y[lo + r]
+        p = path[r]
+        if g == p:
+            continue
+        for k in range(indptr[lo + r], indptr[lo + r + 1]):
+            f = indices[k]
+            v = 1.0 if binary else data[k]
+            W[f, g] += v
+            W[f, p] -= v
+            if averaged:
+                U[f, g] += c * v
+                U[f, p] -= c * v
+    g0 = y[lo]
+    p0 = path[0]
+    if g0 != p0:
+        start[g0] += 1.0
+        start[p0] -= 1.0
+        if averaged:
+            Ustart[g0] += c
+            Ustart[p0] -= c
+    for r in range(1, n):
+        ga = y[lo + r - 1]
+        gb = y[lo + r]
+        pa = path[r - 1]
+        pb = path[r]
+        if ga != pa or gb != pb:
+            trans[ga, gb] += 1.0
+            trans[pa, pb] -= 1.0
+            if averaged:
+                Utrans[ga, gb] += c
+                Utrans[pa, pb] -= c
+            if E.shape[0] > 0:
+                for k in range(eindptr[lo + r], eindptr[lo + r + 1]):
+                    f = eindices[k]
+                    E[f, ga, gb] += 1.0
+                    E[f, pa, pb] -= 1.0
+                    if averaged:
+                        UE[f, ga, gb] += c
+                        UE[f, pa, pb] -= c
+    if trans2.shape[0] > 0:
+        for r in range(2, n):
+            g0, g1, g2 = y[lo + r - 2], y[lo + r - 1], y[lo + r]
+            p0, p1, p2 = path[r - 2], path[r - 1], path[r]
+            if g0 != p0 or g1 != p1 or g2 != p2:
+                trans2[g0, g1, g2] += 1.0
+                trans2[p0, p1, p2] -= 1.0
+                if averaged:
+                    Utrans2[g0, g1, g2] += c
+                    Utrans2[p0, p1, p2] -= c
+    gl = y[lo + n - 1]
+    pl = path[n - 1]
+    if gl != pl:
+        stop[gl] += 1.0
+        stop[pl] -= 1.0
+        if averaged:
+            Ustop[gl] += c
+            Ustop[pl] -= c
+
+
+@njit(**NJIT_STRICT)
+def train_epoch(indptr, indices, data, binary, eindptr, eindices, y, offsets, perm, forced,
+                W, trans, E, trans2, start, stop, U, Utrans, UE, Utrans2, Ustart, Ustop, count, averaged, decoder):
+    """One pass of Collins' perceptron over the sequences in the order ``perm``.
+
+    Lazy averaging (Daumé's form of the timestamp trick): with c the number of sequences seen
+    before the current one, an update δ is added to the weights and c·δ to ``U``; the mean of the
+    weight vectors after each of the C sequences seen so far is then ``W − U / C`` — so averaging
+    costs only the features an update touches, never a copy of the weights.
+
+    Edge features (``eindptr``, ``eindices``, weights ``E`` of shape (n_edge_features, T, T),
+    possibly empty) make the transitions lexicalised, see :func:`transitions`; a non-empty
+    ``trans2`` (T, T, T) adds second-order (tag triple) weights.
+
+    Returns (sequences with a mistake, tokens with a wrong tag).
+    """
+    T = W.shape[1]
+    maxlen = 1
+    for q in range(perm.shape[0]):
+        s = perm[q]
+        maxlen = max(maxlen, offsets[s + 1] - offsets[s])
+    lex = E.shape[0] > 0
+    tr = np.empty((maxlen if lex else 1, T, T))
+    emit = np.empty((maxlen, T))
+    delta = np.empty((maxlen, T))
+    bp = np.zeros((maxlen, T), dtype=np.int32)
+    m2 = maxlen if trans2.shape[0] > 0 else 1
+    delta2 = np.empty((m2, T, T))
+    bp2 = np.zeros((m2, T, T), dtype=np.int32)
+    path = np.empty(maxlen, dtype=np.int64)
+    mistakes = 0
+    wrong_tokens = 0
+    for q in range(perm.shape[0]):
+        s = perm[q]
+        lo = offsets[s]
+        n = offsets[s + 1] - lo
+        c = float(count[0])
+        count[0] += 1
+        if n == 0:
+            continue
+        emissions(indptr, indices, data, binary, lo, lo + n, W, forced, emit)
+        if lex:
+            transitions(eindptr, eindices, lo, n, trans, E, tr)
+        else:
+            tr[0] = trans
+        decode_one(decoder, emit, n, tr, lex, trans2, start, stop, delta, bp, delta2, bp2, path)
+        wrong = 0
+        for r in range(n):
+            if path[r] != y[lo + r]:
+                wrong += 1
+        if wrong:
+            mistakes += 1
+            wrong_tokens += wrong
+            _update(indptr, indices, data, binary, eindptr, eindices, lo, n, y, path, W, trans, E, trans2, start,
+                    stop, U, Utrans, UE, Utrans2, Ustart, Ustop, c, averaged)
+    return mistakes, wrong_tokens
+

@@ -1,0 +1,149 @@
+"""perceptrons tag train|predict|evaluate: part-of-speech tagging with the structured perceptron.
+
+Training shows a progress bar with each epoch's mistakes and development accuracy; Ctrl-C ends
+training and writes nothing.
+"""
+
+import os
+
+import click
+
+from perceptrons.cli._common import check_output_path
+
+COLUMN_OPTION = click.option("--column", type=click.Choice(["upos", "xpos"]), default="upos", show_default=True,
+                             help="CoNLL-U tag column.")
+
+
+@click.group(name="tag")
+def command():
+    """Part-of-speech tagging with the structured perceptron (Collins 2002)."""
+
+
+@command.command(name="train")
+@click.argument("train", type=click.Path(dir_okay=False))
+@click.option("--dev", "dev_path", type=click.Path(dir_okay=False), default=None,
+              help="Development .conllu: its accuracy picks the best epoch.")
+@COLUMN_OPTION
+@click.option("--epochs", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--decoder", type=click.Choice(["viterbi", "greedy"]), default="viterbi", show_default=True)
+@click.option("--templates", default="rich", show_default=True,
+              help="Feature templates: 'rich', 'basic', or comma-separated templates like 'l[0],l[-1]|l[0]'.")
+@click.option("--tag-dict", is_flag=True, help="Fix the tags of frequent unambiguous words.")
+@click.option("--second-order", is_flag=True, help="Weights for tag triples (Viterbi in O(n·T³)).")
+@click.option("--edges", default="", help="Edge-feature templates (lexicalised transitions), e.g. 'l[-1],l[0]'.")
+@click.option("--patience", type=click.IntRange(min=1), default=None, help="Stop after N epochs without a better dev score.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the per-epoch shuffle.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Model file to write.")
+def train(train, dev_path, column, epochs, decoder, templates, tag_dict, second_order, edges, patience, seed, output):
+    """Train a tagger on TRAIN (.conllu) and save it to MODEL."""
+    check_output_path(output)
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from perceptrons.io.conllu import read_conllu
+    from perceptrons.persistence import save_model
+    from perceptrons.structured.tagging import Tagger
+
+    sents = read_conllu(train, column, require_tags=True, keep_lines=False)
+    dev = read_conllu(dev_path, column, require_tags=True, keep_lines=False) if dev_path else None
+    tagger = Tagger(templates=templates, decoder=decoder, max_epochs=epochs, patience=patience, tag_dict=tag_dict,
+                    edges=edges, markov_order=2 if second_order else 1, random_state=seed)
+    words, tags = [s.words for s in sents], [s.tags for s in sents]
+    dev_arg = ([s.words for s in dev], [s.tags for s in dev]) if dev else None
+    with Progress(TextColumn("epoch {task.completed}/{task.total}"), BarColumn(),
+                  TextColumn("{task.fields[mistakes]} sentences wrong"), TextColumn("dev {task.fields[dev]}"),
+                  TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("train", total=epochs, mistakes="-", dev="-")
+
+        def on_epoch(epoch, mistakes, elapsed):
+            scores = tagger.model_.dev_scores_
+            bar.update(task, completed=epoch, mistakes=mistakes, dev=f"{scores[-1]:.4f}" if scores else "-")
+
+        tagger.fit(words, tags, dev=dev_arg, callback=on_epoch)
+    save_model(tagger, output)
+    m = tagger.model_
+    click.echo(f"model      Tagger -> {output}")
+    click.echo(f"train      {len(sents)} sentences, {sum(len(w) for w in words)} tokens, {len(m.classes_)} tags, "
+               f"{tagger.features_.n_features} features")
+    click.echo(f"epochs     {m.n_epochs_} run, kept epoch {m.best_epoch_}; sentences wrong per epoch "
+               f"{' '.join(map(str, m.mistakes_per_epoch_))}")
+    if m.dev_scores_:
+        click.echo(f"dev acc    {' '.join(f'{s:.4f}' for s in m.dev_scores_)}  (best {max(m.dev_scores_):.4f})")
+
+
+def _read_plain(path):
+    """Sentences of a plain-text file: one a line, split on whitespace."""
+    from perceptrons._validation import PerceptronsError
+
+    out = []
+    with open(path, "rb") as f:
+        for lineno, raw in enumerate(f, 1):
+            try:
+                out.append(raw.decode("utf-8").split())
+            except UnicodeDecodeError as exc:
+                raise PerceptronsError(f"{path}:{lineno}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})") from None
+    return out
+
+
+def _load(model):
+    from perceptrons.persistence import load_model
+
+    return load_model(model, expect="Tagger")
+
+
+@command.command(name="predict")
+@click.argument("model", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False))
+@COLUMN_OPTION
+@click.option("--format", "fmt", type=click.Choice(["conllu", "text"]), default=None,
+              help="Input format; by default .conllu files are CoNLL-U, anything else plain text.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write here instead of stdout.")
+def predict(model, file, column, fmt, output):
+    """Tag FILE: CoNLL-U in → CoNLL-U out (tag column filled), or plain text (one sentence a line,
+    whitespace-tokenised) → word/TAG lines."""
+    if output:
+        check_output_path(output)
+    if not os.path.exists(file):
+        raise click.BadParameter(f"{file}: no such file", param_hint="FILE")
+    tagger = _load(model)
+    fmt = fmt or ("conllu" if file.endswith(".conllu") else "text")
+    if fmt == "conllu":
+        from perceptrons.io.conllu import format_conllu, read_conllu
+
+        sents = read_conllu(file, column)
+        text = format_conllu(sents, tagger.predict([s.words for s in sents]), column)
+    else:
+        sents = _read_plain(file)
+        tagged = tagger.predict(sents)
+        text = "".join(" ".join(f"{w}/{t}" for w, t in zip(s, ts)) + "\n" for s, ts in zip(sents, tagged))
+    if output:
+        from perceptrons.io.model_file import atomic_write_bytes
+
+        atomic_write_bytes(output, text.encode("utf-8"))
+    else:
+        click.echo(text, nl=False)
+
+
+@command.command(name="evaluate")
+@click.argument("model", type=click.Path(dir_okay=False))
+@click.argument("test", type=click.Path(dir_okay=False))
+@COLUMN_OPTION
+def evaluate(model, test, column):
+    """Token and sentence accuracy, known vs unknown words, and per-tag precision/recall/F1 on TEST."""
+    if not os.path.exists(test):
+        raise click.BadParameter(f"{test}: no such file", param_hint="TEST")
+    tagger = _load(model)
+    from perceptrons.io.conllu import read_conllu
+    from perceptrons.structured.metrics import tagging_report
+
+    sents = read_conllu(test, column, require_tags=True, keep_lines=False)
+    words = [s.words for s in sents]
+    r = tagging_report([s.tags for s in sents], tagger.predict(words), tagger.known(words))
+    click.echo(f"tokens            {r['tokens']}   sentences {r['sentences']}")
+    click.echo(f"token accuracy    {r['token_accuracy']:.4f}")
+    click.echo(f"sentence accuracy {r['sentence_accuracy']:.4f}")
+    click.echo(f"known words       {r['known_accuracy']:.4f}   ({r['tokens'] - r['n_unknown']} tokens)")
+    click.echo(f"unknown words     {r['unknown_accuracy']:.4f}   ({r['n_unknown']} tokens)")
+    click.echo(f"{'tag':<8} {'precision':>9} {'recall':>9} {'f1':>9} {'support':>8}")
+    for tag, p, rc, f1, n in r["per_tag"]:
+        click.echo(f"{tag:<8} {p:>9.4f} {rc:>9.4f} {f1:>9.4f} {n:>8}")

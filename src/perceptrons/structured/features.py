@@ -1,0 +1,385 @@
+"""Feature templates for tagging, mapped to integers once per corpus.
+
+Strings are handled once per word *type*, never per token: each distinct word gets a row of
+attribute ids (its lower case, prefixes, suffixes, shape, flags, …; a few tens of thousands of
+types in a corpus of a few hundred thousand tokens).  A template names attributes at offsets
+around the token (``"l[-1]"``: the lower-cased previous word; ``"l[-1]|l[0]"``: that word with
+the current one); the feature of a token under a template is an integer value computed with numpy
+from the attribute ids of its neighbours' types.  The values seen in training, sorted per
+template, are the feature dictionary: a value's position in that table is its column in X.
+Unseen values are simply absent, which is how unknown words fall back on their suffixes, shape
+and context.  At prediction time the attribute rows of training words are reused, single-part
+templates map values through a lookup array and conjunctions through a compiled hash table.
+
+State is a string table (attribute values such as ``"s3=ing"``, as UTF-8 bytes + offsets), the
+sorted int64 values per template and the attribute table of the training words: arrays only.
+
+References
+----------
+Ratnaparkhi (1996), "A Maximum Entropy Model for Part-of-Speech Tagging", EMNLP (Table 1).
+Collins (2002), "Discriminative Training Methods for Hidden Markov Models", EMNLP (§3).
+"""
+
+import re
+from functools import lru_cache
+from itertools import repeat
+
+import numpy as np
+import scipy.sparse as sp
+
+from perceptrons._validation import PerceptronsError
+
+ATTRIBUTES = ("w", "l", "p1", "p2", "p3", "p4", "s1", "s2", "s3", "s4", "sh", "ss", "d", "h", "c", "u")
+_A = {a: i for i, a in enumerate(ATTRIBUTES)}
+BOS, EOS = "<s>", "</s>"
+
+#: Ratnaparkhi-style baseline: the word itself and its spelling, the words around it
+BASIC = (
+    "bias", "w[0]", "l[0]", "p1[0]", "p2[0]", "p3[0]", "p4[0]", "s1[0]", "s2[0]", "s3[0]", "s4[0]",
+    "sh[0]", "ss[0]", "d[0]", "h[0]", "c[0]", "u[0]",
+    "l[-1]", "l[-2]", "l[1]", "l[2]", "s3[-1]", "s3[1]",
+)
+#: richer context: suffixes and shapes of the neighbours, word bigrams around the token
+RICH = BASIC + (
+    "s2[-1]", "s2[1]", "s3[-2]", "s3[2]", "ss[-1]", "ss[1]", "c[-1]",
+    "l[-1]|l[0]", "l[0]|l[1]", "l[-2]|l[-1]", "l[1]|l[2]", "l[-1]|l[1]",
+    "s3[-1]|s3[0]", "s3[0]|s3[1]", "c[0]|l[-1]", "s3[0]|l[-1]", "l[0]|s3[1]", "sh[0]|l[-1]", "w[-1]", "w[1]",
+)
+TEMPLATE_SETS = {"basic": BASIC, "rich": RICH}
+
+_PART = re.compile(r"^([a-z0-9]+)\[(-?\d+)\]$")
+_SHAPE = str.maketrans(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+    "X" * 26 + "x" * 26 + "d" * 10,
+)
+_RUNS = re.compile(r"(.)\1+")
+
+
+def parse_templates(templates):
+    """Template strings → list of tuples of (attribute index, offset); ``"bias"`` → ()."""
+    if isinstance(templates, str):
+        if templates in TEMPLATE_SETS:
+            templates = TEMPLATE_SETS[templates]
+        elif "[" in templates or templates == "bias":
+            templates = [t.strip() for t in templates.split(",") if t.strip()]
+        else:
+            raise PerceptronsError(f"unknown template set {templates!r}; expected one of {sorted(TEMPLATE_SETS)} or comma-separated templates")
+    parsed = []
+    for t in templates:
+        if t == "bias":
+            parsed.append(())
+            continue
+        parts = []
+        for p in t.split("|"):
+            m = _PART.match(p)
+            if not m or m.group(1) not in _A or abs(int(m.group(2))) > 5:
+                raise PerceptronsError(
+                    f"bad feature template {t!r}: expected 'attr[offset]' parts joined by '|', attr in {list(ATTRIBUTES)}, |offset| ≤ 5"
+                )
+            parts.append((_A[m.group(1)], int(m.group(2))))
+        if len(parts) > 2:
+            raise PerceptronsError(f"bad feature template {t!r}: at most two parts can be conjoined")
+        parsed.append(tuple(parts))
+    return list(templates), parsed
+
+
+def word_attributes(word):
+    """The attribute strings of one word type, aligned with ``ATTRIBUTES`` (None: absent)."""
+    low = word.lower()
+    n = len(low)
+    shape = word.translate(_SHAPE)
+    # written out rather than looped: this runs once per unknown word type at prediction time
+    return (
+        "w=" + word, "l=" + low,
+        "p1=" + low[:1] if n >= 1 else None, "p2=" + low[:2] if n >= 2 else None,
+        "p3=" + low[:3] if n >= 3 else None, "p4=" + low[:4] if n >= 4 else None,
+        "s1=" + low[-1:] if n >= 1 else None, "s2=" + low[-2:] if n >= 2 else None,
+        "s3=" + low[-3:] if n >= 3 else None, "s4=" + low[-4:] if n >= 4 else None,
+        "sh=" + (shape if len(shape) <= 12 else shape[:6] + "~" + shape[-6:]),
+        "ss=" + _short_shape(shape),
+        "d=1" if any(map(str.isdigit, word)) else None,
+        "h=1" if "-" in word else None,
+        "c=1" if word[:1].isupper() else None,
+        "u=1" if word.isupper() else None,
+    )
+
+
+@lru_cache(maxsize=8192)
+def _short_shape(shape):
+    """The shape with runs of a character collapsed ("Xxxxx" → "Xx"); shapes repeat a lot."""
+    return _RUNS.sub(_first_of_run, shape)
+
+
+def _first_of_run(m):
+    return m.group(1)
+
+
+def corpus_types(sentences):
+    """Token type ids, the distinct words, and sequence lengths of a list of word lists."""
+    index = {}
+    tok = [index.setdefault(w, len(index)) for s in sentences for w in s]
+    lengths = np.fromiter((len(s) for s in sentences), dtype=np.int64, count=len(sentences))
+    return np.asarray(tok, dtype=np.int64), list(index), lengths
+
+
+class FeatureMap:
+    """Templates → integer features for a corpus (fit once, transform new corpora).
+
+    Parameters
+    ----------
+    templates : str or sequence of str
+        ``"basic"``, ``"rich"``, template strings such as ``"l[-1]|l[0]"``, or those joined by commas.
+    min_count : int
+        Keep only features seen at least this often in training.
+    rare_count : int
+        Words seen fewer times in training (and unknown words) get no feature from the templates
+        that name the word itself, only from its spelling and context, so that those templates
+        are trained on the rare words they must stand in for (Ratnaparkhi 1996, §3); 0: off.
+    """
+
+    def __init__(self, templates="rich", min_count=1, rare_count=0):
+        self.templates, self._parsed = parse_templates(templates)
+        self.min_count = min_count
+        self.rare_count = rare_count
+        # templates that name the current word itself: withheld from rare words (Ratnaparkhi §3)
+        self._identity = [any(a in (_A["w"], _A["l"]) and k == 0 for a, k in parts) for parts in self._parsed]
+
+    # ------------------------------------------------------------------ attribute tables
+    def _table(self, types, grow):
+        """(n_types + 2, n_attributes) attribute ids; the last two rows are BOS and EOS.
+
+        At prediction time the rows of training types are copied from ``type_table_``, so string
+        work is done only for words never seen in training.
+        """
+        vocab = self.vocab_
+        table = np.full((len(types) + 2, len(ATTRIBUTES)), -1, dtype=np.int64)
+        todo = range(len(types))
+        if not grow:
+            known = self._known_rows()
+            rows = np.array([known.get(w, -1) for w in types], dtype=np.int64)
+            hit = rows >= 0
+            table[:-2][hit] = self.type_table_[rows[hit]]
+            self._rows = rows
+            todo = np.flatnonzero(~hit).tolist()
+        if grow:
+            for r in todo:
+                table[r] = [-1 if s is None else vocab.setdefault(s, len(vocab)) for s in word_attributes(types[r])]
+        elif todo:
+            get, absent = vocab.get, repeat(-1)  # None is no key either, so get(None, -1) = −1
+            table[todo] = [list(map(get, word_attributes(types[r]), absent)) for r in todo]
+        table[-2, :] = vocab[BOS]
+        table[-1, :] = vocab[EOS]
+        return table
+
+    def _known_rows(self):
+        """word → row of ``type_table_`` (rebuilt from the table's "w=" column after loading)."""
+        if getattr(self, "_known", None) is None:
+            strings = list(self.vocab_)
+            self._known = {strings[v][2:]: r for r, v in enumerate(self.type_table_[:, 0].tolist())}
+        return self._known
+
+    def _values(self, tok, lengths, table, rare=None):
+        """Yield (template index, values (n_tokens,) int64, −1 where the feature is absent).
+
+        A value is an attribute id, or ``v₁·V + v₂`` for a conjunction of two parts.  Tokens
+        flagged in ``rare`` get no feature from templates that name the current word.
+        """
+        N = tok.shape[0]
+        V = self.n_values_
+        starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+        pos = np.arange(N, dtype=np.int64) - starts
+        slen = np.repeat(lengths, lengths)
+        n_types = table.shape[0] - 2
+        rows = {}
+
+        def neighbour(k):
+            if k not in rows:
+                j = pos + k
+                inside = (j >= 0) & (j < slen)
+                shifted = tok[np.clip(np.arange(N) + k, 0, max(N - 1, 0))]
+                rows[k] = np.where(inside, shifted, n_types if k < 0 else n_types + 1)
+            return rows[k]
+
+        for t, parts in enumerate(self._parsed):
+            if not parts:
+                yield t, np.zeros(N, dtype=np.int64)
+                continue
+            a, k = parts[0]
+            v = table[neighbour(k), a]
+            if len(parts) == 2:
+                a2, k2 = parts[1]
+                v2 = table[neighbour(k2), a2]
+                v = np.where((v >= 0) & (v2 >= 0), v * V + v2, -1)
+            if rare is not None and self._identity[t]:
+                v = np.where(rare, -1, v)
+            yield t, v
+
+    # ------------------------------------------------------------------ public
+    def fit_transform(self, sentences):
+        """Build the feature dictionary on ``sentences`` (lists of words); return (X, lengths).
+
+        Single-attribute templates are counted with ``bincount`` over the attribute ids (no
+        sort); only conjunctions, whose values range over V², go through ``unique``.
+        """
+        tok, types, lengths = corpus_types(sentences)
+        if tok.shape[0] == 0:
+            raise PerceptronsError("no tokens to learn features from")
+        self.vocab_ = {BOS: 0, EOS: 1}
+        self._known, self._tables = None, None
+        table = self._table(types, grow=True)
+        self.type_table_ = table[:-2].astype(np.int32)
+        self.type_counts_ = np.bincount(tok, minlength=len(types)).astype(np.int32)
+        rare = self.type_counts_[tok] < self.rare_count if self.rare_count > 0 else None
+        self.n_values_ = V = len(self.vocab_)
+        if V ** 2 * len(self._parsed) >= 2**62:
+            raise PerceptronsError(f"too many attribute values ({V}) for 64-bit feature keys")
+        col = np.empty((tok.shape[0], len(self._parsed)), dtype=np.int64)
+        kept, ptr = [], [0]
+        for t, v in self._values(tok, lengths, table, rare):
+            present = v >= 0
+            if len(self._parsed[t]) < 2:
+                counts = np.bincount(v[present], minlength=V)
+                vals = np.flatnonzero(counts >= self.min_count)
+                lut = np.full(V + 1, -1, dtype=np.int64)
+                lut[vals] = np.arange(vals.shape[0]) + ptr[-1]
+                col[:, t] = lut[v]  # v = −1 reads lut[V] = −1
+            else:
+                uniq, inverse, counts = np.unique(v[present], return_inverse=True, return_counts=True)
+                keep = counts >= self.min_count
+                vals = uniq[keep]
+                new_id = np.where(keep, np.cumsum(keep) - 1 + ptr[-1], -1)
+                c = np.full(v.shape[0], -1, dtype=np.int64)
+                c[present] = new_id[inverse]
+                col[:, t] = c
+            kept.append(vals.astype(np.int64))
+            ptr.append(ptr[-1] + vals.shape[0])
+        self.keys_ = np.concatenate(kept)
+        self.ptr_ = np.asarray(ptr, dtype=np.int64)
+        return self._csr(col), lengths
+
+    def transform(self, sentences):
+        """(X, lengths) of new sentences with the fitted dictionary; unseen features are dropped."""
+        tok, types, lengths = corpus_types(sentences)
+        return self.transform_types(tok, types, lengths)
+
+    def transform_types(self, tok, types, lengths):
+        """(X, lengths) from token type ids and the distinct words (see :func:`corpus_types`).
+
+        Strings are looked at once per type; everything per token is one compiled pass
+        (:func:`perceptrons._jit.features.token_features`), which computes the same columns as
+        the numpy path of :meth:`fit_transform`.
+        """
+        from perceptrons._jit.features import token_features
+
+        table = self._table(types, grow=False)
+        N = tok.shape[0]
+        starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+        pos = np.arange(N, dtype=np.int64) - starts
+        slen = np.repeat(lengths, lengths).astype(np.int64)
+        rare = np.zeros(0, dtype=np.bool_)
+        if self.rare_count > 0:
+            counts = np.where(self._rows >= 0, self.type_counts_[np.maximum(self._rows, 0)], 0)
+            rare = counts[tok] < self.rare_count
+        spec, luts, hashed = self._compiled()
+        indptr = np.empty(N + 1, dtype=np.int64)
+        indices = np.empty(N * len(self._parsed), dtype=np.int32)
+        col = np.empty((N, len(self._parsed)), dtype=np.int32)
+        type_cols = np.full((table.shape[0], len(self._parsed)), -1, dtype=np.int32)
+        for t, parts in enumerate(self._parsed):
+            if len(parts) < 2:  # one lookup per type (a few thousand), not per token
+                type_cols[:, t] = luts[t, table[:, parts[0][0]] if parts else 0]
+        nnz = token_features(tok, pos, slen, table.astype(np.int32), type_cols, spec, rare, self.n_values_, hashed,
+                             col, indptr, indices)
+        return sp.csr_matrix((np.ones(nnz), indices[:nnz], indptr), shape=(N, len(self.keys_))), lengths
+
+    def _compiled(self):
+        """Templates as an int array, one lookup row per one-part template, the conjunction hash."""
+        if getattr(self, "_tables", None) is None:
+            from perceptrons._jit.features import hash_build
+
+            nt = len(self._parsed)
+            spec = np.zeros((nt, 6), dtype=np.int64)
+            luts = np.full((nt, self.n_values_ + 1), -1, dtype=np.int32)
+            keys, cols = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+            for t, parts in enumerate(self._parsed):
+                lo, hi = self.ptr_[t], self.ptr_[t + 1]
+                spec[t, 0] = len(parts)
+                for p, (a, k) in enumerate(parts):
+                    spec[t, 1 + 2 * p], spec[t, 2 + 2 * p] = a, k
+                spec[t, 5] = self._identity[t]
+                if len(parts) < 2:
+                    luts[t, self.keys_[lo:hi]] = np.arange(lo, hi)
+                else:
+                    keys.append(self.keys_[lo:hi] * nt + t)
+                    cols.append(np.arange(lo, hi, dtype=np.int64))
+            keys, cols = np.concatenate(keys), np.concatenate(cols)
+            hashed = hash_build(keys, cols, 1 << max(4, int(2 * keys.shape[0]).bit_length()))
+            self._tables = (spec, luts, hashed)
+        return self._tables
+
+    def _csr(self, col):
+        from perceptrons._jit.features import compact_rows
+
+        indptr = np.empty(col.shape[0] + 1, dtype=np.int64)
+        indices = np.empty(col.size, dtype=np.int32)
+        nnz = compact_rows(col, indptr, indices)
+        indices = indices[:nnz]
+        return sp.csr_matrix((np.ones(nnz), indices, indptr), shape=(col.shape[0], len(self.keys_)))
+
+    def prune(self, keep):
+        """Keep only the features (columns) where ``keep`` (n_features,) is true.
+
+        Used after training to drop features whose weights stayed zero: they cannot change a
+        score, and every one removed is a lookup and a memory read saved at prediction time.
+        """
+        keep = np.asarray(keep, dtype=bool)
+        if keep.shape != self.keys_.shape:
+            raise PerceptronsError(f"keep must have one entry per feature ({self.keys_.shape[0]}); got {keep.shape}")
+        kept = np.concatenate([[0], np.cumsum(keep)])
+        self.keys_ = self.keys_[keep]
+        self.ptr_ = kept[self.ptr_].astype(np.int64)
+        self._tables = None
+        return self
+
+    @property
+    def n_features(self):
+        return len(self.keys_)
+
+    def known(self, word):
+        return ("w=" + word) in self.vocab_
+
+    # ------------------------------------------------------------------ state
+    def to_arrays(self):
+        """The string table as UTF-8 bytes + offsets, and the sorted keys."""
+        blob, offsets = _pack(list(self.vocab_))
+        return {"vocab_bytes": blob, "vocab_offsets": offsets, "keys": self.keys_, "ptr": self.ptr_,
+                "type_table": self.type_table_, "type_counts": self.type_counts_}
+
+    @classmethod
+    def from_arrays(cls, templates, min_count, n_values, arrays, rare_count=0):
+        fm = cls(templates, min_count, rare_count)
+        fm.type_counts_ = np.asarray(arrays["type_counts"], dtype=np.int32)
+        fm.vocab_ = {w: i for i, w in enumerate(_unpack(arrays["vocab_bytes"], arrays["vocab_offsets"]))}
+        fm.n_values_ = int(n_values)
+        fm.keys_ = np.asarray(arrays["keys"], dtype=np.int64)
+        fm.ptr_ = np.asarray(arrays["ptr"], dtype=np.int64)
+        fm.type_table_ = np.asarray(arrays["type_table"], dtype=np.int32)
+        fm._known, fm._tables = None, None
+        if fm.type_table_.ndim != 2 or fm.type_table_.shape[1] != len(ATTRIBUTES) or fm.type_table_.max(initial=-1) >= len(fm.vocab_):
+            raise ValueError("type attribute table does not match the string table")
+        if fm.ptr_.shape != (len(fm._parsed) + 1,) or fm.ptr_[-1] != fm.keys_.shape[0]:
+            raise ValueError("feature key table does not match the templates")
+        return fm
+
+
+def _pack(strings):
+    """Strings as one UTF-8 byte array plus offsets (n + 1,): no fixed-width unicode padding."""
+    encoded = [x.encode("utf-8") for x in strings]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(b) for b in encoded], out=offsets[1:])
+    return np.frombuffer(b"".join(encoded), dtype=np.uint8), offsets
+
+
+def _unpack(blob, offsets):
+    data = np.asarray(blob, dtype=np.uint8).tobytes()
+    return [data[offsets[i]:offsets[i + 1]].decode("utf-8") for i in range(len(offsets) - 1)]

@@ -1,0 +1,401 @@
+"""Collins' structured perceptron for sequence labelling (Collins 2002; Gormley)."""
+
+import time
+import warnings
+from numbers import Integral
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from perceptrons._validation import RANDOM_STATE, Interval, Kind, Options, PerceptronsError, validate_params
+from perceptrons.structured._operands import csr_operand, edge_operand, sequence_offsets
+from perceptrons.structured.decoders import DECODERS, decoder_code
+
+_EMPTY_FORCED = np.zeros(0, dtype=np.int64)
+_PARTS = ("W", "trans", "E", "trans2", "start", "stop")
+
+
+class SequencePerceptron(ClassifierMixin, BaseEstimator):
+    """Structured perceptron for sequence labelling with a first-order model (Collins 2002).
+
+    The score of a tag sequence y for tokens x₁…xₙ is
+    ``start[y₁] + Σᵢ w_{yᵢ}·xᵢ + Σᵢ trans[yᵢ₋₁, yᵢ] + stop[yₙ]``.  Training decodes each
+    sequence with the current weights; if the best sequence differs from the gold one, the
+    features of the gold sequence are added and those of the predicted one subtracted.
+
+    Parameters
+    ----------
+    decoder : {"viterbi", "greedy"}, default="viterbi"
+        Exact first-order Viterbi, or left-to-right greedy decoding (NLTK's tagger); used both in
+        training and in prediction.
+    max_epochs : int, default=10
+        Passes over the training sequences.  An epoch without a mistake ends training.
+    averaged : bool, default=True
+        Predict with the mean of the weights after every sequence seen (Collins 2002, §2.5;
+        Freund & Schapire 1999), computed lazily.
+    shuffle : bool, default=False
+        Visit the sequences in a new random order each epoch (from ``random_state``).
+    patience : int or None, default=None
+        With a development set passed to ``fit``, stop after this many epochs without a better
+        development accuracy.  The weights of the best epoch are kept in any case.
+    markov_order : {1, 2}, default=1
+        2 adds a weight for every tag triple (second-order transitions); Viterbi then costs
+        O(n·T³) instead of O(n·T²).
+    random_state : int, RandomState or None, default=None
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_classes, n_features)
+        Emission weights (averaged when ``averaged``).
+    coef_trans_ : ndarray of shape (n_classes, n_classes)
+        ``coef_trans_[a, b]`` is the weight of tag ``a`` followed by tag ``b``.
+    coef_edge_ : ndarray of shape (n_edge_features, n_classes, n_classes)
+        Weights of the edge features (lexicalised transitions); empty without ``X_edge``.
+    coef_trans2_ : ndarray of shape (n_classes, n_classes, n_classes) or (0, 0, 0)
+        Second-order weights ``coef_trans2_[a, b, c]`` of the tag triple a, b, c.
+    coef_init_, coef_final_ : ndarray of shape (n_classes,)
+        Weights of the first and of the last tag of a sequence.
+    n_features_in_ : int
+    n_epochs_ : int
+    mistakes_per_epoch_ : list of int
+        Sequences with at least one wrong tag, per epoch.
+    token_mistakes_per_epoch_ : list of int
+    dev_scores_ : list of float
+        Token accuracy on the development set after each epoch (empty without one).
+    best_epoch_ : int
+        The epoch whose weights are kept (the last one without a development set).
+    converged_ : bool
+
+    Notes
+    -----
+    ``lengths=None`` makes every row a sequence of its own (length 1): the model is then a
+    multiclass perceptron whose start + stop weights act as a per-class bias.  seqlearn reads
+    ``None`` as one single sequence instead; we do not, because then a prediction would depend on
+    which other rows are in the batch and in what order — scikit-learn's contract (and its
+    ``check_methods_subset_invariance``) is that rows are independent samples.  Sequence data must
+    say where its sequences are.
+
+    A model read back with :func:`perceptrons.load_model` holds the final (averaged) weights only;
+    ``partial_fit`` on it starts averaging afresh from those weights.
+
+    References
+    ----------
+    Collins (2002), "Discriminative Training Methods for Hidden Markov Models: Theory and
+    Experiments with Perceptron Algorithms", EMNLP.
+    Gormley, lecture notes on the perceptron ("Structured Perceptron").
+    Daumé III (2006), thesis, §2.1.1 (the lazy form of the averaged perceptron).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from perceptrons import SequencePerceptron
+    >>> X = sp.csr_matrix(np.eye(3)[[0, 1, 2, 0, 2]])
+    >>> y = np.array(["D", "N", "V", "D", "V"])
+    >>> clf = SequencePerceptron(max_epochs=5).fit(X, y, lengths=[3, 2])
+    >>> clf.predict(X, lengths=[3, 2]).tolist()
+    ['D', 'N', 'V', 'D', 'V']
+    """
+
+    _parameter_constraints = {
+        "decoder": (Options(*DECODERS),),
+        "max_epochs": (Interval(Integral, 1, None),),
+        "averaged": (Kind(bool, "a bool"),),
+        "shuffle": (Kind(bool, "a bool"),),
+        "patience": (None, Interval(Integral, 1, None)),
+        "markov_order": (Options(1, 2),),
+        "random_state": RANDOM_STATE,
+    }
+
+    def __init__(self, *, decoder="viterbi", max_epochs=10, averaged=True, shuffle=False,
+                 patience=None, markov_order=1, random_state=None):
+        self.decoder = decoder
+        self.markov_order = markov_order
+        self.max_epochs = max_epochs
+        self.averaged = averaged
+        self.shuffle = shuffle
+        self.patience = patience
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ public API
+    def fit(self, X, y, lengths=None, *, X_edge=None, dev=None, forced=None, callback=None):
+        """Train for up to ``max_epochs`` epochs.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_tokens, n_features)
+            One row per token; CSR with int32 or int64 indices is used as is.
+        y : array-like of shape (n_tokens,)
+        lengths : array-like of shape (n_sequences,), default=None
+            Lengths of the consecutive sequences (summing to n_tokens); None: one token each.
+        X_edge : sparse matrix of shape (n_tokens, n_edge_features), default=None
+            Binary *edge* features: those of token i score the transition from token i − 1 into
+            token i, each with a (n_classes, n_classes) weight matrix (lexicalised transitions).
+        dev : tuple (X_dev, y_dev, lengths_dev) or dict, default=None
+            Development set (a dict may add ``forced`` and ``X_edge``): its token accuracy is
+            measured after every epoch and the weights of the best epoch are kept (early
+            stopping with ``patience``).
+        forced : array-like of shape (n_tokens,), default=None
+            A tag (label) each token must take, or None / an unknown label for free tokens.
+        callback : callable, default=None
+            ``callback(epoch, mistakes, elapsed_seconds)`` after every epoch; ``False`` stops.
+        """
+        validate_params(self, self._parameter_constraints)
+        X, y = self._check_Xy(X, y, reset=True)
+        self.classes_ = np.unique(y)
+        yi = np.searchsorted(self.classes_, y).astype(np.int64)
+        offsets = sequence_offsets(lengths, X.shape[0])
+        eop, n_edge = edge_operand(X_edge, X.shape[0])
+        self._init_state(X.shape[1], n_edge)
+        dev_ops = None
+        if dev is not None:
+            if isinstance(dev, tuple) and len(dev) == 3:
+                dev = dict(zip(("X", "y", "lengths"), dev))
+            if not isinstance(dev, dict) or not {"X", "y", "lengths"} <= set(dev):
+                raise PerceptronsError("dev must be a tuple (X_dev, y_dev, lengths_dev) or a dict with keys X, y, lengths[, forced, X_edge]")
+            Xd = self._check_X(dev["X"])
+            yd = np.asarray(dev["y"])
+            if yd.shape != (Xd.shape[0],):
+                raise PerceptronsError(f"dev: y has shape {yd.shape}, expected ({Xd.shape[0]},)")
+            dev_ops = (csr_operand(Xd), edge_operand(dev.get("X_edge"), Xd.shape[0], n_edge)[0], yd,
+                       sequence_offsets(dev["lengths"], Xd.shape[0], "dev lengths"),
+                       self._forced(dev.get("forced"), Xd.shape[0]))
+        self._train(csr_operand(X), eop, yi, offsets, self._forced(forced, X.shape[0]),
+                    self.max_epochs, dev_ops, callback)
+        if not self.converged_ and not self._stopped and dev_ops is None:
+            warnings.warn(
+                f"SequencePerceptron still made {self.mistakes_per_epoch_[-1]} sequence mistakes in its "
+                f"last epoch (max_epochs={self.max_epochs}): the data are not separable by this model "
+                "or need more epochs.",
+                ConvergenceWarning,
+            )
+        return self
+
+    def partial_fit(self, X, y, lengths=None, classes=None, *, X_edge=None, forced=None):
+        """One pass over the sequences given; the first call must pass ``classes``."""
+        validate_params(self, self._parameter_constraints)
+        if getattr(self, "_state", None) is None and hasattr(self, "_W_final"):
+            self._restart_from_final()
+        if getattr(self, "_state", None) is None:
+            if classes is None:
+                raise PerceptronsError("classes must be passed on the first call to partial_fit (all tags that will be seen)")
+            X, y = self._check_Xy(X, y, reset=True)
+            self.classes_ = np.unique(np.asarray(classes))
+            self._init_state(X.shape[1], 0 if X_edge is None else sp.csr_matrix(X_edge).shape[1])
+        else:
+            X, y = self._check_Xy(X, y, reset=False)
+        eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_)
+        unknown = np.setdiff1d(np.unique(y), self.classes_)
+        if unknown.size:
+            raise PerceptronsError(f"y contains tags {list(unknown[:5])} that are not in classes {list(self.classes_)}")
+        yi = np.searchsorted(self.classes_, y).astype(np.int64)
+        offsets = sequence_offsets(lengths, X.shape[0])
+        self._train(csr_operand(X), eop, yi, offsets, self._forced(forced, X.shape[0]), 1, None, None,
+                    online=True)
+        return self
+
+    def predict(self, X, lengths=None, *, X_edge=None, forced=None):
+        """Best tag sequence of each sequence, shape (n_tokens,)."""
+        check_is_fitted(self)
+        X = self._check_X(X)
+        offsets = sequence_offsets(lengths, X.shape[0])
+        eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_)
+        return self.classes_[self._decode(csr_operand(X), eop, offsets, self._forced(forced, X.shape[0]))]
+
+    def _predict_trusted(self, X, lengths, X_edge=None, forced=None):
+        """predict() for CSR float64 input built by this package (the Tagger): no re-validation,
+        which would cost more than decoding a short sentence."""
+        offsets = sequence_offsets(lengths, X.shape[0])
+        eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_)
+        return self.classes_[self._decode(csr_operand(X), eop, offsets, self._forced(forced, X.shape[0]))]
+
+    def score(self, X, y, lengths=None):
+        """Token accuracy."""
+        return float(np.mean(self.predict(X, lengths) == np.asarray(y)))
+
+    # ------------------------------------------------------------------ the loop
+    def _train(self, op, eop, yi, offsets, forced, n_epochs, dev_ops, callback, online=False):
+        from perceptrons._jit import structured as K
+
+        indptr, indices, data, binary = op
+        s = self._state
+        n_seq = offsets.shape[0] - 1
+        code = decoder_code(self.decoder)
+        rng = self._rng
+        self.converged_, self._stopped = False, False
+        best, best_score, since_best = None, -1.0, 0
+        t0 = time.perf_counter()
+        for epoch in range(1, n_epochs + 1):
+            perm = rng.permutation(n_seq) if self.shuffle else np.arange(n_seq, dtype=np.int64)
+            m, wrong = K.train_epoch(indptr, indices, data, binary, eop[0], eop[1], yi, offsets,
+                                     perm.astype(np.int64), forced, s["W"], s["trans"], s["E"], s["trans2"],
+                                     s["start"], s["stop"], s["U"], s["Utrans"], s["UE"], s["Utrans2"], s["Ustart"],
+                                     s["Ustop"], s["count"], self.averaged, code)
+            self.n_epochs_ += 1
+            self.mistakes_per_epoch_.append(int(m))
+            self.token_mistakes_per_epoch_.append(int(wrong))
+            self._finalize()
+            self.converged_ = m == 0
+            if dev_ops is not None:
+                (dop, deop, yd, doff, dforced) = dev_ops
+                acc = float(np.mean(self.classes_[self._decode(dop, deop, doff, dforced)] == yd))
+                self.dev_scores_.append(acc)
+                if acc > best_score:
+                    best_score, since_best = acc, 0
+                    best = (epoch, self._final_weights())
+                else:
+                    since_best += 1
+            if callback is not None and callback(epoch, int(m), time.perf_counter() - t0) is False:
+                self._stopped = True
+                break
+            if self.converged_ or (self.patience is not None and since_best >= self.patience):
+                break
+        if best is not None:
+            self.best_epoch_ = best[0]
+            self._set_final(*best[1])
+        else:
+            self.best_epoch_ = self.n_epochs_
+
+    def _decode(self, op, eop, offsets, forced):
+        from perceptrons._jit import structured as K
+
+        indptr, indices, data, binary = op
+        out = np.empty(indptr.shape[0] - 1, dtype=np.int64)
+        K.decode_all(indptr, indices, data, binary, eop[0], eop[1], offsets, forced, self._W_final,
+                     self.coef_trans_, self.coef_edge_, self.coef_trans2_, self.coef_init_, self.coef_final_,
+                     decoder_code(self.decoder), out)
+        return out
+
+    # ------------------------------------------------------------------ state
+    def _init_state(self, d, n_edge=0):
+        T = len(self.classes_)
+        self.n_edge_features_in_ = n_edge
+        self._state = {
+            "W": np.zeros((d, T)), "trans": np.zeros((T, T)), "E": np.zeros((n_edge, T, T)),
+            "trans2": np.zeros((T, T, T) if self.markov_order == 2 else (0, 0, 0)),
+            "start": np.zeros(T), "stop": np.zeros(T),
+            "U": np.zeros((d, T)), "Utrans": np.zeros((T, T)), "UE": np.zeros((n_edge, T, T)),
+            "Utrans2": np.zeros((T, T, T) if self.markov_order == 2 else (0, 0, 0)),
+            "Ustart": np.zeros(T), "Ustop": np.zeros(T),
+            "count": np.zeros(1, dtype=np.int64),
+        }
+        self.mistakes_per_epoch_, self.token_mistakes_per_epoch_, self.dev_scores_ = [], [], []
+        self.n_epochs_ = 0
+        self._rng = np.random.default_rng(self._seed())
+        self._finalize()
+
+    def _finalize(self):
+        """Final weights from the running state: the lazy average W − U / C, or W itself."""
+        s = self._state
+        c = int(s["count"][0])
+        if self.averaged and c > 0:
+            parts = [s[k] - s["U" + k if k != "W" else "U"] / c for k in _PARTS]
+        else:
+            parts = [s[k].copy() for k in _PARTS]
+        self._set_final(*parts)
+
+    def _final_weights(self):
+        return (self._W_final.copy(), self.coef_trans_.copy(), self.coef_edge_.copy(), self.coef_trans2_.copy(),
+                self.coef_init_.copy(), self.coef_final_.copy())
+
+    def _set_final(self, W, trans, E, trans2, start, stop):
+        self._W_final = np.ascontiguousarray(W)
+        self.coef_ = self._W_final.T
+        self.coef_trans_, self.coef_edge_, self.coef_trans2_ = trans, E, trans2
+        self.coef_init_, self.coef_final_ = start, stop
+
+    def _seed(self):
+        rs = self.random_state
+        if isinstance(rs, np.random.RandomState):
+            return rs.randint(0, 2**31 - 1)
+        return rs
+
+    def _forced(self, forced, n):
+        if forced is None:
+            return _EMPTY_FORCED
+        forced = np.asarray(forced)
+        if forced.shape != (n,):
+            raise PerceptronsError(f"forced must have one entry per token: expected shape ({n},), got {forced.shape}")
+        idx = np.clip(np.searchsorted(self.classes_, forced), 0, len(self.classes_) - 1)
+        return np.where(self.classes_[idx] == forced, idx, -1).astype(np.int64)
+
+    # ------------------------------------------------------------------ validation
+    def _check_Xy(self, X, y, reset):
+        if y is None:
+            raise PerceptronsError("SequencePerceptron requires y to be passed, but the target y is None")
+        X, y = validate_data(self, X, y, reset=reset, accept_sparse="csr", accept_large_sparse=True,
+                             dtype=np.float64)
+        check_classification_targets(y)
+        if X.shape[0] == 0:
+            raise PerceptronsError("X is empty: 0 tokens")
+        return (X if sp.issparse(X) else sp.csr_matrix(X)), y
+
+    def _check_X(self, X):
+        X = validate_data(self, X, reset=False, accept_sparse="csr", accept_large_sparse=True, dtype=np.float64)
+        return X if sp.issparse(X) else sp.csr_matrix(X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    # ------------------------------------------------------------------ persistence
+    def _to_state(self):
+        """Final weights only; the emission matrix is stored sparse (most entries stay 0)."""
+        check_is_fitted(self)
+        rows, cols = np.nonzero(self._W_final)
+        ef, ea, eb = np.nonzero(self.coef_edge_)
+        meta = {"n_features_in": int(self.n_features_in_), "n_edge_features_in": int(self.n_edge_features_in_),
+                "n_epochs": int(self.n_epochs_),
+                "best_epoch": int(self.best_epoch_), "converged": bool(self.converged_),
+                "mistakes_per_epoch": self.mistakes_per_epoch_,
+                "token_mistakes_per_epoch": self.token_mistakes_per_epoch_, "dev_scores": self.dev_scores_}
+        arrays = {"classes": self.classes_, "W_rows": rows.astype(np.int32 if len(rows) and rows[-1] < 2**31 else np.int64),
+                  "W_cols": cols.astype(np.int16 if len(self.classes_) < 2**15 else np.int32),
+                  "W_vals": self._W_final[rows, cols], "trans": self.coef_trans_, "start": self.coef_init_,
+                  "stop": self.coef_final_, "E_index": np.stack([ef, ea, eb]).astype(np.int64),
+                  "E_vals": self.coef_edge_[ef, ea, eb], "trans2": self.coef_trans2_}
+        return meta, arrays
+
+    def _from_state(self, meta, arrays):
+        self.classes_ = arrays["classes"]
+        self.n_features_in_ = int(meta["n_features_in"])
+        T = len(self.classes_)
+        W = np.zeros((self.n_features_in_, T))
+        W[arrays["W_rows"], arrays["W_cols"]] = arrays["W_vals"]
+        self.n_edge_features_in_ = int(meta["n_edge_features_in"])
+        E = np.zeros((self.n_edge_features_in_, T, T))
+        ef, ea, eb = arrays["E_index"]
+        E[ef, ea, eb] = arrays["E_vals"]
+        self._state = None
+        self._rng = np.random.default_rng(self._seed())
+        for k in ("n_epochs", "best_epoch", "converged", "mistakes_per_epoch", "token_mistakes_per_epoch", "dev_scores"):
+            setattr(self, k + "_", meta[k])
+        trans2 = arrays["trans2"].astype(np.float64)
+        if trans2.shape != ((T, T, T) if self.markov_order == 2 else (0, 0, 0)):
+            raise ValueError(f"second-order weights of shape {trans2.shape} for markov_order={self.markov_order}")
+        self._set_final(W, arrays["trans"].astype(np.float64), E, trans2, arrays["start"].astype(np.float64),
+                        arrays["stop"].astype(np.float64))
+        return self
+
+    def _drop_features(self, keep):
+        """Keep the emission weights of the features where ``keep`` is true (all-zero rows are
+        safe to drop: they add exactly 0 to every score).  Online training then restarts from
+        the final weights, as after loading a model."""
+        self._W_final = np.ascontiguousarray(self._W_final[keep])
+        self.coef_ = self._W_final.T
+        self.n_features_in_ = int(self._W_final.shape[0])
+        self._state = None
+        return self
+
+    def _restart_from_final(self):
+        """After loading: continue online training from the stored final weights."""
+        final = self._final_weights()
+        self._init_state(self.n_features_in_, self.n_edge_features_in_)
+        for k, v in zip(_PARTS, final):
+            self._state[k][...] = v
+        self._finalize()

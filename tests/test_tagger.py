@@ -1,0 +1,214 @@
+"""Tagger: feature templates against a per-token oracle, persistence, and real EWT data."""
+
+import collections
+
+import numpy as np
+import pytest
+
+import reference as ref
+from perceptrons import SequencePerceptron, Tagger, load_model, save_model
+from perceptrons._validation import PerceptronsError
+from perceptrons.io.conllu import read_conllu
+from perceptrons.structured.features import BASIC, RICH, FeatureMap, parse_templates
+from perceptrons.structured.metrics import tagging_report
+
+TRAIN = [
+    ["The", "old", "man", "the", "boats", "."],
+    ["Time", "flies", "like", "an", "arrow", "."],
+    ["Fruit", "flies", "like", "a", "banana", "."],
+    ["I", "saw", "3-D", "movies", "in", "2021", "!"],
+    ["USA", "TODAY", "re-ran", "it"],
+]
+TAGS = [
+    ["DET", "NOUN", "VERB", "DET", "NOUN", "PUNCT"],
+    ["NOUN", "VERB", "ADP", "DET", "NOUN", "PUNCT"],
+    ["NOUN", "NOUN", "VERB", "DET", "NOUN", "PUNCT"],
+    ["PRON", "VERB", "ADJ", "NOUN", "ADP", "NUM", "PUNCT"],
+    ["PROPN", "PROPN", "VERB", "PRON"],
+]
+
+
+def decode(fm, feature_ids):
+    """Feature columns back to "template=value" strings, through the stored tables only."""
+    inv = {i: s for s, i in fm.vocab_.items()}
+    out = set()
+    for f in feature_ids:
+        t = int(np.searchsorted(fm.ptr_, f, side="right")) - 1
+        name, value = fm.templates[t], int(fm.keys_[f])
+        if name == "bias":
+            out.add("bias")
+        elif "|" in name:
+            a, b = divmod(value, fm.n_values_)
+            out.add(f"{name}={inv[a]}|{inv[b]}")
+        else:
+            out.add(f"{name}={inv[value]}")
+    return out
+
+
+@pytest.mark.parametrize("templates", ["basic", "rich"])
+def test_features_equal_per_token_oracle(templates):
+    fm = FeatureMap(templates, min_count=1)
+    X, lengths = fm.fit_transform(TRAIN)
+    names = BASIC if templates == "basic" else RICH
+    r = 0
+    for words in TRAIN:
+        for i in range(len(words)):
+            assert decode(fm, X.indices[X.indptr[r]:X.indptr[r + 1]]) == ref.token_features(words, i, names)
+            r += 1
+    assert lengths.tolist() == [len(s) for s in TRAIN]
+    # new text: exactly the oracle's features that were seen in training, unknown words included
+    trained = set().union(*(ref.token_features(w, i, names) for w in TRAIN for i in range(len(w))))
+    new = [["The", "arrows", "flies", "re-ran", "Zyx"], ["banana"]]
+    Xn, _ = fm.transform(new)
+    r = 0
+    for words in new:
+        for i in range(len(words)):
+            assert decode(fm, Xn.indices[Xn.indptr[r]:Xn.indptr[r + 1]]) == ref.token_features(words, i, names) & trained
+            r += 1
+
+
+def test_rare_words_lose_identity_features():
+    fm = FeatureMap("rich", min_count=1, rare_count=2)
+    X, _ = fm.fit_transform(TRAIN)
+    counts = collections.Counter(w for s in TRAIN for w in s)
+    identity = {"w[0]", "l[0]", "l[-1]|l[0]", "l[0]|l[1]", "l[0]|s3[1]"}
+    r = 0
+    for words in TRAIN:
+        for i, w in enumerate(words):
+            expected = ref.token_features(words, i, RICH)
+            if counts[w] < 2:
+                expected = {f for f in expected if f.split("=")[0] not in identity}
+            assert decode(fm, X.indices[X.indptr[r]:X.indptr[r + 1]]) == expected
+            r += 1
+    Xn, _ = fm.transform([["flies", "Zyx"]])  # seen twice: kept; unknown: withheld
+    got = decode(fm, Xn.indices[Xn.indptr[0]:Xn.indptr[1]])
+    assert "w[0]=w=flies" in got
+    assert not any(f.startswith("w[0]=") for f in decode(fm, Xn.indices[Xn.indptr[1]:Xn.indptr[2]]))
+
+
+def test_min_count_drops_rare_features():
+    fm1, fm2 = FeatureMap("basic", 1), FeatureMap("basic", 2)
+    X1, _ = fm1.fit_transform(TRAIN)
+    X2, _ = fm2.fit_transform(TRAIN)
+    assert X2.shape[1] < X1.shape[1]
+    counts = collections.Counter(f for w in TRAIN for i in range(len(w)) for f in ref.token_features(w, i, BASIC))
+    assert X2.shape[1] == sum(c >= 2 for c in counts.values())
+
+
+@pytest.mark.parametrize("bad, match", [("nope", "unknown template set"), ("l[9]", "bad feature template"),
+                                         ("q[0]", "bad feature template"), ("l[0]|l[1]|l[2]", "at most two")])
+def test_bad_templates(bad, match):
+    with pytest.raises(PerceptronsError, match=match):
+        parse_templates(bad)
+
+
+def test_custom_templates_string():
+    names, parsed = parse_templates("bias, l[0], s3[0]|l[-1]")
+    assert names == ["bias", "l[0]", "s3[0]|l[-1]"] and len(parsed) == 3
+
+
+@pytest.mark.parametrize("params", [{}, {"rare_count": 2}, {"markov_order": 2}])
+def test_tagger_learns_and_round_trips(tmp_path, params):
+    tagger = Tagger(max_epochs=10, min_count=1, **params).fit(TRAIN, TAGS)
+    assert tagger.predict(TRAIN) == TAGS
+    new = [["The", "man", "saw", "an", "old", "banana", "."], ["Zyx", "flies"], []]
+    before = tagger.predict(new)
+    assert before[-1] == []
+    save_model(tagger, tmp_path / "t.npz")
+    back = load_model(tmp_path / "t.npz", expect="Tagger")
+    assert back.predict(new) == before
+    assert back.predict(TRAIN) == TAGS
+    assert back.tag(["The", "man"]) == tagger.tag(["The", "man"])
+
+
+def test_edge_features_round_trip(tmp_path):
+    tagger = Tagger(max_epochs=10, min_count=1, edges="l[-1],l[0]", edge_min_count=2).fit(TRAIN, TAGS)
+    assert tagger.model_.n_edge_features_in_ == tagger.edge_features_.n_features > 0
+    assert tagger.predict(TRAIN) == TAGS
+    new = [["The", "man", "saw", "an", "old", "banana", "."], ["Zyx", "flies"]]
+    save_model(tagger, tmp_path / "t.npz")
+    back = load_model(tmp_path / "t.npz")
+    assert back.predict(new) == tagger.predict(new)
+    np.testing.assert_array_equal(back.model_.coef_edge_, tagger.model_.coef_edge_)
+
+
+def test_pruning_zero_weight_features_keeps_predictions():
+    fm = FeatureMap("rich", min_count=1)
+    X, lengths = fm.fit_transform(TRAIN)
+    y = np.array([t for s in TAGS for t in s])
+    model = SequencePerceptron(max_epochs=2).fit(X, y, lengths)
+    new = [["The", "man", "saw", "an", "old", "banana", "."], ["Zyx", "flies", "like", "3-D"]]
+    Xn, ln = fm.transform(new)
+    before = model.predict(Xn, ln)
+    used = np.any(model._W_final != 0, axis=1)
+    assert 0 < used.sum() < used.size
+    fm.prune(used)
+    model._drop_features(used)
+    Xp, lp = fm.transform(new)
+    assert Xp.shape[1] == used.sum() == model.n_features_in_
+    np.testing.assert_array_equal(model.predict(Xp, lp), before)
+    tagger = Tagger(max_epochs=2, min_count=1).fit(TRAIN, TAGS)
+    assert np.all(np.any(tagger.model_._W_final != 0, axis=1))
+
+
+def test_tag_dictionary_fixes_frequent_words(tmp_path):
+    sents = [["a", "x"], ["a", "y"]] * 15
+    tags = [["DET", "NOUN"], ["DET", "VERB"]] * 15
+    tagger = Tagger(tag_dict=True, tag_dict_min_count=20, max_epochs=2).fit(sents, tags)
+    assert tagger.tagdict_ == {"a": "DET"}
+    save_model(tagger, tmp_path / "t.npz")
+    assert load_model(tmp_path / "t.npz").tagdict_ == {"a": "DET"}
+
+
+def test_model_of_another_kind_is_refused(tmp_path):
+    X = np.eye(3)
+    save_model(SequencePerceptron(max_epochs=2).fit(X, [0, 1, 2]), tmp_path / "s.npz")
+    with pytest.raises(PerceptronsError, match="holds a SequencePerceptron, but a Tagger is needed"):
+        load_model(tmp_path / "s.npz", expect="Tagger")
+
+
+@pytest.mark.parametrize("sents, tags, match", [
+    ("a b", None, "list of sentences"), ([["a", 1]], [["X", "Y"]], "list of word strings"),
+    ([["a", "b"]], [["X"]], "2 words but 1 tags"), ([["a"]], [["X"], ["Y"]], "1 sentences but 2 tag"),
+])
+def test_bad_corpus(sents, tags, match):
+    with pytest.raises(PerceptronsError, match=match):
+        Tagger().fit(sents, tags)
+
+
+def test_sentence_longer_than_10000_tokens():
+    tagger = Tagger(max_epochs=2).fit(TRAIN, TAGS)
+    long = (TRAIN[1] * 1700)[:10_200]
+    tags = tagger.predict([long])[0]
+    assert len(tags) == 10_200
+    tagger.fit([long], [(TAGS[1] * 1700)[:10_200]])  # training on it works too
+
+
+def test_report():
+    r = tagging_report([["D", "N"], ["V"]], [["D", "V"], ["V"]], known=[True, False, True])
+    assert r["known_accuracy"] == 1.0 and r["unknown_accuracy"] == 0.0 and r["n_unknown"] == 1
+    per = {t: (p, rc, f) for t, p, rc, f, _ in r["per_tag"]}
+    assert per["N"] == (0.0, 0.0, 0.0) and per["V"] == (0.5, 1.0, pytest.approx(2 / 3))
+    with pytest.raises(PerceptronsError):
+        tagging_report([["D"]], [["D", "N"]])
+
+
+def test_ewt_end_to_end_beats_most_frequent_tag(data_dir):
+    ewt = data_dir / "ud-english-ewt"
+    train = read_conllu(ewt / "train.conllu")[:500]
+    dev = read_conllu(ewt / "dev.conllu")[:200]
+    words, tags = [s.words for s in train], [s.tags for s in train]
+    # baseline: each known word's most frequent training tag, the overall most frequent for others
+    counts = collections.defaultdict(collections.Counter)
+    for ws, ts in zip(words, tags):
+        for w, t in zip(ws, ts):
+            counts[w][t] += 1
+    overall = collections.Counter(t for ts in tags for t in ts).most_common(1)[0][0]
+    gold = np.array([t for s in dev for t in s.tags])
+    base = np.array([counts[w].most_common(1)[0][0] if w in counts else overall for s in dev for w in s.words])
+    baseline = float(np.mean(base == gold))
+    tagger = Tagger(max_epochs=8).fit(words, tags, dev=([s.words for s in dev], [s.tags for s in dev]))
+    pred = np.array([t for s in tagger.predict([s.words for s in dev]) for t in s])
+    acc = float(np.mean(pred == gold))
+    assert acc == max(tagger.model_.dev_scores_)
+    assert acc > baseline + 0.05 and acc > 0.85, (acc, baseline)

@@ -1,0 +1,168 @@
+"""perceptrons tag train / predict / evaluate, end to end on small CoNLL-U files."""
+
+import numpy as np
+import pytest
+
+from perceptrons import SequencePerceptron, save_model
+from perceptrons.cli import main
+from perceptrons.io.conllu import read_conllu
+
+SENTS = [
+    (["The", "dog", "barks", "."], ["DET", "NOUN", "VERB", "PUNCT"], ["DT", "NN", "VBZ", "."]),
+    (["A", "cat", "sleeps", "."], ["DET", "NOUN", "VERB", "PUNCT"], ["DT", "NN", "VBZ", "."]),
+    (["The", "cat", "sees", "a", "dog", "."], ["DET", "NOUN", "VERB", "DET", "NOUN", "PUNCT"],
+     ["DT", "NN", "VBZ", "DT", "NN", "."]),
+    (["Dogs", "bark", "."], ["NOUN", "VERB", "PUNCT"], ["NNS", "VBP", "."]),
+]
+
+
+def conllu(sents, with_mwt=True):
+    out = []
+    for k, (words, upos, xpos) in enumerate(sents):
+        out.append(f"# sent_id = {k}")
+        if with_mwt and k == 0:
+            out.append("1-2\tThedog\t_\t_\t_\t_\t_\t_\t_\t_")
+        for i, (w, u, x) in enumerate(zip(words, upos, xpos), 1):
+            out.append(f"{i}\t{w}\t{w.lower()}\t{u}\t{x}\t_\t0\tdep\t_\t_")
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def run(capsys, *args):
+    with pytest.raises(SystemExit) as exc:
+        main(list(map(str, args)))
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+@pytest.fixture
+def files(tmp_path):
+    train = tmp_path / "train.conllu"
+    train.write_text(conllu(SENTS * 3), encoding="utf-8")
+    dev = tmp_path / "dev.conllu"
+    dev.write_text(conllu(SENTS[:2]), encoding="utf-8")
+    return tmp_path, train, dev
+
+
+def test_train_predict_evaluate(files, capsys):
+    tmp, train, dev = files
+    model = tmp / "m.npz"
+    code, out, err = run(capsys, "tag", "train", train, "--dev", dev, "--epochs", 3, "-o", model)
+    assert code == 0, err
+    assert "kept epoch" in out and "dev acc" in out and model.exists()
+
+    code, out, err = run(capsys, "tag", "predict", model, dev)
+    assert code == 0, err
+    pred = tmp / "p.conllu"
+    pred.write_text(out, encoding="utf-8")
+    assert [s.tags for s in read_conllu(pred)] == [s[1] for s in SENTS[:2]]
+    assert "1-2\tThedog" in out
+
+    text = tmp / "plain.txt"
+    text.write_text("The dog barks .\n\nA cat sleeps .\n", encoding="utf-8")
+    code, out, err = run(capsys, "tag", "predict", model, text)
+    assert code == 0, err
+    assert out.splitlines() == ["The/DET dog/NOUN barks/VERB ./PUNCT", "", "A/DET cat/NOUN sleeps/VERB ./PUNCT"]
+
+    code, out, err = run(capsys, "tag", "predict", model, dev, "-o", tmp / "o.conllu")
+    assert code == 0 and (tmp / "o.conllu").exists()
+
+    code, out, err = run(capsys, "tag", "evaluate", model, dev)
+    assert code == 0, err
+    assert "token accuracy    1.0000" in out and "sentence accuracy 1.0000" in out
+    assert "unknown words" in out and "NOUN" in out
+
+
+def test_xpos_and_greedy(files, capsys):
+    tmp, train, dev = files
+    model = tmp / "x.npz"
+    code, out, err = run(capsys, "tag", "train", train, "--column", "xpos", "--decoder", "greedy", "--epochs", 3,
+                         "--edges", "l[-1],l[0]", "--tag-dict", "--templates", "basic", "--second-order", "-o", model)
+    assert code == 0, err
+    code, out, err = run(capsys, "tag", "evaluate", model, dev, "--column", "xpos")
+    assert code == 0 and "VBZ" in out
+
+
+def test_bad_templates_option(files, capsys):
+    tmp, train, _ = files
+    code, _, err = run(capsys, "tag", "train", train, "--templates", "l[0]|q[1]", "-o", tmp / "m.npz")
+    assert code == 2 and "bad feature template 'l[0]|q[1]'" in err
+
+
+def test_wrong_column_count(files, capsys):
+    tmp, train, _ = files
+    bad = tmp / "bad.conllu"
+    lines = conllu(SENTS).splitlines()
+    lines[3] = "2\tdog\tNOUN"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "tag", "train", bad, "-o", tmp / "m.npz")
+    assert code == 2 and err.strip() == f"error: {bad}:4: expected 10 tab-separated columns, found 3"
+    assert not (tmp / "m.npz").exists()
+
+
+def test_empty_column(files, capsys):
+    tmp, _, _ = files
+    empty = tmp / "e.conllu"
+    empty.write_text(conllu([(w, ["_"] * len(w), x) for w, _, x in SENTS]), encoding="utf-8")
+    code, _, err = run(capsys, "tag", "train", empty, "-o", tmp / "m.npz")
+    assert code == 2 and "the upos column is empty" in err and len(err.strip().splitlines()) == 1
+
+
+def test_empty_file(files, capsys):
+    tmp, _, _ = files
+    (tmp / "z.conllu").write_text("", encoding="utf-8")
+    code, _, err = run(capsys, "tag", "train", tmp / "z.conllu", "-o", tmp / "m.npz")
+    assert code == 2 and "no sentences" in err
+
+
+def test_non_utf8(files, capsys):
+    tmp, train, _ = files
+    model = tmp / "m.npz"
+    assert run(capsys, "tag", "train", train, "--epochs", 1, "-o", model)[0] == 0
+    bad = tmp / "bad.txt"
+    bad.write_bytes(b"The dog\nbad \xe9 byte\n")
+    code, _, err = run(capsys, "tag", "predict", model, bad)
+    assert code == 2 and f"{bad}:2: not valid UTF-8" in err
+    badc = tmp / "bad.conllu"
+    badc.write_bytes(conllu(SENTS).encode().replace(b"barks", b"bark\xff"))
+    code, _, err = run(capsys, "tag", "predict", model, badc)
+    assert code == 2 and f"{badc}:5: not valid UTF-8" in err
+
+
+def test_long_sentence(files, capsys):
+    tmp, train, _ = files
+    model = tmp / "m.npz"
+    assert run(capsys, "tag", "train", train, "--epochs", 1, "-o", model)[0] == 0
+    long = tmp / "long.txt"
+    long.write_text(" ".join(["the", "dog", "barks"] * 4000) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "tag", "predict", model, long)
+    assert code == 0, err
+    assert len(out.split()) == 12_000
+
+
+def test_model_of_another_kind(files, capsys):
+    tmp, _, dev = files
+    other = tmp / "seq.npz"
+    save_model(SequencePerceptron(max_epochs=1).fit(np.eye(2), [0, 1]), other)
+    code, _, err = run(capsys, "tag", "predict", other, dev)
+    assert code == 2 and "holds a SequencePerceptron, but a Tagger is needed here" in err
+
+
+def test_missing_files(files, capsys):
+    tmp, train, _ = files
+    code, _, err = run(capsys, "tag", "predict", tmp / "none.npz", train)
+    assert code == 2 and "no such model file" in err
+    code, _, err = run(capsys, "tag", "train", train, "-o", tmp / "nodir" / "m.npz")
+    assert code == 2 and "does not exist" in err
+
+
+def test_ctrl_c_writes_nothing(files, capsys, monkeypatch):
+    tmp, train, _ = files
+    from perceptrons.structured import tagging
+
+    def interrupted(self, *a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tagging.Tagger, "fit", interrupted)
+    code, _, err = run(capsys, "tag", "train", train, "-o", tmp / "m.npz")
+    assert code == 130 and "nothing was written" in err and not (tmp / "m.npz").exists()
