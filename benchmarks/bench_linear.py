@@ -1,6 +1,7 @@
 """Throughput of perceptrons.Perceptron against scikit-learn and the machine's read bandwidth.
 
-Every figure is the median of REPEATS runs measured in this one process, anchors included:
+Every figure is the median of several runs measured in this one process, anchors included; the
+contestants run in turn (A, B, A, B, ...) so that bursts of load on a shared machine hit all alike:
 
 * dense 400k x 100, float64 and float32, 5 cyclic epochs: samples/s and GB/s of the epochs, the
   whole fit's samples/s against ``sklearn.linear_model.Perceptron(max_iter=5, tol=None,
@@ -40,6 +41,18 @@ def median_time(fn, repeats):
         fn()
         times.append(time.perf_counter() - t)
     return statistics.median(times)
+
+
+def interleaved(fns, repeats):
+    """Median seconds of each function, run in turn A, B, C, A, B, C, ... so that a noisy,
+    shared machine slows every contestant alike rather than whichever ran during a burst."""
+    times = [[] for _ in fns]
+    for _ in range(repeats):
+        for t, fn in zip(times, fns):
+            start = time.perf_counter()
+            fn()
+            t.append(time.perf_counter() - start)
+    return [statistics.median(t) for t in times]
 
 
 def read_bandwidth(repeats):
@@ -96,12 +109,13 @@ def dense_section(n, d, repeats, bandwidth):
     y = np.where(X64[:, :5].sum(axis=1) + rng.standard_normal(n) > 0, 1, -1)
     ours = Perceptron(max_epochs=5)
     sk = SkPerceptron(max_iter=5, tol=None, shuffle=False)
-    sk_fit = median_time(lambda: sk.fit(X64, y), repeats)
+    X32 = X64.astype(np.float32)
+    sk_fit, fit64, fit32 = interleaved([lambda: sk.fit(X64, y), lambda: ours.fit(X64, y), lambda: ours.fit(X32, y)],
+                                       repeats)
     sk_rate = 5 * n / sk_fit
     rows = [["sklearn Perceptron", "float64", f"{sk_rate / 1e6:.2f}", f"{5 * X64.nbytes / sk_fit / 1e9:.2f}", "1.00",
              f"{5 * X64.nbytes / sk_fit / bandwidth:.2f}", "-", "-"]]
-    for X in (X64, X64.astype(np.float32)):
-        fit = median_time(lambda: ours.fit(X, y), repeats)
+    for X, fit in ((X64, fit64), (X32, fit32)):
         epoch = epoch_seconds(ours, X, y, repeats)
         peak = peak_bytes(lambda: ours.fit(X, y))
         rows.append([
@@ -122,13 +136,13 @@ def csr_section(n, d, nnz, repeats):
         w_true = rng.standard_normal(d)
         y = np.where(A @ w_true + 0.5 * rng.standard_normal(n) > 0, 1, -1)
         sk = SkPerceptron(max_iter=5, tol=None, shuffle=False)
-        sk_fit = median_time(lambda: sk.fit(A, y), repeats)
         ours = Perceptron(max_epochs=5)
-        fit32 = median_time(lambda: ours.fit(A, y), repeats)
         A64 = A.copy()
         A64.indices = A64.indices.astype(np.int64)
         A64.indptr = A64.indptr.astype(np.int64)
-        fit64 = median_time(lambda: ours.fit(A64, y), repeats)
+        ours.fit(A64[:100], y[:100])  # compile for this storage before timing
+        sk_fit, fit32, fit64 = interleaved([lambda: sk.fit(A, y), lambda: ours.fit(A, y), lambda: ours.fit(A64, y)],
+                                           repeats)
         peak = peak_bytes(lambda: ours.fit(A64, y))
         in_bytes = A64.data.nbytes + A64.indices.nbytes + A64.indptr.nbytes
         kind = "binary (all ones)" if binary else "float64 values"

@@ -62,3 +62,17 @@ def test_csr_int64_indices_accepted_and_equal_to_int32():
     a = Perceptron(max_epochs=5).fit(A, y)
     b = Perceptron(max_epochs=5).fit(A64, y)
     np.testing.assert_array_equal(a.coef_, b.coef_)
+
+
+def test_weight_dtype_follows_the_sparse_values():
+    from perceptrons._validation import weight_dtype
+
+    A = sp.random(100, 30, density=0.2, format="csr", random_state=2)
+    y = np.arange(100) % 2
+    assert weight_dtype(kernel_operand(A)) == np.float64
+    assert weight_dtype(kernel_operand(A.astype(np.float32))) == np.float32
+    B = A.copy()
+    B.data[:] = 1.0
+    assert weight_dtype(kernel_operand(B)) == np.float32  # binary features: integer updates
+    assert weight_dtype(np.zeros((3, 2))) == np.float64
+    assert Perceptron(max_epochs=3).fit(B, y).coef_.dtype == np.float32

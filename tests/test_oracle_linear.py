@@ -28,6 +28,7 @@ STORAGES = {
     "dense32": lambda X: X.astype(np.float32),
     "csr": lambda X: sp.csr_matrix(X),
     "csr-int64": lambda X: _int64(sp.csr_matrix(X)),
+    "csr32": lambda X: sp.csr_matrix(X.astype(np.float32)),  # float32 weights: exact on integers
 }
 
 

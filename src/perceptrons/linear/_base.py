@@ -29,6 +29,7 @@ from perceptrons._validation import (
     encode_labels,
     kernel_operand,
     sample_scale,
+    weight_dtype,
     validate_params,
 )
 
@@ -84,11 +85,12 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         if not warm and np.any(scale == 0):  # skipped rows are never scored
             assert_finite(X)
         rng = self._rng = np.random.default_rng(self._seed())
+        Xop = kernel_operand(X)
         if not warm or self._state["w"].shape[0] != X.shape[1]:
-            self._init_state(X.shape[1], rng)
+            self._init_state(X.shape[1], rng, weight_dtype(Xop))
         self._reset_history()
-        self._start_fit(X, yi, scale)
-        self._train(kernel_operand(X), yi, scale, self.max_epochs, rng, callback, online=False)
+        self._start_fit(X, Xop, yi, scale)
+        self._train(Xop, yi, scale, self.max_epochs, rng, callback, online=False)
         if not self.converged_ and not self._stopped_by_callback and self.n_epochs_ >= self.max_epochs:
             warnings.warn(
                 f"{type(self).__name__} made {self.mistakes_per_epoch_[-1]} mistakes in its last "
@@ -116,7 +118,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
                 )
             X, y = self._check_Xy(X, y, reset=True)
             self.classes_ = check_classes(classes, what="classes")
-            self._init_state(X.shape[1], np.random.default_rng(self._seed()))
+            self._init_state(X.shape[1], np.random.default_rng(self._seed()), weight_dtype(kernel_operand(X)))
             self._reset_history()
             self._rng = np.random.default_rng(self._seed())
         else:
@@ -129,8 +131,9 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         yi = encode_labels(y, self.classes_)
         scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
-        self._start_fit(X, yi, scale)
-        self._train(kernel_operand(X), yi, scale, 1, self._rng, None, online=True)
+        Xop = kernel_operand(X)
+        self._start_fit(X, Xop, yi, scale)
+        self._train(Xop, yi, scale, 1, self._rng, None, online=True)
         self._finalize()
         return self
 
@@ -213,8 +216,8 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         self.mistakes_per_epoch_ = []
         self.n_epochs_ = 0
 
-    def _start_fit(self, X, yi, scale):
-        """Called before the epochs of a fit / partial_fit call."""
+    def _start_fit(self, X, Xop, yi, scale):
+        """Called before the epochs of a fit / partial_fit call (X as given, Xop as the kernels see it)."""
 
     def _after_epoch(self, Xop, yi, scale):
         """Called after every epoch."""
@@ -231,16 +234,16 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         self._set_coef(w, b)
 
     # ------------------------------------------------------------------ state
-    def _init_state(self, d, rng):
+    def _init_state(self, d, rng, dtype=np.float64):
         k = len(self.classes_)
         binary = k == 2
         shape = (d,) if binary else (d, k)
         nb = 1 if binary else k
         if self.init == "random":
-            w = rng.random(shape)
+            w = rng.random(shape).astype(dtype)
             b = rng.random(nb) if self.fit_intercept else np.zeros(nb)
         else:
-            w, b = np.zeros(shape), np.zeros(nb)
+            w, b = np.zeros(shape, dtype=dtype), np.zeros(nb)
         avg_shape = shape if self._averaging else ((0,) if binary else (0, k))
         self._state = {
             "binary": binary,

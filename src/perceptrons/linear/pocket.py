@@ -74,14 +74,12 @@ class PocketPerceptron(LinearPerceptronBase):
         self.random_state = random_state
         self.warm_start = warm_start
 
-    def _start_fit(self, X, yi, scale):
-        from perceptrons._validation import kernel_operand
-
+    def _start_fit(self, X, Xop, yi, scale):
         s = self._state
         if "pw" not in s:  # a fresh state; partial_fit and warm_start keep the pocket they have
             s["pw"], s["pb"] = s["w"].copy(), s["b"].copy()
         s["run"] = np.zeros(4, dtype=np.int64)
-        s["perr"] = np.array([self._errors(kernel_operand(X), yi, scale, s["pw"], s["pb"])])
+        s["perr"] = np.array([self._errors(Xop, yi, scale, s["pw"], s["pb"])])
 
     def _reset_history(self):
         super()._reset_history()

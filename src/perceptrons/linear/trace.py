@@ -35,7 +35,7 @@ class Update:
 class _TracingPerceptron(Perceptron):
     _log_updates = True
 
-    def _start_fit(self, X, yi, scale):
+    def _start_fit(self, X, Xop, yi, scale):
         self.initial_ = (self._state["w"].copy(), self._state["b"].copy())
         self.log_ = []
 

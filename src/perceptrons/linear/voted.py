@@ -89,7 +89,7 @@ class VotedPerceptron(LinearPerceptronBase):
         self._seq = 0
         self._current = None  # (w, b, visit counter when it became current)
 
-    def _start_fit(self, X, yi, scale):
+    def _start_fit(self, X, Xop, yi, scale):
         s = self._state
         if self._current is None:
             self._current = (s["w"].copy(), s["b"].copy(), int(s["count"][0]))
