@@ -20,7 +20,6 @@ import statistics
 import sys
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
@@ -32,17 +31,10 @@ from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedP
 from perceptrons.io.idx import load_mnist
 from perceptrons.io.readers import read_data
 
+from _common import DATA, table
+
 warnings.simplefilter("ignore", ConvergenceWarning)
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 FAMILY = {"last (PLA)": Perceptron, "pocket": PocketPerceptron, "averaged": AveragedPerceptron, "voted": VotedPerceptron}
-
-
-def table(title, header, rows):
-    print(f"\n{title}")
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    print("  ".join(str(h).ljust(w) for h, w in zip(header, widths)))
-    for r in rows:
-        print("  ".join(str(v).ljust(w) for v, w in zip(r, widths)))
 
 
 def timed(fn):

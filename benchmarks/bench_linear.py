@@ -21,7 +21,6 @@ import sys
 import time
 import tracemalloc
 import warnings
-from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
@@ -30,29 +29,9 @@ from sklearn.linear_model import Perceptron as SkPerceptron
 
 from perceptrons import Perceptron
 
+from _common import DATA, interleaved, median_time, table
+
 warnings.simplefilter("ignore", ConvergenceWarning)
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-
-
-def median_time(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
-
-
-def interleaved(fns, repeats):
-    """Median seconds of each function, run in turn A, B, C, A, B, C, ... so that a noisy,
-    shared machine slows every contestant alike rather than whichever ran during a burst."""
-    times = [[] for _ in fns]
-    for _ in range(repeats):
-        for t, fn in zip(times, fns):
-            start = time.perf_counter()
-            fn()
-            t.append(time.perf_counter() - start)
-    return [statistics.median(t) for t in times]
 
 
 def read_bandwidth(repeats):
@@ -93,14 +72,6 @@ def zipf_csr(n, d, nnz_per_row, rng, binary):
         A.data[:] = 1.0
     A.indices = A.indices.astype(np.int32)
     return A
-
-
-def table(title, header, rows):
-    print(f"\n{title}")
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    print("  ".join(str(h).ljust(w) for h, w in zip(header, widths)))
-    for r in rows:
-        print("  ".join(str(v).ljust(w) for v, w in zip(r, widths)))
 
 
 def dense_section(n, d, repeats, bandwidth):

@@ -4,6 +4,8 @@ Written for clarity, one obvious loop each, in plain Python floats.  Each sectio
 kernel it checks.  Add new oracles at the end of the file, in their own section.
 """
 
+import math
+
 
 def dot(w, x):
     return sum(wj * xj for wj, xj in zip(w, x))
@@ -283,7 +285,6 @@ def structured_perceptron(sequences, n_features, n_tags, epochs, orders=None, de
 # Oracle of perceptrons._jit.kernel.epoch_dual / voted_scores: the dual PLA written the slow way,
 # re-summing f(x_i) = Σ_j A[j][k]·K(x_j, x_i) + b[k] over the support at every visit, and keeping
 # every intermediate hypothesis for the average and the vote (what the fast code avoids).
-import math  # noqa: E402
 
 
 def kernel_linear(x, z, gamma=None, degree=None, coef0=None):
@@ -416,7 +417,7 @@ def voted_dual_predict(result, X_train, X_test, kernel, n_classes):
 
 # ----------------------------------------------------------------------------- theory (LP by perceptron)
 # Oracles of perceptrons._jit.lp: the homogeneous system A x > 0, rows as lists.
-import math  # noqa: E402,F811  (correctly rounded sqrt, as the kernel's)
+# math.sqrt (imported above) is correctly rounded, as the kernel's sqrt.
 
 
 def lp_perceptron_phase(A, x, max_updates):

@@ -5,7 +5,7 @@ form scikit-learn uses: "The 'max_epochs' parameter of Perceptron must be an int
 [1, inf). Got 0 instead."
 """
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
@@ -109,13 +109,10 @@ def encode_labels(y, classes):
 
 
 def check_classes(classes, what="y"):
+    """The sorted distinct labels; at least two of them."""
     classes = np.asarray(classes)
-    if classes.dtype == object:
-        # Mixed Python objects cannot be sorted reliably nor stored without pickle.
-        try:
-            classes = classes.astype(str) if all(isinstance(c, str) for c in classes) else classes
-        except Exception:  # pragma: no cover - defensive
-            pass
+    if classes.dtype == object and all(isinstance(c, str) for c in classes):
+        classes = classes.astype(str)  # storable without pickle, sortable
     classes = np.unique(classes)
     if classes.shape[0] < 2:
         seen = f"1 class ({classes[0]!r})" if classes.shape[0] else "no labels"
