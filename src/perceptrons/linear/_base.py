@@ -26,6 +26,7 @@ from perceptrons._validation import (
     PerceptronsError,
     check_classes,
     encode_labels,
+    fit_labels,
     kernel_operand,
     sample_scale,
     weight_dtype,
@@ -77,9 +78,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         # A cold fit needs no separate pass to find NaN/inf: its first epoch scores every row and
         # stops at the first non-finite score before any update (see _jit.linear).
         X, y = self._check_Xy(X, y, reset=True, finite=warm)
-        check_classification_targets(y)
-        self.classes_ = check_classes(y)
-        yi = encode_labels(y, self.classes_)
+        self.classes_, yi = fit_labels(y)
         scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
         if not warm and np.any(scale == 0):  # skipped rows are never scored
             assert_finite(X)
