@@ -211,6 +211,22 @@ def transitions(eindptr, eindices, lo, n, trans, E, out):
 
 
 @njit(**NJIT_STRICT)
+def _workspace(maxlen, T, lex, second_order):
+    """Decoding tables sized once for the longest sequence, reused for every sequence:
+    (transitions per position, emissions, first-order DP and back-pointers, second-order DP and
+    back-pointers, path)."""
+    tr = np.empty((maxlen if lex else 1, T, T))
+    emit = np.empty((maxlen, T))
+    delta = np.empty((maxlen, T))
+    bp = np.zeros((maxlen, T), dtype=np.int32)
+    m2 = maxlen if second_order else 1
+    delta2 = np.empty((m2, T, T))
+    bp2 = np.zeros((m2, T, T), dtype=np.int32)
+    path = np.empty(maxlen, dtype=np.int64)
+    return tr, emit, delta, bp, delta2, bp2, path
+
+
+@njit(**NJIT_STRICT)
 def decode_all(indptr, indices, data, binary, eindptr, eindices, offsets, forced, W, trans, E, trans2,
                start, stop, decoder, out):
     """Decode every sequence; ``out`` (n_tokens,) receives the tag indices.
@@ -224,15 +240,8 @@ def decode_all(indptr, indices, data, binary, eindptr, eindices, offsets, forced
     for s in range(n_seq):
         maxlen = max(maxlen, offsets[s + 1] - offsets[s])
     lex = E.shape[0] > 0
-    tr = np.empty((maxlen if lex else 1, T, T))
+    tr, emit, delta, bp, delta2, bp2, path = _workspace(maxlen, T, lex, trans2.shape[0] > 0)
     tr[0] = trans
-    emit = np.empty((maxlen, T))
-    delta = np.empty((maxlen, T))
-    bp = np.zeros((maxlen, T), dtype=np.int32)
-    m2 = maxlen if trans2.shape[0] > 0 else 1
-    delta2 = np.empty((m2, T, T))
-    bp2 = np.zeros((m2, T, T), dtype=np.int32)
-    path = np.empty(maxlen, dtype=np.int64)
     for s in range(n_seq):
         lo = offsets[s]
         n = offsets[s + 1] - lo
@@ -336,14 +345,7 @@ def train_epoch(indptr, indices, data, binary, eindptr, eindices, y, offsets, pe
         s = perm[q]
         maxlen = max(maxlen, offsets[s + 1] - offsets[s])
     lex = E.shape[0] > 0
-    tr = np.empty((maxlen if lex else 1, T, T))
-    emit = np.empty((maxlen, T))
-    delta = np.empty((maxlen, T))
-    bp = np.zeros((maxlen, T), dtype=np.int32)
-    m2 = maxlen if trans2.shape[0] > 0 else 1
-    delta2 = np.empty((m2, T, T))
-    bp2 = np.zeros((m2, T, T), dtype=np.int32)
-    path = np.empty(maxlen, dtype=np.int64)
+    tr, emit, delta, bp, delta2, bp2, path = _workspace(maxlen, T, lex, trans2.shape[0] > 0)
     mistakes = 0
     wrong_tokens = 0
     for q in range(perm.shape[0]):
