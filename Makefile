@@ -9,13 +9,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# the package alone (demo), and with the test and benchmark extras (test, bench)
+# the package alone (demo), and with the test, benchmark and cluster extras (test, bench)
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
+	$(BIN)/python -m pip install --quiet -e ".[test,bench,clusters]"
 	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed

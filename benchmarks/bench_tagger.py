@@ -1,9 +1,11 @@
 """Part-of-speech tagging on UD English EWT: our Tagger against NLTK's averaged perceptron.
 
 The anchor is measured in the same run: NLTK's ``PerceptronTagger(load=False).train(train,
-nr_iter=5)`` (Honnibal's greedy averaged perceptron).  Ours: ``Tagger`` with its defaults
-(rich templates, first-order Viterbi, averaged, 10 shuffled epochs, the epoch kept chosen on
-dev).  Throughputs count tokens × epochs per second of training, feature extraction included,
+nr_iter=5)`` (Honnibal's greedy averaged perceptron).  Ours, in two configurations: ``Tagger``
+with its defaults (rich templates, first-order Viterbi, averaged, 10 shuffled epochs, the epoch
+kept chosen on dev), which uses nothing but the training data, and the same with
+``clusters="spacy-en"`` (Brown clusters learned on unlabelled Reddit text, shipped by
+spacy-lookups-data; their loading counts in the training time).  Throughputs count tokens × epochs per second of training, feature extraction included,
 and words in → tags out per second of tagging (ours: median of 5 calls per run).  Times are
 medians of ``--repeats`` runs; peak memory is the high-water resident set of a separate process
 that reads EWT and trains our tagger once.
@@ -28,8 +30,10 @@ DEFAULT_DATA = HERE.parent.parent / "shared" / "data"
 
 
 #: model variants measured once each (UPOS): what each design choice does on dev and test
+CONFIGS = [("with clusters", {"clusters": "spacy-en"}), ("no external data", {})]
 VARIANTS = [
     ("default (rich templates, viterbi)", {}),
+    ("Brown clusters (spacy-en)", {"clusters": "spacy-en"}),
     ("basic templates (Ratnaparkhi)", {"templates": "basic"}),
     ("greedy decoder", {"decoder": "greedy"}),
     ("tag dictionary", {"tag_dict": True}),
@@ -98,7 +102,7 @@ def memory_probe(data):
     report its parent's peak.
     """
     train, dev, test = load(data, "upos")
-    run_ours(train, dev, test)
+    run_ours(train, dev, test, **CONFIGS[0][1])
     try:
         with open("/proc/self/status") as f:
             hwm = next(line for line in f if line.startswith("VmHWM:"))
@@ -124,58 +128,76 @@ def main():
     n_train = sum(len(s.words) for s in train)
     n_test = sum(len(s.words) for s in test)
 
-    ours, nltk = [], []
+    ours = {name: [] for name, _ in CONFIGS}
+    nltk = []
     for r in range(args.repeats):
-        ours.append(run_ours(train, dev, test))
+        for name, params in CONFIGS:
+            ours[name].append(run_ours(train, dev, test, **params))
         nltk.append(run_nltk(train, test))
-        print(f"run {r + 1}/{args.repeats}: ours {ours[-1][1]:.2f} s train, NLTK {nltk[-1][0]:.2f} s", file=sys.stderr)
-    tagger = ours[-1][0]
-    epochs = tagger.model_.n_epochs_
+        print(f"run {r + 1}/{args.repeats}: " + ", ".join(f"{n} {o[-1][1]:.2f} s" for n, o in ours.items())
+              + f", NLTK {nltk[-1][0]:.2f} s train", file=sys.stderr)
     med = statistics.median
-    o_train, o_tag, o_tag1 = med(o[1] for o in ours), med(o[2] for o in ours), med(o[3] for o in ours)
     n_train_t, n_tag_t = med(n[0] for n in nltk), med(n[1] for n in nltk)
-    o_acc, n_acc = ours[-1][4], nltk[-1][2]
-
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "tagger.npz")
-        save_model(tagger, path)
-        size_mb = os.path.getsize(path) / 2**20
+    n_acc = nltk[-1][2]
+    n_tps = n_train * 5 / n_train_t
 
     xtrain, xdev, xtest = load(args.data, "xpos")
-    _, xt, _, _, x_acc = run_ours(xtrain, xdev, xtest)
     _, _, nx_acc = run_nltk(xtrain, xtest)
+    peak = subprocess.run([sys.executable, __file__, "--memory-probe", "--data", args.data],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+    columns = []
+    for name, params in CONFIGS:
+        runs = ours[name]
+        tagger = runs[-1][0]
+        epochs = tagger.model_.n_epochs_
+        o_train, o_tag, o_tag1 = med(o[1] for o in runs), med(o[2] for o in runs), med(o[3] for o in runs)
+        o_tps = n_train * epochs / o_train
+        x_acc = run_ours(xtrain, xdev, xtest, **params)[4]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "tagger.npz")
+            save_model(tagger, path)
+            size_mb = os.path.getsize(path) / 2**20
+        columns.append([
+            (f"{runs[-1][4]:.4f}", f"{runs[-1][4] - n_acc:+.4f}"),
+            (f"{x_acc:.4f}", f"{x_acc - nx_acc:+.4f}"),
+            (f"{max(tagger.model_.dev_scores_):.4f} (epoch {tagger.model_.best_epoch_}/{epochs})", ""),
+            (f"{o_train:.2f}", f"{n_train_t / o_train:.1f}x faster"),
+            (f"{o_tps:,.0f}", f"{o_tps / n_tps:.1f}x"),
+            (f"{n_test / o_tag:,.0f}", f"{n_tag_t / o_tag:.1f}x"),
+            (f"{n_test / o_tag1:,.0f}", f"{n_tag_t / o_tag1:.1f}x"),
+            (f"{size_mb:.1f}", ""),
+            (f"{float(peak):.0f}" if name == CONFIGS[0][0] else "-", ""),
+            (f"{tagger.features_.n_features:,} / {epochs}", ""),
+        ])
+    labels = [
+        ("UPOS accuracy, EWT test", f"{n_acc:.4f}"),
+        ("XPOS accuracy, EWT test", f"{nx_acc:.4f}"),
+        ("dev accuracy of the kept epoch", "-"),
+        ("training time, s (median)", f"{n_train_t:.2f}"),
+        ("training throughput, tokens*epochs/s", f"{n_tps:,.0f}"),
+        ("tagging throughput (batch), tokens/s", f"{n_test / n_tag_t:,.0f}"),
+        ("tagging one sentence a call, tokens/s", f"{n_test / n_tag_t:,.0f}"),
+        ("model file, MB", "-"),
+        ("peak resident memory of a training process, MB", "-"),
+        ("features / epochs run", "-/5"),
+    ]
+    head = ["metric"] + [f"ours, {n}" for n, _ in CONFIGS] + ["NLTK 3 (anchor)"] + [f"ratio, {n}" for n, _ in CONFIGS]
+    rows = [[lab] + [c[i][0] for c in columns] + [anchor] + [c[i][1] for c in columns]
+            for i, (lab, anchor) in enumerate(labels)]
+    print(f"UD English EWT: {n_train:,} training tokens, {n_test:,} test tokens; medians of {args.repeats} runs; "
+          f"XPOS from one run; first (cold) training run with clusters {ours[CONFIGS[0][0]][0][1]:.2f} s")
+    w = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+    print(" | ".join(h.ljust(w[i]) for i, h in enumerate(head)))
+    print("-|-".join("-" * x for x in w))
+    for r in rows:
+        print(" | ".join(c.ljust(w[i]) for i, c in enumerate(r)))
 
     variants = []
     if args.variants:
         for name, params in VARIANTS:
             t, secs, _, _, acc = run_ours(train, dev, test, **params)
             variants.append((name, max(t.model_.dev_scores_), acc, secs))
-
-    peak = subprocess.run([sys.executable, __file__, "--memory-probe", "--data", args.data],
-                          capture_output=True, text=True, check=True).stdout.strip()
-
-    o_tps = n_train * epochs / o_train
-    n_tps = n_train * 5 / n_train_t
-    rows = [
-        ("UPOS accuracy, EWT test", f"{o_acc:.4f}", f"{n_acc:.4f}", f"{o_acc - n_acc:+.4f}"),
-        ("XPOS accuracy, EWT test", f"{x_acc:.4f}", f"{nx_acc:.4f}", f"{x_acc - nx_acc:+.4f}"),
-        ("dev accuracy of the kept epoch", f"{max(tagger.model_.dev_scores_):.4f} (epoch {tagger.model_.best_epoch_}/{epochs})", "-", ""),
-        ("training time, s (median)", f"{o_train:.2f}", f"{n_train_t:.2f}", f"{n_train_t / o_train:.1f}x faster"),
-        ("training throughput, tokens*epochs/s", f"{o_tps:,.0f}", f"{n_tps:,.0f}", f"{o_tps / n_tps:.1f}x"),
-        ("tagging throughput (batch), tokens/s", f"{n_test / o_tag:,.0f}", f"{n_test / n_tag_t:,.0f}", f"{n_tag_t / o_tag:.1f}x"),
-        ("tagging one sentence a call, tokens/s", f"{n_test / o_tag1:,.0f}", f"{n_test / n_tag_t:,.0f}", f"{n_tag_t / o_tag1:.1f}x"),
-        ("model file, MB", f"{size_mb:.1f}", "-", ""),
-        ("peak resident memory of a training process, MB", f"{float(peak):.0f}", "-", ""),
-        ("features / epochs run", f"{tagger.features_.n_features:,} / {epochs}", "-/5", ""),
-    ]
-    print(f"UD English EWT: {n_train:,} training tokens, {n_test:,} test tokens; medians of {args.repeats} runs; "
-          f"XPOS from one run; first (cold, numba cache load) training run {ours[0][1]:.2f} s")
-    w = [max(len(r[i]) for r in rows + [("metric", "perceptrons", "NLTK 3 (anchor)", "ratio")]) for i in range(4)]
-    head = ("metric", "perceptrons", "NLTK 3 (anchor)", "ratio")
-    print(" | ".join(h.ljust(w[i]) for i, h in enumerate(head)))
-    print("-|-".join("-" * x for x in w))
-    for r in rows:
-        print(" | ".join(c.ljust(w[i]) for i, c in enumerate(r)))
     if variants:
         print()
         print("variant (UPOS, one run each)              | best dev | test   | train s")

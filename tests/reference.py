@@ -480,9 +480,22 @@ def word_shape(word):
     return "".join(out)
 
 
-def word_attribute(word, attr):
-    """One attribute string of a word ("l=the", "s3=ing", ...) or None when it has none."""
+def word_attribute(word, attr, clusters=None):
+    """One attribute string of a word ("l=the", "s3=ing", ...) or None when it has none.
+
+    ``clusters`` is a dict word → Brown bit path; "bc" is the path of the word as written, else
+    lower-cased, else capitalised; "bc4" etc. its prefixes; "bcl" the path of the lower case.
+    """
     low = word.lower()
+    if attr.startswith("bc"):
+        clusters = clusters or {}
+        if attr == "bcl":
+            path = clusters.get(low)
+            return None if path is None else "bcl=" + path
+        path = clusters.get(word) or clusters.get(low) or clusters.get(word[:1].upper() + word[1:].lower())
+        if path is None:
+            return None
+        return f"{attr}={path if attr == 'bc' else path[:int(attr[2:])]}"
     if attr == "w":
         return "w=" + word
     if attr == "l":
@@ -503,7 +516,7 @@ def word_attribute(word, attr):
     return attr + "=1" if flags[attr] else None
 
 
-def token_features(words, i, templates):
+def token_features(words, i, templates, clusters=None):
     """The feature strings of token i: "template=value[|value]" for each template that fires."""
     feats = set()
     for template in templates:
@@ -519,7 +532,7 @@ def token_features(words, i, templates):
             elif j >= len(words):
                 values.append("</s>")
             else:
-                values.append(word_attribute(words[j], attr))
+                values.append(word_attribute(words[j], attr, clusters))
         if all(v is not None for v in values):
             feats.add(template + "=" + "|".join(values))
     return feats

@@ -212,3 +212,17 @@ def test_ewt_end_to_end_beats_most_frequent_tag(data_dir):
     acc = float(np.mean(pred == gold))
     assert acc == max(tagger.model_.dev_scores_)
     assert acc > baseline + 0.05 and acc > 0.85, (acc, baseline)
+
+
+def test_single_precision_weights_change_no_tag(data_dir, monkeypatch):
+    ewt = data_dir / "ud-english-ewt"
+    train = read_conllu(ewt / "train.conllu")[:1000]
+    dev = [s.words for s in read_conllu(ewt / "dev.conllu")[:500]]
+    monkeypatch.setattr(Tagger, "_single_precision", lambda self: None)
+    tagger = Tagger(max_epochs=5).fit([s.words for s in train], [s.tags for s in train])
+    assert tagger.model_._W_final.dtype == np.float64
+    before = tagger.predict(dev)
+    monkeypatch.undo()
+    tagger._single_precision()
+    assert tagger.model_._W_final.dtype == np.float32
+    assert tagger.predict(dev) == before

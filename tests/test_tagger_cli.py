@@ -89,6 +89,23 @@ def test_bad_templates_option(files, capsys):
     assert code == 2 and "bad feature template 'l[0]|q[1]'" in err
 
 
+def test_clusters_option(files, capsys):
+    tmp, train, dev = files
+    paths = tmp / "paths"
+    paths.write_text("00\tThe\t9\n00\ta\t5\n01\tdog\t4\n01\tcat\t4\n1\tbarks\t2\n", encoding="utf-8")
+    model = tmp / "c.npz"
+    code, out, err = run(capsys, "tag", "train", train, "--clusters", paths, "--epochs", 3, "-o", model)
+    assert code == 0, err
+    assert "clusters   5 words, file" in out
+    code, out, err = run(capsys, "tag", "evaluate", model, dev)
+    assert code == 0 and "token accuracy    1.0000" in out
+
+    paths.write_text("00\tThe\t9\n0x\ta\t5\n", encoding="utf-8")
+    code, _, err = run(capsys, "tag", "train", train, "--clusters", paths, "-o", tmp / "d.npz")
+    assert code == 2 and err.startswith(f"error: {paths}:2: expected 'bits<TAB>word[<TAB>count]'") and err.count("\n") == 1
+    assert not (tmp / "d.npz").exists()
+
+
 def test_wrong_column_count(files, capsys):
     tmp, train, _ = files
     bad = tmp / "bad.conllu"

@@ -1,5 +1,6 @@
 """Pieces the CLI commands share: estimator names, data loading, output-path checks."""
 
+import contextlib
 import os
 
 import click
@@ -54,3 +55,32 @@ def read_for_model(path, model, label, fmt, info=None):
             param_hint="DATA",
         )
     return X, y
+
+
+@contextlib.contextmanager
+def interrupt_between_epochs():
+    """Within the block, Ctrl-C sets a flag instead of raising at once; ``check()`` (called from
+    the epoch callback) raises ``KeyboardInterrupt`` when it is set.
+
+    An interrupt raised at an arbitrary bytecode can land inside the progress bar's lock, which
+    its refresh thread then waits on forever; raised from the callback, it leaves between epochs.
+    The compiled epoch loops do not see Python signals anyway, so no response time is lost.
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: None
+        return
+    hit = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: hit.set())
+
+    def check():
+        if hit.is_set():
+            raise KeyboardInterrupt
+
+    try:
+        yield check
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    check()

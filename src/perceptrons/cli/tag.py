@@ -8,7 +8,7 @@ import os
 
 import click
 
-from perceptrons.cli._common import check_output_path
+from perceptrons.cli._common import check_output_path, interrupt_between_epochs
 
 COLUMN_OPTION = click.option("--column", type=click.Choice(["upos", "xpos"]), default="upos", show_default=True,
                              help="CoNLL-U tag column.")
@@ -28,13 +28,15 @@ def command():
 @click.option("--decoder", type=click.Choice(["viterbi", "greedy"]), default="viterbi", show_default=True)
 @click.option("--templates", default="rich", show_default=True,
               help="Feature templates: 'rich', 'basic', or comma-separated templates like 'l[0],l[-1]|l[0]'.")
+@click.option("--clusters", default=None,
+              help="Brown word clusters: 'spacy-en' (needs perceptrons[clusters]) or a wcluster 'paths' file.")
 @click.option("--tag-dict", is_flag=True, help="Fix the tags of frequent unambiguous words.")
 @click.option("--second-order", is_flag=True, help="Weights for tag triples (Viterbi in O(n·T³)).")
 @click.option("--edges", default="", help="Edge-feature templates (lexicalised transitions), e.g. 'l[-1],l[0]'.")
 @click.option("--patience", type=click.IntRange(min=1), default=None, help="Stop after N epochs without a better dev score.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the per-epoch shuffle.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Model file to write.")
-def train(train, dev_path, column, epochs, decoder, templates, tag_dict, second_order, edges, patience, seed, output):
+def train(train, dev_path, column, epochs, decoder, templates, clusters, tag_dict, second_order, edges, patience, seed, output):
     """Train a tagger on TRAIN (.conllu) and save it to MODEL."""
     check_output_path(output)
     from rich.console import Console
@@ -46,23 +48,37 @@ def train(train, dev_path, column, epochs, decoder, templates, tag_dict, second_
 
     sents = read_conllu(train, column, require_tags=True, keep_lines=False)
     dev = read_conllu(dev_path, column, require_tags=True, keep_lines=False) if dev_path else None
-    tagger = Tagger(templates=templates, decoder=decoder, max_epochs=epochs, patience=patience, tag_dict=tag_dict,
+    tagger = Tagger(templates=templates, clusters=clusters, decoder=decoder, max_epochs=epochs, patience=patience, tag_dict=tag_dict,
                     edges=edges, markov_order=2 if second_order else 1, random_state=seed)
     words, tags = [s.words for s in sents], [s.tags for s in sents]
     dev_arg = ([s.words for s in dev], [s.tags for s in dev]) if dev else None
-    with Progress(TextColumn("epoch {task.completed}/{task.total}"), BarColumn(),
-                  TextColumn("{task.fields[mistakes]} sentences wrong"), TextColumn("dev {task.fields[dev]}"),
-                  TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("train", total=epochs, mistakes="-", dev="-")
+    # the bar appears with the first epoch: an error while reading features or clusters is then
+    # the only thing on stderr
+    bar = Progress(TextColumn("epoch {task.completed}/{task.total}"), BarColumn(),
+                   TextColumn("{task.fields[mistakes]} sentences wrong"), TextColumn("dev {task.fields[dev]}"),
+                   TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+    task = None
 
-        def on_epoch(epoch, mistakes, elapsed):
-            scores = tagger.model_.dev_scores_
-            bar.update(task, completed=epoch, mistakes=mistakes, dev=f"{scores[-1]:.4f}" if scores else "-")
+    def on_epoch(epoch, mistakes, elapsed):
+        nonlocal task
+        if task is None:
+            bar.start()
+            task = bar.add_task("train", total=epochs, mistakes="-", dev="-")
+        scores = tagger.model_.dev_scores_
+        bar.update(task, completed=epoch, mistakes=mistakes, dev=f"{scores[-1]:.4f}" if scores else "-")
+        check()
 
-        tagger.fit(words, tags, dev=dev_arg, callback=on_epoch)
+    try:
+        with interrupt_between_epochs() as check:
+            tagger.fit(words, tags, dev=dev_arg, callback=on_epoch)
+    finally:
+        if task is not None:
+            bar.stop()
     save_model(tagger, output)
     m = tagger.model_
     click.echo(f"model      Tagger -> {output}")
+    if tagger.clusters_ is not None:
+        click.echo(f"clusters   {len(tagger.clusters_)} words, {tagger.clusters_.source}")
     click.echo(f"train      {len(sents)} sentences, {sum(len(w) for w in words)} tokens, {len(m.classes_)} tags, "
                f"{tagger.features_.n_features} features")
     click.echo(f"epochs     {m.n_epochs_} run, kept epoch {m.best_epoch_}; sentences wrong per epoch "

@@ -6,7 +6,7 @@ train/test accuracy.  Ctrl-C ends training and writes nothing.
 
 import click
 
-from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, MODELS, check_output_path
+from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, MODELS, check_output_path, interrupt_between_epochs
 
 
 @click.command(name="train")
@@ -63,13 +63,15 @@ def command(data, output, model_name, label, fmt, epochs, order, init, seed, mar
     estimator = getattr(import_module(module), cls)(**params)
 
     console = Console(stderr=True)
-    with Progress(TextColumn("epoch {task.completed}/{task.total}"), BarColumn(),
-                  TextColumn("{task.fields[mistakes]} mistakes"), TimeElapsedColumn(),
-                  console=console, transient=True) as bar:
+    with interrupt_between_epochs() as check, \
+            Progress(TextColumn("epoch {task.completed}/{task.total}"), BarColumn(),
+                     TextColumn("{task.fields[mistakes]} mistakes"), TimeElapsedColumn(),
+                     console=console, transient=True) as bar:
         task = bar.add_task("train", total=epochs, mistakes="-")
 
         def on_epoch(epoch, mistakes, elapsed):
             bar.update(task, completed=epoch, mistakes=mistakes)
+            check()
 
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)

@@ -4,8 +4,9 @@ Strings are handled once per word *type*, never per token: each distinct word ge
 attribute ids (its lower case, prefixes, suffixes, shape, flags, …; a few tens of thousands of
 types in a corpus of a few hundred thousand tokens).  A template names attributes at offsets
 around the token (``"l[-1]"``: the lower-cased previous word; ``"l[-1]|l[0]"``: that word with
-the current one); the feature of a token under a template is an integer value computed with numpy
-from the attribute ids of its neighbours' types.  The values seen in training, sorted per
+the current one; ``"bc[1]"``: the Brown cluster path of the next word, given clusters); the
+feature of a token under a template is an integer value computed with numpy from the attribute
+ids of its neighbours' types.  The values seen in training, sorted per
 template, are the feature dictionary: a value's position in that table is its column in X.
 Unseen values are simply absent, which is how unknown words fall back on their suffixes, shape
 and context.  At prediction time the attribute rows of training words are reused, single-part
@@ -16,20 +17,25 @@ sorted int64 values per template and the attribute table of the training words: 
 
 References
 ----------
+Brown et al. (1992), "Class-Based n-gram Models of Natural Language", Computational Linguistics.
+Koo, Carreras & Collins (2008), "Simple Semi-supervised Dependency Parsing", ACL (cluster prefixes).
 Ratnaparkhi (1996), "A Maximum Entropy Model for Part-of-Speech Tagging", EMNLP (Table 1).
 Collins (2002), "Discriminative Training Methods for Hidden Markov Models", EMNLP (§3).
 """
 
 import re
 from functools import lru_cache
-from itertools import repeat
+from itertools import chain, repeat
 
 import numpy as np
 import scipy.sparse as sp
 
 from perceptrons._validation import PerceptronsError
 
-ATTRIBUTES = ("w", "l", "p1", "p2", "p3", "p4", "s1", "s2", "s3", "s4", "sh", "ss", "d", "h", "c", "u")
+ATTRIBUTES = ("w", "l", "p1", "p2", "p3", "p4", "s1", "s2", "s3", "s4", "sh", "ss", "d", "h", "c", "u",
+              "bc", "bc4", "bc6", "bc10", "bcl")
+#: attributes that come from word clusters (absent without them)
+CLUSTER_ATTRIBUTES = ("bc", "bc4", "bc6", "bc10", "bcl")
 _A = {a: i for i, a in enumerate(ATTRIBUTES)}
 BOS, EOS = "<s>", "</s>"
 
@@ -44,6 +50,12 @@ RICH = BASIC + (
     "s2[-1]", "s2[1]", "s3[-2]", "s3[2]", "ss[-1]", "ss[1]", "c[-1]",
     "l[-1]|l[0]", "l[0]|l[1]", "l[-2]|l[-1]", "l[1]|l[2]", "l[-1]|l[1]",
     "s3[-1]|s3[0]", "s3[0]|s3[1]", "c[0]|l[-1]", "s3[0]|l[-1]", "l[0]|s3[1]", "sh[0]|l[-1]", "w[-1]", "w[1]",
+)
+#: added to a named set when the tagger has word clusters: the Brown path of the word (of its
+#: lower case too) and its 4-, 6- and 10-bit prefixes (Koo et al. 2008), those of the neighbours
+CLUSTER = (
+    "bc[0]", "bc4[0]", "bc6[0]", "bc10[0]", "bcl[0]", "bc[-1]", "bc[1]", "bc6[-1]", "bc6[1]",
+    "bc[-2]", "bc[2]", "bc10[-1]", "bc10[1]", "bc[-1]|bc[0]", "bc[0]|bc[1]",
 )
 TEMPLATE_SETS = {"basic": BASIC, "rich": RICH}
 
@@ -83,8 +95,18 @@ def parse_templates(templates):
     return list(templates), parsed
 
 
-def word_attributes(word):
-    """The attribute strings of one word type, aligned with ``ATTRIBUTES`` (None: absent)."""
+def uses_clusters(templates):
+    """Whether any of the templates names a cluster attribute."""
+    ids = {_A[a] for a in CLUSTER_ATTRIBUTES}
+    return any(a in ids for parts in parse_templates(templates)[1] for a, _ in parts)
+
+
+def word_attributes(word, clusters=None):
+    """The attribute strings of one word type, aligned with ``ATTRIBUTES`` (None: absent).
+
+    ``clusters`` (:class:`~perceptrons.structured.clusters.WordClusters`) adds the cluster path
+    of the word and its prefixes, and the path of its lower case.
+    """
     low = word.lower()
     n = len(low)
     shape = word.translate(_SHAPE)
@@ -101,7 +123,21 @@ def word_attributes(word):
         "h=1" if "-" in word else None,
         "c=1" if word[:1].isupper() else None,
         "u=1" if word.isupper() else None,
-    )
+    ) + _cluster_attributes(word, low, clusters)
+
+
+_NO_CLUSTER = (None,) * len(CLUSTER_ATTRIBUTES)
+
+
+def _cluster_attributes(word, low, clusters):
+    if clusters is None:
+        return _NO_CLUSTER
+    path = clusters.lookup(word)
+    lower = clusters.paths.get(low)
+    if path is None:
+        return (None, None, None, None, None if lower is None else "bcl=" + lower)
+    return ("bc=" + path, "bc4=" + path[:4], "bc6=" + path[:6], "bc10=" + path[:10],
+            None if lower is None else "bcl=" + lower)
 
 
 @lru_cache(maxsize=8192)
@@ -115,11 +151,23 @@ def _first_of_run(m):
 
 
 def corpus_types(sentences):
-    """Token type ids, the distinct words, and sequence lengths of a list of word lists."""
-    index = {}
-    tok = [index.setdefault(w, len(index)) for s in sentences for w in s]
-    lengths = np.fromiter((len(s) for s in sentences), dtype=np.int64, count=len(sentences))
-    return np.asarray(tok, dtype=np.int64), list(index), lengths
+    """Token type ids, the distinct words, and sequence lengths of a list of word lists.
+
+    Words are checked to be strings once per distinct word, not once per token.
+    """
+    lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+    try:
+        types = list(dict.fromkeys(chain.from_iterable(sentences)))
+        words = all(isinstance(w, str) for w in types)
+    except TypeError:  # an unhashable "word"
+        words = False
+    if not words:
+        i = next(i for i, s in enumerate(sentences) if not all(isinstance(w, str) for w in s))
+        bad = next(w for w in sentences[i] if not isinstance(w, str))
+        raise PerceptronsError(f"sentences[{i}] must be a list of word strings; found a word of type {type(bad).__name__}")
+    index = {w: i for i, w in enumerate(types)}
+    tok = np.fromiter(map(index.__getitem__, chain.from_iterable(sentences)), dtype=np.int64, count=int(lengths.sum()))
+    return tok, types, lengths
 
 
 class FeatureMap:
@@ -135,10 +183,13 @@ class FeatureMap:
         Words seen fewer times in training (and unknown words) get no feature from the templates
         that name the word itself, only from its spelling and context, so that those templates
         are trained on the rare words they must stand in for (Ratnaparkhi 1996, §3); 0: off.
+    clusters : WordClusters, default=None
+        Word clusters for the ``bc*`` attributes; without them those attributes are absent.
     """
 
-    def __init__(self, templates="rich", min_count=1, rare_count=0):
+    def __init__(self, templates="rich", min_count=1, rare_count=0, clusters=None):
         self.templates, self._parsed = parse_templates(templates)
+        self.clusters = clusters
         self.min_count = min_count
         self.rare_count = rare_count
         # templates that name the current word itself: withheld from rare words (Ratnaparkhi §3)
@@ -163,10 +214,10 @@ class FeatureMap:
             todo = np.flatnonzero(~hit).tolist()
         if grow:
             for r in todo:
-                table[r] = [-1 if s is None else vocab.setdefault(s, len(vocab)) for s in word_attributes(types[r])]
+                table[r] = [-1 if s is None else vocab.setdefault(s, len(vocab)) for s in word_attributes(types[r], self.clusters)]
         elif todo:
             get, absent = vocab.get, repeat(-1)  # None is no key either, so get(None, -1) = −1
-            table[todo] = [list(map(get, word_attributes(types[r]), absent)) for r in todo]
+            table[todo] = [list(map(get, word_attributes(types[r], self.clusters), absent)) for r in todo]
         table[-2, :] = vocab[BOS]
         table[-1, :] = vocab[EOS]
         return table
@@ -356,8 +407,8 @@ class FeatureMap:
                 "type_table": self.type_table_, "type_counts": self.type_counts_}
 
     @classmethod
-    def from_arrays(cls, templates, min_count, n_values, arrays, rare_count=0):
-        fm = cls(templates, min_count, rare_count)
+    def from_arrays(cls, templates, min_count, n_values, arrays, rare_count=0, clusters=None):
+        fm = cls(templates, min_count, rare_count, clusters)
         fm.type_counts_ = np.asarray(arrays["type_counts"], dtype=np.int32)
         fm.vocab_ = {w: i for i, w in enumerate(_unpack(arrays["vocab_bytes"], arrays["vocab_offsets"]))}
         fm.n_values_ = int(n_values)

@@ -150,7 +150,12 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         yi = np.searchsorted(self.classes_, y).astype(np.int64)
         offsets = sequence_offsets(lengths, X.shape[0])
         eop, n_edge = edge_operand(X_edge, X.shape[0])
-        self._init_state(X.shape[1], n_edge)
+        op = csr_operand(X)
+        # Binary features make every emission weight an integer of magnitude ≤ tokens × epochs
+        # (a token moves a weight by at most 1 an epoch); below 2²⁴ float32 holds those exactly,
+        # and half the bytes halve the cost of scoring, which is reading weight rows.
+        exact32 = op[3] and X.shape[0] * self.max_epochs < 2**24
+        self._init_state(X.shape[1], n_edge, np.float32 if exact32 else np.float64)
         dev_ops = None
         if dev is not None:
             if isinstance(dev, tuple) and len(dev) == 3:
@@ -164,7 +169,7 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
             dev_ops = (csr_operand(Xd), edge_operand(dev.get("X_edge"), Xd.shape[0], n_edge)[0], yd,
                        sequence_offsets(dev["lengths"], Xd.shape[0], "dev lengths"),
                        self._forced(dev.get("forced"), Xd.shape[0]))
-        self._train(csr_operand(X), eop, yi, offsets, self._forced(forced, X.shape[0]),
+        self._train(op, eop, yi, offsets, self._forced(forced, X.shape[0]),
                     self.max_epochs, dev_ops, callback)
         if not self.converged_ and not self._stopped and dev_ops is None:
             warnings.warn(
@@ -271,11 +276,11 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         return out
 
     # ------------------------------------------------------------------ state
-    def _init_state(self, d, n_edge=0):
+    def _init_state(self, d, n_edge=0, w_dtype=np.float64):
         T = len(self.classes_)
         self.n_edge_features_in_ = n_edge
         self._state = {
-            "W": np.zeros((d, T)), "trans": np.zeros((T, T)), "E": np.zeros((n_edge, T, T)),
+            "W": np.zeros((d, T), dtype=w_dtype), "trans": np.zeros((T, T)), "E": np.zeros((n_edge, T, T)),
             "trans2": np.zeros((T, T, T) if self.markov_order == 2 else (0, 0, 0)),
             "start": np.zeros(T), "stop": np.zeros(T),
             "U": np.zeros((d, T)), "Utrans": np.zeros((T, T)), "UE": np.zeros((n_edge, T, T)),
@@ -290,17 +295,19 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
 
     def _finalize(self):
         """Final weights from the running state: the lazy average W − U / C, or W itself."""
+        from perceptrons._jit.structured import lazy_average
+
         s = self._state
         c = int(s["count"][0])
         if self.averaged and c > 0:
-            parts = [s[k] - s["U" + k if k != "W" else "U"] / c for k in _PARTS]
+            parts = [lazy_average(s[k], s["U" + k if k != "W" else "U"], float(c)) for k in _PARTS]
         else:
-            parts = [s[k].copy() for k in _PARTS]
+            parts = [s[k].astype(np.float64) for k in _PARTS]
         self._set_final(*parts)
 
     def _final_weights(self):
-        return (self._W_final.copy(), self.coef_trans_.copy(), self.coef_edge_.copy(), self.coef_trans2_.copy(),
-                self.coef_init_.copy(), self.coef_final_.copy())
+        """The final weight arrays; never written in place (``_finalize`` makes new ones)."""
+        return (self._W_final, self.coef_trans_, self.coef_edge_, self.coef_trans2_, self.coef_init_, self.coef_final_)
 
     def _set_final(self, W, trans, E, trans2, start, stop):
         self._W_final = np.ascontiguousarray(W)

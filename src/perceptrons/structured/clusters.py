@@ -1,0 +1,161 @@
+"""Brown word clusters: a word's place in a hierarchy learned from unlabelled text.
+
+Brown et al. (1992) merge words bottom-up so that a class bigram model loses as little
+likelihood as possible; each word ends at a leaf whose path from the root is a bit string.  Words
+used alike share long prefixes ("Monday" and "Friday" the whole path), so the path and its
+prefixes are features that reach words never seen in the labelled data — which is where a
+tagger loses most (Koo, Carreras & Collins 2008; Owoputi et al. 2013).
+
+Sources:
+
+- a ``paths`` file as written by Liang's ``wcluster`` (``bits<TAB>word<TAB>count`` a line);
+- ``"spacy-en"``: the 1,000 clusters that spaCy 2 computed on Reddit comments (2015) and that
+  its ``spacy-lookups-data`` package ships (``pip install 'perceptrons[clusters]'``).
+
+A tagger keeps its clusters inside its model file, so tagging needs neither source.
+"""
+
+import gzip
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from perceptrons._validation import PerceptronsError
+
+#: names accepted for the packaged clusters → language code of spacy-lookups-data
+PACKAGED = {"spacy-en": "en"}
+
+
+class WordClusters:
+    """Word → Brown cluster path (a string of 0s and 1s).
+
+    Parameters
+    ----------
+    paths : dict of str → str
+        The bit path of each word.
+    source : str, default=""
+        Where the clusters came from (kept in model files, shown to users).
+    """
+
+    def __init__(self, paths, source=""):
+        self.paths = paths
+        self.source = source
+
+    def __len__(self):
+        return len(self.paths)
+
+    def lookup(self, word):
+        """The path of ``word``, else of its lower case, else of its capitalised form; or None.
+
+        Web text capitalises freely ("GREAT", "Laughter"), and a cluster learned on the usual
+        spelling says more than none.
+        """
+        p = self.paths
+        return p.get(word) or p.get(word.lower()) or p.get(word.capitalize())
+
+    # ------------------------------------------------------------------ sources
+    @classmethod
+    def from_file(cls, path):
+        """Read a ``paths`` file (``bits<TAB>word[<TAB>count]`` a line), naming the bad line."""
+        paths = {}
+        with open(path, "rb") as f:
+            for lineno, raw in enumerate(f, 1):
+                try:
+                    line = raw.decode("utf-8").rstrip("\r\n")
+                except UnicodeDecodeError as exc:
+                    raise PerceptronsError(f"{path}:{lineno}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})") from None
+                if not line.strip():
+                    continue
+                cols = line.split("\t")
+                if len(cols) not in (2, 3) or not cols[0] or cols[0].strip("01") or not cols[1]:
+                    raise PerceptronsError(f"{path}:{lineno}: expected 'bits<TAB>word[<TAB>count]' with bits of 0 and 1, got {line[:60]!r}")
+                paths[cols[1]] = cols[0]
+        if not paths:
+            raise PerceptronsError(f"{path}: no clusters in the file (expected 'bits<TAB>word[<TAB>count]' lines)")
+        return cls(paths, f"file {path}")
+
+    @classmethod
+    def from_spacy_lookups(cls, lang="en"):
+        """The clusters shipped in ``spacy-lookups-data`` for ``lang``.
+
+        spaCy stores a path as the integer whose binary digits, read from the lowest, are the
+        path's bits (so a path's trailing zeros are not kept); 0 means no cluster.  Parsing its
+        JSON (a million entries) takes about a second, so the decoded table is kept in the user's
+        cache directory (``$XDG_CACHE_HOME/perceptrons``, else ``~/.cache/perceptrons``) and
+        read from there next time; if that directory cannot be written, nothing is cached.
+        """
+        try:
+            from importlib.resources import files
+
+            import spacy_lookups_data
+        except ImportError:
+            raise PerceptronsError("clusters='spacy-en' needs the spacy-lookups-data package: pip install 'perceptrons[clusters]'") from None
+        version = getattr(spacy_lookups_data, "__version__", "0")
+        source = f"spacy-lookups-data {version} ({lang}_lexeme_cluster, Reddit 2015)"
+        cache = _cache_dir() / f"spacy-lookups-data-{version}-{lang}-clusters.npz"
+        try:
+            with np.load(cache, allow_pickle=False) as z:
+                return cls.from_arrays(z, source)
+        except (OSError, ValueError, KeyError):
+            pass  # no cache yet, or an unreadable one: rebuild it
+        name = files(spacy_lookups_data) / "data" / f"{lang}_lexeme_cluster.json.gz"
+        with name.open("rb") as raw, gzip.open(raw) as f:
+            table = json.load(f)
+        clusters = cls({w: format(v, "b")[::-1] for w, v in table.items() if v}, source)
+        _write_cache(cache, clusters.to_arrays())
+        return clusters
+
+    # ------------------------------------------------------------------ state
+    def to_arrays(self):
+        """Words as UTF-8 bytes + offsets and paths as integers ``int("1" + bits, 2)``."""
+        from perceptrons.structured.features import _pack
+
+        words = list(self.paths)
+        blob, offsets = _pack(words)
+        codes = np.array([int("1" + self.paths[w], 2) for w in words], dtype=np.int64)
+        return {"words": blob, "offsets": offsets, "codes": codes}
+
+    @classmethod
+    def from_arrays(cls, arrays, source=""):
+        from perceptrons.structured.features import _unpack
+
+        words = _unpack(arrays["words"], arrays["offsets"])
+        codes = np.asarray(arrays["codes"], dtype=np.int64)
+        if codes.shape != (len(words),) or (codes < 1).any():
+            raise ValueError("cluster table: one positive path code per word expected")
+        return cls(dict(zip(words, (format(c, "b")[1:] for c in codes.tolist()))), source)
+
+
+def _cache_dir():
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "perceptrons"
+
+
+def _write_cache(path, arrays):
+    """Write atomically (temporary file, then rename); a cache that cannot be written is skipped."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                np.savez(f, **arrays)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        pass
+
+
+def load_clusters(spec):
+    """``None`` → None; ``"spacy-en"`` → the packaged clusters; anything else → a ``paths`` file."""
+    if spec is None or isinstance(spec, WordClusters):
+        return spec
+    if spec in PACKAGED:
+        return WordClusters.from_spacy_lookups(PACKAGED[spec])
+    if not os.path.isfile(spec):
+        raise PerceptronsError(f"clusters={spec!r}: expected one of {sorted(PACKAGED)} or a Brown 'paths' file; no such file")
+    return WordClusters.from_file(spec)
