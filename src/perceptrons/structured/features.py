@@ -314,7 +314,12 @@ class FeatureMap:
         return self.transform_types(tok, types, lengths)
 
     def transform_types(self, tok, types, lengths):
-        """(X, lengths) from token type ids and the distinct words (see :func:`corpus_types`).
+        """(X, lengths) from token type ids and the distinct words (see :func:`corpus_types`)."""
+        indptr, indices = self.token_columns(tok, types, lengths)
+        return sp.csr_matrix((np.ones(indices.shape[0]), indices, indptr), shape=(tok.shape[0], len(self.keys_))), lengths
+
+    def token_columns(self, tok, types, lengths):
+        """The CSR structure (indptr, indices) of the tokens' binary features, without a matrix.
 
         Strings are looked at once per type; everything per token is one compiled pass
         (:func:`perceptrons._jit.features.token_features`), which computes the same columns as
@@ -341,7 +346,7 @@ class FeatureMap:
                 type_cols[:, t] = luts[t, table[:, parts[0][0]] if parts else 0]
         nnz = token_features(tok, pos, slen, table.astype(np.int32), type_cols, spec, rare, self.n_values_, hashed,
                              col, indptr, indices)
-        return sp.csr_matrix((np.ones(nnz), indices[:nnz], indptr), shape=(N, len(self.keys_))), lengths
+        return indptr, indices[:nnz]
 
     def _compiled(self):
         """Templates as an int array, one lookup row per one-part template, the conjunction hash."""

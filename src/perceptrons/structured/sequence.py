@@ -16,6 +16,7 @@ from perceptrons.structured._operands import csr_operand, edge_operand, sequence
 from perceptrons.structured.decoders import DECODERS, decoder_code
 
 _EMPTY_FORCED = np.zeros(0, dtype=np.int64)
+_NO_DATA = np.zeros(0)
 _PARTS = ("W", "trans", "E", "trans2", "start", "stop")
 
 
@@ -211,12 +212,14 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_)
         return self.classes_[self._decode(csr_operand(X), eop, offsets, self._forced(forced, X.shape[0]))]
 
-    def _predict_trusted(self, X, lengths, X_edge=None, forced=None):
-        """predict() for CSR float64 input built by this package (the Tagger): no re-validation,
-        which would cost more than decoding a short sentence."""
-        offsets = sequence_offsets(lengths, X.shape[0])
-        eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_)
-        return self.classes_[self._decode(csr_operand(X), eop, offsets, self._forced(forced, X.shape[0]))]
+    def _predict_trusted(self, rows, lengths, X_edge=None, forced=None):
+        """predict() for binary features built by this package (the Tagger), given as their CSR
+        structure ``rows = (indptr, indices)``: no validation and no value array, which together
+        would cost more than decoding a short sentence."""
+        n = rows[0].shape[0] - 1
+        offsets = sequence_offsets(lengths, n)
+        eop, _ = edge_operand(X_edge, n, self.n_edge_features_in_)
+        return self.classes_[self._decode((*rows, _NO_DATA, True), eop, offsets, self._forced(forced, n))]
 
     def score(self, X, y, lengths=None):
         """Token accuracy."""

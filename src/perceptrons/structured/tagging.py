@@ -93,12 +93,22 @@ class Tagger(BaseEstimator):
     (its words are right only 99.4 % of the time, below what the model reaches on them), so it is
     off; second-order and lexicalised transitions gain 0.1–0.25 point on dev but nothing on test
     and cost 1.5–2.5× the training time, so they are options; ``min_count=2`` keeps about a
-    third of the features at the same accuracy.  After training, features whose weights stayed zero (about
-    half) are dropped from the model: they cannot change a score.
+    third of the features at the same accuracy.  After training, features whose weights stayed
+    zero (about half) are dropped from the model: they cannot change a score.
+
+    Brown clusters are the one addition that moved both dev and test (UPOS dev 0.9501 → 0.953,
+    test 0.9503 → 0.956, three seeds; unknown words 0.80 → 0.83).  Work on the training data
+    alone had reached its ceiling (one-off experiments, not in the benchmark): more context
+    templates, stacking on predicted neighbour tags, and a CRF trained by L-BFGS on the same
+    features all stayed within 0.947–0.951 on dev and test.  The clusters bring in how words
+    are used in text that the labelled corpus does not cover.  They are not the default because
+    their source is an optional 100 MB package.
 
     References
     ----------
     Collins (2002), "Discriminative Training Methods for Hidden Markov Models", EMNLP.
+    Brown et al. (1992), "Class-Based n-gram Models of Natural Language"; Koo, Carreras & Collins
+    (2008), "Simple Semi-supervised Dependency Parsing", ACL (cluster features).
     Ratnaparkhi (1996), "A Maximum Entropy Model for Part-of-Speech Tagging", EMNLP.
     Gormley, lecture notes on the perceptron ("Structured Perceptron").
 
@@ -211,10 +221,10 @@ class Tagger(BaseEstimator):
         tok, types, lengths = corpus_types(sentences)
         if tok.shape[0] == 0:
             return [[] for _ in sentences]
-        X, lengths = self.features_.transform_types(tok, types, lengths)
+        rows = self.features_.token_columns(tok, types, lengths)
         forced = self._forced_types(tok, types)
         X_edge = self.edge_features_.transform_types(tok, types, lengths)[0] if self.edge_features_ else None
-        flat = self.model_._predict_trusted(X, lengths, X_edge, forced).tolist()
+        flat = self.model_._predict_trusted(rows, lengths, X_edge, forced).tolist()
         out, i = [], 0
         for n in lengths.tolist():
             out.append(flat[i:i + n])
