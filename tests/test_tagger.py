@@ -3,13 +3,14 @@
 import collections
 
 import numpy as np
+import scipy.sparse as sp
 import pytest
 
 import reference as ref
 from perceptrons import SequencePerceptron, Tagger, load_model, save_model
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.conllu import read_conllu
-from perceptrons.structured.features import BASIC, RICH, FeatureMap, parse_templates
+from perceptrons.structured.features import BASIC, RICH, FeatureMap, corpus_types, parse_templates
 from perceptrons.structured.metrics import tagging_report
 
 TRAIN = [
@@ -226,3 +227,29 @@ def test_single_precision_weights_change_no_tag(data_dir, monkeypatch):
     tagger._single_precision()
     assert tagger.model_._W_final.dtype == np.float32
     assert tagger.predict(dev) == before
+
+
+@pytest.mark.parametrize("params", [{}, {"rare_count": 3, "tag_dict": True, "tag_dict_min_count": 5}])
+def test_factored_scores_equal_token_feature_sums(data_dir, params):
+    ewt = data_dir / "ud-english-ewt"
+    train = read_conllu(ewt / "train.conllu")[:800]
+    dev = [s.words for s in read_conllu(ewt / "dev.conllu")[:300]]
+    tagger = Tagger(max_epochs=3, **params).fit([s.words for s in train], [s.tags for s in train])
+    fm, m = tagger.features_, tagger.model_
+    tok, types, lengths = corpus_types(dev)
+    indptr, indices = fm.token_columns(tok, types, lengths)
+    X = sp.csr_matrix((np.ones(indices.shape[0]), indices, indptr), shape=(tok.shape[0], fm.n_features))
+    W = m._W_final.astype(np.float64)
+    forced = tagger._forced_types(tok, types)
+    forced_idx = None if forced is None else m._forced(forced, tok.shape[0])
+    got = fm.scores(tok, types, lengths, m._W_final, forced_idx)
+    want = X @ W
+    if forced_idx is not None:
+        assert (forced_idx >= 0).sum() > 100
+        free = forced_idx < 0
+        want[~free] = -np.inf
+        want[~free, forced_idx[~free]] = (X @ W)[~free, forced_idx[~free]]
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-9)
+    # and the tags equal those decoded from the per-token feature rows
+    by_rows = m.predict(X, lengths, forced=forced)
+    assert tagger.predict(dev) == [list(x) for x in np.split(by_rows, np.cumsum(lengths)[:-1])]

@@ -53,34 +53,38 @@ def hash_lookup(table, queries, out):
 
 @njit(**NJIT_STRICT)
 def compact_rows(col, indptr, indices):
-    """CSR of a (n_tokens, n_templates) column matrix, −1 meaning absent; returns the nnz.
+    """CSR of a (n_templates, n_tokens) column matrix, −1 meaning absent; returns the nnz.
 
+    Template-major, so that the passes filling ``col`` write it in order; this pass reads a
+    token's n_templates entries from as many lines, which the next tokens reuse.
     ``indptr`` (n_tokens + 1,) and ``indices`` (≥ nnz,) are filled in one pass.
     """
     k = 0
     indptr[0] = 0
-    for i in range(col.shape[0]):
-        for j in range(col.shape[1]):
-            if col[i, j] >= 0:
-                indices[k] = col[i, j]
+    for i in range(col.shape[1]):
+        for j in range(col.shape[0]):
+            if col[j, i] >= 0:
+                indices[k] = col[j, i]
                 k += 1
         indptr[i + 1] = k
     return k
 
 
 @njit(**NJIT_STRICT)
-def token_features(tok, pos, slen, table, type_cols, spec, rare, n_values, hashed, col, indptr, indices):
+def token_features(tok, pos, slen, table, type_cols, spec, rare, n_values, hashed, pairs_only, col, indptr, indices):
     """Feature columns of every token: neighbours, dictionary lookup, CSR.
 
     ``spec`` (n_templates, 6) rows: kind (0 bias, 1 one part, 2 two parts), attribute and offset
     of each part, whether the template names the current word (withheld for ``rare`` tokens;
     ``rare`` empty: none).  ``table`` (n_types + 2, n_attributes): attribute ids of each type,
     BOS and EOS rows last.  A one-part template's column depends on one type only, so it is
-    looked up once per type beforehand: ``type_cols[row, t]`` (n_types + 2, n_templates), −1 for
-    absent.  Two-part values ``v₁·V + v₂`` go through the hash table ``hashed``, keyed
+    looked up once per type beforehand: ``type_cols[t, row]`` (n_templates, n_types + 2), −1 for
+    absent; a template's row of it is a few kilobytes and stays in the first-level cache.  Two-part values ``v₁·V + v₂`` go through the hash table ``hashed``, keyed
     ``value · n_templates + t``.  Templates are the outer loop so that one column of the small
-    tables stays in cache while all tokens use it; ``col`` (n_tokens, n_templates) holds the
+    tables stays in cache while all tokens use it; ``col`` (n_templates, n_tokens) holds the
     columns before they are packed into CSR ``indptr`` (n_tokens + 1,) and ``indices``.
+    With ``pairs_only`` only the two-part templates are filled (the one-part ones are scored
+    per type instead, see :func:`perceptrons._jit.structured.type_emissions`).
     Returns the number of entries.
     """
     N = tok.shape[0]
@@ -89,18 +93,21 @@ def token_features(tok, pos, slen, table, type_cols, spec, rare, n_values, hashe
     for t in range(nt):
         kind, a1, k1, a2, k2 = spec[t, 0], spec[t, 1], spec[t, 2], spec[t, 3], spec[t, 4]
         withhold = rare.shape[0] > 0 and spec[t, 5] == 1
+        if pairs_only and kind < 2:
+            col[t, :] = -1
+            continue
         for i in range(N):
             c = -1
             if not (withhold and rare[i]):
                 j = pos[i] + k1
                 row = bos if j < 0 else (bos + 1 if j >= slen[i] else tok[i + k1])
                 if kind < 2:
-                    c = type_cols[row, t]
+                    c = type_cols[t, row]
                 else:
                     v = table[row, a1]
                     j = pos[i] + k2
                     v2 = table[bos if j < 0 else (bos + 1 if j >= slen[i] else tok[i + k2]), a2]
                     if v >= 0 and v2 >= 0:
                         c = _find(hashed, (v * n_values + v2) * nt + t)
-            col[i, t] = c
+            col[t, i] = c
     return compact_rows(col, indptr, indices)

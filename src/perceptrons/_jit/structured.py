@@ -53,6 +53,55 @@ def emissions(indptr, indices, data, binary, lo, hi, W, forced, out):
 
 
 @njit(**NJIT_STRICT)
+def type_emissions(type_cols, slot, withhold, rare, W, out):
+    """Scores that depend on one word type only, summed per type and per offset.
+
+    A one-part template reads one attribute of the word at a fixed offset, so its feature — and
+    its weight row — is a function of that word's type: ``out[slot[t], r] += W[type_cols[t, r]]``
+    over the one-part templates t (``type_cols`` (n_templates, n_rows), −1: absent), where
+    ``slot[t]`` numbers the template's offset.  Templates flagged in ``withhold`` are skipped for
+    the rows flagged in ``rare`` (rare words have no identity features).  Computed for the few
+    thousand types of a text, this replaces a read per template for every token.
+    """
+    T = W.shape[1]
+    for t in range(type_cols.shape[0]):
+        q = slot[t]
+        for r in range(type_cols.shape[1]):
+            c = type_cols[t, r]
+            if c >= 0 and not (withhold[t] and rare.shape[0] > 0 and rare[r]):
+                for s in range(T):
+                    out[q, r, s] += W[c, s]
+
+
+@njit(**NJIT_STRICT)
+def factored_emissions(tok, pos, slen, ks, per_type, indptr, indices, W, forced, out):
+    """``out[i]`` = Σ over offsets k of ``per_type[q, row of token i + k]`` (BOS/EOS rows
+    outside the sentence) + Σ of ``W[f]`` over the token's remaining (conjunction) features f.
+
+    ``per_type`` is :func:`type_emissions`'s output for offsets ``ks``; forced tokens score −inf
+    under every tag but their own, as in :func:`emissions`.
+    """
+    T = W.shape[1]
+    bos = per_type.shape[1] - 2
+    for i in range(tok.shape[0]):
+        for t in range(T):
+            out[i, t] = 0.0
+        for q in range(ks.shape[0]):
+            j = pos[i] + ks[q]
+            row = bos if j < 0 else (bos + 1 if j >= slen[i] else tok[i + ks[q]])
+            for t in range(T):
+                out[i, t] += per_type[q, row, t]
+        for k in range(indptr[i], indptr[i + 1]):
+            f = indices[k]
+            for t in range(T):
+                out[i, t] += W[f, t]
+        if forced.shape[0] > 0 and forced[i] >= 0:
+            for t in range(T):
+                if t != forced[i]:
+                    out[i, t] = -np.inf
+
+
+@njit(**NJIT_STRICT)
 def viterbi(emit, n, trans, per_position, start, stop, delta, bp, path):
     """Exact best first-order path, O(n·T²); returns its score and writes ``path[:n]``.
 
@@ -228,11 +277,13 @@ def _workspace(maxlen, T, lex, second_order):
 
 @njit(**NJIT_STRICT)
 def decode_all(indptr, indices, data, binary, eindptr, eindices, offsets, forced, W, trans, E, trans2,
-               start, stop, decoder, out):
+               start, stop, decoder, out, scores):
     """Decode every sequence; ``out`` (n_tokens,) receives the tag indices.
 
     ``eindptr``/``eindices`` are the binary edge features (CSR, n_tokens rows) scored by ``E``
     (n_edge_features, T, T); with ``E`` empty the transitions are ``trans`` everywhere.
+    ``scores`` (n_tokens, T), when not empty, are the tokens' emission scores already computed
+    (see :func:`factored_emissions`), and the CSR features are not read.
     """
     T = W.shape[1]
     n_seq = offsets.shape[0] - 1
@@ -247,10 +298,13 @@ def decode_all(indptr, indices, data, binary, eindptr, eindices, offsets, forced
         n = offsets[s + 1] - lo
         if n == 0:
             continue
-        emissions(indptr, indices, data, binary, lo, lo + n, W, forced, emit)
         if lex:
             transitions(eindptr, eindices, lo, n, trans, E, tr)
-        decode_one(decoder, emit, n, tr, lex, trans2, start, stop, delta, bp, delta2, bp2, path)
+        if scores.shape[0] > 0:
+            decode_one(decoder, scores[lo:lo + n], n, tr, lex, trans2, start, stop, delta, bp, delta2, bp2, path)
+        else:
+            emissions(indptr, indices, data, binary, lo, lo + n, W, forced, emit)
+            decode_one(decoder, emit, n, tr, lex, trans2, start, stop, delta, bp, delta2, bp2, path)
         for r in range(n):
             out[lo + r] = path[r]
 

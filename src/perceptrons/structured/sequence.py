@@ -16,7 +16,8 @@ from perceptrons.structured._operands import csr_operand, edge_operand, sequence
 from perceptrons.structured.decoders import DECODERS, decoder_code
 
 _EMPTY_FORCED = np.zeros(0, dtype=np.int64)
-_NO_DATA = np.zeros(0)
+_NO_SCORES = np.zeros((0, 0))
+_NO_ROWS = (np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32), np.zeros(0), True)
 _PARTS = ("W", "trans", "E", "trans2", "start", "stop")
 
 
@@ -212,14 +213,13 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_)
         return self.classes_[self._decode(csr_operand(X), eop, offsets, self._forced(forced, X.shape[0]))]
 
-    def _predict_trusted(self, rows, lengths, X_edge=None, forced=None):
-        """predict() for binary features built by this package (the Tagger), given as their CSR
-        structure ``rows = (indptr, indices)``: no validation and no value array, which together
-        would cost more than decoding a short sentence."""
-        n = rows[0].shape[0] - 1
-        offsets = sequence_offsets(lengths, n)
-        eop, _ = edge_operand(X_edge, n, self.n_edge_features_in_)
-        return self.classes_[self._decode((*rows, _NO_DATA, True), eop, offsets, self._forced(forced, n))]
+    def _predict_scores(self, scores, lengths, X_edge=None):
+        """predict() from emission scores (n_tokens, n_classes) that the caller computed (the
+        Tagger does so per word type, :meth:`FeatureMap.scores`, forced tags included): no
+        validation, which would cost more than decoding a short sentence."""
+        offsets = sequence_offsets(lengths, scores.shape[0])
+        eop, _ = edge_operand(X_edge, scores.shape[0], self.n_edge_features_in_)
+        return self.classes_[self._decode(_NO_ROWS, eop, offsets, _EMPTY_FORCED, scores)]
 
     def score(self, X, y, lengths=None):
         """Token accuracy."""
@@ -268,14 +268,14 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         else:
             self.best_epoch_ = self.n_epochs_
 
-    def _decode(self, op, eop, offsets, forced):
+    def _decode(self, op, eop, offsets, forced, scores=_NO_SCORES):
         from perceptrons._jit import structured as K
 
         indptr, indices, data, binary = op
-        out = np.empty(indptr.shape[0] - 1, dtype=np.int64)
+        out = np.empty(offsets[-1], dtype=np.int64)
         K.decode_all(indptr, indices, data, binary, eop[0], eop[1], offsets, forced, self._W_final,
                      self.coef_trans_, self.coef_edge_, self.coef_trans2_, self.coef_init_, self.coef_final_,
-                     decoder_code(self.decoder), out)
+                     decoder_code(self.decoder), out, scores)
         return out
 
     # ------------------------------------------------------------------ state

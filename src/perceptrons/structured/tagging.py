@@ -221,10 +221,12 @@ class Tagger(BaseEstimator):
         tok, types, lengths = corpus_types(sentences)
         if tok.shape[0] == 0:
             return [[] for _ in sentences]
-        rows = self.features_.token_columns(tok, types, lengths)
         forced = self._forced_types(tok, types)
+        model = self.model_
+        forced_idx = None if forced is None else model._forced(forced, tok.shape[0])
+        scores = self.features_.scores(tok, types, lengths, model._W_final, forced_idx)
         X_edge = self.edge_features_.transform_types(tok, types, lengths)[0] if self.edge_features_ else None
-        flat = self.model_._predict_trusted(rows, lengths, X_edge, forced).tolist()
+        flat = model._predict_scores(scores, lengths, X_edge).tolist()
         out, i = [], 0
         for n in lengths.tolist():
             out.append(flat[i:i + n])
