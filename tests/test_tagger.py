@@ -10,7 +10,8 @@ import reference as ref
 from perceptrons import SequencePerceptron, Tagger, load_model, save_model
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.conllu import read_conllu
-from perceptrons.structured.features import BASIC, RICH, FeatureMap, corpus_types, parse_templates
+from perceptrons.structured.features import BASIC, RICH, FeatureMap, parse_templates
+from perceptrons.structured.words import corpus_types
 from perceptrons.structured.metrics import tagging_report
 
 TRAIN = [

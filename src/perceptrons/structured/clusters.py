@@ -111,18 +111,18 @@ class WordClusters:
     # ------------------------------------------------------------------ state
     def to_arrays(self):
         """Words as UTF-8 bytes + offsets and paths as integers ``int("1" + bits, 2)``."""
-        from perceptrons.structured.features import _pack
+        from perceptrons.structured.words import pack_strings
 
         words = list(self.paths)
-        blob, offsets = _pack(words)
+        blob, offsets = pack_strings(words)
         codes = np.array([int("1" + self.paths[w], 2) for w in words], dtype=np.int64)
         return {"words": blob, "offsets": offsets, "codes": codes}
 
     @classmethod
     def from_arrays(cls, arrays, source=""):
-        from perceptrons.structured.features import _unpack
+        from perceptrons.structured.words import unpack_strings
 
-        words = _unpack(arrays["words"], arrays["offsets"])
+        words = unpack_strings(arrays["words"], arrays["offsets"])
         codes = np.asarray(arrays["codes"], dtype=np.int64)
         if codes.shape != (len(words),) or (codes < 1).any():
             raise ValueError("cluster table: one positive path code per word expected")

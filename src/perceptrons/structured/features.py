@@ -24,18 +24,16 @@ Collins (2002), "Discriminative Training Methods for Hidden Markov Models", EMNL
 """
 
 import re
-from functools import lru_cache
 from itertools import chain, repeat
+from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
 
 from perceptrons._validation import PerceptronsError
+from perceptrons.structured.words import (ATTRIBUTES, CLUSTER_ATTRIBUTES, corpus_types, pack_strings, unpack_strings,
+                                          word_attributes)
 
-ATTRIBUTES = ("w", "l", "p1", "p2", "p3", "p4", "s1", "s2", "s3", "s4", "sh", "ss", "d", "h", "c", "u",
-              "bc", "bc4", "bc6", "bc10", "bcl")
-#: attributes that come from word clusters (absent without them)
-CLUSTER_ATTRIBUTES = ("bc", "bc4", "bc6", "bc10", "bcl")
 _A = {a: i for i, a in enumerate(ATTRIBUTES)}
 BOS, EOS = "<s>", "</s>"
 
@@ -60,13 +58,6 @@ CLUSTER = (
 TEMPLATE_SETS = {"basic": BASIC, "rich": RICH}
 
 _PART = re.compile(r"^([a-z0-9]+)\[(-?\d+)\]$")
-_SHAPE = str.maketrans(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
-    "X" * 26 + "x" * 26 + "d" * 10,
-)
-_RUNS = re.compile(r"(.)\1+")
-
-
 def parse_templates(templates):
     """Template strings → list of tuples of (attribute index, offset); ``"bias"`` → ()."""
     if isinstance(templates, str):
@@ -101,73 +92,19 @@ def uses_clusters(templates):
     return any(a in ids for parts in parse_templates(templates)[1] for a, _ in parts)
 
 
-def word_attributes(word, clusters=None):
-    """The attribute strings of one word type, aligned with ``ATTRIBUTES`` (None: absent).
+class _Prepared(NamedTuple):
+    """What the per-token passes read: token types and positions, the types' attribute ids,
+    rare flags per token and per type row, the compiled templates and one-part columns per type."""
 
-    ``clusters`` (:class:`~perceptrons.structured.clusters.WordClusters`) adds the cluster path
-    of the word and its prefixes, and the path of its lower case.
-    """
-    low = word.lower()
-    n = len(low)
-    shape = word.translate(_SHAPE)
-    # written out rather than looped: this runs once per unknown word type at prediction time
-    return (
-        "w=" + word, "l=" + low,
-        "p1=" + low[:1] if n >= 1 else None, "p2=" + low[:2] if n >= 2 else None,
-        "p3=" + low[:3] if n >= 3 else None, "p4=" + low[:4] if n >= 4 else None,
-        "s1=" + low[-1:] if n >= 1 else None, "s2=" + low[-2:] if n >= 2 else None,
-        "s3=" + low[-3:] if n >= 3 else None, "s4=" + low[-4:] if n >= 4 else None,
-        "sh=" + (shape if len(shape) <= 12 else shape[:6] + "~" + shape[-6:]),
-        "ss=" + _short_shape(shape),
-        "d=1" if any(map(str.isdigit, word)) else None,
-        "h=1" if "-" in word else None,
-        "c=1" if word[:1].isupper() else None,
-        "u=1" if word.isupper() else None,
-    ) + _cluster_attributes(word, low, clusters)
-
-
-_NO_CLUSTER = (None,) * len(CLUSTER_ATTRIBUTES)
-
-
-def _cluster_attributes(word, low, clusters):
-    if clusters is None:
-        return _NO_CLUSTER
-    path = clusters.lookup(word)
-    lower = clusters.paths.get(low)
-    if path is None:
-        return (None, None, None, None, None if lower is None else "bcl=" + lower)
-    return ("bc=" + path, "bc4=" + path[:4], "bc6=" + path[:6], "bc10=" + path[:10],
-            None if lower is None else "bcl=" + lower)
-
-
-@lru_cache(maxsize=8192)
-def _short_shape(shape):
-    """The shape with runs of a character collapsed ("Xxxxx" → "Xx"); shapes repeat a lot."""
-    return _RUNS.sub(_first_of_run, shape)
-
-
-def _first_of_run(m):
-    return m.group(1)
-
-
-def corpus_types(sentences):
-    """Token type ids, the distinct words, and sequence lengths of a list of word lists.
-
-    Words are checked to be strings once per distinct word, not once per token.
-    """
-    lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
-    try:
-        types = list(dict.fromkeys(chain.from_iterable(sentences)))
-        words = all(isinstance(w, str) for w in types)
-    except TypeError:  # an unhashable "word"
-        words = False
-    if not words:
-        i = next(i for i, s in enumerate(sentences) if not all(isinstance(w, str) for w in s))
-        bad = next(w for w in sentences[i] if not isinstance(w, str))
-        raise PerceptronsError(f"sentences[{i}] must be a list of word strings; found a word of type {type(bad).__name__}")
-    index = {w: i for i, w in enumerate(types)}
-    tok = np.fromiter(map(index.__getitem__, chain.from_iterable(sentences)), dtype=np.int64, count=int(lengths.sum()))
-    return tok, types, lengths
+    tok: np.ndarray
+    table: np.ndarray
+    pos: np.ndarray
+    slen: np.ndarray
+    rare: np.ndarray
+    rare_rows: np.ndarray
+    spec: np.ndarray
+    hashed: np.ndarray
+    type_cols: np.ndarray
 
 
 class FeatureMap:
@@ -340,17 +277,16 @@ class FeatureMap:
         """
         from perceptrons._jit.structured import factored_emissions, type_emissions
 
-        prep = self._prepare(tok, types, lengths)
-        _, table, pos, slen, _, rare_rows, spec, hashed, type_cols = prep
+        p = self._prepare(tok, types, lengths)
         one = [t for t, parts in enumerate(self._parsed) if len(parts) < 2]
         offsets = [parts[0][1] if parts else 0 for parts in (self._parsed[t] for t in one)]
         ks = np.array(sorted(set(offsets)), dtype=np.int64)
         slot = np.searchsorted(ks, offsets).astype(np.int64)
-        per_type = np.zeros((ks.shape[0], table.shape[0], W.shape[1]))
-        type_emissions(type_cols[one], slot, spec[one, 5] == 1, rare_rows, W, per_type)
-        indptr, indices = self._columns(prep, pairs_only=True)
+        per_type = np.zeros((ks.shape[0], p.table.shape[0], W.shape[1]))
+        type_emissions(p.type_cols[one], slot, p.spec[one, 5] == 1, p.rare_rows, W, per_type)
+        indptr, indices = self._columns(p, pairs_only=True)
         out = np.empty((tok.shape[0], W.shape[1]))
-        factored_emissions(tok, pos, slen, ks, per_type, indptr, indices, W,
+        factored_emissions(tok, p.pos, p.slen, ks, per_type, indptr, indices, W,
                            np.zeros(0, dtype=np.int64) if forced is None else forced, out)
         return out
 
@@ -371,18 +307,17 @@ class FeatureMap:
         for t, parts in enumerate(self._parsed):
             if len(parts) < 2:  # one lookup per type (a few thousand), not per token
                 type_cols[t] = luts[t, table[:, parts[0][0]] if parts else 0]
-        return tok, table.astype(np.int32), pos, slen, rare, rare_rows, spec, hashed, type_cols
+        return _Prepared(tok, table.astype(np.int32), pos, slen, rare, rare_rows, spec, hashed, type_cols)
 
-    def _columns(self, prep, pairs_only):
+    def _columns(self, p, pairs_only):
         from perceptrons._jit.features import token_features
 
-        tok, table, pos, slen, rare, _, spec, hashed, type_cols = prep
-        N = tok.shape[0]
+        N = p.tok.shape[0]
         indptr = np.empty(N + 1, dtype=np.int64)
         indices = np.empty(N * len(self._parsed), dtype=np.int32)
         col = np.empty((len(self._parsed), N), dtype=np.int32)
-        nnz = token_features(tok, pos, slen, table, type_cols, spec, rare, self.n_values_, hashed, pairs_only,
-                             col, indptr, indices)
+        nnz = token_features(p.tok, p.pos, p.slen, p.table, p.type_cols, p.spec, p.rare, self.n_values_, p.hashed,
+                             pairs_only, col, indptr, indices)
         return indptr, indices[:nnz]
 
     def _compiled(self):
@@ -444,7 +379,7 @@ class FeatureMap:
     # ------------------------------------------------------------------ state
     def to_arrays(self):
         """The string table as UTF-8 bytes + offsets, and the sorted keys."""
-        blob, offsets = _pack(list(self.vocab_))
+        blob, offsets = pack_strings(list(self.vocab_))
         return {"vocab_bytes": blob, "vocab_offsets": offsets, "keys": self.keys_, "ptr": self.ptr_,
                 "type_table": self.type_table_, "type_counts": self.type_counts_}
 
@@ -452,7 +387,7 @@ class FeatureMap:
     def from_arrays(cls, templates, min_count, n_values, arrays, rare_count=0, clusters=None):
         fm = cls(templates, min_count, rare_count, clusters)
         fm.type_counts_ = np.asarray(arrays["type_counts"], dtype=np.int32)
-        fm.vocab_ = {w: i for i, w in enumerate(_unpack(arrays["vocab_bytes"], arrays["vocab_offsets"]))}
+        fm.vocab_ = {w: i for i, w in enumerate(unpack_strings(arrays["vocab_bytes"], arrays["vocab_offsets"]))}
         fm.n_values_ = int(n_values)
         fm.keys_ = np.asarray(arrays["keys"], dtype=np.int64)
         fm.ptr_ = np.asarray(arrays["ptr"], dtype=np.int64)
@@ -463,16 +398,3 @@ class FeatureMap:
         if fm.ptr_.shape != (len(fm._parsed) + 1,) or fm.ptr_[-1] != fm.keys_.shape[0]:
             raise ValueError("feature key table does not match the templates")
         return fm
-
-
-def _pack(strings):
-    """Strings as one UTF-8 byte array plus offsets (n + 1,): no fixed-width unicode padding."""
-    encoded = [x.encode("utf-8") for x in strings]
-    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
-    np.cumsum([len(b) for b in encoded], out=offsets[1:])
-    return np.frombuffer(b"".join(encoded), dtype=np.uint8), offsets
-
-
-def _unpack(blob, offsets):
-    data = np.asarray(blob, dtype=np.uint8).tobytes()
-    return [data[offsets[i]:offsets[i + 1]].decode("utf-8") for i in range(len(offsets) - 1)]

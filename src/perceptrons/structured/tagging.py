@@ -11,7 +11,8 @@ from sklearn.exceptions import ConvergenceWarning
 from perceptrons._validation import RANDOM_STATE, Interval, Kind, Options, PerceptronsError, validate_params
 from perceptrons.structured.decoders import DECODERS
 from perceptrons.structured.clusters import WordClusters, load_clusters
-from perceptrons.structured.features import CLUSTER, TEMPLATE_SETS, FeatureMap, corpus_types, uses_clusters
+from perceptrons.structured.features import CLUSTER, TEMPLATE_SETS, FeatureMap, uses_clusters
+from perceptrons.structured.words import corpus_types
 from perceptrons.structured.sequence import SequencePerceptron
 
 

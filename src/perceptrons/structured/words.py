@@ -1,0 +1,106 @@
+"""Words as strings: the attribute strings of a word type, corpora as type ids, string tables.
+
+Everything here runs once per distinct word (a few tens of thousands in a corpus of a few
+hundred thousand tokens), never once per token; :mod:`perceptrons.structured.features` turns the
+attribute strings into integer features.
+"""
+
+import re
+from functools import lru_cache
+from itertools import chain
+
+import numpy as np
+
+from perceptrons._validation import PerceptronsError
+
+ATTRIBUTES = ("w", "l", "p1", "p2", "p3", "p4", "s1", "s2", "s3", "s4", "sh", "ss", "d", "h", "c", "u",
+              "bc", "bc4", "bc6", "bc10", "bcl")
+#: attributes that come from word clusters (absent without them)
+CLUSTER_ATTRIBUTES = ("bc", "bc4", "bc6", "bc10", "bcl")
+_SHAPE = str.maketrans(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+    "X" * 26 + "x" * 26 + "d" * 10,
+)
+_RUNS = re.compile(r"(.)\1+")
+
+
+def word_attributes(word, clusters=None):
+    """The attribute strings of one word type, aligned with ``ATTRIBUTES`` (None: absent).
+
+    ``clusters`` (:class:`~perceptrons.structured.clusters.WordClusters`) adds the cluster path
+    of the word and its prefixes, and the path of its lower case.
+    """
+    low = word.lower()
+    n = len(low)
+    shape = word.translate(_SHAPE)
+    # written out rather than looped: this runs once per unknown word type at prediction time
+    return (
+        "w=" + word, "l=" + low,
+        "p1=" + low[:1] if n >= 1 else None, "p2=" + low[:2] if n >= 2 else None,
+        "p3=" + low[:3] if n >= 3 else None, "p4=" + low[:4] if n >= 4 else None,
+        "s1=" + low[-1:] if n >= 1 else None, "s2=" + low[-2:] if n >= 2 else None,
+        "s3=" + low[-3:] if n >= 3 else None, "s4=" + low[-4:] if n >= 4 else None,
+        "sh=" + (shape if len(shape) <= 12 else shape[:6] + "~" + shape[-6:]),
+        "ss=" + _short_shape(shape),
+        "d=1" if any(map(str.isdigit, word)) else None,
+        "h=1" if "-" in word else None,
+        "c=1" if word[:1].isupper() else None,
+        "u=1" if word.isupper() else None,
+    ) + _cluster_attributes(word, low, clusters)
+
+
+_NO_CLUSTER = (None,) * len(CLUSTER_ATTRIBUTES)
+
+
+def _cluster_attributes(word, low, clusters):
+    if clusters is None:
+        return _NO_CLUSTER
+    path = clusters.lookup(word)
+    lower = clusters.paths.get(low)
+    if path is None:
+        return (None, None, None, None, None if lower is None else "bcl=" + lower)
+    return ("bc=" + path, "bc4=" + path[:4], "bc6=" + path[:6], "bc10=" + path[:10],
+            None if lower is None else "bcl=" + lower)
+
+
+@lru_cache(maxsize=8192)
+def _short_shape(shape):
+    """The shape with runs of a character collapsed ("Xxxxx" → "Xx"); shapes repeat a lot."""
+    return _RUNS.sub(_first_of_run, shape)
+
+
+def _first_of_run(m):
+    return m.group(1)
+
+
+def corpus_types(sentences):
+    """Token type ids, the distinct words, and sequence lengths of a list of word lists.
+
+    Words are checked to be strings once per distinct word, not once per token.
+    """
+    lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+    try:
+        types = list(dict.fromkeys(chain.from_iterable(sentences)))
+        words = all(isinstance(w, str) for w in types)
+    except TypeError:  # an unhashable "word"
+        words = False
+    if not words:
+        i = next(i for i, s in enumerate(sentences) if not all(isinstance(w, str) for w in s))
+        bad = next(w for w in sentences[i] if not isinstance(w, str))
+        raise PerceptronsError(f"sentences[{i}] must be a list of word strings; found a word of type {type(bad).__name__}")
+    index = {w: i for i, w in enumerate(types)}
+    tok = np.fromiter(map(index.__getitem__, chain.from_iterable(sentences)), dtype=np.int64, count=int(lengths.sum()))
+    return tok, types, lengths
+
+
+def pack_strings(strings):
+    """Strings as one UTF-8 byte array plus offsets (n + 1,): no fixed-width unicode padding."""
+    encoded = [x.encode("utf-8") for x in strings]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(b) for b in encoded], out=offsets[1:])
+    return np.frombuffer(b"".join(encoded), dtype=np.uint8), offsets
+
+
+def unpack_strings(blob, offsets):
+    data = np.asarray(blob, dtype=np.uint8).tobytes()
+    return [data[offsets[i]:offsets[i + 1]].decode("utf-8") for i in range(len(offsets) - 1)]
