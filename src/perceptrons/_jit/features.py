@@ -71,7 +71,7 @@ def compact_rows(col, indptr, indices):
 
 
 @njit(**NJIT_STRICT)
-def token_features(tok, pos, slen, table, type_cols, spec, rare, n_values, hashed, pairs_only, col, indptr, indices):
+def token_features(tok, pos, slen, table, type_cols, spec, rare, n_values, hashed, which, col, indptr, indices):
     """Feature columns of every token: neighbours, dictionary lookup, CSR.
 
     ``spec`` (n_templates, 6) rows: kind (0 bias, 1 one part, 2 two parts), attribute and offset
@@ -79,23 +79,24 @@ def token_features(tok, pos, slen, table, type_cols, spec, rare, n_values, hashe
     ``rare`` empty: none).  ``table`` (n_types + 2, n_attributes): attribute ids of each type,
     BOS and EOS rows last.  A one-part template's column depends on one type only, so it is
     looked up once per type beforehand: ``type_cols[t, row]`` (n_templates, n_types + 2), −1 for
-    absent; a template's row of it is a few kilobytes and stays in the first-level cache.  Two-part values ``v₁·V + v₂`` go through the hash table ``hashed``, keyed
-    ``value · n_templates + t``.  Templates are the outer loop so that one column of the small
-    tables stays in cache while all tokens use it; ``col`` (n_templates, n_tokens) holds the
-    columns before they are packed into CSR ``indptr`` (n_tokens + 1,) and ``indices``.
-    With ``pairs_only`` only the two-part templates are filled (the one-part ones are scored
-    per type instead, see :func:`perceptrons._jit.structured.type_emissions`).
-    Returns the number of entries.
+    absent; a template's row of it is a few kilobytes and stays in the first-level cache.
+    Two-part values ``v₁·V + v₂`` go through the hash table ``hashed``, keyed
+    ``value · n_templates + t``.
+
+    Only the templates listed in ``which`` are computed (the tagger scores one-part templates
+    per type, :func:`perceptrons._jit.structured.type_emissions`, and asks here for the
+    conjunctions only).  Templates are the outer loop so that one column of the small tables
+    stays in cache while all tokens use it; ``col`` (len(which), n_tokens) holds the columns
+    before they are packed into CSR ``indptr`` (n_tokens + 1,) and ``indices``.  Returns the
+    number of entries.
     """
     N = tok.shape[0]
     nt = spec.shape[0]
     bos = table.shape[0] - 2
-    for t in range(nt):
+    for q in range(which.shape[0]):
+        t = which[q]
         kind, a1, k1, a2, k2 = spec[t, 0], spec[t, 1], spec[t, 2], spec[t, 3], spec[t, 4]
         withhold = rare.shape[0] > 0 and spec[t, 5] == 1
-        if pairs_only and kind < 2:
-            col[t, :] = -1
-            continue
         for i in range(N):
             c = -1
             if not (withhold and rare[i]):
@@ -109,5 +110,5 @@ def token_features(tok, pos, slen, table, type_cols, spec, rare, n_values, hashe
                     v2 = table[bos if j < 0 else (bos + 1 if j >= slen[i] else tok[i + k2]), a2]
                     if v >= 0 and v2 >= 0:
                         c = _find(hashed, (v * n_values + v2) * nt + t)
-            col[t, i] = c
+            col[q, i] = c
     return compact_rows(col, indptr, indices)

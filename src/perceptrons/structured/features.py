@@ -263,7 +263,7 @@ class FeatureMap:
         (:func:`perceptrons._jit.features.token_features`), which computes the same columns as
         the numpy path of :meth:`fit_transform`.
         """
-        return self._columns(self._prepare(tok, types, lengths), pairs_only=False)
+        return self._columns(self._prepare(tok, types, lengths), np.arange(len(self._parsed)))
 
     def scores(self, tok, types, lengths, W, forced=None):
         """Emission scores (n_tokens, n_classes) of the tokens under weights ``W`` (n_features,
@@ -284,7 +284,8 @@ class FeatureMap:
         slot = np.searchsorted(ks, offsets).astype(np.int64)
         per_type = np.zeros((ks.shape[0], p.table.shape[0], W.shape[1]))
         type_emissions(p.type_cols[one], slot, p.spec[one, 5] == 1, p.rare_rows, W, per_type)
-        indptr, indices = self._columns(p, pairs_only=True)
+        pairs = np.array([t for t, parts in enumerate(self._parsed) if len(parts) == 2], dtype=np.int64)
+        indptr, indices = self._columns(p, pairs)
         out = np.empty((tok.shape[0], W.shape[1]))
         factored_emissions(tok, p.pos, p.slen, ks, per_type, indptr, indices, W,
                            np.zeros(0, dtype=np.int64) if forced is None else forced, out)
@@ -309,15 +310,15 @@ class FeatureMap:
                 type_cols[t] = luts[t, table[:, parts[0][0]] if parts else 0]
         return _Prepared(tok, table.astype(np.int32), pos, slen, rare, rare_rows, spec, hashed, type_cols)
 
-    def _columns(self, p, pairs_only):
+    def _columns(self, p, which):
         from perceptrons._jit.features import token_features
 
         N = p.tok.shape[0]
         indptr = np.empty(N + 1, dtype=np.int64)
         indices = np.empty(N * len(self._parsed), dtype=np.int32)
-        col = np.empty((len(self._parsed), N), dtype=np.int32)
+        col = np.empty((which.shape[0], N), dtype=np.int32)
         nnz = token_features(p.tok, p.pos, p.slen, p.table, p.type_cols, p.spec, p.rare, self.n_values_, p.hashed,
-                             pairs_only, col, indptr, indices)
+                             which.astype(np.int64), col, indptr, indices)
         return indptr, indices[:nnz]
 
     def _compiled(self):
