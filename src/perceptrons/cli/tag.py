@@ -89,16 +89,9 @@ def train(train, dev_path, column, epochs, decoder, templates, clusters, tag_dic
 
 def _read_plain(path):
     """Sentences of a plain-text file: one a line, split on whitespace."""
-    from perceptrons._validation import PerceptronsError
+    from perceptrons.io.lines import utf8_lines
 
-    out = []
-    with open(path, "rb") as f:
-        for lineno, raw in enumerate(f, 1):
-            try:
-                out.append(raw.decode("utf-8").split())
-            except UnicodeDecodeError as exc:
-                raise PerceptronsError(f"{path}:{lineno}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})") from None
-    return out
+    return [line.split() for _, line in utf8_lines(path)]
 
 
 def _load(model):

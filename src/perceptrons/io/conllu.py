@@ -15,6 +15,7 @@ import os
 from dataclasses import dataclass, field
 
 from perceptrons._validation import PerceptronsError
+from perceptrons.io.lines import utf8_lines
 
 COLUMNS = {"upos": 3, "xpos": 4}
 
@@ -62,41 +63,36 @@ def iter_conllu(path, column="upos", keep_lines=True):
     col = _column(column)
     path = os.fspath(path)
     n_sentences = 0
-    with open(path, "rb") as f:
-        words, tags, lines, token_lines, first, started = [], [], [], [], 0, False
-        for lineno, raw in enumerate(f, 1):
-            try:
-                line = raw.decode("utf-8").rstrip("\r\n")
-            except UnicodeDecodeError as exc:
-                raise PerceptronsError(f"{path}:{lineno}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})") from None
-            if lineno == 1 and line.startswith("\ufeff"):
-                line = line[1:]
-            if not line.strip():
-                if words:
-                    n_sentences += 1
-                    yield Sentence(words, tags, lines, token_lines, first)
-                words, tags, lines, token_lines, started = [], [], [], [], False
-                continue
-            if not started:
-                first, started = lineno, True
-            if keep_lines:
-                lines.append(line)
-            if line.startswith("#"):
-                continue
-            parts = line.split("\t")
-            if len(parts) != 10:
-                raise PerceptronsError(f"{path}:{lineno}: expected 10 tab-separated columns, found {len(parts)}")
-            tid = parts[0]
-            if "-" in tid or "." in tid:
-                continue
-            if not tid.isdigit():
-                raise PerceptronsError(f"{path}:{lineno}: token ID {tid!r} is not an integer, a range like 3-4 or an empty node like 5.1")
-            token_lines.append(lineno - first)
-            words.append(parts[1])
-            tags.append(parts[col])
-        if words:
-            n_sentences += 1
-            yield Sentence(words, tags, lines, token_lines, first)
+    words, tags, lines, token_lines, first, started = [], [], [], [], 0, False
+    for lineno, line in utf8_lines(path):
+        if lineno == 1 and line.startswith("\ufeff"):
+            line = line[1:]
+        if not line.strip():
+            if words:
+                n_sentences += 1
+                yield Sentence(words, tags, lines, token_lines, first)
+            words, tags, lines, token_lines, started = [], [], [], [], False
+            continue
+        if not started:
+            first, started = lineno, True
+        if keep_lines:
+            lines.append(line)
+        if line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 10:
+            raise PerceptronsError(f"{path}:{lineno}: expected 10 tab-separated columns, found {len(parts)}")
+        tid = parts[0]
+        if "-" in tid or "." in tid:
+            continue
+        if not tid.isdigit():
+            raise PerceptronsError(f"{path}:{lineno}: token ID {tid!r} is not an integer, a range like 3-4 or an empty node like 5.1")
+        token_lines.append(lineno - first)
+        words.append(parts[1])
+        tags.append(parts[col])
+    if words:
+        n_sentences += 1
+        yield Sentence(words, tags, lines, token_lines, first)
     if n_sentences == 0:
         raise PerceptronsError(f"{path}: no sentences (the file is empty or holds no token lines)")
 

@@ -60,19 +60,16 @@ class WordClusters:
     @classmethod
     def from_file(cls, path):
         """Read a ``paths`` file (``bits<TAB>word[<TAB>count]`` a line), naming the bad line."""
+        from perceptrons.io.lines import utf8_lines
+
         paths = {}
-        with open(path, "rb") as f:
-            for lineno, raw in enumerate(f, 1):
-                try:
-                    line = raw.decode("utf-8").rstrip("\r\n")
-                except UnicodeDecodeError as exc:
-                    raise PerceptronsError(f"{path}:{lineno}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})") from None
-                if not line.strip():
-                    continue
-                cols = line.split("\t")
-                if len(cols) not in (2, 3) or not cols[0] or cols[0].strip("01") or not cols[1]:
-                    raise PerceptronsError(f"{path}:{lineno}: expected 'bits<TAB>word[<TAB>count]' with bits of 0 and 1, got {line[:60]!r}")
-                paths[cols[1]] = cols[0]
+        for lineno, line in utf8_lines(path):
+            if not line.strip():
+                continue
+            cols = line.split("\t")
+            if len(cols) not in (2, 3) or not cols[0] or cols[0].strip("01") or not cols[1]:
+                raise PerceptronsError(f"{path}:{lineno}: expected 'bits<TAB>word[<TAB>count]' with bits of 0 and 1, got {line[:60]!r}")
+            paths[cols[1]] = cols[0]
         if not paths:
             raise PerceptronsError(f"{path}: no clusters in the file (expected 'bits<TAB>word[<TAB>count]' lines)")
         return cls(paths, f"file {path}")

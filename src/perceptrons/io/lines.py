@@ -1,0 +1,18 @@
+"""Lines of a text file, decoded one at a time so that bad bytes are reported with their line."""
+
+import os
+
+from perceptrons._validation import PerceptronsError
+
+
+def utf8_lines(path):
+    """Yield ``(line number, text without the line break)``; a line that is not UTF-8 raises
+    :class:`PerceptronsError` naming the file, the line, the byte and its column."""
+    path = os.fspath(path)
+    with open(path, "rb") as f:
+        for lineno, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise PerceptronsError(f"{path}:{lineno}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})") from None
+            yield lineno, line.rstrip("\r\n")
