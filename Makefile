@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench install clean
+.PHONY: demo test bench fuzz install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ test: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
+
+# 10,000 mutated model files of every estimator, loaded and used in worker subprocesses
+fuzz: $(VENV)/.installed-dev
+	$(BIN)/python tests/model_fuzz.py --cases 10000
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info demo-output

@@ -9,6 +9,7 @@ import pytest
 import reference as ref
 from perceptrons import Tagger, load_model, save_model
 from perceptrons._validation import PerceptronsError
+from perceptrons.io.model_state import ModelState
 from perceptrons.io.conllu import read_conllu
 from perceptrons.structured.clusters import WordClusters, load_clusters
 from perceptrons.structured.features import CLUSTER, RICH, FeatureMap
@@ -37,7 +38,7 @@ def test_paths_file_and_lookup(paths_file):
 
 def test_arrays_round_trip_keeps_leading_and_trailing_zeros(paths_file):
     c = load_clusters(str(paths_file))
-    back = WordClusters.from_arrays(c.to_arrays(), c.source)
+    back = WordClusters.from_state(ModelState("c.npz", {}, c.to_arrays()), c.source)
     assert back.paths == PATHS and back.source == c.source
 
 

@@ -138,7 +138,7 @@ def test_cli_vc_bad_concept_and_too_many_points(tmp_path, capsys):
     code, out, err = run(["vc", "--concept", "circles", "--points", str(f)], capsys)
     assert code == 2 and "valid concepts are" in err and "Traceback" not in err
     code, out, err = run(["vc", "--concept", "rectangles", "--points", str(f)], capsys)
-    assert code == 2 and "max_points=20" in err
+    assert code == 2 and "--max-points=20" in err  # the CLI option, not the library's max_points
 
 
 def _write_csv(path, X, y):

@@ -15,17 +15,33 @@ class PerceptronsError(ValueError):
     """Bad input or a bad parameter. The message is one line, fit to show a user as is."""
 
 
+class PerceptronsTypeError(PerceptronsError, TypeError):
+    """Input of the wrong kind, such as a str where a list of words is expected.
+
+    A ``TypeError`` as NLTK raises for it (``nltk.pos_tag("a string")``), and still a
+    :class:`PerceptronsError`, so code catching either works.
+    """
+
+
 # ----------------------------------------------------------------------------- parameters
 class Interval:
-    """Numbers of one kind (``Integral`` or ``Real``) in a closed/open range."""
+    """Numbers of one kind (``Integral`` or ``Real``) in a closed/open range.
 
-    def __init__(self, kind, low, high, closed="both"):
+    NaN is never accepted, and neither is ±inf unless ``allow_inf=True``: an open end
+    (``None``) means "no bound", not "infinity is a value" — ``gamma=inf`` or ``coef0=nan``
+    would only surface later as NaN scores.
+    """
+
+    def __init__(self, kind, low, high, closed="both", allow_inf=False):
         self.kind, self.low, self.high, self.closed = kind, low, high, closed
+        self.allow_inf = allow_inf
 
     def accepts(self, value):
         if isinstance(value, bool) or not isinstance(value, self.kind):
             return False
-        if isinstance(value, float) and not np.isfinite(value) and self.high is not None:
+        if not isinstance(value, Integral) and (
+            np.isnan(value) or (np.isinf(value) and not self.allow_inf)
+        ):
             return False
         lo_ok = self.low is None or (
             value >= self.low if self.closed in ("both", "left") else value > self.low
@@ -133,9 +149,18 @@ def fit_labels(y):
     if y.dtype.kind in "iu" and y.size:
         lo, hi = int(y.min()), int(y.max())
         if hi - lo < 1 << 20:
-            shifted = (y - lo).astype(np.intp, copy=False)
+            # y - lo in y's own dtype overflows for narrow ints (int8: 127 - (-128)); offsets are
+            # taken in 64 bits, unsigned ones after subtracting within the dtype (y ≥ lo, no wrap)
+            if y.dtype.kind == "u":
+                shifted = (y - y.dtype.type(lo)).astype(np.intp)
+            else:
+                shifted = y.astype(np.int64, copy=False) - lo
             present = np.flatnonzero(np.bincount(shifted, minlength=hi - lo + 1))
-            classes = check_classes((present + lo).astype(y.dtype))
+            if y.dtype.kind == "u":
+                values = present.astype(np.uint64) + np.uint64(lo)
+            else:
+                values = present.astype(np.int64) + lo
+            classes = check_classes(values.astype(y.dtype))
             lookup = np.empty(hi - lo + 1, dtype=np.int64)
             lookup[present] = np.arange(present.shape[0])
             return classes, lookup[shifted]

@@ -9,8 +9,9 @@ the registry below maps the stored name to a class, so ``io/`` imports no estima
 from importlib import import_module
 
 from perceptrons import __version__
-from perceptrons._validation import PerceptronsError
+from perceptrons._validation import PerceptronsError, validate_params
 from perceptrons.io.model_file import read_model, write_model
+from perceptrons.io.model_state import ModelState
 
 #: stored estimator name -> "module:Class"
 REGISTRY = {
@@ -41,13 +42,34 @@ def _json_params(est):
     return params
 
 
-def _restore_params(params):
+def _restore_params(path, klass, params):
+    """Stored parameters, checked: known names only, JSON scalars or a stored dict, and then the
+    estimator's own constraints (a model file must not smuggle in a value ``fit`` would refuse)."""
+    names = set(klass._get_param_names())
     out = {}
     for k, v in params.items():
-        if isinstance(v, dict) and "__dict__" in v:
-            v = {kk: vv for kk, vv in v["__dict__"]}
+        if k not in names:
+            raise PerceptronsError(f"{path}: model field params.{k}: not a parameter of {klass.__name__}")
+        if isinstance(v, dict):
+            pairs = v.get("__dict__") if list(v) == ["__dict__"] else None
+            if not isinstance(pairs, list) or not all(
+                isinstance(p, list) and len(p) == 2 and isinstance(p[0], (str, int, float, bool))
+                and type(p[1]) in (int, float) and 0 <= p[1] < 1e300 for p in pairs
+            ):
+                raise PerceptronsError(
+                    f"{path}: model field params.{k}: expected a stored dict of label: weight pairs, weights ≥ 0")
+            v = {kk: float(vv) for kk, vv in pairs}
+        elif isinstance(v, list):
+            raise PerceptronsError(f"{path}: model field params.{k}: expected a number, string, bool or null, got a list")
         out[k] = v
-    return out
+    est = klass(**out)
+    try:
+        validate_params(est, klass._parameter_constraints)
+        if hasattr(est, "_validate"):
+            est._validate()
+    except PerceptronsError as exc:
+        raise PerceptronsError(f"{path}: model field params: {exc}") from None
+    return est
 
 
 def save_model(estimator, path, info=None):
@@ -73,18 +95,29 @@ def save_model(estimator, path, info=None):
 def load_model(path, expect=None, with_info=False):
     """Read a model file; ``expect`` (a class name or tuple of names) refuses other kinds.
 
+    Every field is checked before it is used (see :mod:`perceptrons.io.model_state`): the file
+    is untrusted input, and its checksum can be recomputed by whoever edited it.
+
     Returns the estimator, or ``(estimator, info)`` with ``with_info=True``.
     """
     meta, arrays = read_model(path)
-    name = meta.get("estimator")
+    top = ModelState(path, meta, arrays)
+    top.str("format")
+    top.int("format_version", lo=1)
+    name = top.str("estimator", max_len=64)
     if name not in REGISTRY:
         raise PerceptronsError(f"{path}: unknown estimator {name!r} in model file; known: {sorted(REGISTRY)}")
     if expect is not None and name not in ((expect,) if isinstance(expect, str) else tuple(expect)):
         raise PerceptronsError(f"{path}: holds a {name}, but a {expect if isinstance(expect, str) else ' or '.join(expect)} is needed here")
+    top.str("library_version", max_len=64)
+    info = top.raw("info")
+    top.require(isinstance(info, dict) and isinstance(info.get("label_column"), (str, type(None))), "info",
+                "expected an object whose label_column is a string or null")
+    params = top.raw("params")
+    top.require(isinstance(params, dict), "params", "expected a JSON object")
     module, cls = REGISTRY[name].split(":")
-    klass = getattr(import_module(module), cls)
-    try:
-        est = klass(**_restore_params(meta.get("params", {})))._from_state(meta.get("state", {}), arrays)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise PerceptronsError(f"{path}: model file is inconsistent ({type(exc).__name__}: {exc})") from None
-    return (est, meta.get("info", {})) if with_info else est
+    est = _restore_params(path, getattr(import_module(module), cls), params)
+    state = top.sub("state", "")
+    est._from_state(state)
+    top.finish()
+    return (est, info) if with_info else est

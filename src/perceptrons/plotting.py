@@ -19,7 +19,7 @@ def _plt():
 
 def save_figure(fig, path, dpi=110):
     """Write ``fig`` to ``path`` as PNG, atomically, and close it."""
-    from perceptrons.io.model_file import atomic_write_bytes
+    from perceptrons.io.atomic import atomic_write_bytes
 
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")

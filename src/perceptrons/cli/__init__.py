@@ -21,7 +21,27 @@ COMMANDS = {
 }
 
 
-class LazyGroup(click.Group):
+#: exit status when the reader of standard output goes away: that of a process killed by SIGPIPE
+#: (128 + 13), what ``cat`` or ``seq`` give under ``set -o pipefail``.  Not 0: a reader that
+#: stopped early may have crashed, and a script must be able to tell.
+PIPE_CLOSED = 141
+
+
+class PipeClosed(Exception):
+    """Standard output's reader has gone; carried past click, which would turn it into status 1."""
+
+
+class PipeAwareGroup(click.Group):
+    """A group whose commands' ``BrokenPipeError`` reaches :func:`main` as :class:`PipeClosed`."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            raise PipeClosed from None
+
+
+class LazyGroup(PipeAwareGroup):
     def list_commands(self, ctx):
         return list(COMMANDS)
 
@@ -29,6 +49,25 @@ class LazyGroup(click.Group):
         if name not in COMMANDS:
             return None
         return import_module(COMMANDS[name][0]).command
+
+    def invoke(self, ctx):
+        """Run the command holding back Python warnings: after a success each is shown as one
+        ``warning:`` line; after a failure they are dropped, so the error is the only line."""
+        import warnings
+
+        with warnings.catch_warnings(record=True) as held:
+            try:
+                result = super().invoke(ctx)
+            except ValueError as exc:
+                exc.perceptrons_paths = dict(ctx.meta)  # for main: which file to name
+                raise
+        shown = set()
+        for w in held:
+            text = (str(w.message).strip().splitlines() or [""])[0]
+            if (w.category, text) not in shown:
+                shown.add((w.category, text))
+                click.echo(f"warning: {w.category.__name__}: {text}", err=True)
+        return result
 
     def format_commands(self, ctx, formatter):
         rows = [(name, help_) for name, (_, help_) in COMMANDS.items()]
@@ -49,9 +88,17 @@ def fail(message, code=2):
 
 
 def main(argv=None):
-    """Entry point: turn library errors into one-line messages and exit status 2."""
+    """Entry point: turn library errors into one-line messages and exit status 2.
+
+    A library error about a parameter names the CLI option that set it (``--seed``, not
+    ``random_state``): see ``perceptrons.cli._common.PARAM_OPTIONS``.
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
         cli.main(args=argv, standalone_mode=False)
+        sys.stdout.flush()  # here, not at exit, so that a closed pipe is handled below
+    except (PipeClosed, BrokenPipeError):
+        _pipe_closed()
     except click.exceptions.Abort:
         click.echo("interrupted; nothing was written", err=True)
         sys.exit(130)
@@ -64,7 +111,30 @@ def main(argv=None):
         fail(" ".join(exc.format_message().split()), exc.exit_code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except (ValueError, OSError, MemoryError) as exc:
+    except (ValueError, OSError, MemoryError, OverflowError) as exc:
+        from perceptrons.cli._common import command_name, name_input, name_options
+
         text = str(exc).strip().splitlines()
+        if isinstance(exc, MemoryError):
+            text = [f"out of memory{': ' + text[0] if text else ''}; the input or a parameter is too large"]
+        if text:
+            text = [name_input(name_options(text[0], command_name(args)), getattr(exc, "perceptrons_paths", {}))]
         fail(text[0] if text else type(exc).__name__)
     sys.exit(0)
+
+
+def _pipe_closed():
+    """``perceptrons predict ... | head -1``: end quietly, with no traceback and no message.
+
+    As the Python documentation advises (signal module, "Note on SIGPIPE"), standard output is
+    pointed at /dev/null first, so that flushing it at exit does not raise once more.
+    """
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no descriptor (a test's capture): nothing to flush
+        pass
+    sys.exit(PIPE_CLOSED)

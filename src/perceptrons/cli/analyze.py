@@ -7,27 +7,26 @@ bound ((R + D)/γ)² for the direction u that minimises it, against the mistakes
 
 import click
 
-from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION
+from perceptrons.cli._common import EPOCHS, FORMAT_OPTION, LABEL_OPTION, note_input
 
 
 @click.command(name="analyze")
-@click.argument("data", type=click.Path(dir_okay=False))
+@click.argument("data", type=click.Path(dir_okay=False), callback=note_input)
 @LABEL_OPTION
 @FORMAT_OPTION
 @click.option("--no-intercept", is_flag=True, help="Separators through the origin (no folded bias).")
-@click.option("--max-epochs", type=click.IntRange(min=1), default=10000, show_default=True,
+@click.option("--max-epochs", type=EPOCHS, default=10000, show_default=True,
               help="Epoch limit of the PLA run shown next to the bound.")
 def command(data, label, fmt, no_intercept, max_epochs):
     """Radius, separability (with its certificate), margin γ* and mistake bounds of DATA (two classes)."""
     import numpy as np
 
     from perceptrons.io.readers import read_data
-    from perceptrons.theory.analysis import analyze
 
     X, y = read_data(data, label=label, fmt=fmt)
     if y is None:
         raise click.BadParameter(f"{data}: no label column", param_hint="DATA")
-    a = analyze(X, y, fit_intercept=not no_intercept, max_epochs=max_epochs)
+    a = _analyze(data, X, y, fit_intercept=not no_intercept, max_epochs=max_epochs)
     cert = a.certificate
     space = "augmented vectors (x, 1)" if not no_intercept else "x (no intercept)"
     click.echo(f"data        {a.n_samples} samples x {a.n_features} features, classes {cert.classes.tolist()} "
@@ -49,3 +48,32 @@ def command(data, label, fmt, no_intercept, max_epochs):
     click.echo(f"gamma, D    gamma = {a.gamma:.6g}   D = {a.D:.6g}")
     click.echo(f"F–S bound   ((R + D)/gamma)^2 = {a.bound:.6g} mistakes in one pass at most")
     click.echo(f"one pass    {a.mistakes} mistakes (online PLA, cyclic order)")
+
+
+#: values beyond 1e100 (or all below 1e-100) overflow (vanish) when squared in a radius or a margin
+MAX_MAGNITUDE = 1e100
+
+
+def _analyze(data, X, y, **kwargs):
+    """:func:`perceptrons.theory.analysis.analyze`, its errors naming the data file (two classes
+    are needed, a solver failed, …)."""
+    import warnings
+
+    import numpy as np
+
+    from perceptrons._validation import PerceptronsError
+    from perceptrons.theory._common import SCALE_HINT
+    from perceptrons.theory.analysis import analyze
+
+    values = X.data if hasattr(X, "toarray") else np.asarray(X)
+    top = float(np.max(np.abs(values))) if values.size else 0.0
+    if top > MAX_MAGNITUDE or 0 < top < 1 / MAX_MAGNITUDE:
+        raise PerceptronsError(f"{data}: the largest |value| is {top:.3g}; the radius and the margins square the "
+                               f"values, which then overflow or vanish; {SCALE_HINT}")
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return analyze(X, y, **kwargs)
+    except PerceptronsError as exc:
+        text = str(exc)
+        raise PerceptronsError(text if text.startswith(str(data)) else f"{data}: {text}") from None

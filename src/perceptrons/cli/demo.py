@@ -4,14 +4,23 @@ import os
 
 import click
 
+from perceptrons.cli._common import DEMO_SEED
+
 
 @click.command(name="demo")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="demo-output", show_default=True,
               help="Directory for the figures (created if absent).")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--seed", type=DEMO_SEED, default=0, show_default=True)
 def command(out_dir, seed):
     """Train the family on a generated 2-D separable set, noisy 2-D data and the breast-cancer
     data bundled with scikit-learn; print a summary table and write PNG figures."""
+    # checked before the imports and the training, so a bad --out costs nothing
+    parent = os.path.dirname(os.path.abspath(out_dir))
+    if not os.path.isdir(parent):
+        raise click.BadParameter(f"{out_dir}: the directory {parent!r} does not exist", param_hint="--out")
+    where = out_dir if os.path.isdir(out_dir) else parent  # the figures' temporary files go there
+    if not os.access(where, os.W_OK | os.X_OK):
+        raise click.BadParameter(f"{out_dir}: cannot create a file in {where!r}: permission denied", param_hint="--out")
     import warnings
 
     import numpy as np
@@ -26,9 +35,6 @@ def command(out_dir, seed):
     from perceptrons import plotting
     from perceptrons.datasets import noisy_blobs, separable
 
-    parent = os.path.dirname(os.path.abspath(out_dir))
-    if not os.path.isdir(parent):
-        raise click.BadParameter(f"{out_dir}: the directory {parent!r} does not exist", param_hint="--out")
     os.makedirs(out_dir, exist_ok=True)
     warnings.simplefilter("ignore", ConvergenceWarning)
     console = Console()

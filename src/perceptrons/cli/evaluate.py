@@ -1,37 +1,80 @@
-"""perceptrons evaluate MODEL DATA: accuracy and confusion matrix."""
+"""perceptrons evaluate MODEL DATA: accuracy and confusion matrix.
+
+The matrix is printed whole up to ``MAX_MATRIX_CLASSES`` classes; beyond that, the most frequent
+confusions.  It is counted sparsely (one code per (true, predicted) pair), so 10,000 classes cost
+memory in the number of samples, not 10,000².
+"""
 
 import click
 
-from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, load_classifier, read_for_model
+from perceptrons.cli._common import (FORMAT_OPTION, LABEL_OPTION, load_classifier, note_input, note_path,
+                                     predict_in_chunks, read_for_model)
+
+#: print the whole k × k matrix up to this many classes
+MAX_MATRIX_CLASSES = 20
+#: otherwise print this many of the most frequent confusions
+TOP_CONFUSIONS = 20
 
 
 @click.command(name="evaluate")
-@click.argument("model", type=click.Path(dir_okay=False))
-@click.argument("data", type=click.Path(dir_okay=False))
+@click.argument("model", type=click.Path(dir_okay=False), callback=note_path)
+@click.argument("data", type=click.Path(dir_okay=False), callback=note_input)
 @LABEL_OPTION
 @FORMAT_OPTION
 def command(model, data, label, fmt):
     """Accuracy and confusion matrix of MODEL on the labelled rows of DATA."""
-    from rich.console import Console
-    from rich.table import Table
-    from sklearn.metrics import confusion_matrix
-
     est, info = load_classifier(model)
     X, y = read_for_model(data, est, label, fmt, info)
     if y is None:
         raise click.BadParameter(f"{data}: has no label column to evaluate against", param_hint="DATA")
-    pred = est.predict(X)
+    pred = predict_in_chunks(est, X)
     classes = est.classes_
     unknown = sorted(set(y.tolist()) - set(classes.tolist()))
     if unknown:
-        raise click.BadParameter(f"{data}: labels {unknown[:5]} were not seen in training (model classes {classes.tolist()})")
-    cm = confusion_matrix(y, pred, labels=classes)
+        shown = ", ".join(map(str, classes.tolist()[:10])) + (f", … ({len(classes)} in all)" if len(classes) > 10 else "")
+        raise click.BadParameter(f"{data}: labels {unknown[:5]} were not seen in training (model classes {shown})")
     click.echo(f"samples   {X.shape[0]}")
     click.echo(f"accuracy  {(pred == y).mean():.4f}")
-    table = Table(title="confusion matrix (rows: true, columns: predicted)")
-    table.add_column("")
-    for c in classes:
-        table.add_column(str(c), justify="right")
-    for c, row in zip(classes, cm):
-        table.add_row(str(c), *[str(v) for v in row])
+    _print_confusions(y, pred, classes)
+
+
+def confusion_counts(y, pred, classes):
+    """``(true index, predicted index, count)`` arrays of the non-zero cells of the confusion
+    matrix, by one sort of ``true · k + predicted`` codes (no k × k array)."""
+    import numpy as np
+
+    k = len(classes)
+    codes = np.searchsorted(classes, y).astype(np.int64) * k + np.searchsorted(classes, pred)
+    cells, counts = np.unique(codes, return_counts=True)
+    return cells // k, cells % k, counts
+
+
+def _print_confusions(y, pred, classes):
+    import numpy as np
+    from rich.console import Console
+    from rich.table import Table
+
+    k = len(classes)
+    true, predicted, counts = confusion_counts(y, pred, classes)
+    if k <= MAX_MATRIX_CLASSES:
+        cm = np.zeros((k, k), dtype=np.int64)
+        cm[true, predicted] = counts
+        table = Table(title="confusion matrix (rows: true, columns: predicted)")
+        table.add_column("")
+        for c in classes:
+            table.add_column(str(c), justify="right")
+        for c, row in zip(classes, cm):
+            table.add_row(str(c), *[str(v) for v in row])
+        Console().print(table)
+        return
+    off = true != predicted
+    order = np.argsort(-counts[off], kind="stable")[:TOP_CONFUSIONS]
+    t, p, n = true[off][order], predicted[off][order], counts[off][order]
+    click.echo(f"confusion matrix not shown: {k} classes (it is printed up to {MAX_MATRIX_CLASSES}); "
+               f"{int(off.sum())} distinct confusions, the {len(n)} most frequent:")
+    table = Table(title="most frequent confusions")
+    for col in ("true", "predicted", "count"):
+        table.add_column(col, justify="right" if col == "count" else "left")
+    for a, b, c in zip(t.tolist(), p.tolist(), n.tolist()):
+        table.add_row(str(classes[a]), str(classes[b]), str(c))
     Console().print(table)

@@ -8,10 +8,36 @@ import os
 
 import click
 
-from perceptrons.cli._common import check_output_path, interrupt_between_epochs
+from perceptrons.cli._common import COUNT, EPOCHS, SEED, check_output_path, interrupt_between_epochs, note_input, note_path
 
 COLUMN_OPTION = click.option("--column", type=click.Choice(["upos", "xpos"]), default="upos", show_default=True,
                              help="CoNLL-U tag column.")
+
+
+def _check_templates(ctx, param, value):
+    """--templates / --edges: parsed when the option is read, so a typo fails before any data is."""
+    if value:
+        from perceptrons._validation import PerceptronsError
+        from perceptrons.structured.features import parse_templates
+
+        try:
+            parse_templates(value)
+        except PerceptronsError as exc:
+            raise click.BadParameter(str(exc), ctx, param) from None
+    return value
+
+
+def _check_clusters(ctx, param, value):
+    """--clusters: a packaged name or an existing file (its lines are checked when it is read)."""
+    if value is not None:
+        from perceptrons.structured.clusters import PACKAGED
+
+        note_path(ctx, param, value)
+        if value not in PACKAGED and not os.path.isfile(value):
+            what = "is a directory" if os.path.isdir(value) else "no such file"
+            raise click.BadParameter(f"{value}: {what}; expected one of {sorted(PACKAGED)} or a Brown 'paths' file",
+                                     ctx, param)
+    return value
 
 
 @click.group(name="tag")
@@ -20,25 +46,26 @@ def command():
 
 
 @command.command(name="train")
-@click.argument("train", type=click.Path(dir_okay=False))
-@click.option("--dev", "dev_path", type=click.Path(dir_okay=False), default=None,
+@click.argument("train", type=click.Path(dir_okay=False), callback=note_input)
+@click.option("--dev", "dev_path", type=click.Path(dir_okay=False), default=None, callback=note_path,
               help="Development .conllu: its accuracy picks the best epoch.")
 @COLUMN_OPTION
-@click.option("--epochs", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--epochs", type=EPOCHS, default=10, show_default=True)
 @click.option("--decoder", type=click.Choice(["viterbi", "greedy"]), default="viterbi", show_default=True)
-@click.option("--templates", default="rich", show_default=True,
+@click.option("--templates", default="rich", show_default=True, callback=_check_templates,
               help="Feature templates: 'rich', 'basic', or comma-separated templates like 'l[0],l[-1]|l[0]'.")
-@click.option("--clusters", default=None,
+@click.option("--clusters", default=None, callback=_check_clusters,
               help="Brown word clusters: 'spacy-en' (needs perceptrons[clusters]) or a wcluster 'paths' file.")
 @click.option("--tag-dict", is_flag=True, help="Fix the tags of frequent unambiguous words.")
 @click.option("--second-order", is_flag=True, help="Weights for tag triples (Viterbi in O(n·T³)).")
-@click.option("--edges", default="", help="Edge-feature templates (lexicalised transitions), e.g. 'l[-1],l[0]'.")
-@click.option("--patience", type=click.IntRange(min=1), default=None, help="Stop after N epochs without a better dev score.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the per-epoch shuffle.")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Model file to write.")
+@click.option("--edges", default="", callback=_check_templates, help="Edge-feature templates (lexicalised transitions), e.g. 'l[-1],l[0]'.")
+@click.option("--patience", type=COUNT, default=None, help="Stop after N epochs without a better dev score.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the per-epoch shuffle.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), callback=note_path, help="Model file to write.")
 def train(train, dev_path, column, epochs, decoder, templates, clusters, tag_dict, second_order, edges, patience, seed, output):
     """Train a tagger on TRAIN (.conllu) and save it to MODEL."""
-    check_output_path(output)
+    clusters_file = clusters if clusters and os.path.isfile(clusters) else None  # not a packaged name
+    check_output_path(output, [("TRAIN", train), ("--dev", dev_path), ("--clusters", clusters_file)])
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -101,21 +128,24 @@ def _load(model):
 
 
 @command.command(name="predict")
-@click.argument("model", type=click.Path(dir_okay=False))
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("model", type=click.Path(dir_okay=False), callback=note_path)
+@click.argument("file", type=click.Path(dir_okay=False), callback=note_input)
 @COLUMN_OPTION
 @click.option("--format", "fmt", type=click.Choice(["conllu", "text"]), default=None,
-              help="Input format; by default .conllu files are CoNLL-U, anything else plain text.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write here instead of stdout.")
+              help="Input format; by default .conllu and .conll files (any case) and files whose first line has "
+                   "the ten CoNLL-U columns are CoNLL-U, anything else plain text.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, callback=note_path, help="Write here instead of stdout.")
 def predict(model, file, column, fmt, output):
     """Tag FILE: CoNLL-U in → CoNLL-U out (tag column filled), or plain text (one sentence a line,
     whitespace-tokenised) → word/TAG lines."""
-    if output:
-        check_output_path(output)
-    if not os.path.exists(file):
-        raise click.BadParameter(f"{file}: no such file", param_hint="FILE")
+    if file == "-":
+        raise click.BadParameter("-: tag predict reads a file; standard input is not supported here", param_hint="FILE")
+    check_output_path(output, [("MODEL", model), ("FILE", file)], stream_ok=True)
     tagger = _load(model)
-    fmt = fmt or ("conllu" if file.endswith(".conllu") else "text")
+    if fmt is None:
+        from perceptrons.io.conllu import guess_format
+
+        fmt = guess_format(file)
     if fmt == "conllu":
         from perceptrons.io.conllu import format_conllu, read_conllu
 
@@ -125,17 +155,15 @@ def predict(model, file, column, fmt, output):
         sents = _read_plain(file)
         tagged = tagger.predict(sents)
         text = "".join(" ".join(f"{w}/{t}" for w, t in zip(s, ts)) + "\n" for s, ts in zip(sents, tagged))
-    if output:
-        from perceptrons.io.model_file import atomic_write_bytes
+    from perceptrons.io.atomic import atomic_output
 
-        atomic_write_bytes(output, text.encode("utf-8"))
-    else:
-        click.echo(text, nl=False)
+    with atomic_output(output or "-") as out:
+        out.write(text)
 
 
 @command.command(name="evaluate")
-@click.argument("model", type=click.Path(dir_okay=False))
-@click.argument("test", type=click.Path(dir_okay=False))
+@click.argument("model", type=click.Path(dir_okay=False), callback=note_path)
+@click.argument("test", type=click.Path(dir_okay=False), callback=note_input)
 @COLUMN_OPTION
 def evaluate(model, test, column):
     """Token and sentence accuracy, known vs unknown words, and per-tag precision/recall/F1 on TEST."""

@@ -2,18 +2,18 @@
 
 import click
 
-from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION
+from perceptrons.cli._common import EPOCHS, FORMAT_OPTION, LABEL_OPTION, SEED, note_input
 
 
 @click.command(name="trace")
-@click.argument("data", type=click.Path(dir_okay=False), required=False)
+@click.argument("data", type=click.Path(dir_okay=False), required=False, callback=note_input)
 @click.option("--example", type=click.Choice(["gormley"]), default=None,
               help="Trace a worked example of the seed notes instead of a file.")
 @LABEL_OPTION
 @FORMAT_OPTION
-@click.option("--epochs", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--epochs", type=EPOCHS, default=100, show_default=True)
 @click.option("--order", type=click.Choice(["cyclic", "shuffle", "random-mistake"]), default="cyclic", show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=None)
+@click.option("--seed", type=SEED, default=None)
 @click.option("--no-intercept", is_flag=True, help="No bias term (the worked example has none).")
 def command(data, example, label, fmt, epochs, order, seed, no_intercept):
     """Run the PLA on DATA and print each update: example, prediction, w_k -> w_k+1."""

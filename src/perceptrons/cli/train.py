@@ -6,39 +6,42 @@ train/test accuracy.  Ctrl-C ends training and writes nothing.
 
 import click
 
-from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, MODELS, check_output_path, interrupt_between_epochs
+from perceptrons.cli._common import (BUDGET, CACHE_MB, COEF0, COUNT, DEGREE, EPOCHS, FORMAT_OPTION, GAMMA_OR_WORD,
+                                     LABEL_OPTION, MARGIN, MODELS, SEED, check_output_path, interrupt_between_epochs,
+                                     note_input, note_path)
 
 
 @click.command(name="train")
-@click.argument("data", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Model file to write (.npz).")
+@click.argument("data", type=click.Path(dir_okay=False), callback=note_input)
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), callback=note_path,
+              help="Model file to write (.npz).")
 @click.option("--model", "model_name", type=click.Choice(list(MODELS)), default="perceptron", show_default=True)
 @LABEL_OPTION
 @FORMAT_OPTION
-@click.option("--epochs", type=click.IntRange(min=1), default=1000, show_default=True, help="Maximum number of epochs.")
+@click.option("--epochs", type=EPOCHS, default=1000, show_default=True, help="Maximum number of epochs.")
 @click.option("--order", type=click.Choice(["cyclic", "shuffle", "random-mistake"]), default="cyclic", show_default=True)
 @click.option("--init", type=click.Choice(["zeros", "random"]), default="zeros", show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="Random seed (shuffle, random-mistake, init).")
-@click.option("--margin", type=click.FloatRange(min=0), default=0.0, show_default=True, help="Update when y·f(x) ≤ margin.")
+@click.option("--seed", type=SEED, default=None, help="Random seed (shuffle, random-mistake, init).")
+@click.option("--margin", type=MARGIN, default=0.0, show_default=True, help="Update when y·f(x) ≤ margin.")
 @click.option("--no-intercept", is_flag=True, help="Do not fold in a bias term.")
-@click.option("--max-vectors", type=click.IntRange(min=1), default=None, help="voted: keep at most this many vectors.")
+@click.option("--max-vectors", type=COUNT, default=None, help="voted: keep at most this many vectors.")
 @click.option("--kernel", type=click.Choice(["linear", "poly", "rbf", "sigmoid"]), default="rbf", show_default=True,
               help="kernel: the kernel function.")
-@click.option("--gamma", default="scale", show_default=True, help="kernel: 'scale', 'auto' or a positive number.")
-@click.option("--degree", type=click.IntRange(min=1), default=3, show_default=True, help="kernel: poly degree.")
-@click.option("--coef0", type=float, default=0.0, show_default=True, help="kernel: poly/sigmoid offset.")
+@click.option("--gamma", type=GAMMA_OR_WORD, default="scale", show_default=True, help="kernel: 'scale', 'auto' or a positive number.")
+@click.option("--degree", type=DEGREE, default=3, show_default=True, help="kernel: poly degree.")
+@click.option("--coef0", type=COEF0, default=0.0, show_default=True, help="kernel: poly/sigmoid offset.")
 @click.option("--averaged", is_flag=True, help="kernel: predict with the averaged hypothesis.")
 @click.option("--voted", is_flag=True, help="kernel: predict with the voted hypotheses.")
-@click.option("--budget", type=click.IntRange(min=1), default=None, help="kernel: keep at most B support examples.")
+@click.option("--budget", type=BUDGET, default=None, help="kernel: keep at most B support examples.")
 @click.option("--budget-policy", type=click.Choice(["random", "oldest"]), default="random", show_default=True,
               help="kernel: which support example a full budget drops.")
-@click.option("--cache-size", type=click.FloatRange(min=0, min_open=True), default=200, show_default=True,
+@click.option("--cache-size", type=CACHE_MB, default=200, show_default=True,
               help="kernel: megabytes of kernel rows to cache (n²·4 bytes holds the whole matrix).")
-@click.option("--test", "test_path", type=click.Path(dir_okay=False), default=None, help="Data file to report test accuracy on.")
+@click.option("--test", "test_path", type=click.Path(dir_okay=False), default=None, callback=note_path, help="Data file to report test accuracy on.")
 def command(data, output, model_name, label, fmt, epochs, order, init, seed, margin, no_intercept, max_vectors,
             kernel, gamma, degree, coef0, averaged, voted, budget, budget_policy, cache_size, test_path):
     """Train a perceptron on DATA (CSV/TSV with header, LIBSVM, or .npz) and save it to MODEL."""
-    check_output_path(output)
+    check_output_path(output, [("DATA", data), ("--test", test_path)])
     import warnings
     from importlib import import_module
 
@@ -50,6 +53,15 @@ def command(data, output, model_name, label, fmt, epochs, order, init, seed, mar
     from perceptrons.persistence import save_model
 
     X, y, label_column = read_data(data, label=label, fmt=fmt, return_label_name=True)
+    if test_path:
+        # read before training: a missing, unlabelled or wrong-width test file must fail before
+        # the model file is written over, not after
+        from perceptrons.cli._common import read_for_width
+
+        Xt, yt = read_for_width(test_path, X.shape[1], label, fmt if test_path == "-" else None,
+                                {"label_column": label_column}, hint="--test", against="the training data has")
+        if yt is None:
+            raise click.BadParameter(f"{test_path}: has no label column", param_hint="--test")
     module, cls = MODELS[model_name]
     params = dict(fit_intercept=not no_intercept, max_epochs=epochs, order=order, init=init, margin=margin,
                   random_state=seed)
@@ -86,21 +98,9 @@ def command(data, output, model_name, label, fmt, epochs, order, init, seed, mar
         click.echo("note       stopped at --epochs with mistakes left: the data may not be linearly separable")
     click.echo(f"train acc  {estimator.score(X, y):.4f}")
     if test_path:
-        from perceptrons.cli._common import read_for_model
-
-        Xt, yt = read_for_model(test_path, estimator, label, None, {"label_column": label_column})
-        if yt is None:
-            raise click.BadParameter(f"{test_path}: has no label column", param_hint="--test")
         click.echo(f"test acc   {estimator.score(Xt, yt):.4f}")
 
 
 def _gamma(text):
-    if text in ("scale", "auto"):
-        return text
-    try:
-        value = float(text)
-    except ValueError:
-        raise click.BadParameter(f"expected 'scale', 'auto' or a positive number, got {text!r}", param_hint="--gamma") from None
-    if not value > 0:
-        raise click.BadParameter(f"must be > 0, got {text}", param_hint="--gamma")
-    return value
+    """The --gamma value; the option's type (GAMMA_OR_WORD) has already refused anything else."""
+    return text if text in ("scale", "auto") else GAMMA_OR_WORD.convert(text, None, None)

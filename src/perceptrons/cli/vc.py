@@ -6,54 +6,96 @@ commas or whitespace; an optional first column of names (``p, 0, 1``) labels the
 are called p1, p2, ….
 """
 
+import os
+
 import click
 
+from perceptrons.cli._common import MAX_POINTS, note_input
+
+#: coordinates beyond this overflow when squared (the disk test lifts p to |p|²)
+MAX_COORDINATE = 1e100
 CONCEPT_NAMES = ["halfspaces", "halfplanes", "disks", "rectangles", "intervals", "convex-polygons"]
 
 
-def read_points(path):
-    """(names, coordinates) from a small text file; a header line of non-numbers is skipped."""
+def read_points(path, dims=()):
+    """(names, coordinates) from a small text file; a first line of non-numbers is a header.
+
+    Every error names the file and the 1-based line: a bad or non-finite number, a point with
+    another number of coordinates than the first, or (``dims``) one the concept cannot place.
+    """
+    import math
+
     import numpy as np
 
     from perceptrons._validation import PerceptronsError
+    from perceptrons.io.lines import utf8_lines
 
-    names, rows = [], []
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            text = line.split("#", 1)[0].strip()
-            if not text:
-                continue
-            fields = [f for f in text.replace(",", " ").split() if f]
-            try:
-                values = [float(f) for f in fields]
-                name = None
-            except ValueError:
-                try:
-                    values = [float(f) for f in fields[1:]]
-                    name = fields[0]
-                except ValueError:
-                    if not rows and lineno == 1:
-                        continue  # a header
-                    raise PerceptronsError(f"{path}, line {lineno}: expected numbers, got {text!r}") from None
-            if not values:
-                raise PerceptronsError(f"{path}, line {lineno}: no coordinates in {text!r}")
-            names.append(name)
-            rows.append(values)
+    if os.path.isdir(path):
+        raise PerceptronsError(f"{path}: is a directory, expected a points file")
+    if not os.path.exists(path):
+        raise PerceptronsError(f"{path}: no such file")
+    names, rows, first_line, header_done = [], [], None, False
+    for lineno, line in utf8_lines(path):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        fields = [f for f in text.replace(",", " ").split() if f]
+        numeric = [_number(f) for f in fields]
+        if not header_done and all(v is None for v in numeric):
+            header_done = True
+            continue  # a header such as "name, x, y"
+        header_done = True
+        name = None
+        if numeric[0] is None and len(fields) > 1:
+            name, fields, numeric = fields[0], fields[1:], numeric[1:]
+        bad = [f for f, v in zip(fields, numeric) if v is None]
+        if bad:
+            raise PerceptronsError(f"{path}, line {lineno}: {bad[0][:40]!r} is not a number; expected "
+                                   "'[name,] x1, x2, ...'")
+        inf = [f for f, v in zip(fields, numeric) if not math.isfinite(v)]
+        if inf:
+            raise PerceptronsError(f"{path}, line {lineno}: {inf[0][:40]!r} is not finite; expected finite coordinates")
+        big = [f for f, v in zip(fields, numeric) if abs(v) > MAX_COORDINATE]
+        if big:
+            raise PerceptronsError(f"{path}, line {lineno}: {big[0][:40]!r} is too large (|x| ≤ {MAX_COORDINATE:g}: the "
+                                   "tests square coordinates); rescale the points")
+        if rows and len(numeric) != len(rows[0]):
+            raise PerceptronsError(f"{path}, line {lineno}: {len(numeric)} coordinates, but line {first_line} has "
+                                   f"{len(rows[0])}; every point needs the same number")
+        if dims and len(numeric) not in dims:
+            raise PerceptronsError(f"{path}, line {lineno}: {len(numeric)} coordinates; this concept needs points "
+                                   f"in dimension {' or '.join(map(str, dims))}")
+        if first_line is None:
+            first_line = lineno
+        names.append(name)
+        rows.append(numeric)
     if not rows:
-        raise PerceptronsError(f"{path}: no points")
-    widths = {len(r) for r in rows}
-    if len(widths) != 1:
-        raise PerceptronsError(f"{path}: every point needs the same number of coordinates; found {sorted(widths)}")
+        raise PerceptronsError(f"{path}: no points (expected one point a line: '[name,] x1, x2, ...')")
     if any(n is None for n in names):
         names = [f"p{i + 1}" for i in range(len(rows))]
     return names, np.array(rows, dtype=float)
 
 
+def _check_concept(ctx, param, value):
+    """--concept: checked when the option is read, before the points file."""
+    if value not in CONCEPT_NAMES:
+        raise click.BadParameter(f"unknown concept {value!r}; valid concepts are: {', '.join(CONCEPT_NAMES)}", ctx, param)
+    return value
+
+
+def _number(text):
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 @click.command(name="vc")
-@click.option("--concept", required=True, help=f"One of: {', '.join(CONCEPT_NAMES)}.")
-@click.option("--points", "points_path", required=True, type=click.Path(dir_okay=False),
+@click.option("--concept", required=True, callback=_check_concept,
+              help=f"One of: {', '.join(CONCEPT_NAMES)}.")
+@click.option("--points", "points_path", required=True, type=click.Path(dir_okay=False), callback=note_input,
               help="Text file, one point per line (optionally a name first).")
-@click.option("--max-points", type=click.IntRange(min=1), default=20, show_default=True,
+@click.option("--max-points", type=MAX_POINTS, default=20, show_default=True,
               help="Refuse larger sets (2^m labelings are tested).")
 def command(concept, points_path, max_points):
     """Which labelings of the points in FILE the ranges of CONCEPT realise (shattering, VC dimension)."""
@@ -63,7 +105,7 @@ def command(concept, points_path, max_points):
     from perceptrons.theory.vc import get_concept, labelings, sauer_bound
 
     c = get_concept(concept)
-    names, P = read_points(points_path)
+    names, P = read_points(points_path, c.dims)
     U = labelings(P, c, max_points=max_points)
     m = P.shape[0]
 

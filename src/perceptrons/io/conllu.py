@@ -12,12 +12,45 @@ lines (ID ``3-4``) and empty nodes (ID ``5.1``) are kept for writing but are not
 
 import io
 import os
+import re
 from dataclasses import dataclass, field
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.lines import utf8_lines
 
 COLUMNS = {"upos": 3, "xpos": 4}
+#: the ten columns, for messages
+NAMES = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
+#: extensions read as CoNLL-U (any case).  CoNLL-X ``.conll`` files (the CoNLL 2006/2007 shared
+#: tasks) have the same ten tab-separated columns, with CPOSTAG and POSTAG where CoNLL-U has
+#: UPOS and XPOS, so they read the same way; a ``.conll`` file in another layout (CoNLL-2003
+#: NER: four space-separated columns) is refused line by line instead of being tagged as text.
+EXTENSIONS = (".conllu", ".conll")
+_WORD_ID = re.compile(r"^[0-9]+$")
+_RANGE_ID = re.compile(r"^([1-9][0-9]*)-([1-9][0-9]*)$")
+_EMPTY_ID = re.compile(r"^(0|[1-9][0-9]*)\.[1-9][0-9]*$")
+
+
+def guess_format(path):
+    """``"conllu"`` or ``"text"`` for a file to tag: by extension (``.conllu``, ``.conll``, any
+    case), else by content — a first data line of ten tab-separated columns whose first is a
+    token ID is CoNLL-U whatever the file is called (tagging it as text would tag the columns)."""
+    if os.path.splitext(os.fspath(path))[1].lower() in EXTENSIONS:
+        return "conllu"
+    if not os.path.isfile(path):
+        return "text"  # a pipe or a device is read once, by the reader: no sniffing
+    try:
+        with open(path, "rb") as f:
+            head = f.read(1 << 16)
+    except OSError:
+        return "text"  # the reader will say why
+    for raw in head.splitlines()[:200]:
+        line = raw.decode("utf-8", errors="replace").lstrip("\ufeff")
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.rstrip("\r").split("\t")
+        return "conllu" if len(parts) == 10 and _WORD_ID.match(parts[0]) else "text"
+    return "text"
 
 
 @dataclass
@@ -64,14 +97,13 @@ def iter_conllu(path, column="upos", keep_lines=True):
     path = os.fspath(path)
     n_sentences = 0
     words, tags, lines, token_lines, first, started = [], [], [], [], 0, False
+    expect = 1  # the next word's ID
     for lineno, line in utf8_lines(path):
-        if lineno == 1 and line.startswith("\ufeff"):
-            line = line[1:]
         if not line.strip():
             if words:
                 n_sentences += 1
                 yield Sentence(words, tags, lines, token_lines, first)
-            words, tags, lines, token_lines, started = [], [], [], [], False
+            words, tags, lines, token_lines, started, expect = [], [], [], [], False, 1
             continue
         if not started:
             first, started = lineno, True
@@ -82,11 +114,13 @@ def iter_conllu(path, column="upos", keep_lines=True):
         parts = line.split("\t")
         if len(parts) != 10:
             raise PerceptronsError(f"{path}:{lineno}: expected 10 tab-separated columns, found {len(parts)}")
-        tid = parts[0]
-        if "-" in tid or "." in tid:
-            continue
-        if not tid.isdigit():
-            raise PerceptronsError(f"{path}:{lineno}: token ID {tid!r} is not an integer, a range like 3-4 or an empty node like 5.1")
+        tid, tag = parts[0], parts[col]
+        # the common case costs a few substring tests; anything unusual gets the full check
+        if (tid != str(expect) or "" in parts or "\t " in line or " \t" in line or line[0].isspace()
+                or line[-1].isspace() or " " in tag or not tag.isprintable()):
+            if not _check_token(path, lineno, parts, col, expect):
+                continue
+        expect += 1
         token_lines.append(lineno - first)
         words.append(parts[1])
         tags.append(parts[col])
@@ -95,6 +129,34 @@ def iter_conllu(path, column="upos", keep_lines=True):
         yield Sentence(words, tags, lines, token_lines, first)
     if n_sentences == 0:
         raise PerceptronsError(f"{path}: no sentences (the file is empty or holds no token lines)")
+
+
+def _check_token(path, lineno, parts, col, expect):
+    """Check a token line in full: True for a word, False for a multi-word token or an empty
+    node (kept for writing, not tagged); a PerceptronsError names the line otherwise.
+
+    Every column holds something ('_' when there is no value) without spaces around it (FORM
+    excepted), the tag holds no space, and word IDs count 1, 2, 3, … within a sentence.
+    """
+    for i, value in enumerate(parts):
+        if not value or (value != value.strip() and i != 1):
+            what = "is empty" if not value else f"has spaces around {value.strip()[:40]!r}"
+            raise PerceptronsError(f"{path}:{lineno}: column {i + 1} ({NAMES[i]}) {what}; CoNLL-U writes '_' "
+                                   "for no value")
+    tid, tag = parts[0], parts[col]
+    span = _RANGE_ID.match(tid)
+    if span and int(span.group(1)) >= int(span.group(2)):
+        raise PerceptronsError(f"{path}:{lineno}: multi-word token range {tid[:40]!r} does not go from a lower ID to a higher one")
+    if span or _EMPTY_ID.match(tid):
+        return False
+    if not _WORD_ID.match(tid):
+        raise PerceptronsError(f"{path}:{lineno}: token ID {tid[:40]!r} is not an integer, a range like 3-4 or an empty node like 5.1")
+    if int(tid) != expect or tid[0] == "0":
+        raise PerceptronsError(f"{path}:{lineno}: token ID {tid} where {expect} was expected; IDs count 1, 2, 3, … "
+                               "in each sentence (a blank line ends a sentence)")
+    if " " in tag or not tag.isprintable():
+        raise PerceptronsError(f"{path}:{lineno}: the {NAMES[col]} tag {tag[:40]!r} contains a space or a control character")
+    return True
 
 
 def read_conllu(path, column="upos", require_tags=False, keep_lines=True):
@@ -137,6 +199,6 @@ def format_conllu(sentences, predicted, column="upos"):
 
 def write_conllu(path, sentences, predicted, column="upos"):
     """Write :func:`format_conllu` atomically to ``path``."""
-    from perceptrons.io.model_file import atomic_write_bytes
+    from perceptrons.io.atomic import atomic_write_bytes
 
     atomic_write_bytes(path, format_conllu(sentences, predicted, column).encode("utf-8"))

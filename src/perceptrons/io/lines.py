@@ -7,7 +7,10 @@ from perceptrons._validation import PerceptronsError
 
 def utf8_lines(path):
     """Yield ``(line number, text without the line break)``; a line that is not UTF-8 raises
-    :class:`PerceptronsError` naming the file, the line, the byte and its column."""
+    :class:`PerceptronsError` naming the file, the line, the byte and its column.
+
+    A UTF-8 byte-order mark at the start of the file is dropped: Windows editors write one,
+    and left in place it would become part of the first word (another word, another tag)."""
     path = os.fspath(path)
     with open(path, "rb") as f:
         for lineno, raw in enumerate(f, 1):
@@ -15,4 +18,6 @@ def utf8_lines(path):
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise PerceptronsError(f"{path}:{lineno}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})") from None
+            if lineno == 1 and line.startswith("\ufeff"):
+                line = line[1:]
             yield lineno, line.rstrip("\r\n")

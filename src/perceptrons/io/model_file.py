@@ -8,19 +8,22 @@ Layout (``numpy.savez`` container, read back with ``allow_pickle=False``):
 * every other entry — one plain numeric or unicode array.
 
 Files are written to a temporary file in the destination directory and renamed over the
-target, so a crash or an error never leaves a half-written model or destroys an existing one.
+target (:mod:`perceptrons.io.atomic`), so a crash, an error or a signal never leaves a
+half-written model or destroys an existing one.  Reading checks the container only; what the
+fields mean is checked by :mod:`perceptrons.io.model_state` as the estimator reads them.
 """
 
 import hashlib
 import io
 import json
 import os
-import tempfile
+import re
 import zipfile
 
 import numpy as np
 
 from perceptrons._validation import PerceptronsError
+from perceptrons.io.atomic import atomic_write_bytes
 
 FORMAT = "perceptrons-model"
 FORMAT_VERSION = 1
@@ -33,27 +36,8 @@ def _digest(meta, arrays):
         h.update(name.encode())
         h.update(str(a.dtype.str).encode())
         h.update(str(a.shape).encode())
-        h.update(a.tobytes())
+        h.update(a.reshape(-1).view(np.uint8).data if a.size else b"")  # no copy of the bytes
     return h.hexdigest()
-
-
-def atomic_write_bytes(path, payload):
-    """Write ``payload`` to ``path`` via a temporary file in the same directory and a rename."""
-    path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        raise PerceptronsError(f"{path}: the directory {directory!r} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=os.path.basename(path))
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(payload)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def write_model(path, meta, arrays):
@@ -74,29 +58,152 @@ def write_model(path, meta, arrays):
     atomic_write_bytes(path, buf.getvalue())
 
 
+#: a model holds a few tens of arrays (a tagger with clusters about 30); more is not ours
+MAX_MEMBERS = 64
+#: the metadata record: JSON of parameters, counts and per-epoch histories
+MAX_META_BYTES = 16 << 20
+MAX_META_DEPTH = 16
+#: dtypes an array of ours can have: booleans, integers, floats, text (class labels)
+_KINDS = {"b": (1,), "i": (1, 2, 4, 8), "u": (1, 2, 4, 8), "f": (4, 8), "U": None}
+
+
+def _first_line(exc):
+    lines = str(exc).strip().splitlines()
+    return lines[0][:160] if lines else type(exc).__name__
+
+
+def _fail(path, what):
+    raise PerceptronsError(f"{path}: not a valid perceptrons model file: {what}")
+
+
+def _read_member(path, zf, info):
+    """One ``.npy`` member, read once into a fresh writable array after its header is checked.
+
+    The header's dtype and shape are checked against the member's stored size *before* the
+    array is allocated, so a header declaring a huge array costs nothing; the size itself is
+    bounded by the file on disk, since members are stored, never compressed.
+    """
+    name = info.filename[:-4]
+    with zf.open(info) as f:
+        try:
+            major, minor = np.lib.format.read_magic(f)
+            if (major, minor) == (1, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
+            elif (major, minor) in ((2, 0), (3, 0)):
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
+            else:
+                _fail(path, f"array {name!r} has .npy version {major}.{minor}")
+        except PerceptronsError:
+            raise
+        except (ValueError, SyntaxError, TypeError, EOFError, OverflowError) as exc:
+            _fail(path, f"array {name!r} has a bad .npy header ({_first_line(exc)})")
+        sizes = _KINDS.get(dtype.kind)
+        if (dtype.fields is not None or dtype.subdtype is not None or (sizes is None and dtype.kind != "U")
+                or (sizes is not None and dtype.itemsize not in sizes) or dtype.byteorder == ">"
+                or dtype.itemsize == 0):
+            _fail(path, f"array {name!r} has dtype {dtype.str!r}; expected bool, int, float or text")
+        if not isinstance(shape, tuple) or not all(type(n) is int and n >= 0 for n in shape) or len(shape) > 4:
+            _fail(path, f"array {name!r} has shape {shape!r}; expected at most 4 non-negative sizes")
+        count = 1
+        for n in shape:
+            count *= n
+        body = info.file_size - f.tell()
+        if count * dtype.itemsize != body:
+            _fail(path, f"array {name!r} declares {shape} {dtype.str} ({count * dtype.itemsize} bytes) "
+                        f"but its member holds {body}")
+        out = np.empty(shape[::-1] if fortran else shape, dtype=dtype.newbyteorder("=") if dtype.byteorder == "<" else dtype)
+        if count and f.readinto(out.reshape(-1).view(np.uint8)) != body:
+            _fail(path, f"array {name!r} is truncated")
+        if f.read(1):  # also makes zipfile check the member's CRC at its end
+            _fail(path, f"array {name!r} is longer than its header says")
+    return out.T if fortran else out
+
+
+def _check_meta_text(path, raw):
+    if len(raw) > MAX_META_BYTES:
+        _fail(path, f"metadata record of {len(raw)} bytes (at most {MAX_META_BYTES})")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        _fail(path, "metadata record is not UTF-8")
+    # Nesting depth, outside strings, before the recursive parser sees it.
+    bare = np.frombuffer(re.sub(r'"(?:[^"\\]|\\.)*"', '""', text).encode(), dtype=np.uint8)
+    step = (np.isin(bare, (ord("["), ord("{"))).astype(np.int64) - np.isin(bare, (ord("]"), ord("}"))))
+    if bare.size and np.cumsum(step).max() > MAX_META_DEPTH:
+        _fail(path, f"metadata record nested deeper than {MAX_META_DEPTH} levels")
+
+    def no_constant(token):  # NaN, Infinity: not JSON, and never written by us
+        raise ValueError(f"{token} is not a JSON number")
+
+    def unique_keys(pairs):
+        keys = [k for k, _ in pairs]
+        if len(set(keys)) != len(keys):
+            raise ValueError("duplicate key in a JSON object")
+        return dict(pairs)
+
+    try:
+        meta = json.loads(text, parse_constant=no_constant, object_pairs_hook=unique_keys)
+    except (ValueError, RecursionError) as exc:
+        _fail(path, f"metadata record is not valid JSON ({_first_line(exc)})")
+    if not isinstance(meta, dict):
+        _fail(path, f"metadata record is a JSON {type(meta).__name__}, expected an object")
+    return meta
+
+
 def read_model(path):
-    """Return (meta, arrays) from a model file, refusing anything that is not one of ours."""
+    """Return (meta, arrays) of a model file after checking its container and checksum.
+
+    Only the container is checked here: at most ``MAX_MEMBERS`` stored (uncompressed) ``.npy``
+    members with unique names, each read once; plain numeric or text dtypes; a metadata record
+    that is a JSON object of bounded size and depth; the format name and version; the checksum.
+    What the fields mean is checked by :class:`perceptrons.io.model_state.ModelState` as the
+    estimator reads them.  The checksum is not a signature: anyone can recompute it, so it only
+    catches accidents.
+    """
     path = os.fspath(path)
     if not os.path.exists(path):
         raise PerceptronsError(f"{path}: no such model file")
+    if not os.path.isfile(path):
+        raise PerceptronsError(f"{path}: not a regular file, expected a model file")
     try:
-        with np.load(path, allow_pickle=False) as z:
-            if "__meta__" not in z.files:
+        with zipfile.ZipFile(path) as zf:
+            infos = zf.infolist()
+            if len(infos) > MAX_MEMBERS:
+                _fail(path, f"{len(infos)} members (at most {MAX_MEMBERS})")
+            names = [i.filename for i in infos]
+            if len(set(names)) != len(names):
+                _fail(path, "two members have the same name")
+            size = os.path.getsize(path)
+            for info in infos:
+                if not info.filename.endswith(".npy") or len(info.filename) > 204:
+                    _fail(path, f"member {info.filename[:80]!r} is not an array")
+                if info.compress_type != zipfile.ZIP_STORED or info.compress_size != info.file_size:
+                    _fail(path, f"member {info.filename!r} is compressed; model files store arrays uncompressed")
+                if info.file_size > size or info.flag_bits & 0x1:
+                    _fail(path, f"member {info.filename!r} declares {info.file_size} bytes in a file of {size}")
+            if "__meta__.npy" not in names:
                 raise PerceptronsError(f"{path}: not a perceptrons model file (no metadata record)")
-            meta = json.loads(bytes(z["__meta__"]).decode("utf-8"))
-            arrays = {k: z[k] for k in z.files if k != "__meta__"}
+            arrays = {}
+            for info in infos:
+                arrays[info.filename[:-4]] = _read_member(path, zf, info)
     except PerceptronsError:
         raise
-    except (zipfile.BadZipFile, EOFError, OSError, ValueError, KeyError, UnicodeDecodeError) as exc:
-        raise PerceptronsError(
-            f"{path}: not a readable perceptrons model file (truncated or corrupted: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
-        ) from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise PerceptronsError(f"{path}: not a perceptrons model file (format {meta.get('format')!r})")
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError, KeyError,
+            UnicodeDecodeError, NotImplementedError, OverflowError) as exc:
+        reason = _first_line(exc)
+        raise PerceptronsError(f"{path}: not a readable perceptrons model file (truncated or corrupted: {reason})") from None
+    blob = arrays.pop("__meta__")
+    if blob.dtype != np.uint8 or blob.ndim != 1:
+        _fail(path, f"metadata record is {blob.dtype} of shape {blob.shape}, expected uint8 bytes")
+    meta = _check_meta_text(path, blob.tobytes())
+    if meta.get("format") != FORMAT:
+        raise PerceptronsError(f"{path}: not a perceptrons model file (format {str(meta.get('format'))[:40]!r})")
     version = meta.get("format_version")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
+    if type(version) is not int or version < 1:
+        _fail(path, f"format_version {str(version)[:40]!r}, expected a positive int")
+    if version > FORMAT_VERSION:
         raise PerceptronsError(
-            f"{path}: model format version {version!r} is newer than this library reads "
+            f"{path}: model format version {version} is newer than this library reads "
             f"({FORMAT_VERSION}); upgrade perceptrons"
         )
     stored = meta.pop("sha256", None)

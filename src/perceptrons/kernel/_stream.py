@@ -134,20 +134,86 @@ def to_state(est):
     return meta, arrays
 
 
-def from_state(est, meta, arrays):
-    """``KernelPerceptron._from_state`` (the caller rebuilds the public attributes)."""
-    est.n_features_in_ = meta["n_features_in"]
-    est.gamma_ = float("nan") if meta["gamma"] is None else meta["gamma"]
-    est._n_seen = meta["n_seen"]
-    est.n_updates_ = meta["n_updates"]
-    est.n_removed_ = meta["n_removed"]
-    est.n_epochs_ = meta["n_epochs"]
-    est.converged_ = meta["converged"]
-    est.mistakes_per_epoch_ = list(meta["mistakes_per_epoch"])
-    est.support_size_per_epoch_ = list(meta["support_size_per_epoch"])
+def _rng_from(st):
+    """The stored PCG64 state, checked field by field before numpy sees it."""
+    raw = st.raw("rng_state")
+    inner = raw.get("state") if isinstance(raw, dict) else None
+    ok = (isinstance(raw, dict) and set(raw) == {"bit_generator", "state", "has_uint32", "uinteger"}
+          and raw["bit_generator"] == "PCG64" and isinstance(inner, dict) and set(inner) == {"state", "inc"}
+          and all(type(v) is int and 0 <= v < 2**128 for v in inner.values())
+          and raw["has_uint32"] in (0, 1) and type(raw["has_uint32"]) is int
+          and type(raw["uinteger"]) is int and 0 <= raw["uinteger"] < 2**32)
+    st.require(ok, "rng_state", "expected a PCG64 state (bit_generator, state {state, inc}, has_uint32, uinteger)")
+    rng = np.random.default_rng()
+    try:
+        rng.bit_generator.state = raw
+    except (TypeError, ValueError) as exc:
+        st.fail("rng_state", f"refused by numpy ({exc})")
+    return rng
+
+
+def from_state(est, st):
+    """``KernelPerceptron._from_state`` (the caller rebuilds the public attributes).
+
+    Every array is checked against the others before use: the support rows, their labels and
+    coefficients agree in length, the update log and the budget's age order index the support,
+    the log's visit counters grow and stay within the visits made.
+    """
+    from perceptrons.io.model_state import FLOATS
+
+    d = st.int("n_features_in", lo=1, hi=2**31 - 1)
+    gamma = st.float("gamma", lo=0.0, none=True)
+    from perceptrons.kernel.kernels import USES_GAMMA
+
+    st.require((gamma is not None and gamma > 0) == (est.kernel in USES_GAMMA), "gamma",
+               f"expected a number > 0 for kernel={est.kernel!r}, else null; got {gamma}")
+    n_seen = st.int("n_seen")
+    n_epochs = st.int("n_epochs")
+    history = {"mistakes_per_epoch": st.list("mistakes_per_epoch", "int", length=n_epochs),
+               "support_size_per_epoch": st.list("support_size_per_epoch", "int", length=n_epochs)}
+    counts = {k: st.int(k) for k in ("n_updates", "n_removed")}
+    converged = st.bool("converged")
+    rng = _rng_from(st)
+    classes = st.labels("classes")
+    k = classes.shape[0]
+    cols = 1 if k == 2 else k
+    precomputed = est.kernel == "precomputed"
+    X = st.array("stream_X", FLOATS, (0 if precomputed else None, d))
+    y = st.array("stream_y", ("int64",), (None,), lo=0, hi=k)
+    sv = y.shape[0]
+    st.require(precomputed or X.shape[0] == sv, "stream_X", f"{X.shape[0]} rows for {sv} support labels")
+    S = {"X": X, "y": y,
+         "index": st.array("stream_index", ("int64",), (sv,), lo=0, hi=d if precomputed else max(n_seen, 1)),
+         "A": st.array("stream_A", ("float64",), (sv, cols)),
+         "U": st.array("stream_U", ("float64",), (sv if est.averaged else 0, cols)),
+         "alpha": st.array("stream_alpha", ("int64",), (sv,), lo=0),
+         "b": st.array("stream_b", ("float64",), (cols,)),
+         "ub": st.array("stream_ub", ("float64",), (cols,)),
+         "count": st.array("stream_count", ("int64",), (1,), lo=0)}
+    ring = S["ring"] = st.array("stream_ring", ("int64",), (None,), lo=0, hi=max(sv, 1))
+    if est.budget:
+        st.require(sv <= est.budget and ring.shape[0] == sv and np.unique(ring).shape[0] == sv, "stream_ring",
+                   f"expected each of the {sv} support examples once, within budget={est.budget}")
+    else:
+        st.require(ring.shape[0] == 0, "stream_ring", "expected no age order without a budget")
+    if est.voted:
+        j = S["log_j"] = st.array("stream_log_j", ("int64",), (None,), lo=0, hi=max(sv, 1))
+        m = j.shape[0]
+        st.require(m == 0 or sv > 0, "stream_log_j", "update log without support examples")
+        S["log_r"] = st.array("stream_log_r", ("int64",), (m,), lo=-1, hi=k)
+        S["log_c"] = st.array("stream_log_c", ("int64",), (m,), lo=0, hi=int(S["count"][0]) + 1, increasing=True)
+        S["log_a"] = st.array("stream_log_a", ("float64",), (m,))
+        if cols > 1:
+            st.require(bool(np.all(S["log_r"] >= 0)), "stream_log_r", "multiclass updates need a runner-up class")
+    est.n_features_in_ = d
+    est.gamma_ = float("nan") if gamma is None else gamma
+    est._n_seen = n_seen
+    est.n_epochs_, est.converged_ = n_epochs, converged
+    est.n_updates_, est.n_removed_ = counts["n_updates"], counts["n_removed"]
+    est.mistakes_per_epoch_ = history["mistakes_per_epoch"]
+    est.support_size_per_epoch_ = history["support_size_per_epoch"]
     est.n_kernel_rows_ = 0
-    est.classes_ = arrays["classes"]
-    est._stream = {k[len("stream_"):]: v for k, v in arrays.items() if k.startswith("stream_")}
-    est.alpha_ = est._stream["alpha"]
-    est._rng = np.random.default_rng()
-    est._rng.bit_generator.state = meta["rng_state"]
+    est.classes_ = classes
+    est._stream = S
+    est.alpha_ = S["alpha"]
+    est._rng = rng

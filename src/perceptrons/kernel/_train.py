@@ -74,7 +74,10 @@ def _at_risk(state, yi, cand, tau, binary):
 def run_epochs(state, cache, yi, scale, *, binary, fit_intercept, margin, max_epochs, order,
                policy, rng, block, callback, visit=None):
     """Train for up to ``max_epochs`` epochs over the examples ``visit`` (default: all);
-    returns (mistakes per epoch, support sizes per epoch, stopped_by_callback)."""
+    returns (mistakes per epoch, support sizes per epoch, stopped_by_callback).
+
+    Stops early, after the epoch, when a score is no longer finite (``state.Ft`` or
+    ``state.b``); the caller checks for that and raises."""
     visit = np.arange(yi.shape[0], dtype=np.int64) if visit is None else visit
     tau = float(margin)
     mistakes_per_epoch, support_sizes = [], []
@@ -110,6 +113,10 @@ def run_epochs(state, cache, yi, scale, *, binary, fit_intercept, margin, max_ep
         mistakes = int(state.stats[0]) - before
         mistakes_per_epoch.append(mistakes)
         support_sizes.append(int(state.support().shape[0]))
+        if not (np.isfinite(state.Ft).all() and np.isfinite(state.b).all()):
+            # An overflowed score compares false with everything, so the epoch's mistakes mean
+            # nothing (NaN scores would even look like convergence); the caller reports it.
+            break
         if callback is not None and callback(epoch, mistakes, time.perf_counter() - start_time) is False:
             stopped = True
             break

@@ -27,6 +27,9 @@ from perceptrons.kernel._predict import block_scores
 from perceptrons.kernel._train import DualState, run_epochs
 from perceptrons.kernel.kernels import KERNEL_NAMES, KernelBlock, USES_GAMMA, resolve_gamma, sq_norms
 
+#: highest polynomial degree accepted (see the constraint's comment)
+_MAX_DEGREE = 100
+
 
 class KernelPerceptron(ClassifierMixin, BaseEstimator):
     """Kernel perceptron: ``f(x) = Σᵢ αᵢ yᵢ K(xᵢ, x) + b``, binary and multiclass.
@@ -44,14 +47,14 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         As in :class:`sklearn.svm.SVC`.  A callable is called as ``kernel(X, Y)`` and must
         return an array of shape (len(X), len(Y)).  ``"precomputed"``: ``fit`` takes the
         (n, n) training kernel matrix, ``predict`` the (n_test, n_train) matrix.
-    degree : int, default=3
+    degree : int in [0, 100], default=3
         Degree of ``"poly"``.
-    gamma : {"scale", "auto"} or float > 0, default="scale"
+    gamma : {"scale", "auto"} or finite float > 0, default="scale"
         Coefficient of ``"poly"``, ``"rbf"`` and ``"sigmoid"``; ``"scale"`` is
         ``1 / (n_features · X.var())``, ``"auto"`` is ``1 / n_features``.
-    coef0 : float, default=0.0
+    coef0 : finite float, default=0.0
         Constant term of ``"poly"`` and ``"sigmoid"``.
-    margin : float ≥ 0, default=0.0
+    margin : finite float ≥ 0, default=0.0
         Update whenever ``y·f(x) ≤ margin`` (multiclass: true minus runner-up score); 0 is the
         classic rule, > 0 the perceptron with margin (Krauth & Mézard 1987; Li et al. 2002).
     averaged : bool, default=False
@@ -151,7 +154,11 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
 
     _parameter_constraints = {
         "kernel": (Options(*KERNEL_NAMES), Kind(callable, "a callable")),
-        "degree": (Interval(Integral, 0, None),),
+        # Bounded: numpy refuses an exponent beyond int64 (degree=10**20) with an OverflowError,
+        # and at degree d every base above 1.8e308**(1/d) overflows: ~1200 at d = 100, already
+        # far beyond data scaled to ~1, while higher degrees only shrink that limit towards 1.
+        "degree": (Interval(Integral, 0, _MAX_DEGREE),),
+        # Interval refuses NaN and ±inf for gamma, coef0 and margin (they would give NaN scores).
         "gamma": (Options("scale", "auto"), Interval(Real, 0.0, None, closed="neither")),
         "coef0": (Interval(Real, None, None),),
         "margin": (Interval(Real, 0.0, None),),
@@ -203,6 +210,12 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         Returns
         -------
         self
+
+        Raises
+        ------
+        PerceptronsError
+            Also when a training decision value overflows (finite features or kernel values too
+            large): the fit is refused rather than reporting convergence on NaN scores.
         """
         self._validate()
         X, y = self._check_Xy(X, y, reset=True)
@@ -295,6 +308,10 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             policy=0 if self.budget_policy == "random" else 1, rng=rng, block=256,
             callback=callback, visit=visit,
         )
+        finite = np.isfinite(state.Ft).all(axis=0) & np.isfinite(state.b).all()
+        if not finite.all():
+            self.converged_ = False
+            raise self._overflow_error(X, int(np.flatnonzero(~finite)[0]), 0 if visit is None else int(visit[0]))
         self.mistakes_per_epoch_ += mistakes
         self.support_size_per_epoch_ += sizes
         self.converged_ = mistakes[-1] == 0
@@ -302,6 +319,20 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         self.n_removed_ += int(state.stats[1]) - before[1]
         self.n_kernel_rows_ += int(cache.rows_computed)
         return stopped
+
+    def _overflow_error(self, X, i, first):
+        """The error for a training score that overflowed: X is finite (validated), so the
+        cause is the scale of the features (or of a precomputed kernel), not bad input."""
+        where = f"row {i - first}" if i >= first else f"support example {i}"
+        top = float(np.abs(X).max()) if X.size else 0.0
+        if self.kernel == "precomputed":
+            what, fix = "kernel values", "scale the kernel matrix"
+        else:
+            what, fix = "features", "scale the features, e.g. with sklearn.preprocessing.StandardScaler"
+        return PerceptronsError(
+            f"KernelPerceptron: the decision value of training {where} overflowed to infinity "
+            f"or NaN ({what} up to {top:.3g}); {fix}"
+        )
 
     def _finalize(self):
         S = self._stream
@@ -386,7 +417,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         return _stream.to_state(self)
 
-    def _from_state(self, meta, arrays):
-        _stream.from_state(self, meta, arrays)
+    def _from_state(self, st):
+        _stream.from_state(self, st)
         self._finalize()
         return self

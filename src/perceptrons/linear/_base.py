@@ -32,9 +32,41 @@ from perceptrons._validation import (
     weight_dtype,
     validate_params,
 )
+from perceptrons.io.model_state import FLOATS
 
 _NO_LOG = np.zeros((0, 3), dtype=np.int64)
 _IN_ORDER = np.zeros(0, dtype=np.int64)  # an empty permutation: the kernels visit rows in order
+
+
+def _values(Xop, row=None):
+    """The stored values of X as the kernels see it (all of them, or one row's)."""
+    if not isinstance(Xop, tuple):
+        return Xop if row is None else Xop[row]
+    if len(Xop) == 2:  # binary CSR: every stored value is 1
+        return np.ones(1)
+    data, _, indptr = Xop
+    return data if row is None else data[indptr[row] : indptr[row + 1]]
+
+
+def _overflow_error(what, Xop):
+    """``what`` is not finite although the row it came from is: an overflow, unless X holds
+    NaN/inf elsewhere (a cold fit finds those only when it scores their row)."""
+    values = _values(Xop)
+    top = float(np.abs(values).max()) if values.size else 0.0
+    if not np.isfinite(top):
+        return PerceptronsError("Input X contains NaN or infinity; expected finite values")
+    return PerceptronsError(
+        f"{what} overflowed to infinity (features up to {top:.3g}); scale the features, "
+        "e.g. with sklearn.preprocessing.StandardScaler"
+    )
+
+
+def _nonfinite_score_error(Xop, row):
+    """The kernels stop at the first row whose score is not finite: NaN/inf in that row, or
+    finite features so large that the score (or the weights) overflowed."""
+    if not np.isfinite(_values(Xop, row)).all():
+        return PerceptronsError(f"Input X contains NaN or infinity (row {row}); expected finite values")
+    return _overflow_error(f"score of row {row}", Xop)
 
 
 class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
@@ -72,23 +104,45 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         Returns
         -------
         self
+
+        Raises
+        ------
+        PerceptronsError
+            With ``warm_start=True`` on a fitted estimator, when ``y`` has other classes or ``X``
+            another number of features than the previous fit: the weights to continue from have
+            one row per class and one column per feature, so there is nothing to continue.  As
+            scikit-learn (``MLPClassifier``, ``SGDClassifier``) does, this is refused rather than
+            silently restarting; the fitted model is left as it was.  Set ``warm_start=False``
+            to start afresh.  Also raised when a score overflows (finite features too large).
         """
         self._validate_params()
         warm = self.warm_start and getattr(self, "_state", None) is not None
+        if warm:
+            self._check_warm_features(X)
         # A cold fit needs no separate pass to find NaN/inf: its first epoch scores every row and
-        # stops at the first non-finite score before any update (see _jit.linear).
-        X, y = self._check_Xy(X, y, reset=True, finite=warm)
-        self.classes_, yi = fit_labels(y)
+        # stops at the first non-finite score before any update (see _jit.linear).  A warm fit
+        # keeps n_features_in_ (reset=False): its columns must be those of the previous fit.
+        X, y = self._check_Xy(X, y, reset=not warm, finite=warm)
+        classes, yi = fit_labels(y)
+        if warm and not np.array_equal(classes, self.classes_):
+            raise PerceptronsError(
+                "warm_start can only be used where `y` has the same classes as in the previous "
+                f"call to fit. Previous classes: {self.classes_.tolist()}, current: {classes.tolist()}; "
+                "set warm_start=False to start afresh"
+            )
+        self.classes_ = classes
         scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
         if not warm and np.any(scale == 0):  # skipped rows are never scored
             assert_finite(X)
         rng = self._rng = np.random.default_rng(self._seed())
         Xop = kernel_operand(X)
-        if not warm or self._state["w"].shape[0] != X.shape[1]:
+        if not warm:
             self._init_state(X.shape[1], rng, weight_dtype(Xop))
         self._reset_history()
         self._start_fit(X, Xop, yi, scale)
         self._train(Xop, yi, scale, self.max_epochs, rng, callback, online=False)
+        self._finalize()
+        self._check_finite_model(Xop)
         if not self.converged_ and not self._stopped_by_callback and self.n_epochs_ >= self.max_epochs:
             warnings.warn(
                 f"{type(self).__name__} made {self.mistakes_per_epoch_[-1]} mistakes in its last "
@@ -96,7 +150,6 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
                 "linearly separable (with this margin).",
                 ConvergenceWarning,
             )
-        self._finalize()
         return self
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
@@ -133,6 +186,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         self._start_fit(X, Xop, yi, scale)
         self._train(Xop, yi, scale, 1, self._rng, None, online=True)
         self._finalize()
+        self._check_finite_model(Xop)
         return self
 
     def decision_function(self, X):
@@ -167,9 +221,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
                 perm = rng.permutation(n) if self.order == "shuffle" else _IN_ORDER
                 mistakes = updates = self._run_epoch(Xop, yi, scale, perm)
             if mistakes < 0:
-                raise PerceptronsError(
-                    f"Input X contains NaN or infinity (row {-1 - int(mistakes)}); expected finite values"
-                )
+                raise _nonfinite_score_error(Xop, -1 - int(mistakes))
             epochs = epoch
             self.mistakes_per_epoch_.append(int(mistakes))
             self.n_updates_ += int(updates)
@@ -231,6 +283,14 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         w, b = self._weights()
         self._set_coef(w, b)
 
+    def _check_finite_model(self, Xop):
+        """The scores seen in training were finite, but the model may still not be: the last
+        update can overflow w, and the averaging sum u grows up to T times faster than w."""
+        if np.isfinite(self.coef_).all() and np.isfinite(self.intercept_).all():
+            return
+        self.converged_ = False
+        raise _overflow_error("the weights (coef_)", Xop)
+
     # ------------------------------------------------------------------ state
     def _init_state(self, d, rng, dtype=np.float64):
         k = len(self.classes_)
@@ -285,6 +345,24 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             raise PerceptronsError("X is empty: 0 samples")
         return X, y
 
+    def _check_warm_features(self, X):
+        """Refuse a warm fit on another number of columns before X is converted or anything
+        fitted changes (validate_data would say it too, but as a plain ValueError)."""
+        shape = getattr(X, "shape", None)
+        if shape is not None:
+            d = shape[1] if len(shape) == 2 else None
+        else:  # a list of rows: the first row's length; ragged rows are validate_data's to refuse
+            try:
+                d = len(X[0])
+            except (TypeError, IndexError, KeyError):
+                d = None
+        if d is not None and d != self.n_features_in_:
+            raise PerceptronsError(
+                f"warm_start can only be used where X has the same number of features as in the "
+                f"previous call to fit: X has {d} features, but {type(self).__name__} was fitted "
+                f"with n_features_in_={self.n_features_in_}; set warm_start=False to start afresh"
+            )
+
     def _check_X(self, X):
         return validate_data(
             self, X, reset=False, accept_sparse="csr", accept_large_sparse=True,
@@ -317,16 +395,32 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         }
         return meta, arrays
 
-    def _from_state(self, meta, arrays):
-        self.n_features_in_ = meta["n_features_in"]
-        self.n_updates_ = meta["n_updates"]
-        self.n_epochs_ = meta["n_epochs"]
-        self.converged_ = meta["converged"]
-        self.mistakes_per_epoch_ = list(meta["mistakes_per_epoch"])
-        self.classes_ = arrays["classes"]
-        self.coef_ = arrays["coef"]
-        self.intercept_ = arrays["intercept"]
-        self._state = {k: arrays[f"state_{k}"] for k in ("w", "b", "u", "ub", "count")}
-        self._state["binary"] = meta["binary"]
+    def _from_state(self, st):
+        """Restore from a :class:`~perceptrons.io.model_state.ModelState`: every field is
+        checked (type, dtype, shape against the others, finiteness) before it is kept."""
+        d = st.int("n_features_in", lo=1, hi=2**31 - 1)
+        self.n_epochs_ = st.int("n_epochs")
+        self.mistakes_per_epoch_ = st.list("mistakes_per_epoch", "int", length=self.n_epochs_)
+        self.n_updates_ = st.int("n_updates")
+        self.converged_ = st.bool("converged")
+        binary = st.bool("binary")
+        self.classes_ = st.labels("classes")
+        k = self.classes_.shape[0]
+        st.require(binary == (k == 2), "binary", f"says {binary} for {k} classes")
+        if isinstance(self.class_weight, dict):
+            known = set(self.classes_.tolist())
+            st.require(all(c in known for c in self.class_weight), "classes", "class_weight names a class not in it")
+        st.alloc("n_features_in", d * k * (4 if self._averaging else 3))
+        shape, nb = ((d,), 1) if binary else ((d, k), k)
+        s = {"binary": binary}
+        s["w"] = st.array("state_w", FLOATS, shape)
+        s["b"] = st.array("state_b", ("float64",), (nb,))
+        s["u"] = st.array("state_u", ("float64",), shape if self._averaging else (0,) + shape[1:])
+        s["ub"] = st.array("state_ub", ("float64",), (nb,))
+        s["count"] = st.array("state_count", ("int64",), (1,), lo=0)
+        self.coef_ = st.array("coef", FLOATS, (1 if binary else k, d))
+        self.intercept_ = st.array("intercept", FLOATS, (nb,))
+        self.n_features_in_ = d
+        self._state = s
         self._rng = np.random.default_rng(self._seed())
         return self

@@ -35,7 +35,9 @@ class Perceptron(LinearPerceptronBase):
         Seeds ``"shuffle"``, ``"random-mistake"`` and ``init="random"``.  Two fits with the same
         seed give identical weights.
     warm_start : bool, default=False
-        Continue from the previous fit's weights.
+        Continue from the previous fit's weights (and, for the averaged and voted perceptrons,
+        its running average or vote).  The data must have the same classes and number of
+        features as before; otherwise ``fit`` raises rather than restarting silently.
 
     Attributes
     ----------

@@ -125,10 +125,14 @@ class PocketPerceptron(LinearPerceptronBase):
         arrays.update({f"state_{k}": self._state[k] for k in ("pw", "pb", "run", "perr")})
         return meta, arrays
 
-    def _from_state(self, meta, arrays):
-        super()._from_state(meta, arrays)
-        self._state.update({k: arrays[f"state_{k}"] for k in ("pw", "pb", "run", "perr")})
-        self.pocket_errors_ = list(meta["pocket_errors"])
-        self.pocket_updates_ = meta["pocket_updates"]
+    def _from_state(self, st):
+        super()._from_state(st)
+        s = self._state
+        s["pw"] = st.array("state_pw", (s["w"].dtype.name,), s["w"].shape)
+        s["pb"] = st.array("state_pb", ("float64",), s["b"].shape)
+        s["run"] = st.array("state_run", ("int64",), (4,), lo=0)
+        s["perr"] = st.array("state_perr", ("float64",), (1,), finite=False)
+        st.require(not np.isnan(s["perr"][0]) and s["perr"][0] >= 0, "state_perr", "expected a count of errors ≥ 0")
+        self.pocket_errors_ = st.list("pocket_errors", "float", length=self.n_epochs_)
+        self.pocket_updates_ = st.int("pocket_updates")
         return self
-

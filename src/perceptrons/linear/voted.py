@@ -8,6 +8,7 @@ import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted
 
 from perceptrons._validation import Interval
+from perceptrons.io.model_state import FLOATS
 from perceptrons.linear._base import LinearPerceptronBase
 
 
@@ -35,7 +36,8 @@ class VotedPerceptron(LinearPerceptronBase):
     vectors_ : ndarray of shape (n_vectors, n_features) or (n_vectors, n_classes, n_features)
     vector_intercepts_ : ndarray of shape (n_vectors,) or (n_vectors, n_classes)
     vector_counts_ : ndarray of shape (n_vectors,)
-        Survival counts c_k; they sum to the visits made when no vector was dropped.
+        Survival counts c_k; they sum to the visits made when no vector was dropped.  A fit
+        with ``warm_start=True`` (like ``partial_fit``) adds its vectors to the previous ones.
     n_vectors_ : int
         Vectors kept.
     n_vectors_dropped_ : int
@@ -82,8 +84,11 @@ class VotedPerceptron(LinearPerceptronBase):
         self.warm_start = warm_start
 
     # ------------------------------------------------------------------ collecting the vectors
-    def _reset_history(self):
-        super()._reset_history()
+    def _init_state(self, d, rng, dtype=np.float64):
+        # The vote belongs to the weights' run, not to one call: it starts afresh with the
+        # weights (cold fit, first partial_fit) and a warm-started fit continues it, as
+        # partial_fit does, so that Σ c_k·w_k / Σ c_k stays the AveragedPerceptron's mean.
+        super()._init_state(d, rng, dtype)
         self.n_vectors_dropped_ = 0
         self._closed = []  # heap of (count, seq, w, b): the longest-surviving finished vectors
         self._seq = 0
@@ -175,13 +180,18 @@ class VotedPerceptron(LinearPerceptronBase):
                       vector_counts=self.vector_counts_)
         return meta, arrays
 
-    def _from_state(self, meta, arrays):
-        super()._from_state(meta, arrays)
-        self.vectors_ = arrays["vectors"]
-        self.vector_intercepts_ = arrays["vector_intercepts"]
-        self.vector_counts_ = arrays["vector_counts"]
-        self.n_vectors_ = self.vectors_.shape[0]
-        self.n_vectors_dropped_ = meta["n_vectors_dropped"]
+    def _from_state(self, st):
+        super()._from_state(st)
+        binary, d, k = self._state["binary"], self.n_features_in_, len(self.classes_)
+        self.vectors_ = st.array("vectors", FLOATS, (None, d) if binary else (None, k, d))
+        m = self.vectors_.shape[0]
+        st.require(m >= 1, "vectors", "expected at least one vector")
+        self.vector_intercepts_ = st.array("vector_intercepts", FLOATS, (m,) if binary else (m, k))
+        self.vector_counts_ = st.array("vector_counts", ("int64",), (m,), lo=0)
+        self.n_vectors_ = m
+        self.n_vectors_dropped_ = st.int("n_vectors_dropped")
+        st.require(int(self.vector_counts_[-1]) <= int(self._state["count"][0]), "vector_counts",
+                   "the last vector survived more visits than the model made")
         # Resume partial_fit: every stored vector but the last is finished; the last is current.
         binary = self.vectors_.ndim == 2
         as_state = (lambda v: v) if binary else (lambda v: np.ascontiguousarray(v.T))

@@ -27,6 +27,8 @@ from perceptrons._validation import PerceptronsError
 
 #: names accepted for the packaged clusters → language code of spacy-lookups-data
 PACKAGED = {"spacy-en": "en"}
+#: a path is stored as the int64 ``int("1" + bits, 2)``: 1 + 62 bits fill the 63 value bits
+MAX_PATH_BITS = 62
 
 
 class WordClusters:
@@ -62,13 +64,22 @@ class WordClusters:
         """Read a ``paths`` file (``bits<TAB>word[<TAB>count]`` a line), naming the bad line."""
         from perceptrons.io.lines import utf8_lines
 
-        paths = {}
+        paths, seen = {}, {}
         for lineno, line in utf8_lines(path):
             if not line.strip():
                 continue
             cols = line.split("\t")
             if len(cols) not in (2, 3) or not cols[0] or cols[0].strip("01") or not cols[1]:
                 raise PerceptronsError(f"{path}:{lineno}: expected 'bits<TAB>word[<TAB>count]' with bits of 0 and 1, got {line[:60]!r}")
+            if len(cols[0]) > MAX_PATH_BITS:
+                raise PerceptronsError(f"{path}:{lineno}: a cluster path of {len(cols[0])} bits; at most {MAX_PATH_BITS} "
+                                       "are supported (paths are stored as 64-bit integers)")
+            if len(cols) == 3 and not (cols[2].isascii() and cols[2].isdigit()):
+                raise PerceptronsError(f"{path}:{lineno}: the count {cols[2][:40]!r} is not a non-negative integer")
+            if cols[1] in seen:
+                raise PerceptronsError(f"{path}:{lineno}: the word {cols[1][:40]!r} was already given a path on line "
+                                       f"{seen[cols[1]]}; expected each word once")
+            seen[cols[1]] = lineno
             paths[cols[1]] = cols[0]
         if not paths:
             raise PerceptronsError(f"{path}: no clusters in the file (expected 'bits<TAB>word[<TAB>count]' lines)")
@@ -94,9 +105,11 @@ class WordClusters:
         source = f"spacy-lookups-data {version} ({lang}_lexeme_cluster, Reddit 2015)"
         cache = _cache_dir() / f"spacy-lookups-data-{version}-{lang}-clusters.npz"
         try:
+            from perceptrons.io.model_state import ModelState
+
             with np.load(cache, allow_pickle=False) as z:
-                return cls.from_arrays(z, source)
-        except (OSError, ValueError, KeyError):
+                return cls.from_state(ModelState(str(cache), {}, {k: z[k] for k in z.files}), source)
+        except (OSError, ValueError, KeyError, EOFError):
             pass  # no cache yet, or an unreadable one: rebuild it
         name = files(spacy_lookups_data) / "data" / f"{lang}_lexeme_cluster.json.gz"
         with name.open("rb") as raw, gzip.open(raw) as f:
@@ -116,13 +129,11 @@ class WordClusters:
         return {"words": blob, "offsets": offsets, "codes": codes}
 
     @classmethod
-    def from_arrays(cls, arrays, source=""):
-        from perceptrons.structured.words import unpack_strings
-
-        words = unpack_strings(arrays["words"], arrays["offsets"])
-        codes = np.asarray(arrays["codes"], dtype=np.int64)
-        if codes.shape != (len(words),) or (codes < 1).any():
-            raise ValueError("cluster table: one positive path code per word expected")
+    def from_state(cls, st, source=""):
+        """From a :class:`~perceptrons.io.model_state.ModelState` over :meth:`to_arrays`' arrays."""
+        words = st.strings("words", "offsets")
+        codes = st.array("codes", ("int64",), (len(words),), lo=1)
+        st.require(len(set(words)) == len(words), "words", "a word appears twice")
         return cls(dict(zip(words, (format(c, "b")[1:] for c in codes.tolist()))), source)
 
 

@@ -385,17 +385,37 @@ class FeatureMap:
                 "type_table": self.type_table_, "type_counts": self.type_counts_}
 
     @classmethod
-    def from_arrays(cls, templates, min_count, n_values, arrays, rare_count=0, clusters=None):
-        fm = cls(templates, min_count, rare_count, clusters)
-        fm.type_counts_ = np.asarray(arrays["type_counts"], dtype=np.int32)
-        fm.vocab_ = {w: i for i, w in enumerate(unpack_strings(arrays["vocab_bytes"], arrays["vocab_offsets"]))}
-        fm.n_values_ = int(n_values)
-        fm.keys_ = np.asarray(arrays["keys"], dtype=np.int64)
-        fm.ptr_ = np.asarray(arrays["ptr"], dtype=np.int64)
-        fm.type_table_ = np.asarray(arrays["type_table"], dtype=np.int32)
+    def from_state(cls, st, templates, min_count, n_values, rare_count=0, clusters=None):
+        """From a :class:`~perceptrons.io.model_state.ModelState` over :meth:`to_arrays`' arrays.
+
+        Checked so that every lookup the compiled passes make stays in range: attribute ids
+        index the string table, each template's keys are sorted, distinct and within its value
+        range (one part: V values; two parts: V²), and ``ptr`` cuts the keys into the templates.
+        """
+        try:
+            fm = cls(templates, min_count, rare_count, clusters)
+        except PerceptronsError as exc:
+            st.fail("templates", str(exc))
+        strings = st.strings("vocab_bytes", "vocab_offsets")
+        V = len(strings)
+        st.require(V == n_values and V >= 2, "n_values", f"says {n_values} attribute values, the string table has {V}")
+        fm.vocab_ = {w: i for i, w in enumerate(strings)}
+        st.require(len(fm.vocab_) == V and BOS in fm.vocab_ and EOS in fm.vocab_, "vocab_bytes",
+                   f"expected distinct strings including {BOS!r} and {EOS!r}")
+        st.require(V * V * max(len(fm._parsed), 1) < 2**62, "n_values", f"too many values ({V}) for 64-bit keys")
+        fm.n_values_ = V
+        fm.type_table_ = st.array("type_table", ("int32",), (None, len(ATTRIBUTES)), lo=-1, hi=V)
+        words = fm.type_table_[:, 0]
+        st.require(bool(np.all(words >= 0)) and all(strings[v].startswith("w=") for v in words.tolist()),
+                   "type_table", "column 0 must name each training word's 'w=' string")
+        fm.type_counts_ = st.array("type_counts", ("int32",), (fm.type_table_.shape[0],), lo=0)
+        fm.keys_ = st.array("keys", ("int64",), (None,), lo=0)
+        fm.ptr_ = st.array("ptr", ("int64",), (len(fm._parsed) + 1,), lo=0, hi=fm.keys_.shape[0] + 1, increasing=True)
+        st.require(fm.ptr_[0] == 0 and fm.ptr_[-1] == fm.keys_.shape[0], "ptr", "must cut all the keys into templates")
+        for t, parts in enumerate(fm._parsed):
+            seg = fm.keys_[fm.ptr_[t]:fm.ptr_[t + 1]]
+            bound = V * V if len(parts) == 2 else V
+            st.require(seg.size == 0 or (seg[-1] < bound and bool(np.all(seg[1:] > seg[:-1]))), "keys",
+                       f"template {fm.templates[t]!r}: keys must be sorted, distinct and below {bound}")
         fm._known, fm._tables = None, None
-        if fm.type_table_.ndim != 2 or fm.type_table_.shape[1] != len(ATTRIBUTES) or fm.type_table_.max(initial=-1) >= len(fm.vocab_):
-            raise ValueError("type attribute table does not match the string table")
-        if fm.ptr_.shape != (len(fm._parsed) + 1,) or fm.ptr_[-1] != fm.keys_.shape[0]:
-            raise ValueError("feature key table does not match the templates")
         return fm

@@ -371,25 +371,43 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
                   "E_vals": self.coef_edge_[ef, ea, eb], "trans2": self.coef_trans2_}
         return meta, arrays
 
-    def _from_state(self, meta, arrays):
-        self.classes_ = arrays["classes"]
-        self.n_features_in_ = int(meta["n_features_in"])
+    def _from_state(self, st):
+        """Restore from a :class:`~perceptrons.io.model_state.ModelState`: the sparse weight
+        entries index inside their dense shapes, every weight is finite, and the dense
+        matrices they expand to fit in memory — all checked before anything is built."""
+        from perceptrons.io.model_state import FLOATS, INTS
+
+        self.classes_ = st.labels("classes", min_count=1)
         T = len(self.classes_)
-        W = np.zeros((self.n_features_in_, T))
-        W[arrays["W_rows"], arrays["W_cols"]] = arrays["W_vals"]
-        self.n_edge_features_in_ = int(meta["n_edge_features_in"])
-        E = np.zeros((self.n_edge_features_in_, T, T))
-        ef, ea, eb = arrays["E_index"]
-        E[ef, ea, eb] = arrays["E_vals"]
+        d = st.int("n_features_in", hi=2**31 - 1)
+        n_edge = st.int("n_edge_features_in", hi=2**31 - 1)
+        st.alloc("n_features_in", (d + n_edge * T) * T)
+        rows = st.array("W_rows", INTS, (None,), lo=0, hi=d)
+        nnz = rows.shape[0]
+        cols = st.array("W_cols", INTS, (nnz,), lo=0, hi=T)
+        vals = st.array("W_vals", FLOATS, (nnz,))
+        E_index = st.array("E_index", ("int64",), (3, None), lo=0)
+        for axis, (name, bound) in enumerate((("edge feature", n_edge), ("tag", T), ("tag", T))):
+            st.require(bool(np.all(E_index[axis] < bound)), "E_index", f"row {axis}: {name} index beyond {bound}")
+        E_vals = st.array("E_vals", FLOATS, (E_index.shape[1],))
+        trans = st.array("trans", FLOATS, (T, T)).astype(np.float64)
+        trans2 = st.array("trans2", FLOATS, (T, T, T) if self.markov_order == 2 else (0, 0, 0)).astype(np.float64)
+        start, stop = (st.array(k, FLOATS, (T,)).astype(np.float64) for k in ("start", "stop"))
+        self.n_epochs_ = st.int("n_epochs")
+        self.best_epoch_ = st.int("best_epoch", hi=self.n_epochs_)
+        self.converged_ = st.bool("converged")
+        self.mistakes_per_epoch_ = st.list("mistakes_per_epoch", "int", length=self.n_epochs_)
+        self.token_mistakes_per_epoch_ = st.list("token_mistakes_per_epoch", "int", length=self.n_epochs_)
+        self.dev_scores_ = st.list("dev_scores", "float")
+        st.require(len(self.dev_scores_) in (0, self.n_epochs_), "dev_scores", "expected one score per epoch or none")
+        W = np.zeros((d, T))
+        W[rows, cols] = vals
+        E = np.zeros((n_edge, T, T))
+        E[E_index[0], E_index[1], E_index[2]] = E_vals
+        self.n_features_in_, self.n_edge_features_in_ = d, n_edge
         self._state = None
         self._rng = np.random.default_rng(self._seed())
-        for k in ("n_epochs", "best_epoch", "converged", "mistakes_per_epoch", "token_mistakes_per_epoch", "dev_scores"):
-            setattr(self, k + "_", meta[k])
-        trans2 = arrays["trans2"].astype(np.float64)
-        if trans2.shape != ((T, T, T) if self.markov_order == 2 else (0, 0, 0)):
-            raise ValueError(f"second-order weights of shape {trans2.shape} for markov_order={self.markov_order}")
-        self._set_final(W, arrays["trans"].astype(np.float64), E, trans2, arrays["start"].astype(np.float64),
-                        arrays["stop"].astype(np.float64))
+        self._set_final(W, trans, E, trans2, start, stop)
         return self
 
     def _drop_features(self, keep):

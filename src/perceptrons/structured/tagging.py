@@ -8,7 +8,15 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 
-from perceptrons._validation import RANDOM_STATE, Interval, Kind, Options, PerceptronsError, validate_params
+from perceptrons._validation import (
+    RANDOM_STATE,
+    Interval,
+    Kind,
+    Options,
+    PerceptronsError,
+    PerceptronsTypeError,
+    validate_params,
+)
 from perceptrons.structured.decoders import DECODERS
 from perceptrons.structured.clusters import WordClusters, load_clusters
 from perceptrons.structured.features import CLUSTER, TEMPLATE_SETS, FeatureMap, uses_clusters
@@ -17,11 +25,19 @@ from perceptrons.structured.sequence import SequencePerceptron
 
 
 def _check_corpus(sentences, tags=None, what="sentences"):
-    """Outer structure only; the words themselves are checked once per type by ``corpus_types``."""
-    if isinstance(sentences, str) or not hasattr(sentences, "__len__"):
+    """Outer structure only; the words themselves are checked once per type by ``corpus_types``.
+
+    A str where a list is expected is a ``TypeError`` (as in NLTK): iterating it would tag
+    its characters.
+    """
+    if isinstance(sentences, str):
+        raise PerceptronsTypeError(f"{what}: expected a list of sentences (lists of words), got a string")
+    if not hasattr(sentences, "__len__"):
         raise PerceptronsError(f"{what} must be a list of sentences, each a list of words")
     for i, s in enumerate(sentences):
-        if isinstance(s, str) or not hasattr(s, "__len__"):
+        if isinstance(s, str):
+            raise PerceptronsTypeError(f"{what}[{i}]: expected a list of word strings, got a string {s[:40]!r}")
+        if not hasattr(s, "__len__"):
             raise PerceptronsError(f"{what}[{i}] must be a list of word strings, got {type(s).__name__}")
     if tags is not None:
         if len(tags) != len(sentences):
@@ -29,6 +45,32 @@ def _check_corpus(sentences, tags=None, what="sentences"):
         for i, (s, t) in enumerate(zip(sentences, tags)):
             if len(t) != len(s):
                 raise PerceptronsError(f"{what}[{i}] has {len(s)} words but {len(t)} tags")
+
+
+def _split_tagged(tagged, what="sentences"):
+    """``[[(word, tag), …], …]`` (NLTK's tagged sentences; any iterable) → (words, tags)."""
+    if isinstance(tagged, str):
+        raise PerceptronsTypeError(f"{what}: expected a list of sentences (lists of (word, tag) pairs), got a string")
+    if not hasattr(tagged, "__iter__"):
+        raise PerceptronsError(f"{what} must be a list of sentences, each a list of (word, tag) pairs")
+    words, tags = [], []
+    for i, sent in enumerate(tagged):
+        if isinstance(sent, str) or not hasattr(sent, "__iter__"):
+            raise PerceptronsTypeError(
+                f"{what}[{i}]: expected a list of (word, tag) pairs, got {type(sent).__name__} {sent!r:.40}"
+            )
+        ws, ts = [], []
+        for j, tok in enumerate(sent):
+            if isinstance(tok, str) or not hasattr(tok, "__len__") or len(tok) != 2:
+                raise PerceptronsError(
+                    f"{what}[{i}][{j}] is {tok!r:.40}, not a (word, tag) pair: pass the tags as the "
+                    "second argument, or sentences of (word, tag) pairs"
+                )
+            ws.append(tok[0])
+            ts.append(tok[1])
+        words.append(ws)
+        tags.append(ts)
+    return words, tags
 
 
 class Tagger(BaseEstimator):
@@ -84,6 +126,11 @@ class Tagger(BaseEstimator):
 
     Notes
     -----
+    NLTK's ``PerceptronTagger`` calls work too: ``train(tagged_sentences, nr_iter=5)``,
+    ``fit(tagged_sentences)``, ``tag(tokens)``, ``tag_sents(sentences)`` and ``accuracy(gold)``
+    (``evaluate``) take and return what NLTK's do, and a str given as a sentence raises
+    ``TypeError`` as ``nltk.pos_tag`` does (README: "Switching from NLTK's PerceptronTagger").
+
     Not run through scikit-learn's ``parametrize_with_checks``: its input is a list of word
     lists, not a numeric matrix, so none of the checks' generated data applies.  The numeric
     estimator underneath, :class:`SequencePerceptron`, passes them.  Tagging data are never
@@ -161,14 +208,16 @@ class Tagger(BaseEstimator):
         self.rare_count = rare_count
         self.random_state = random_state
 
-    def fit(self, sentences, tags, dev=None, callback=None):
+    def fit(self, sentences, tags=None, dev=None, callback=None):
         """Learn features and weights.
 
         Parameters
         ----------
-        sentences : list of list of str
-        tags : list of list of str
-            One tag per word.
+        sentences : list of list of str, or list of list of (str, str)
+            Words; or, with ``tags=None``, tagged sentences ``[[(word, tag), …], …]`` as NLTK's
+            ``PerceptronTagger.train`` takes them (any iterable of sentences).
+        tags : list of list of str, default=None
+            One tag per word; None when ``sentences`` carries the tags.
         dev : tuple (sentences, tags), default=None
             Development set for selecting the best epoch (and early stopping with ``patience``).
         callback : callable, default=None
@@ -176,6 +225,8 @@ class Tagger(BaseEstimator):
             accuracy so far is in ``self.model_.dev_scores_``.  Returning ``False`` stops.
         """
         validate_params(self, self._parameter_constraints)
+        if tags is None:
+            sentences, tags = _split_tagged(sentences)
         _check_corpus(sentences, tags)
         if dev is not None:
             _check_corpus(dev[0], dev[1], "dev sentences")
@@ -234,9 +285,86 @@ class Tagger(BaseEstimator):
             i += n
         return out
 
-    def tag(self, words):
-        """``[(word, tag), …]`` for one sentence given as a list of words."""
-        return list(zip(words, self.predict([list(words)])[0]))
+    def train(self, sentences, save_loc=None, nr_iter=5):
+        """NLTK's ``PerceptronTagger.train``: ``nr_iter`` epochs on tagged sentences.
+
+        Sets ``max_epochs=nr_iter`` (so a saved model records it) and fits on
+        ``[[(word, tag), …], …]``.
+
+        Parameters
+        ----------
+        sentences : iterable of list of (str, str)
+        save_loc : str or path-like, default=None
+            When given, the model is written there with :func:`perceptrons.save_model` (one
+            model file, read back with :func:`perceptrons.load_model`; NLTK writes JSON files
+            into a directory instead).
+        nr_iter : int, default=5
+            Training epochs, NLTK's default.
+
+        Returns
+        -------
+        self
+        """
+        if not Interval(Integral, 1, None).accepts(nr_iter):
+            raise PerceptronsError(f"nr_iter must be an int in the range [1, inf). Got {nr_iter!r} instead.")
+        self.set_params(max_epochs=nr_iter)
+        self.fit(sentences)
+        if save_loc is not None:
+            from perceptrons.persistence import save_model
+
+            save_model(self, save_loc)
+        return self
+
+    def tag(self, tokens):
+        """``[(word, tag), …]`` for one sentence given as a list of words, as NLTK's ``tag``.
+
+        Raises
+        ------
+        TypeError
+            When ``tokens`` is a str (tagging its characters is never what was meant); the
+            error is also a :class:`PerceptronsError`.
+        """
+        if isinstance(tokens, str):
+            raise PerceptronsTypeError("tokens: expected a list of strings, got a string")
+        words = list(tokens)
+        return list(zip(words, self.predict([words])[0]))
+
+    def tag_sents(self, sentences):
+        """``[[(word, tag), …], …]``: :meth:`tag` of each sentence, decoded in one batch.
+
+        ``sentences`` is any iterable of word lists; a str, or a list of str, raises the
+        ``TypeError`` of :meth:`tag`.
+        """
+        if isinstance(sentences, str):
+            raise PerceptronsTypeError("sentences: expected a list of sentences (lists of words), got a string")
+        sentences = list(sentences)
+        tags = self.predict(sentences)
+        return [list(zip(words, t)) for words, t in zip(sentences, tags)]
+
+    def accuracy(self, gold):
+        """Fraction of the tokens of ``gold`` whose tag the tagger predicts, as NLTK's ``accuracy``.
+
+        Parameters
+        ----------
+        gold : iterable of list of (str, str)
+            Tagged sentences; their words are tagged afresh and compared with their tags.
+
+        Returns
+        -------
+        float
+            In [0, 1].
+        """
+        words, tags = _split_tagged(gold, "gold")
+        predicted = self.predict(words)
+        n = sum(len(t) for t in tags)
+        if n == 0:
+            raise PerceptronsError("gold has no tokens; nothing to score")
+        right = sum(p == g for ps, gs in zip(predicted, tags) for p, g in zip(ps, gs))
+        return right / n
+
+    def evaluate(self, gold):
+        """:meth:`accuracy` under NLTK's older name (deprecated there, kept here for old code)."""
+        return self.accuracy(gold)
 
     def known(self, sentences):
         """Boolean mask (n_tokens,): was each word seen in training?"""
@@ -304,27 +432,36 @@ class Tagger(BaseEstimator):
             meta["edges"] = {"templates": list(e.templates), "n_values": int(e.n_values_), "min_count": int(e.min_count)}
         return meta, arrays
 
-    def _from_state(self, meta, arrays):
-        self.clusters_ = None
-        if meta.get("clusters") is not None:
-            self.clusters_ = WordClusters.from_arrays({k[2:]: v for k, v in arrays.items() if k.startswith("c_")},
-                                                      meta["clusters"])
-        self.features_ = FeatureMap.from_arrays(meta["templates"], meta["min_count"], meta["n_values"],
-                                                {k[2:]: v for k, v in arrays.items() if k.startswith("f_")},
-                                                meta["rare_count"], self.clusters_)
+    def _from_state(self, st):
+        """Restore from a :class:`~perceptrons.io.model_state.ModelState`: the feature maps,
+        the clusters and the sequence model are each read through their own checked view, and
+        the model must have one weight row per feature of the maps."""
+        source = st.str("clusters", none=True)
+        self.clusters_ = None if source is None else WordClusters.from_state(st.split("c_", "clusters"), source)
+        self.features_ = self._feature_map(st, st, "f_", "features", st.int("rare_count"))
         self.edge_features_ = None
-        if "edges" in meta:
-            e = meta["edges"]
-            self.edge_features_ = FeatureMap.from_arrays(e["templates"], e["min_count"], e["n_values"],
-                                                         {k[2:]: v for k, v in arrays.items() if k.startswith("e_")},
-                                                         clusters=self.clusters_)
+        if st.has("edges"):
+            e = st.object("edges")
+            self.edge_features_ = self._feature_map(st, e, "e_", "edges", 0)
         self.model_ = SequencePerceptron(decoder=self.decoder, max_epochs=self.max_epochs, averaged=self.averaged,
                                          shuffle=self.shuffle, patience=self.patience,
                                          markov_order=self.markov_order, random_state=self.random_state)
-        self.model_._from_state(meta["model"], {k[2:]: v for k, v in arrays.items() if k.startswith("m_")})
-        if self.model_.n_features_in_ != self.features_.n_features:
-            raise ValueError(f"{self.model_.n_features_in_} weights rows but {self.features_.n_features} features")
+        self.model_._from_state(st.sub("model", "m_"))
+        st.require(self.model_.n_features_in_ == self.features_.n_features, "model.n_features_in",
+                   f"{self.model_.n_features_in_} weight rows for {self.features_.n_features} features")
+        n_edge = 0 if self.edge_features_ is None else self.edge_features_.n_features
+        st.require(self.model_.n_edge_features_in_ == n_edge, "model.n_edge_features_in",
+                   f"{self.model_.n_edge_features_in_} edge weight rows for {n_edge} edge features")
+        words, tags = st.text("tagdict_words"), st.text("tagdict_tags")
+        st.require(words.shape == tags.shape, "tagdict_tags", f"{tags.shape[0]} tags for {words.shape[0]} words")
         self._single_precision()
         self.tags_ = self.model_.classes_
-        self.tagdict_ = dict(zip(arrays["tagdict_words"].tolist(), arrays["tagdict_tags"].tolist()))
+        self.tagdict_ = dict(zip(words.tolist(), tags.tolist()))
         return self
+
+    def _feature_map(self, st, meta, prefix, what, rare_count):
+        """A feature map read from ``meta``'s template fields and the ``prefix`` arrays."""
+        templates = meta.list("templates", "str")
+        min_count, n_values = meta.int("min_count"), meta.int("n_values")
+        return FeatureMap.from_state(st.split(prefix, what), templates, min_count, n_values, rare_count,
+                                     self.clusters_)

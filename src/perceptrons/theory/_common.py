@@ -10,6 +10,10 @@ import scipy.sparse as sp
 
 from perceptrons._validation import PerceptronsError, check_classes
 
+#: appended to a solver failure: badly scaled data is the usual cause
+SCALE_HINT = ("the data may be badly scaled: rescale the features (e.g. to [-1, 1] or unit variance) "
+              "and remove duplicate or near-duplicate points")
+
 
 def check_X(X, name="X"):
     """A finite 2-D float64 array (sparse input is densified: the theory solvers are dense)."""
@@ -47,7 +51,7 @@ def signed_labels(y, n):
     if classes.shape[0] != 2:
         raise PerceptronsError(
             f"y must contain exactly two classes for a binary separator; got {classes.shape[0]}: "
-            f"{list(classes[:5])}{' ...' if classes.shape[0] > 5 else ''}"
+            f"{classes[:5].tolist()}{' ...' if classes.shape[0] > 5 else ''}"
         )
     s = np.where(y == classes[1], 1.0, -1.0)
     return classes, s

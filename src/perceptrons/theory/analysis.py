@@ -12,7 +12,7 @@ from typing import Optional
 
 import numpy as np
 
-from perceptrons.theory._common import check_bool, check_X
+from perceptrons.theory._common import SCALE_HINT, check_bool, check_X
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def analyze(X, y, *, fit_intercept=True, max_epochs=10000):
 
             raise PerceptronsError(
                 f"the separability LP found a separator but the max-margin QP reports {mm.status}: "
-                "the margin is below the solvers' tolerance"
+                f"the margin is below the solvers' tolerance; {SCALE_HINT}"
             )
         clf = Perceptron(fit_intercept=fit_intercept, max_epochs=max_epochs)
         with warnings.catch_warnings():

@@ -11,7 +11,7 @@ from typing import Optional
 import numpy as np
 
 from perceptrons._validation import PerceptronsError
-from perceptrons.theory._common import check_bool, check_option, check_Xy
+from perceptrons.theory._common import SCALE_HINT, check_bool, check_option, check_Xy
 from perceptrons.theory.margins import max_margin
 
 
@@ -268,7 +268,7 @@ def fs_optimal_direction(X, y, *, fit_intercept=True, solver="auto"):
     sol = clarabel.DefaultSolver(sp.csc_matrix((N, N)), q, A, np.concatenate(blocks_b), cones, settings).solve()
     status = str(sol.status).split(".")[-1]
     if status not in ("Solved", "AlmostSolved"):
-        raise PerceptronsError(f"the Freund–Schapire SOCP did not solve: Clarabel status {status}")
+        raise PerceptronsError(f"the Freund–Schapire SOCP did not solve (Clarabel status {status}); {SCALE_HINT}")
     v = np.asarray(sol.x)[:p]
     if np.linalg.norm(v) == 0:
         raise PerceptronsError("the Freund–Schapire optimum is u = 0 (the bound is vacuous on these data)")

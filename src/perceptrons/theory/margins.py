@@ -13,7 +13,7 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 from perceptrons._validation import PerceptronsError
-from perceptrons.theory._common import augment, check_bool, check_option, check_X, check_Xy, signed_labels
+from perceptrons.theory._common import SCALE_HINT, augment, check_bool, check_option, check_X, check_Xy, signed_labels
 
 GEOMETRIES = ("augmented", "input")
 
@@ -239,4 +239,4 @@ def _solve_qp(Zw, free_last):
         return None, status
     # A free bias can make an inseparable problem look unbounded in the dual; anything else
     # is a numerical failure the caller must not mistake for an answer.
-    raise PerceptronsError(f"the max-margin QP did not solve: Clarabel status {status}")
+    raise PerceptronsError(f"the max-margin QP did not solve (Clarabel status {status}); {SCALE_HINT}")

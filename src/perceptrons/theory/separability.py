@@ -17,7 +17,7 @@ from typing import Optional
 import numpy as np
 
 from perceptrons._validation import PerceptronsError
-from perceptrons.theory._common import check_bool, check_option, check_Xy
+from perceptrons.theory._common import SCALE_HINT, check_bool, check_option, check_Xy
 
 METHODS = ("auto", "cutting-plane", "lp")
 
@@ -164,7 +164,7 @@ def is_separable(X, y, *, fit_intercept=True, method="auto", pla_epochs=20, work
         violated = np.setdiff1d(np.flatnonzero(scores < 1 - 1e-7), work, assume_unique=True)
         if violated.shape[0] == 0:  # the LP's own rows are violated: only the full LP is trustworthy
             if work.shape[0] == n:
-                raise PerceptronsError("the separability LP returned an inconsistent solution (numerical trouble)")
+                raise PerceptronsError(f"the separability LP returned an inconsistent solution (numerical trouble); {SCALE_HINT}")
             work = np.arange(n)
             continue
         add = violated[np.argsort(scores[violated])[: max(200, work.shape[0])]]
@@ -231,7 +231,7 @@ def _elastic_lp(Zw):
         warnings.simplefilter("ignore")
         res = linprog(c, A_ub=A, b_ub=-np.ones(m), bounds=bounds, method="highs")
     if res.status != 0:
-        raise PerceptronsError(f"the separability LP failed: {res.message}")
+        raise PerceptronsError(f"the separability LP failed (HiGHS: {' '.join(str(res.message).split())}); {SCALE_HINT}")
     if res.fun <= 1e-9 * max(1.0, m ** 0.5):
         return res.x[:p], None
     lam = np.maximum(-np.asarray(res.ineqlin.marginals), 0.0)

@@ -13,7 +13,7 @@ from itertools import product
 import numpy as np
 
 from perceptrons._validation import PerceptronsError
-from perceptrons.theory._common import check_X
+from perceptrons.theory._common import SCALE_HINT, check_X
 
 
 def _trivial(mask):
@@ -37,12 +37,14 @@ def _strictly_separable(Z, s, upper=None):
 
     p = Z.shape[1]
     bounds = [(None, None if upper is None or upper[j] is None else upper[j]) for j in range(p)]
+    A = -(Z * s[:, None])
+    if not np.all(np.isfinite(A)):
+        raise PerceptronsError(f"the realisability LP has non-finite coefficients (the lift squares the coordinates); {SCALE_HINT}")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = linprog(np.zeros(p), A_ub=-(Z * s[:, None]), b_ub=-np.ones(Z.shape[0]), bounds=bounds,
-                      method="highs")
+        res = linprog(np.zeros(p), A_ub=A, b_ub=-np.ones(Z.shape[0]), bounds=bounds, method="highs")
     if res.status not in (0, 2):
-        raise PerceptronsError(f"the realisability LP failed: {res.message}")
+        raise PerceptronsError(f"the realisability LP failed (HiGHS: {' '.join(str(res.message).split())}); {SCALE_HINT}")
     return res.status == 0
 
 

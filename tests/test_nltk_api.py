@@ -1,0 +1,128 @@
+"""Tagger answers NLTK's PerceptronTagger calls with NLTK's types (issue 10, section 6)."""
+
+import random
+
+import pytest
+
+from perceptrons import Tagger, load_model
+from perceptrons._validation import PerceptronsError
+
+nltk_perceptron = pytest.importorskip("nltk.tag.perceptron")
+nltk_tag = pytest.importorskip("nltk.tag")
+nltk_api = pytest.importorskip("nltk.tag.api")
+
+CORPUS = [
+    [("The", "DT"), ("old", "JJ"), ("man", "NN"), ("saw", "VBD"), ("the", "DT"), ("boats", "NNS"), (".", ".")],
+    [("Time", "NN"), ("flies", "VBZ"), ("like", "IN"), ("an", "DT"), ("arrow", "NN"), (".", ".")],
+    [("Fruit", "NN"), ("flies", "NNS"), ("like", "VBP"), ("a", "DT"), ("banana", "NN"), (".", ".")],
+    [("today", "NN"), ("is", "VBZ"), ("a", "DT"), ("good", "JJ"), ("day", "NN")],
+    [("yes", "UH"), ("it", "PRP"), ("is", "VBZ"), ("beautiful", "JJ")],
+]
+GOLD = [
+    [("The", "DT"), ("man", "NN"), ("is", "VBZ"), ("old", "JJ"), (".", ".")],
+    [("a", "DT"), ("banana", "NN"), ("flies", "VBZ"), ("today", "NN")],
+]
+WORDS = ["today", "is", "a", "beautiful", "day"]
+
+
+@pytest.fixture(scope="module")
+def taggers():
+    random.seed(0)  # NLTK shuffles with the random module
+    theirs = nltk_perceptron.PerceptronTagger(load=False)
+    theirs.train(CORPUS, nr_iter=5)
+    ours = Tagger(min_count=1).train(CORPUS, nr_iter=5)
+    return theirs, ours
+
+
+def assert_tagged(result, words):
+    assert type(result) is list and len(result) == len(words)
+    for pair, word in zip(result, words):
+        assert type(pair) is tuple and len(pair) == 2
+        assert pair[0] == word and type(pair[1]) is str
+
+
+def test_tag_returns_what_nltk_returns(taggers):
+    theirs, ours = taggers
+    for tagger in taggers:
+        assert_tagged(tagger.tag(WORDS), WORDS)
+        assert_tagged(tagger.tag(tuple(WORDS)), WORDS)
+        assert tagger.tag([]) == []
+    assert {t for _, t in ours.tag(WORDS)} <= set(theirs.classes)
+    assert set(ours.tags_.tolist()) == theirs.classes
+
+
+def test_tag_sents_returns_what_nltk_returns(taggers):
+    sents = [WORDS, ["The", "man"], []]
+    for tagger in taggers:
+        out = tagger.tag_sents(iter(sents))  # NLTK's accuracy passes a generator
+        assert type(out) is list and len(out) == len(sents)
+        for result, words in zip(out, sents):
+            assert_tagged(result, words)
+    ours = taggers[1]
+    assert ours.tag_sents(sents) == [ours.tag(s) for s in sents]
+
+
+def test_tag_of_a_str_raises_type_error_as_in_nltk(taggers):
+    theirs, ours = taggers
+    with pytest.raises(TypeError, match="expected a list of strings, got a string"):
+        nltk_tag._pos_tag("today is a good day", None, theirs, "eng")  # nltk.pos_tag's check
+    with pytest.raises(TypeError, match="expected a list of strings, got a string"):
+        ours.tag("today is a good day")
+    # NLTK's own PerceptronTagger.tag does not check, and tags the characters: the bug refused here
+    assert len(theirs.tag("today")) == len("today")
+
+
+@pytest.mark.parametrize("bad", ["today is", ["today is", "a good day"]])
+def test_tag_sents_of_str_raises_type_error(taggers, bad):
+    ours = taggers[1]
+    with pytest.raises(TypeError, match="got a string"):
+        ours.tag_sents(bad)
+    with pytest.raises(PerceptronsError):  # also the library's own error type
+        ours.tag_sents(bad)
+
+
+def test_accuracy_is_the_fraction_of_tokens_right(taggers):
+    theirs, ours = taggers
+    for tagger in taggers:
+        predicted = tagger.tag_sents([[w for w, _ in s] for s in GOLD])
+        right = sum(p == g for ps, gs in zip(predicted, GOLD) for p, g in zip(ps, gs))
+        n = sum(len(s) for s in GOLD)
+        acc = tagger.accuracy(GOLD)
+        assert type(acc) is float and 0.0 <= acc <= 1.0
+        assert acc == right / n
+    # NLTK's own TaggerI.accuracy, run on our tagger, gives the same number
+    assert nltk_api.TaggerI.accuracy(ours, GOLD) == ours.accuracy(GOLD)
+    assert ours.evaluate(GOLD) == ours.accuracy(GOLD)
+    assert ours.accuracy(CORPUS) == 1.0
+
+
+def test_accuracy_of_no_tokens_is_refused(taggers):
+    with pytest.raises(PerceptronsError, match="gold has no tokens"):
+        taggers[1].accuracy([[]])
+
+
+def test_train_and_fit_on_tagged_sentences_equal_fit_on_words_and_tags(tmp_path):
+    words = [[w for w, _ in s] for s in CORPUS]
+    tags = [[t for _, t in s] for s in CORPUS]
+    plain = Tagger(min_count=1, max_epochs=3).fit(words, tags)
+    tagged = Tagger(min_count=1, max_epochs=3).fit(iter(CORPUS))  # NLTK accepts an iterator
+    trained = Tagger(min_count=1).train(CORPUS, save_loc=tmp_path / "t.npz", nr_iter=3)
+    assert trained.max_epochs == 3
+    new = [WORDS, ["Zyx", "flies", "like", "a", "boat"]]
+    assert plain.predict(new) == tagged.predict(new) == trained.predict(new)
+    assert load_model(tmp_path / "t.npz", expect="Tagger").tag_sents(new) == trained.tag_sents(new)
+
+
+def test_fit_without_tags_needs_word_tag_pairs():
+    with pytest.raises(PerceptronsError, match=r"sentences\[0\]\[0\] is 'The', not a \(word, tag\) pair"):
+        Tagger().fit([["The", "man"]])
+    with pytest.raises(TypeError, match="got a string"):
+        Tagger().fit("The man")
+
+
+@pytest.mark.parametrize("nr_iter", [0, 2.5, None])
+def test_train_names_nr_iter(nr_iter):
+    tagger = Tagger()
+    with pytest.raises(PerceptronsError, match=r"^nr_iter must be an int"):
+        tagger.train(CORPUS, nr_iter=nr_iter)
+    assert tagger.max_epochs == 10
