@@ -337,56 +337,47 @@ def _libsvm_labels(path, skip):
 
 def _explain_libsvm(path, n_features):
     """Raise a PerceptronsError naming the first line that is not LIBSVM text; return if none is found."""
-    with open(path, "rb") as f:
-        for lineno, raw in enumerate(f, 1):
-            if lineno == 1 and raw.startswith(_BOM):
-                raw = raw[len(_BOM):]
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise PerceptronsError(
-                    f"{path}, line {lineno}: not UTF-8 text (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
-                ) from None
-            text = line.split("#", 1)[0].strip()
-            if not text:
+    for lineno, line in enumerate(_text_lines(path), 1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        parts = text.split()
+        if "\x00" in text:
+            raise PerceptronsError(f"{path}, line {lineno}: contains a NUL byte; expected text")
+        if parts[0].lower() in MISSING_LABELS or parts[0].lower() in _INFINITE_LABELS:
+            check_label(f"{path}, line {lineno}", parts[0])
+        if not _is_float(parts[0]):
+            raise PerceptronsError(f"{path}, line {lineno}: label {parts[0][:40]!r} is not a number")
+        prev = 0
+        for k, tok in enumerate(parts[1:]):
+            if k == 0 and tok.startswith("qid:"):
+                if not tok[4:].isdigit():
+                    raise PerceptronsError(f"{path}, line {lineno}: {tok[:40]!r} is not 'qid:<integer>'")
                 continue
-            parts = text.split()
-            if "\x00" in text:
-                raise PerceptronsError(f"{path}, line {lineno}: contains a NUL byte; expected text")
-            if parts[0].lower() in MISSING_LABELS or parts[0].lower() in _INFINITE_LABELS:
-                check_label(f"{path}, line {lineno}", parts[0])
-            if not _is_float(parts[0]):
-                raise PerceptronsError(f"{path}, line {lineno}: label {parts[0][:40]!r} is not a number")
-            prev = 0
-            for k, tok in enumerate(parts[1:]):
-                if k == 0 and tok.startswith("qid:"):
-                    if not tok[4:].isdigit():
-                        raise PerceptronsError(f"{path}, line {lineno}: {tok[:40]!r} is not 'qid:<integer>'")
-                    continue
-                idx, sep, val = tok.partition(":")
-                if not sep or not idx.isascii() or not idx.isdigit() or not _is_float(val):
-                    raise PerceptronsError(
-                        f"{path}, line {lineno}: {tok[:40]!r} is not 'index:value' with a positive integer index"
-                    )
-                i = int(idx)
-                if i < 1:
-                    raise PerceptronsError(f"{path}, line {lineno}: feature index {idx} < 1; LIBSVM indices start at 1")
-                if i > MAX_LIBSVM_INDEX:
-                    raise PerceptronsError(
-                        f"{path}, line {lineno}: feature index {idx[:40]} is too large; at most {MAX_LIBSVM_INDEX} (2^31 - 1)"
-                    )
-                if i <= prev:
-                    what = "repeats" if i == prev else f"comes after index {prev}"
-                    raise PerceptronsError(
-                        f"{path}, line {lineno}: feature index {i} {what}; expected increasing indices, each once"
-                    )
-                if n_features is not None and i > n_features:
-                    raise PerceptronsError(
-                        f"{path}, line {lineno}: feature index {idx} exceeds the model's {n_features} features"
-                    )
-                if not np.isfinite(float(val)):
-                    raise PerceptronsError(f"{path}, line {lineno}: value {val[:40]!r} of feature {i} is not finite; expected a finite number")
-                prev = i
+            idx, sep, val = tok.partition(":")
+            if not sep or not idx.isascii() or not idx.isdigit() or not _is_float(val):
+                raise PerceptronsError(
+                    f"{path}, line {lineno}: {tok[:40]!r} is not 'index:value' with a positive integer index"
+                )
+            i = int(idx)
+            if i < 1:
+                raise PerceptronsError(f"{path}, line {lineno}: feature index {idx} < 1; LIBSVM indices start at 1")
+            if i > MAX_LIBSVM_INDEX:
+                raise PerceptronsError(
+                    f"{path}, line {lineno}: feature index {idx[:40]} is too large; at most {MAX_LIBSVM_INDEX} (2^31 - 1)"
+                )
+            if i <= prev:
+                what = "repeats" if i == prev else f"comes after index {prev}"
+                raise PerceptronsError(
+                    f"{path}, line {lineno}: feature index {i} {what}; expected increasing indices, each once"
+                )
+            if n_features is not None and i > n_features:
+                raise PerceptronsError(
+                    f"{path}, line {lineno}: feature index {idx} exceeds the model's {n_features} features"
+                )
+            if not np.isfinite(float(val)):
+                raise PerceptronsError(f"{path}, line {lineno}: value {val[:40]!r} of feature {i} is not finite; expected a finite number")
+            prev = i
 
 
 #: a deflated member expands at most ~1032 times; a member claiming more is not what numpy wrote
