@@ -231,3 +231,12 @@ def test_interval_refuses_nan_and_inf_unless_allowed():
     allowed = Interval(Real, 0.0, None, allow_inf=True)
     assert allowed.accepts(np.inf) and not allowed.accepts(np.nan) and not allowed.accepts(-np.inf)
     assert Interval(Integral, 0, None).accepts(10**30)
+
+
+@pytest.mark.parametrize("param,value", [("budget", 2**64), ("budget", 10**7 + 1), ("cache_size", 1e308),
+                                         ("cache_size", 2.0**20 + 1)])
+def test_kernel_sizes_are_bounded(param, value):
+    # Found by the model fuzzer: these reached numpy as a huge allocation or a NaN capacity.
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [0.0, 0.0]])
+    with pytest.raises(PerceptronsError, match=param):
+        KernelPerceptron(**{param: value}).fit(X, [0, 1, 1, 0])

@@ -64,7 +64,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     voted : bool, default=False
         Predict by the survival-weighted vote of the intermediate hypotheses' predictions
         (Freund & Schapire 1999), replayed from the update log (one record per update).
-    budget : int ≥ 1 or None, default=None
+    budget : int in [1, 10⁷] or None, default=None
         Keep at most this many support examples: when a new one is needed and the budget is
         full, one is dropped (Randomized Budget Perceptron, Cavallanti et al. 2007), together
         with its share of the bias.  Averaging then runs over the kept examples only: when the
@@ -82,7 +82,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     order : {"cyclic", "shuffle"}, default="cyclic"
     class_weight : dict, "balanced" or None, default=None
         Multiplies each example's update by its class's weight.
-    cache_size : float > 0, default=200
+    cache_size : float in (0, 2²⁰], default=200
         Megabytes of kernel rows kept between uses (an LRU cache), as in ``SVC``.
     random_state : int, RandomState or None, default=None
         Seeds ``order="shuffle"`` and ``budget_policy="random"``.
@@ -164,13 +164,15 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         "margin": (Interval(Real, 0.0, None),),
         "averaged": (Kind(bool, "a bool"),),
         "voted": (Kind(bool, "a bool"),),
-        "budget": (None, Interval(Integral, 1, None)),
+        # Bounded: the budget's age ring is allocated up front (8 bytes per slot).
+        "budget": (None, Interval(Integral, 1, 10**7)),
         "budget_policy": (Options("random", "oldest"),),
         "fit_intercept": (Kind(bool, "a bool"),),
         "max_epochs": (Interval(Integral, 1, None),),
         "order": (Options("cyclic", "shuffle"),),
         "class_weight": (None, Options("balanced"), Kind(dict, "a dict")),
-        "cache_size": (Interval(Real, 0.0, None, closed="neither"),),
+        # megabytes, up to 1 TiB: beyond, the row capacity computed from it is not a number
+        "cache_size": (Interval(Real, 0.0, 2.0**20, closed="right"),),
         "random_state": RANDOM_STATE,
     }
 
