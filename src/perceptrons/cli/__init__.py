@@ -31,17 +31,7 @@ class PipeClosed(Exception):
     """Standard output's reader has gone; carried past click, which would turn it into status 1."""
 
 
-class PipeAwareGroup(click.Group):
-    """A group whose commands' ``BrokenPipeError`` reaches :func:`main` as :class:`PipeClosed`."""
-
-    def invoke(self, ctx):
-        try:
-            return super().invoke(ctx)
-        except BrokenPipeError:
-            raise PipeClosed from None
-
-
-class LazyGroup(PipeAwareGroup):
+class LazyGroup(click.Group):
     def list_commands(self, ctx):
         return list(COMMANDS)
 
@@ -52,12 +42,15 @@ class LazyGroup(PipeAwareGroup):
 
     def invoke(self, ctx):
         """Run the command holding back Python warnings: after a success each is shown as one
-        ``warning:`` line; after a failure they are dropped, so the error is the only line."""
+        ``warning:`` line; after a failure they are dropped, so the error is the only line.
+        A closed standard output leaves as :class:`PipeClosed` (click would exit 1 on it)."""
         import warnings
 
         with warnings.catch_warnings(record=True) as held:
             try:
                 result = super().invoke(ctx)
+            except BrokenPipeError:
+                raise PipeClosed from None
             except ValueError as exc:
                 exc.perceptrons_paths = dict(ctx.meta)  # for main: which file to name
                 raise

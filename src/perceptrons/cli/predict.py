@@ -7,7 +7,7 @@ go to standard output.
 import click
 
 from perceptrons.cli._common import (FORMAT_OPTION, LABEL_OPTION, check_output_path, load_classifier, note_input, note_path,
-                                     read_for_model)
+                                     predict_in_chunks, read_for_model)
 
 
 @click.command(name="predict")
@@ -24,7 +24,7 @@ def command(model, data, output, label, fmt):
 
     est, info = load_classifier(model)
     X, _ = read_for_model(data, est, label, fmt, info)
-    pred = est.predict(X)
+    pred = predict_in_chunks(est, X)
     with atomic_output(output or "-") as out:
         for start in range(0, len(pred), 1 << 16):  # text of a block of rows at a time, not of all rows
             out.write("".join(f"{p}\n" for p in pred[start:start + (1 << 16)]))

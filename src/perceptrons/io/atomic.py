@@ -259,17 +259,8 @@ def _stream(path, fd, mode):
         yield out
         out.flush()
         return
-    try:
-        f = _open(fd, mode, closefd=False)
-    except OSError as exc:
-        raise _write_error(label, exc) from None
-    try:
-        out = _Checked(f, label)
+    with _written_through(lambda: _open(fd, mode, closefd=False), label) as out:
         yield out
-        out.flush()
-    finally:
-        with contextlib.suppress(OSError):
-            f.close()
 
 
 @contextlib.contextmanager
@@ -278,12 +269,20 @@ def _device(path, mode):
     # than leave a regular file in its place; O_NOCTTY: a terminal opened here must not become
     # the process's controlling terminal
     flags = os.O_WRONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    with _written_through(lambda: _open(os.open(path, flags), mode), path) as out:
+        yield out
+
+
+@contextlib.contextmanager
+def _written_through(opener, label):
+    """Write straight into what ``opener`` opens (a descriptor, a device, a FIFO): no temporary
+    file, errors named after ``label``, the file closed whatever happens."""
     try:
-        f = _open(os.open(path, flags), mode)
+        f = opener()
     except OSError as exc:
-        raise _write_error(path, exc) from None
+        raise _write_error(label, exc) from None
     try:
-        out = _Checked(f, path)
+        out = _Checked(f, label)
         yield out
         out.flush()
     finally:
