@@ -263,7 +263,7 @@ NPZ_CASES = [
          ("d.npz", "array 'y' declares")),
     Case("npz-bad-header", train("d.npz"), {"d.npz": zipped({"X.npy": b"\x93NUMPY\x01\x00\x10\x00{'descr': 'z'}\n",
                                                                "y.npy": npy(Y3)})},
-         ("d.npz", "not a readable .npz")),
+         ("d.npz", "bad .npy header")),
 ]
 
 MODEL_CASES = [  # predict / evaluate and the model file

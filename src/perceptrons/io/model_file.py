@@ -24,6 +24,7 @@ import numpy as np
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.atomic import atomic_write_bytes
+from perceptrons.io.npy import _first_line, read_npy
 
 FORMAT = "perceptrons-model"
 FORMAT_VERSION = 1
@@ -67,56 +68,21 @@ MAX_META_DEPTH = 16
 _KINDS = {"b": (1,), "i": (1, 2, 4, 8), "u": (1, 2, 4, 8), "f": (4, 8), "U": None}
 
 
-def _first_line(exc):
-    lines = str(exc).strip().splitlines()
-    return lines[0][:160] if lines else type(exc).__name__
-
-
 def _fail(path, what):
     raise PerceptronsError(f"{path}: not a valid perceptrons model file: {what}")
 
 
-def _read_member(path, zf, info):
-    """One ``.npy`` member, read once into a fresh writable array after its header is checked.
+def _our_dtype(path):
+    """The dtypes a model file's arrays can have: what our writer writes, little-endian."""
 
-    The header's dtype and shape are checked against the member's stored size *before* the
-    array is allocated, so a header declaring a huge array costs nothing; the size itself is
-    bounded by the file on disk, since members are stored, never compressed.
-    """
-    name = info.filename[:-4]
-    with zf.open(info) as f:
-        try:
-            major, minor = np.lib.format.read_magic(f)
-            if (major, minor) == (1, 0):
-                shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
-            elif (major, minor) in ((2, 0), (3, 0)):
-                shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
-            else:
-                _fail(path, f"array {name!r} has .npy version {major}.{minor}")
-        except PerceptronsError:
-            raise
-        except (ValueError, SyntaxError, TypeError, EOFError, OverflowError) as exc:
-            _fail(path, f"array {name!r} has a bad .npy header ({_first_line(exc)})")
-        sizes = _KINDS.get(dtype.kind)
-        if (dtype.fields is not None or dtype.subdtype is not None or (sizes is None and dtype.kind != "U")
-                or (sizes is not None and dtype.itemsize not in sizes) or dtype.byteorder == ">"
-                or dtype.itemsize == 0):
+    def check(name, shape, dtype):
+        sizes = _KINDS.get(dtype.kind, ())
+        if (sizes is not None and dtype.itemsize not in sizes) or dtype.byteorder == ">":
             _fail(path, f"array {name!r} has dtype {dtype.str!r}; expected bool, int, float or text")
-        if not isinstance(shape, tuple) or not all(type(n) is int and n >= 0 for n in shape) or len(shape) > 4:
-            _fail(path, f"array {name!r} has shape {shape!r}; expected at most 4 non-negative sizes")
-        count = 1
-        for n in shape:
-            count *= n
-        body = info.file_size - f.tell()
-        if count * dtype.itemsize != body:
-            _fail(path, f"array {name!r} declares {shape} {dtype.str} ({count * dtype.itemsize} bytes) "
-                        f"but its member holds {body}")
-        out = np.empty(shape[::-1] if fortran else shape, dtype=dtype.newbyteorder("=") if dtype.byteorder == "<" else dtype)
-        if count and f.readinto(out.reshape(-1).view(np.uint8)) != body:
-            _fail(path, f"array {name!r} is truncated")
-        if f.read(1):  # also makes zipfile check the member's CRC at its end
-            _fail(path, f"array {name!r} is longer than its header says")
-    return out.T if fortran else out
+        if len(shape) > 4:
+            _fail(path, f"array {name!r} has {len(shape)} dimensions; expected at most 4")
+
+    return check
 
 
 def _check_meta_text(path, raw):
@@ -183,9 +149,9 @@ def read_model(path):
                     _fail(path, f"member {info.filename!r} declares {info.file_size} bytes in a file of {size}")
             if "__meta__.npy" not in names:
                 raise PerceptronsError(f"{path}: not a perceptrons model file (no metadata record)")
-            arrays = {}
+            arrays, check = {}, _our_dtype(path)
             for info in infos:
-                arrays[info.filename[:-4]] = _read_member(path, zf, info)
+                arrays[info.filename[:-4]] = read_npy(path, zf, info, check)
     except PerceptronsError:
         raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError, KeyError,

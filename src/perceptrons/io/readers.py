@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 import numpy as np
 
 from perceptrons._validation import PerceptronsError
+from perceptrons.io.npy import read_npy
 
 FORMATS = ("csv", "tsv", "libsvm", "npz")
 _BY_EXTENSION = {".csv": "csv", ".tsv": "tsv", ".npz": "npz", ".svm": "libsvm", ".libsvm": "libsvm",
@@ -384,58 +385,50 @@ def _explain_libsvm(path, n_features):
 _MAX_DEFLATE_RATIO = 1100
 
 
-def _npz_header(path, zf, info):
-    """(shape, dtype) of one ``.npy`` member, read from its header without loading the array.
-
-    The declared shape × itemsize must be exactly the bytes the member holds after its header,
-    and the member's size must be plausible for its stored size, so a header declaring a huge
-    array is refused before anything is allocated.
-    """
+def _plausible_member(path, info):
+    """Refuse a member numpy.savez / savez_compressed would not write, before it is read."""
     import zipfile
 
     name = info.filename[:-4]
-    size = os.path.getsize(path)
     if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
         raise PerceptronsError(f"{path}: array {name!r} uses zip compression method {info.compress_type}; "
                                "expected numpy.savez or numpy.savez_compressed output")
     if info.flag_bits & 0x1:
         raise PerceptronsError(f"{path}: array {name!r} is encrypted")
     limit = info.compress_size if info.compress_type == zipfile.ZIP_STORED else info.compress_size * _MAX_DEFLATE_RATIO + 1024
-    if info.compress_size > size or info.file_size > limit:
+    if info.compress_size > os.path.getsize(path) or info.file_size > limit:
         raise PerceptronsError(f"{path}: array {name!r} claims {info.file_size:,} bytes stored in {info.compress_size:,}; "
                                "the archive is corrupted")
-    fmt = np.lib.format
-    with zf.open(info) as f:
-        major, minor = fmt.read_magic(f)
-        if (major, minor) == (1, 0):
-            shape, fortran, dtype = fmt.read_array_header_1_0(f)
-        elif (major, minor) == (2, 0):
-            shape, fortran, dtype = fmt.read_array_header_2_0(f)
-        elif (major, minor) == (3, 0):
-            shape, fortran, dtype = fmt._read_array_header(f, version=(3, 0))
+
+
+def _check_npz_array(path):
+    """The dtype and shape rules of X and y, applied to each header before its array is read."""
+
+    def check(name, shape, dtype):
+        if name == "X":
+            if len(shape) != 2:
+                raise PerceptronsError(f"{path}: X must be 2-D and y 1-D of the same length; got X of shape {shape}")
+            if dtype.kind not in "biuf":
+                what = "complex numbers" if dtype.kind == "c" else f"dtype {dtype}"
+                raise PerceptronsError(f"{path}: X holds {what}; expected real numbers")
+            if shape[1] == 0:
+                raise PerceptronsError(f"{path}: X has 0 columns; expected at least one feature")
         else:
-            raise PerceptronsError(f"{path}: array {name!r} has .npy format version {major}.{minor}; expected 1.0 to 3.0")
-        header = f.tell()
-    if not isinstance(shape, tuple) or not all(type(n) is int and n >= 0 for n in shape):
-        raise PerceptronsError(f"{path}: array {name!r} declares the shape {shape!r}")
-    count = 1
-    for n in shape:
-        count *= n
-    if dtype.hasobject:
-        raise PerceptronsError(f"{path}: array {name!r} holds Python objects; expected numbers (and text labels)")
-    if count * dtype.itemsize != info.file_size - header:
-        raise PerceptronsError(
-            f"{path}: array {name!r} declares shape {shape} of {dtype} ({count * dtype.itemsize:,} bytes) but its "
-            f"member holds {info.file_size - header:,} bytes; the archive is corrupted"
-        )
-    return shape, dtype
+            if len(shape) != 1:
+                raise PerceptronsError(f"{path}: X must be 2-D and y 1-D of the same length; got y of shape {shape}")
+            if dtype.kind == "S":
+                raise PerceptronsError(f"{path}: y holds bytes ({dtype}); expected integers or text (str) labels")
+            if dtype.kind not in "biufU":
+                raise PerceptronsError(f"{path}: y has dtype {dtype}; expected integer, float or text labels")
+
+    return check
 
 
 @reader("npz")
 def read_npz(path, label=None, n_features=None):
     """Arrays ``X`` (2-D, real numbers) and ``y`` (1-D class labels) of a ``numpy.savez`` archive.
 
-    Headers are checked before any array is loaded (see :func:`_npz_header`); then X must be
+    Each header is checked before its array is loaded (:func:`perceptrons.io.npy.read_npy`); X must be
     finite with at least one column, and y integers, integral floats or text, without NaN,
     empty or bytes labels.
     """
@@ -456,33 +449,21 @@ def read_npz(path, label=None, n_features=None):
             missing = [k for k in ("X", "y") if k + ".npy" not in names]
             if missing:
                 raise PerceptronsError(f"{path}: missing array(s) {missing}; expected arrays 'X' and 'y'")
-            heads = {k: _npz_header(path, zf, zf.getinfo(k + ".npy")) for k in ("X", "y")}
-            (xshape, xdtype), (yshape, ydtype) = heads["X"], heads["y"]
-            if len(xshape) != 2 or len(yshape) != 1 or xshape[0] != yshape[0]:
+            infos = [zf.getinfo(k + ".npy") for k in ("X", "y")]
+            for info in infos:
+                _plausible_member(path, info)
+            check = _check_npz_array(path)
+            X, y = (read_npy(path, zf, info, check) for info in infos)
+            if X.shape[0] != y.shape[0]:
                 raise PerceptronsError(
-                    f"{path}: X must be 2-D and y 1-D of the same length; got {xshape} and {yshape}"
+                    f"{path}: X must be 2-D and y 1-D of the same length; got {X.shape} and {y.shape}"
                 )
-            if xdtype.kind not in "biuf":
-                what = "complex numbers" if xdtype.kind == "c" else f"dtype {xdtype}"
-                raise PerceptronsError(f"{path}: X holds {what}; expected real numbers")
-            if xshape[1] == 0:
-                raise PerceptronsError(f"{path}: X has 0 columns; expected at least one feature")
-            if ydtype.kind == "S":
-                raise PerceptronsError(f"{path}: y holds bytes ({ydtype}); expected integers or text (str) labels")
-            if ydtype.kind not in "biufU":
-                raise PerceptronsError(f"{path}: y has dtype {ydtype}; expected integer, float or text labels")
-            with zf.open("X.npy") as f:
-                X = np.lib.format.read_array(f, allow_pickle=False)
-            with zf.open("y.npy") as f:
-                y = np.lib.format.read_array(f, allow_pickle=False)
     except PerceptronsError:
         raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError, SyntaxError, TypeError,
             OverflowError, NotImplementedError, RuntimeError, KeyError, zlib.error) as exc:
         reason = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
         raise PerceptronsError(f"{path}: not a readable .npz file ({reason})") from None
-    if X.shape != xshape or y.shape != yshape:  # pragma: no cover - read_array follows the header
-        raise PerceptronsError(f"{path}: the arrays do not match their headers")
     if X.size and not np.all(np.isfinite(X)):
         row = int(np.flatnonzero(~np.isfinite(X).all(axis=1))[0])
         raise PerceptronsError(f"{path}: X row {row + 1} (1-based) holds NaN or inf; expected finite numbers")

@@ -31,8 +31,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptrons._validation import PerceptronsError
-from perceptrons.structured.words import (ATTRIBUTES, CLUSTER_ATTRIBUTES, corpus_types, pack_strings, unpack_strings,
-                                          word_attributes)
+from perceptrons.structured.words import (ATTRIBUTES, CLUSTER_ATTRIBUTES, corpus_types, pack_strings, word_attributes)
 
 _A = {a: i for i, a in enumerate(ATTRIBUTES)}
 BOS, EOS = "<s>", "</s>"

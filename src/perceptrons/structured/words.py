@@ -99,8 +99,3 @@ def pack_strings(strings):
     offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
     np.cumsum([len(b) for b in encoded], out=offsets[1:])
     return np.frombuffer(b"".join(encoded), dtype=np.uint8), offsets
-
-
-def unpack_strings(blob, offsets):
-    data = np.asarray(blob, dtype=np.uint8).tobytes()
-    return [data[offsets[i]:offsets[i + 1]].decode("utf-8") for i in range(len(offsets) - 1)]
