@@ -692,7 +692,7 @@ def test_estimators_fit_int8_labels(cls):
     (["1" * 5000, "2"], str, ["1" * 5000, "2"]),
 ])
 def test_labels_keep_every_class_apart(texts, dtype, values):
-    from perceptrons.io.readers import typed_labels
+    from perceptrons.io.labels import typed_labels
 
     y = typed_labels(texts)
     assert (y.dtype == np.int64) if dtype is np.int64 else (y.dtype.kind == "U")

@@ -1,0 +1,117 @@
+"""CSV and TSV files with a header: the label column by name, every row checked with its line."""
+
+import csv
+
+import numpy as np
+
+from perceptrons._validation import PerceptronsError
+from perceptrons.io.labels import check_label, is_float, typed_labels
+
+
+def _finite_row(path, lineno, values):
+    bad = ~np.isfinite(values)
+    if bad.any():
+        raise PerceptronsError(f"{path}, line {lineno}: value {float(values[bad][0])!r} is not finite; expected a finite number")
+
+
+def text_lines(path):
+    """Lines of a text file with their line breaks, decoded one at a time (a bad byte is reported
+    with its line); a UTF-8 byte-order mark at the start is dropped."""
+    with open(path, "rb") as f:
+        for lineno, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise PerceptronsError(
+                    f"{path}, line {lineno}: not UTF-8 text (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
+                ) from None
+            if lineno == 1 and line.startswith("\ufeff"):
+                line = line[1:]  # Excel writes "UTF-8 CSV" with a BOM
+            yield line
+
+
+def _csv_records(path, delimiter):
+    """``(first line, fields)`` of each record; csv errors name the file and line."""
+    reader_ = csv.reader(text_lines(path), delimiter=delimiter, strict=True)
+    limit = csv.field_size_limit()
+    start = 1
+    while True:
+        try:
+            row = next(reader_)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            reason = str(exc)
+            if "field larger than field limit" in reason:
+                reason = f"a field is longer than {limit:,} characters ({limit // 1024} KiB); expected numbers"
+            elif "unexpected end of data" in reason:
+                reason = "a quoted field opened here is never closed (unterminated quote)"
+            elif "NUL" in reason:
+                reason = "contains a NUL byte; expected text"
+            elif "new-line character seen in unquoted field" in reason:
+                reason = "a bare carriage return ends a line (classic Mac line breaks); expected \\n or \\r\\n"
+            else:
+                reason = f"bad CSV quoting ({reason})"
+            raise PerceptronsError(f"{path}, line {start}: {reason}") from None
+        end = reader_.line_num
+        if end != start and any("\n" in c or "\r" in c for c in row):
+            raise PerceptronsError(
+                f"{path}, line {start}: a quoted field runs over lines {start}-{end} (a quote is not closed on its line)"
+            )
+        yield start, row
+        start = end + 1
+
+
+def read_csv(path, label=None, n_features=None, delimiter=","):
+    records = _csv_records(path, delimiter)
+    first = next(records, None)
+    if first is None:
+        raise PerceptronsError(f"{path}: the file is empty; expected a header line and data rows")
+    header_line, header = first
+    header = [h.strip() for h in header]
+    features_only = n_features is not None and len(header) == n_features
+    if label is not None and label in header:
+        col = header.index(label)
+    elif features_only:
+        col = None  # a file to predict on: every column is a feature
+    elif label is None:
+        col = len(header) - 1
+    else:
+        raise PerceptronsError(f"{path}: no label column {label!r}; columns are {header[:20]}"
+                               f"{' ...' if len(header) > 20 else ''}")
+    if len(header) < 2:
+        raise PerceptronsError(f"{path}, line {header_line}: expected at least one feature column and a label column")
+    if col is not None and header.count(header[col]) > 1:
+        where = [i + 1 for i, h in enumerate(header) if h == header[col]]
+        raise PerceptronsError(
+            f"{path}, line {header_line}: the label column name {header[col]!r} appears {len(where)} times in the "
+            f"header (columns {', '.join(map(str, where[:5]))}); expected a unique name"
+        )
+    feats, labels = [], []
+    for lineno, row in records:
+        if not row or all(not c.strip() for c in row):
+            continue
+        if len(row) != len(header):
+            raise PerceptronsError(
+                f"{path}, line {lineno}: {len(row)} fields, expected {len(header)} as in the header"
+            )
+        if col is not None:
+            check_label(f"{path}, line {lineno}", row[col])
+            labels.append(row[col].strip())
+        try:
+            values = np.array([float(v) for j, v in enumerate(row) if j != col])
+        except ValueError:
+            bad = next(v for j, v in enumerate(row) if j != col and not is_float(v))
+            raise PerceptronsError(f"{path}, line {lineno}: {bad[:40]!r} is not a number") from None
+        _finite_row(path, lineno, values)
+        feats.append(values)
+    if not feats:
+        raise PerceptronsError(f"{path}: no data rows after the header")
+    if col is None:
+        return np.vstack(feats), None, None
+    return np.vstack(feats), typed_labels(labels), header[col]
+
+
+
+def read_tsv(path, label=None, n_features=None):
+    return read_csv(path, label=label, n_features=n_features, delimiter="\t")
