@@ -712,7 +712,7 @@ def test_labels_keep_every_class_apart(texts, dtype, values):
     ("y has 1 class (0)", "train", "y has 1 class (0)"),
 ])
 def test_library_parameters_are_named_as_cli_options(message, command, expected):
-    from perceptrons.cli._common import name_options
+    from perceptrons.cli._naming import name_options
 
     assert name_options(message, command) == expected
 

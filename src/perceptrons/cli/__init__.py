@@ -84,7 +84,7 @@ def main(argv=None):
     """Entry point: turn library errors into one-line messages and exit status 2.
 
     A library error about a parameter names the CLI option that set it (``--seed``, not
-    ``random_state``): see ``perceptrons.cli._common.PARAM_OPTIONS``.
+    ``random_state``): see ``perceptrons.cli._naming.PARAM_OPTIONS``.
     """
     args = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -105,7 +105,7 @@ def main(argv=None):
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except (ValueError, OSError, MemoryError, OverflowError) as exc:
-        from perceptrons.cli._common import command_name, name_input, name_options
+        from perceptrons.cli._naming import command_name, name_input, name_options
 
         text = str(exc).strip().splitlines()
         if isinstance(exc, MemoryError):

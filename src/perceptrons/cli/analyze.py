@@ -7,7 +7,9 @@ bound ((R + D)/γ)² for the direction u that minimises it, against the mistakes
 
 import click
 
-from perceptrons.cli._common import EPOCHS, FORMAT_OPTION, LABEL_OPTION, note_input
+from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION
+from perceptrons.cli._naming import note_input
+from perceptrons.cli._options import EPOCHS
 
 
 @click.command(name="analyze")

@@ -4,7 +4,7 @@ import os
 
 import click
 
-from perceptrons.cli._common import DEMO_SEED
+from perceptrons.cli._options import DEMO_SEED
 
 
 @click.command(name="demo")

@@ -7,8 +7,8 @@ memory in the number of samples, not 10,000².
 
 import click
 
-from perceptrons.cli._common import (FORMAT_OPTION, LABEL_OPTION, load_classifier, note_input, note_path,
-                                     predict_in_chunks, read_for_model)
+from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, load_classifier, predict_in_chunks, read_for_model
+from perceptrons.cli._naming import note_input, note_path
 
 #: print the whole k × k matrix up to this many classes
 MAX_MATRIX_CLASSES = 20

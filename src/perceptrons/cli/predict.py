@@ -6,8 +6,9 @@ go to standard output.
 
 import click
 
-from perceptrons.cli._common import (FORMAT_OPTION, LABEL_OPTION, check_output_path, load_classifier, note_input, note_path,
-                                     predict_in_chunks, read_for_model)
+from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, load_classifier, predict_in_chunks, read_for_model
+from perceptrons.cli._naming import note_input, note_path
+from perceptrons.cli._paths import check_output_path
 
 
 @click.command(name="predict")

@@ -8,7 +8,10 @@ import os
 
 import click
 
-from perceptrons.cli._common import COUNT, EPOCHS, SEED, check_output_path, interrupt_between_epochs, note_input, note_path
+from perceptrons.cli._common import interrupt_between_epochs
+from perceptrons.cli._naming import note_input, note_path
+from perceptrons.cli._options import COUNT, EPOCHS, SEED
+from perceptrons.cli._paths import check_output_path
 
 COLUMN_OPTION = click.option("--column", type=click.Choice(["upos", "xpos"]), default="upos", show_default=True,
                              help="CoNLL-U tag column.")

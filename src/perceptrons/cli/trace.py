@@ -2,7 +2,9 @@
 
 import click
 
-from perceptrons.cli._common import EPOCHS, FORMAT_OPTION, LABEL_OPTION, SEED, note_input
+from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION
+from perceptrons.cli._naming import note_input
+from perceptrons.cli._options import EPOCHS, SEED
 
 
 @click.command(name="trace")

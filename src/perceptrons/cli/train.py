@@ -6,9 +6,10 @@ train/test accuracy.  Ctrl-C ends training and writes nothing.
 
 import click
 
-from perceptrons.cli._common import (BUDGET, CACHE_MB, COEF0, COUNT, DEGREE, EPOCHS, FORMAT_OPTION, GAMMA_OR_WORD,
-                                     LABEL_OPTION, MARGIN, MODELS, SEED, check_output_path, interrupt_between_epochs,
-                                     note_input, note_path)
+from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, MODELS, interrupt_between_epochs
+from perceptrons.cli._naming import note_input, note_path
+from perceptrons.cli._options import BUDGET, CACHE_MB, COEF0, COUNT, DEGREE, EPOCHS, GAMMA_OR_WORD, MARGIN, SEED
+from perceptrons.cli._paths import check_output_path
 
 
 @click.command(name="train")

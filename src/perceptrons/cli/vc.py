@@ -10,7 +10,8 @@ import os
 
 import click
 
-from perceptrons.cli._common import MAX_POINTS, note_input
+from perceptrons.cli._naming import note_input
+from perceptrons.cli._options import MAX_POINTS
 
 #: coordinates beyond this overflow when squared (the disk test lifts p to |p|²)
 MAX_COORDINATE = 1e100

@@ -1,0 +1,118 @@
+"""Option types of the CLI's numbers: finite floats and bounded integers, each refusal naming
+the option; the bounds of every numeric option, in one place."""
+
+import math
+import re
+
+import click
+
+
+class FiniteFloat(click.ParamType):
+    """A finite float, optionally within ``[low, high]`` (either end open).
+
+    ``inf``, ``nan`` and anything that overflows to them (``1e400``) are refused with the option
+    named, as is a value outside the range: a NaN kernel parameter would otherwise train to NaN
+    scores and report "converged".
+    """
+
+    name = "float"
+
+    def __init__(self, low=None, high=None, low_open=False, high_open=False):
+        self.low, self.high, self.low_open, self.high_open = low, high, low_open, high_open
+
+    def describe(self):
+        if self.low is None and self.high is None:
+            return "a finite number"
+        if self.high is None:
+            return f"a finite number {'>' if self.low_open else '≥'} {_num(self.low)}"
+        if self.low is None:
+            return f"a finite number {'<' if self.high_open else '≤'} {_num(self.high)}"
+        left, right = "(" if self.low_open else "[", ")" if self.high_open else "]"
+        return f"a finite number in {left}{_num(self.low)}, {_num(self.high)}{right}"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, bool):
+            self.fail(f"{value!r} is not a number; expected {self.describe()}", param, ctx)
+        if isinstance(value, (int, float)):
+            number = float(value)
+        else:
+            text = str(value).strip()
+            try:
+                number = float(text)
+            except (ValueError, OverflowError):
+                self.fail(f"{str(value)[:40]!r} is not a number; expected {self.describe()}", param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{str(value)[:40]} is not finite; expected {self.describe()}", param, ctx)
+        too_low = self.low is not None and (number <= self.low if self.low_open else number < self.low)
+        too_high = self.high is not None and (number >= self.high if self.high_open else number > self.high)
+        if too_low or too_high:
+            self.fail(f"{str(value)[:40]} is out of range; expected {self.describe()}", param, ctx)
+        return number
+
+
+def _num(x):
+    return str(int(x)) if x == int(x) and abs(x) < 1e15 else f"{x:g}"
+
+
+class BoundedInt(click.ParamType):
+    """An integer written as digits (``1e20`` and ``3.0`` are refused) within ``[low, high]``.
+
+    Every integer option has an upper bound, so that a huge value gives a clear message instead
+    of an allocation or an overflow deep inside a fit.
+    """
+
+    name = "integer"
+    _DIGITS = re.compile(r"^[+-]?[0-9]+$")
+
+    def __init__(self, low, high):
+        self.low, self.high = low, high
+
+    def describe(self):
+        return f"an integer in [{self.low}, {self.high}]"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, bool):
+            self.fail(f"{value!r} is not an integer; expected {self.describe()}", param, ctx)
+        if isinstance(value, int):
+            number = value
+        else:
+            text = str(value).strip()
+            if not self._DIGITS.match(text) or len(text) > 40:
+                self.fail(f"{str(value)[:40]!r} is not an integer; expected {self.describe()}", param, ctx)
+            number = int(text)
+        if not self.low <= number <= self.high:
+            self.fail(f"{str(value)[:40]} is out of range; expected {self.describe()}", param, ctx)
+        return number
+
+
+class WordOrFloat(click.ParamType):
+    """One of a few words (``scale``, ``auto``) or a number of a :class:`FiniteFloat` type."""
+
+    name = "text"
+
+    def __init__(self, words, number):
+        self.words, self.number = tuple(words), number
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and value.strip() in self.words:
+            return value.strip()
+        try:
+            return self.number.convert(value, param, ctx)
+        except click.BadParameter:
+            self.fail(f"{str(value)[:40]!r} is not {' or '.join(repr(w) for w in self.words)} nor "
+                      f"{self.number.describe()}", param, ctx)
+
+
+#: the bounds of the CLI's numbers, in one place
+SEED = BoundedInt(0, 2**32 - 1)  # numpy's RandomState seeds
+EPOCHS = BoundedInt(1, 10**9)
+COUNT = BoundedInt(1, 2**31 - 1)  # --max-vectors, --patience
+BUDGET = BoundedInt(1, 10**7)  # the kernel perceptron allocates its age ring up front
+DEGREE = BoundedInt(1, 100)
+MARGIN = FiniteFloat(0.0, 1e100)
+COEF0 = FiniteFloat(-1e100, 1e100)
+GAMMA = FiniteFloat(0.0, 1e100, low_open=True)
+CACHE_MB = FiniteFloat(0.0, 2.0**20, low_open=True)  # megabytes: up to 1 TiB of kernel rows
+GAMMA_OR_WORD = WordOrFloat(("scale", "auto"), GAMMA)
+MAX_POINTS = BoundedInt(1, 30)  # vc tests 2^m labelings
+DEMO_SEED = BoundedInt(0, 2**32 - 4)  # the demo also seeds seed+1 … seed+3
