@@ -20,6 +20,7 @@ from perceptrons._validation import (
 from perceptrons.structured.decoders import DECODERS
 from perceptrons.structured.clusters import WordClusters, load_clusters
 from perceptrons.structured.features import CLUSTER, TEMPLATE_SETS, FeatureMap, uses_clusters
+from perceptrons.structured.nltk_api import NLTKTaggerAPI, split_tagged
 from perceptrons.structured.words import corpus_types
 from perceptrons.structured.sequence import SequencePerceptron
 
@@ -47,33 +48,7 @@ def _check_corpus(sentences, tags=None, what="sentences"):
                 raise PerceptronsError(f"{what}[{i}] has {len(s)} words but {len(t)} tags")
 
 
-def _split_tagged(tagged, what="sentences"):
-    """``[[(word, tag), …], …]`` (NLTK's tagged sentences; any iterable) → (words, tags)."""
-    if isinstance(tagged, str):
-        raise PerceptronsTypeError(f"{what}: expected a list of sentences (lists of (word, tag) pairs), got a string")
-    if not hasattr(tagged, "__iter__"):
-        raise PerceptronsError(f"{what} must be a list of sentences, each a list of (word, tag) pairs")
-    words, tags = [], []
-    for i, sent in enumerate(tagged):
-        if isinstance(sent, str) or not hasattr(sent, "__iter__"):
-            raise PerceptronsTypeError(
-                f"{what}[{i}]: expected a list of (word, tag) pairs, got {type(sent).__name__} {sent!r:.40}"
-            )
-        ws, ts = [], []
-        for j, tok in enumerate(sent):
-            if isinstance(tok, str) or not hasattr(tok, "__len__") or len(tok) != 2:
-                raise PerceptronsError(
-                    f"{what}[{i}][{j}] is {tok!r:.40}, not a (word, tag) pair: pass the tags as the "
-                    "second argument, or sentences of (word, tag) pairs"
-                )
-            ws.append(tok[0])
-            ts.append(tok[1])
-        words.append(ws)
-        tags.append(ts)
-    return words, tags
-
-
-class Tagger(BaseEstimator):
+class Tagger(NLTKTaggerAPI, BaseEstimator):
     """Part-of-speech tagger: feature templates + :class:`SequencePerceptron`.
 
     Parameters
@@ -226,7 +201,7 @@ class Tagger(BaseEstimator):
         """
         validate_params(self, self._parameter_constraints)
         if tags is None:
-            sentences, tags = _split_tagged(sentences)
+            sentences, tags = split_tagged(sentences)
         _check_corpus(sentences, tags)
         if dev is not None:
             _check_corpus(dev[0], dev[1], "dev sentences")
@@ -284,87 +259,6 @@ class Tagger(BaseEstimator):
             out.append(flat[i:i + n])
             i += n
         return out
-
-    def train(self, sentences, save_loc=None, nr_iter=5):
-        """NLTK's ``PerceptronTagger.train``: ``nr_iter`` epochs on tagged sentences.
-
-        Sets ``max_epochs=nr_iter`` (so a saved model records it) and fits on
-        ``[[(word, tag), …], …]``.
-
-        Parameters
-        ----------
-        sentences : iterable of list of (str, str)
-        save_loc : str or path-like, default=None
-            When given, the model is written there with :func:`perceptrons.save_model` (one
-            model file, read back with :func:`perceptrons.load_model`; NLTK writes JSON files
-            into a directory instead).
-        nr_iter : int, default=5
-            Training epochs, NLTK's default.
-
-        Returns
-        -------
-        self
-        """
-        if not Interval(Integral, 1, None).accepts(nr_iter):
-            raise PerceptronsError(f"nr_iter must be an int in the range [1, inf). Got {nr_iter!r} instead.")
-        self.set_params(max_epochs=nr_iter)
-        self.fit(sentences)
-        if save_loc is not None:
-            from perceptrons.persistence import save_model
-
-            save_model(self, save_loc)
-        return self
-
-    def tag(self, tokens):
-        """``[(word, tag), …]`` for one sentence given as a list of words, as NLTK's ``tag``.
-
-        Raises
-        ------
-        TypeError
-            When ``tokens`` is a str (tagging its characters is never what was meant); the
-            error is also a :class:`PerceptronsError`.
-        """
-        if isinstance(tokens, str):
-            raise PerceptronsTypeError("tokens: expected a list of strings, got a string")
-        words = list(tokens)
-        return list(zip(words, self.predict([words])[0]))
-
-    def tag_sents(self, sentences):
-        """``[[(word, tag), …], …]``: :meth:`tag` of each sentence, decoded in one batch.
-
-        ``sentences`` is any iterable of word lists; a str, or a list of str, raises the
-        ``TypeError`` of :meth:`tag`.
-        """
-        if isinstance(sentences, str):
-            raise PerceptronsTypeError("sentences: expected a list of sentences (lists of words), got a string")
-        sentences = list(sentences)
-        tags = self.predict(sentences)
-        return [list(zip(words, t)) for words, t in zip(sentences, tags)]
-
-    def accuracy(self, gold):
-        """Fraction of the tokens of ``gold`` whose tag the tagger predicts, as NLTK's ``accuracy``.
-
-        Parameters
-        ----------
-        gold : iterable of list of (str, str)
-            Tagged sentences; their words are tagged afresh and compared with their tags.
-
-        Returns
-        -------
-        float
-            In [0, 1].
-        """
-        words, tags = _split_tagged(gold, "gold")
-        predicted = self.predict(words)
-        n = sum(len(t) for t in tags)
-        if n == 0:
-            raise PerceptronsError("gold has no tokens; nothing to score")
-        right = sum(p == g for ps, gs in zip(predicted, tags) for p, g in zip(ps, gs))
-        return right / n
-
-    def evaluate(self, gold):
-        """:meth:`accuracy` under NLTK's older name (deprecated there, kept here for old code)."""
-        return self.accuracy(gold)
 
     def known(self, sentences):
         """Boolean mask (n_tokens,): was each word seen in training?"""
