@@ -150,7 +150,7 @@ def test_averaged_float32_coef_is_the_exact_mean_rounded_once():
 @pytest.mark.parametrize("convert", [np.asarray, sp.csr_matrix], ids=["dense", "csr"])
 def test_linear_overflow_is_not_reported_as_nan(Est, convert):
     X = convert(X5 * 1e200)
-    with pytest.raises(PerceptronsError, match=r"^score of row \d+ overflowed to infinity \(features up to "
+    with pytest.raises(PerceptronsError, match=r"^score of row \d+ overflowed to infinity or NaN \(features up to "
                        r"2e\+200\); scale the features, e\.g\. with sklearn\.preprocessing\.StandardScaler$"):
         Est().fit(X, [0, 1, 0, 1, 1])
 
@@ -166,7 +166,7 @@ def test_linear_nan_is_still_reported_as_nan(Est):
 def test_weights_that_overflow_on_the_last_update_are_refused():
     # the last update makes w and b infinite, and no later score would notice
     est = Perceptron()
-    match = r"the weights \(coef_\) overflowed to infinity \(features up to 1e\+300\)"
+    match = r"the weights \(coef_\) overflowed to infinity or NaN \(features up to 1e\+300\)"
     with pytest.raises(PerceptronsError, match=match):
         est.partial_fit(np.array([[1e-300], [-1e300]]), [1, 1], classes=[0, 1], sample_weight=[1e308, 1e308])
     assert est.converged_ is False

@@ -23,6 +23,16 @@ class PerceptronsTypeError(PerceptronsError, TypeError):
     """
 
 
+#: the remedy for scores that overflow although every input value is finite
+SCALE_FEATURES = "scale the features, e.g. with sklearn.preprocessing.StandardScaler"
+
+
+def overflow_error(subject, top, what="features", fix=SCALE_FEATURES):
+    """The error for a finite input whose score (or weight) overflowed: ``subject``, the largest
+    input value ``top`` (of ``what``) and the remedy — never "contains NaN or infinity"."""
+    return PerceptronsError(f"{subject} overflowed to infinity or NaN ({what} up to {top:.3g}); {fix}")
+
+
 # ----------------------------------------------------------------------------- parameters
 class Interval:
     """Numbers of one kind (``Integral`` or ``Real``) in a closed/open range.

@@ -18,6 +18,7 @@ from perceptrons._validation import (
     PerceptronsError,
     check_classes,
     encode_labels,
+    overflow_error,
     sample_scale,
     validate_params,
 )
@@ -328,13 +329,9 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         where = f"row {i - first}" if i >= first else f"support example {i}"
         top = float(np.abs(X).max()) if X.size else 0.0
         if self.kernel == "precomputed":
-            what, fix = "kernel values", "scale the kernel matrix"
-        else:
-            what, fix = "features", "scale the features, e.g. with sklearn.preprocessing.StandardScaler"
-        return PerceptronsError(
-            f"KernelPerceptron: the decision value of training {where} overflowed to infinity "
-            f"or NaN ({what} up to {top:.3g}); {fix}"
-        )
+            return overflow_error(f"KernelPerceptron: the decision value of training {where}", top,
+                                  "kernel values", "scale the kernel matrix")
+        return overflow_error(f"KernelPerceptron: the decision value of training {where}", top)
 
     def _finalize(self):
         S = self._stream

@@ -30,6 +30,7 @@ from perceptrons._validation import (
     kernel_operand,
     sample_scale,
     weight_dtype,
+    overflow_error,
     validate_params,
 )
 from perceptrons.io.model_state import FLOATS
@@ -55,10 +56,7 @@ def _overflow_error(what, Xop):
     top = float(np.abs(values).max()) if values.size else 0.0
     if not np.isfinite(top):
         return PerceptronsError("Input X contains NaN or infinity; expected finite values")
-    return PerceptronsError(
-        f"{what} overflowed to infinity (features up to {top:.3g}); scale the features, "
-        "e.g. with sklearn.preprocessing.StandardScaler"
-    )
+    return overflow_error(what, top)
 
 
 def _nonfinite_score_error(Xop, row):
