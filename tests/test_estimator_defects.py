@@ -212,7 +212,9 @@ def test_kernel_parameters_must_be_finite(name, value):
 
 def test_kernel_degree_bounds_are_accepted():
     for degree in (0, 100):
-        quiet(KernelPerceptron(kernel="poly", degree=degree, gamma=0.1, max_epochs=2).fit, X5, [0, 1, 0, 1, 1])
+        est = quiet(KernelPerceptron(kernel="poly", degree=degree, gamma=0.1, max_epochs=2).fit, X5, [0, 1, 0, 1, 1])
+        assert est.degree == degree and est.n_epochs_ >= 1
+        assert set(est.predict(X5).tolist()) <= {0, 1}
 
 
 @pytest.mark.parametrize("Est", LINEAR)
