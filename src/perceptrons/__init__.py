@@ -8,14 +8,11 @@ from importlib import import_module
 
 __version__ = "0.1.0"
 
+from perceptrons._registry import ESTIMATORS
+
+#: public name -> module: the estimators of the registry, and the functions beside them
 _PUBLIC = {
-    "Perceptron": "perceptrons.linear.perceptron",
-    "PocketPerceptron": "perceptrons.linear.pocket",
-    "AveragedPerceptron": "perceptrons.linear.averaged",
-    "VotedPerceptron": "perceptrons.linear.voted",
-    "KernelPerceptron": "perceptrons.kernel.perceptron",
-    "SequencePerceptron": "perceptrons.structured.sequence",
-    "Tagger": "perceptrons.structured.tagging",
+    **{name: entry.module for name, entry in ESTIMATORS.items()},
     "CircleLift": "perceptrons.lifting",
     "save_model": "perceptrons.persistence",
     "load_model": "perceptrons.persistence",

@@ -3,26 +3,16 @@
 Each estimator turns its fitted state into plain arrays plus JSON-able metadata
 (``_to_state()`` → ``(meta, arrays)``) and back (``_from_state(meta, arrays)`` on an instance
 built from the stored parameters).  :mod:`perceptrons.io.model_file` reads and writes only that;
-the registry below maps the stored name to a class, so ``io/`` imports no estimator.
+the registry (:mod:`perceptrons._registry`) maps the stored name to a class, so ``io/``
+imports no estimator.
 """
 
-from importlib import import_module
-
 from perceptrons import __version__
+from perceptrons._registry import ESTIMATORS, estimator_class
 from perceptrons._validation import PerceptronsError, validate_params
 from perceptrons.io.model_file import read_model, write_model
 from perceptrons.io.model_state import ModelState
 
-#: stored estimator name -> "module:Class"
-REGISTRY = {
-    "Perceptron": "perceptrons.linear.perceptron:Perceptron",
-    "PocketPerceptron": "perceptrons.linear.pocket:PocketPerceptron",
-    "AveragedPerceptron": "perceptrons.linear.averaged:AveragedPerceptron",
-    "VotedPerceptron": "perceptrons.linear.voted:VotedPerceptron",
-    "KernelPerceptron": "perceptrons.kernel.perceptron:KernelPerceptron",
-    "SequencePerceptron": "perceptrons.structured.sequence:SequencePerceptron",
-    "Tagger": "perceptrons.structured.tagging:Tagger",
-}
 
 
 def _json_params(est):
@@ -79,7 +69,7 @@ def save_model(estimator, path, info=None):
     column's name there); ``load_model(path, with_info=True)`` returns it.
     """
     name = type(estimator).__name__
-    if name not in REGISTRY:
+    if name not in ESTIMATORS:
         raise PerceptronsError(f"{name} cannot be saved: it is not a perceptrons estimator")
     state_meta, arrays = estimator._to_state()
     meta = {
@@ -105,8 +95,8 @@ def load_model(path, expect=None, with_info=False):
     top.str("format")
     top.int("format_version", lo=1)
     name = top.str("estimator", max_len=64)
-    if name not in REGISTRY:
-        raise PerceptronsError(f"{path}: unknown estimator {name!r} in model file; known: {sorted(REGISTRY)}")
+    if name not in ESTIMATORS:
+        raise PerceptronsError(f"{path}: unknown estimator {name!r} in model file; known: {sorted(ESTIMATORS)}")
     if expect is not None and name not in ((expect,) if isinstance(expect, str) else tuple(expect)):
         raise PerceptronsError(f"{path}: holds a {name}, but a {expect if isinstance(expect, str) else ' or '.join(expect)} is needed here")
     top.str("library_version", max_len=64)
@@ -115,8 +105,7 @@ def load_model(path, expect=None, with_info=False):
                 "expected an object whose label_column is a string or null")
     params = top.raw("params")
     top.require(isinstance(params, dict), "params", "expected a JSON object")
-    module, cls = REGISTRY[name].split(":")
-    est = _restore_params(path, getattr(import_module(module), cls), params)
+    est = _restore_params(path, estimator_class(name), params)
     state = top.sub("state", "")
     est._from_state(state)
     top.finish()

@@ -7,17 +7,6 @@ import contextlib
 import click
 
 
-#: --model name -> (module, class)
-MODELS = {
-    "perceptron": ("perceptrons.linear.perceptron", "Perceptron"),
-    "pocket": ("perceptrons.linear.pocket", "PocketPerceptron"),
-    "averaged": ("perceptrons.linear.averaged", "AveragedPerceptron"),
-    "voted": ("perceptrons.linear.voted", "VotedPerceptron"),
-    "kernel": ("perceptrons.kernel.perceptron", "KernelPerceptron"),
-}
-
-#: the classifiers `predict` and `evaluate` accept (the tagger has its own commands)
-CLASSIFIERS = ("Perceptron", "PocketPerceptron", "AveragedPerceptron", "VotedPerceptron", "KernelPerceptron")
 
 FORMAT_OPTION = click.option(
     "--format", "fmt", type=click.Choice(["csv", "tsv", "libsvm", "npz"]), default=None,
@@ -29,6 +18,8 @@ LABEL_OPTION = click.option("--label", default=None, help="CSV/TSV: name of the 
 def load_classifier(path):
     """(estimator, info) of a classifier model file."""
     from perceptrons.persistence import load_model
+
+    from perceptrons._registry import CLASSIFIERS
 
     return load_model(path, expect=CLASSIFIERS, with_info=True)
 

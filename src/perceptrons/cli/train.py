@@ -6,7 +6,8 @@ train/test accuracy.  Ctrl-C ends training and writes nothing.
 
 import click
 
-from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, MODELS, interrupt_between_epochs
+from perceptrons._registry import CLI_NAMES, estimator_class
+from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, interrupt_between_epochs
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import BUDGET, CACHE_MB, COEF0, COUNT, DEGREE, EPOCHS, GAMMA_OR_WORD, MARGIN, SEED
 from perceptrons.cli._paths import check_output_path
@@ -16,7 +17,7 @@ from perceptrons.cli._paths import check_output_path
 @click.argument("data", type=click.Path(dir_okay=False), callback=note_input)
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), callback=note_path,
               help="Model file to write (.npz).")
-@click.option("--model", "model_name", type=click.Choice(list(MODELS)), default="perceptron", show_default=True)
+@click.option("--model", "model_name", type=click.Choice(list(CLI_NAMES)), default="perceptron", show_default=True)
 @LABEL_OPTION
 @FORMAT_OPTION
 @click.option("--epochs", type=EPOCHS, default=1000, show_default=True, help="Maximum number of epochs.")
@@ -44,7 +45,6 @@ def command(data, output, model_name, label, fmt, epochs, order, init, seed, mar
     """Train a perceptron on DATA (CSV/TSV with header, LIBSVM, or .npz) and save it to MODEL."""
     check_output_path(output, [("DATA", data), ("--test", test_path)])
     import warnings
-    from importlib import import_module
 
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -63,7 +63,7 @@ def command(data, output, model_name, label, fmt, epochs, order, init, seed, mar
                                 {"label_column": label_column}, hint="--test", against="the training data has")
         if yt is None:
             raise click.BadParameter(f"{test_path}: has no label column", param_hint="--test")
-    module, cls = MODELS[model_name]
+    cls = CLI_NAMES[model_name]
     params = dict(fit_intercept=not no_intercept, max_epochs=epochs, order=order, init=init, margin=margin,
                   random_state=seed)
     if model_name == "voted":
@@ -73,7 +73,7 @@ def command(data, output, model_name, label, fmt, epochs, order, init, seed, mar
                       gamma=_gamma(gamma), degree=degree, coef0=coef0, averaged=averaged, voted=voted,
                       budget=budget, budget_policy=budget_policy, cache_size=cache_size,
                       fit_intercept=not no_intercept, order=order)
-    estimator = getattr(import_module(module), cls)(**params)
+    estimator = estimator_class(cls)(**params)
 
     console = Console(stderr=True)
     with interrupt_between_epochs() as check, \

@@ -1,0 +1,36 @@
+"""The one table of the estimators: where each class lives, its ``--model`` name on the command
+line, and whether ``predict`` / ``evaluate`` take it.  The package's lazy names, the model-file
+loader and the CLI all read it, so an estimator added here is known everywhere.
+
+Only strings: importing this module imports no estimator.
+"""
+
+from importlib import import_module
+from typing import NamedTuple
+
+
+class Entry(NamedTuple):
+    module: str
+    cli_name: str | None  # ``perceptrons train --model NAME``; None: not trained by ``train``
+    classifier: bool  # a classifier of feature rows (``predict`` / ``evaluate``), not a tagger
+
+
+ESTIMATORS = {
+    "Perceptron": Entry("perceptrons.linear.perceptron", "perceptron", True),
+    "PocketPerceptron": Entry("perceptrons.linear.pocket", "pocket", True),
+    "AveragedPerceptron": Entry("perceptrons.linear.averaged", "averaged", True),
+    "VotedPerceptron": Entry("perceptrons.linear.voted", "voted", True),
+    "KernelPerceptron": Entry("perceptrons.kernel.perceptron", "kernel", True),
+    "SequencePerceptron": Entry("perceptrons.structured.sequence", None, False),
+    "Tagger": Entry("perceptrons.structured.tagging", None, False),
+}
+
+#: ``--model`` name -> class name
+CLI_NAMES = {e.cli_name: name for name, e in ESTIMATORS.items() if e.cli_name}
+#: the estimators ``predict`` and ``evaluate`` accept
+CLASSIFIERS = tuple(name for name, e in ESTIMATORS.items() if e.classifier)
+
+
+def estimator_class(name):
+    """The class registered as ``name`` (imported on first use)."""
+    return getattr(import_module(ESTIMATORS[name].module), name)
