@@ -1,0 +1,215 @@
+"""Contract checks, run over every estimator of the registry (river's ``checks``, in spirit).
+
+Each estimator has an :class:`Adapter`: how to build it, a small data set in the form its
+``fit`` takes, and which of its attributes are its weights.  :func:`checks` yields the checks
+that apply to an estimator; ``tests/test_contract.py`` runs them for every name in
+:data:`perceptrons._registry.ESTIMATORS`, so an estimator added there is checked without
+another line of test code — or fails for want of an adapter here.
+"""
+
+import contextlib
+import io
+import warnings
+from typing import Callable, NamedTuple
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+
+from perceptrons import load_model, save_model
+from perceptrons._registry import estimator_class
+from perceptrons._validation import PerceptronsError
+
+
+class Data(NamedTuple):
+    args: tuple  # fit(*args, **kwargs); partial_fit(*args, classes=..., **kwargs)
+    kwargs: dict
+    predict: tuple  # predict(*predict)
+    classes: np.ndarray
+
+
+class Adapter(NamedTuple):
+    params: dict  # constructor parameters that make every run short and seeded
+    data: Callable  # data(dtype) -> Data
+    weights: tuple  # attributes holding the learned weights
+    float32: bool  # documents "float32 input stays float32" (weights in float32)
+
+
+def _rows(dtype=np.float64, n=40, d=3, k=2, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d)).astype(dtype)
+    y = np.argmax(X[:, :k] + 0.5 * rng.standard_normal((n, k)), axis=1) if k > 2 else (X[:, 0] > 0).astype(int)
+    return X, y
+
+
+def _flat(dtype=np.float64):
+    X, y = _rows(dtype)
+    return Data((X, y), {}, (X,), np.array([0, 1]))
+
+
+def _sequences(dtype=np.float64):
+    rng = np.random.default_rng(0)
+    lengths = np.array([3, 4, 5, 4])
+    X = sp.csr_matrix((rng.random((16, 6)) > 0.5).astype(np.float64))
+    y = np.array(["D", "N", "V"])[rng.integers(0, 3, 16)]
+    return Data((X, y, lengths), {}, (X, lengths), np.array(["D", "N", "V"]))
+
+
+def _sentences(dtype=np.float64):
+    words = "the dog runs . a cat sleeps . dogs play here .".split()
+    tags = {"the": "DET", "a": "DET", "dog": "NOUN", "cat": "NOUN", "dogs": "NOUN", ".": "PUNCT", "runs": "VERB",
+            "sleeps": "VERB", "play": "VERB", "here": "ADV"}
+    sents = [words[0:4], words[4:8], words[8:]]
+    return Data((sents, [[tags[w] for w in s] for s in sents]), {}, (sents,), np.array(sorted(set(tags.values()))))
+
+
+_LINEAR = ("coef_", "intercept_")
+ADAPTERS = {
+    "Perceptron": Adapter({"max_epochs": 5, "order": "shuffle", "random_state": 0}, _flat, _LINEAR, True),
+    "PocketPerceptron": Adapter({"max_epochs": 5, "order": "shuffle", "random_state": 0}, _flat, _LINEAR, True),
+    "AveragedPerceptron": Adapter({"max_epochs": 5, "order": "shuffle", "random_state": 0}, _flat, _LINEAR, True),
+    "VotedPerceptron": Adapter({"max_epochs": 5, "order": "shuffle", "random_state": 0}, _flat,
+                               _LINEAR + ("vectors_", "vector_counts_"), True),
+    "KernelPerceptron": Adapter({"max_epochs": 5, "order": "shuffle", "budget": 10, "random_state": 0}, _flat,
+                                ("dual_coef_", "intercept_", "support_"), False),
+    "SequencePerceptron": Adapter({"max_epochs": 3, "shuffle": True, "random_state": 0}, _sequences,
+                                  ("coef_", "coef_trans_", "coef_init_", "coef_final_"), False),
+    "Tagger": Adapter({"max_epochs": 3, "shuffle": True, "random_state": 0}, _sentences, ("tags_",), False),
+}
+
+
+def make(name, **params):
+    return estimator_class(name)(**{**ADAPTERS[name].params, **params})
+
+
+def fit(est, data, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # short runs on unseparable data
+        return est.fit(*data.args, **{**data.kwargs, **kwargs})
+
+
+def weights(name, est):
+    """The learned weights of a fitted estimator, as arrays (a Tagger's: its model's)."""
+    target = est.model_ if name == "Tagger" else est
+    attrs = ADAPTERS["SequencePerceptron"].weights if name == "Tagger" else ADAPTERS[name].weights
+    return [np.asarray(getattr(target, a)) for a in attrs]
+
+
+def assert_same_weights(name, a, b):
+    for wa, wb in zip(weights(name, a), weights(name, b)):
+        assert wa.dtype == wb.dtype and wa.shape == wb.shape
+        np.testing.assert_array_equal(wa, wb)
+
+
+# ----------------------------------------------------------------------------- the checks
+def check_same_seed_same_weights(name):
+    data = ADAPTERS[name].data()
+    assert_same_weights(name, fit(make(name), data), fit(make(name), data))
+
+
+def check_callback_false_stops(name):
+    calls = []
+
+    def stop(epoch, mistakes, seconds):
+        calls.append((epoch, mistakes, seconds))
+        return False
+
+    est = fit(make(name, max_epochs=5), ADAPTERS[name].data(), callback=stop)
+    n_epochs = (est.model_ if name == "Tagger" else est).n_epochs_
+    assert len(calls) == 1 and n_epochs == 1, (calls, n_epochs)
+    assert calls[0][0] == 1 and calls[0][1] >= 0 and calls[0][2] >= 0
+
+
+def check_partial_fit_is_one_epoch(name):
+    """One ``partial_fit`` over the data equals ``fit`` with one epoch in the same (cyclic) order."""
+    est = make(name)
+    cyclic = {"order": "cyclic"} if "order" in est.get_params() else {"shuffle": False}
+    data = ADAPTERS[name].data()
+    one = fit(make(name, max_epochs=1, **cyclic), data)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        online = make(name, max_epochs=1, **cyclic).partial_fit(*data.args, classes=data.classes, **data.kwargs)
+    assert_same_weights(name, one, online)
+
+
+def check_round_trip(name, tmp_path):
+    data = ADAPTERS[name].data()
+    est = fit(make(name), data)
+    path = tmp_path / f"{name}.npz"
+    save_model(est, path)
+    back = load_model(path)
+    assert type(back) is type(est) and back.get_params() == est.get_params()
+    a, b = est.predict(*data.predict), back.predict(*data.predict)
+    assert (a.tolist() if hasattr(a, "tolist") else a) == (b.tolist() if hasattr(b, "tolist") else b)
+
+
+def check_float32_stays_float32(name):
+    """As documented: CSR input with float32 values gets float32 weights (half the bytes to
+    gather per non-zero); float64 input keeps float64 weights."""
+    X, y = _rows(np.float32)
+    Xs = sp.csr_matrix(np.where(np.abs(X) > 0.3, X, 0).astype(np.float32))
+    est = fit(make(name), Data((Xs, y), {}, (Xs,), None))
+    assert Xs.dtype == np.float32 and est.coef_.dtype == np.float32, est.coef_.dtype
+    assert est.predict(Xs).shape == (X.shape[0],)
+    est = fit(make(name), _flat(np.float64))
+    assert est.coef_.dtype == np.float64
+
+
+def check_prints_nothing(name):
+    data = ADAPTERS[name].data()
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        est = fit(make(name), data)
+        est.predict(*data.predict)
+    assert out.getvalue() == "" and err.getvalue() == ""
+
+
+def check_warm_start_refuses_changes(name):
+    X, y = _rows()
+    est = fit(make(name, warm_start=True), Data((X, y), {}, (X,), None))
+    before = [w.copy() for w in weights(name, est)]
+    X3, y3 = _rows(k=3)
+    for bad_X, bad_y, what in ((X3, y3, "classes"), (X[:, :2], y, "features")):
+        try:
+            est.fit(bad_X, bad_y)
+        except PerceptronsError as exc:
+            assert what in str(exc) and "warm_start" in str(exc), str(exc)
+        else:
+            raise AssertionError(f"warm_start with changed {what} was accepted")
+        for w, b in zip(weights(name, est), before):
+            np.testing.assert_array_equal(w, b)  # the fitted model is untouched
+
+
+def check_bad_parameters_are_named(name):
+    for param in estimator_class(name)._parameter_constraints:
+        est = make(name, **{param: object()})  # no constraint accepts a bare object
+        try:
+            fit(est, ADAPTERS[name].data())
+        except PerceptronsError as exc:
+            assert f"'{param}'" in str(exc) and "\n" not in str(exc), str(exc)
+        else:
+            raise AssertionError(f"{name}({param}=object()) was accepted")
+
+
+def _has(param):
+    return lambda name: param in estimator_class(name)._get_param_names()
+
+
+#: each check, with when it applies (an estimator without ``partial_fit`` has no such contract)
+CHECKS = (
+    (check_same_seed_same_weights, None),
+    (check_callback_false_stops, None),
+    (check_partial_fit_is_one_epoch, lambda name: hasattr(estimator_class(name), "partial_fit")),
+    (check_round_trip, None),
+    (check_float32_stays_float32, lambda name: ADAPTERS[name].float32),
+    (check_prints_nothing, None),
+    (check_warm_start_refuses_changes, _has("warm_start")),
+    (check_bad_parameters_are_named, None),
+)
+
+
+def checks(name):
+    """The contract checks that apply to the estimator ``name``."""
+    if name not in ADAPTERS:
+        raise AssertionError(f"{name} is registered but has no contract adapter in tests/contract.py")
+    return [check for check, applies in CHECKS if applies is None or applies(name)]

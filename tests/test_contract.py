@@ -1,0 +1,21 @@
+"""Every estimator of the registry against the contract checks of ``tests/contract.py``."""
+
+import inspect
+
+import pytest
+
+import contract
+from perceptrons._registry import ESTIMATORS
+
+CASES = [(name, check) for name in ESTIMATORS for check in contract.checks(name)]
+
+
+@pytest.mark.parametrize("name,check", CASES, ids=[f"{n}-{c.__name__[6:]}" for n, c in CASES])
+def test_contract(name, check, tmp_path):
+    kwargs = {"tmp_path": tmp_path} if "tmp_path" in inspect.signature(check).parameters else {}
+    check(name, **kwargs)
+
+
+def test_every_estimator_is_checked():
+    assert set(contract.ADAPTERS) == set(ESTIMATORS)
+    assert len(CASES) >= 6 * len(ESTIMATORS) - 8  # the general checks apply to every estimator
