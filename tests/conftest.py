@@ -29,3 +29,10 @@ def run_cli(capsys):
         return code, captured.out, captured.err
 
     return run
+
+
+def pytest_collection_modifyitems(items):
+    """A docstring example that warns is a bad example: its warnings are errors."""
+    for item in items:
+        if type(item).__name__ == "DoctestItem":
+            item.add_marker(pytest.mark.filterwarnings("error"))

@@ -19,6 +19,9 @@ import pytest
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron, save_model
 from perceptrons._validation import PerceptronsError
 
+# Short runs on data that are not separable, by design here: not converging is expected.
+pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+
 
 @pytest.fixture
 def model(tmp_path):

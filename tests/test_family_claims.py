@@ -3,10 +3,14 @@
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import pytest
 
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron, plotting
 from perceptrons.datasets import noisy_blobs, separable
 from perceptrons.io.readers import read_data
+
+# Short runs on data that are not separable, by design here: not converging is expected.
+pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 
 
 @settings(max_examples=30, deadline=None)

@@ -10,6 +10,9 @@ import scipy.sparse as sp
 import reference as ref
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron
 
+# Short runs on data that are not separable, by design here: not converging is expected.
+pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+
 
 def int_data(seed, n=60, d=5, k=2, density=1.0, ones=False):
     rng = np.random.default_rng(seed)

@@ -1,8 +1,12 @@
 """scikit-learn's estimator checks on every estimator of the linear family."""
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
+import pytest
 
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron
+
+# scikit-learn's checks fit arbitrary data for a few epochs: not converging is expected.
+pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 
 # An integer sample weight k is not k copies of the example for an online learner: after an
 # update on the first copy the second may no longer be a mistake.  Weight 0 does equal removal

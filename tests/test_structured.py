@@ -13,6 +13,9 @@ from perceptrons._validation import PerceptronsError
 from perceptrons.structured.decoders import REGISTRY, greedy, viterbi
 from perceptrons.structured.sequence import SequencePerceptron
 
+# Short runs on data that are not separable, by design here: not converging is expected.
+pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+
 
 # ----------------------------------------------------------------------------- decoders
 @st.composite

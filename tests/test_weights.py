@@ -6,6 +6,9 @@ import scipy.sparse as sp
 
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron
 
+# Short runs on data that are not separable, by design here: not converging is expected.
+pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+
 FAMILY = [Perceptron, PocketPerceptron, AveragedPerceptron, VotedPerceptron]
 
 

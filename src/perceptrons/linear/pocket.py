@@ -55,7 +55,11 @@ class PocketPerceptron(LinearPerceptronBase):
     --------
     >>> from perceptrons.datasets import noisy_blobs
     >>> X, y = noisy_blobs(200, random_state=0)
-    >>> clf = PocketPerceptron(max_epochs=20).fit(X, y)
+    >>> import warnings
+    >>> from sklearn.exceptions import ConvergenceWarning
+    >>> with warnings.catch_warnings():  # noisy data: not converging is what is expected
+    ...     warnings.simplefilter("ignore", ConvergenceWarning)
+    ...     clf = PocketPerceptron(max_epochs=20).fit(X, y)
     >>> all(a >= b for a, b in zip(clf.pocket_errors_, clf.pocket_errors_[1:]))
     True
     """
