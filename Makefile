@@ -3,19 +3,19 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench fuzz install clean
+.PHONY: demo test docs bench fuzz install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# the package alone (demo), and with the test, benchmark and cluster extras (test, bench)
+# the package alone (demo), and with the test, benchmark, cluster and docs extras (test, bench, docs)
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test,bench,clusters]"
+	$(BIN)/python -m pip install --quiet -e ".[test,bench,clusters,docs]"
 	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed
@@ -26,6 +26,13 @@ demo: $(VENV)/.installed
 # SCIPY_ARRAY_API lets scikit-learn's array-API estimator check run instead of skipping
 test: $(VENV)/.installed-dev
 	SCIPY_ARRAY_API=1 $(BIN)/python -m pytest -n 2 -q
+	$(MAKE) --no-print-directory docs
+
+# the HTML site in docs/_build/html: user guide, API reference, gallery (examples/ run afresh).
+# -W: a warning (numpydoc validation included) fails the build; -E: every page re-read, so an
+# earlier build's pages cannot hide a warning.  No network needed.
+docs: $(VENV)/.installed-dev
+	$(BIN)/python -m sphinx -W --keep-going -E -q -b html docs docs/_build/html
 
 bench: $(VENV)/.installed-dev
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
@@ -35,4 +42,4 @@ fuzz: $(VENV)/.installed-dev
 	$(BIN)/python tests/model_fuzz.py --cases 10000
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info demo-output
+	rm -rf $(VENV) build *.egg-info src/*.egg-info demo-output docs/_build docs/auto_examples docs/generated docs/sg_execution_times.rst

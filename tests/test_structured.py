@@ -282,6 +282,40 @@ def test_forced_tags_are_obeyed():
     assert np.all(pred[::2] == 1)
 
 
+def test_tagger_methods_equal_the_general_path():
+    """What the Tagger calls — fit(assume_binary=True), emission_weights, forced_indices,
+    predict_from_scores, to_single_precision — agrees with fit / predict on the same data."""
+    seqs, X, y, lengths = tiny_corpus(12, n_seq=20)
+    _, X_edge = with_edges(seqs, 3, 1)
+    dseqs, Xd, yd, ld = tiny_corpus(13, n_seq=10)
+    dev = {"X": Xd, "y": yd, "lengths": ld, "X_edge": with_edges(dseqs, 3, 2)[1]}
+    a = SequencePerceptron(max_epochs=3).fit(X, y, lengths, X_edge=X_edge, dev=dev)
+    b = SequencePerceptron(max_epochs=3).fit(X, y, lengths, X_edge=X_edge, dev=dev, assume_binary=True)
+    for name in ("coef_", "coef_trans_", "coef_edge_", "coef_init_", "coef_final_"):
+        np.testing.assert_array_equal(getattr(b, name), getattr(a, name))
+    assert b.dev_scores_ == a.dev_scores_ and b.best_epoch_ == a.best_epoch_
+    W = b.emission_weights()
+    assert W.shape == (X.shape[1], 3) and W.flags.c_contiguous
+    np.testing.assert_array_equal(W, b.coef_.T)
+    forced = np.where(np.arange(X.shape[0]) % 3 == 0, 1, -1)  # -1 is not a tag: a free token
+    idx = b.forced_indices(forced, X.shape[0])
+    assert idx.dtype == np.int64 and idx.tolist() == forced.tolist()
+    assert b.forced_indices(None, X.shape[0]).shape == (0,)
+    with pytest.raises(PerceptronsError, match="one entry per token"):
+        b.forced_indices(forced[:-1], X.shape[0])
+    scores = np.asarray(X @ W)
+    scores[idx >= 0] = -np.inf
+    scores[idx >= 0, 1] = np.asarray(X @ W)[idx >= 0, 1]
+    want = b.predict(X, lengths, X_edge=X_edge, forced=forced)
+    assert np.all(want[idx >= 0] == 1)
+    for trusted in (False, True):
+        got = b.predict_from_scores(scores, lengths, X_edge, assume_binary=trusted)
+        np.testing.assert_array_equal(got, want)
+    b.to_single_precision()
+    assert b.emission_weights().dtype == np.float32 and np.shares_memory(b.coef_, b.emission_weights())
+    np.testing.assert_array_equal(b.emission_weights(), W.astype(np.float32))
+
+
 def test_early_stopping_keeps_best_epoch():
     _, X, y, lengths = tiny_corpus(5, n_seq=30)
     _, Xd, yd, ld = tiny_corpus(6, n_seq=20)

@@ -145,15 +145,15 @@ def test_pruning_zero_weight_features_keeps_predictions():
     new = [["The", "man", "saw", "an", "old", "banana", "."], ["Zyx", "flies", "like", "3-D"]]
     Xn, ln = fm.transform(new)
     before = model.predict(Xn, ln)
-    used = np.any(model._W_final != 0, axis=1)
+    used = np.any(model.emission_weights() != 0, axis=1)
     assert 0 < used.sum() < used.size
     fm.prune(used)
-    model._drop_features(used)
+    model.prune_features(used)
     Xp, lp = fm.transform(new)
     assert Xp.shape[1] == used.sum() == model.n_features_in_
     np.testing.assert_array_equal(model.predict(Xp, lp), before)
     tagger = Tagger(max_epochs=2, min_count=1).fit(TRAIN, TAGS)
-    assert np.all(np.any(tagger.model_._W_final != 0, axis=1))
+    assert np.all(np.any(tagger.model_.emission_weights() != 0, axis=1))
 
 
 def test_tag_dictionary_fixes_frequent_words(tmp_path):
@@ -225,11 +225,11 @@ def test_single_precision_weights_change_no_tag(data_dir, monkeypatch):
     dev = [s.words for s in read_conllu(ewt / "dev.conllu")[:500]]
     monkeypatch.setattr(Tagger, "_single_precision", lambda self: None)
     tagger = Tagger(max_epochs=5).fit([s.words for s in train], [s.tags for s in train])
-    assert tagger.model_._W_final.dtype == np.float64
+    assert tagger.model_.emission_weights().dtype == np.float64
     before = tagger.predict(dev)
     monkeypatch.undo()
     tagger._single_precision()
-    assert tagger.model_._W_final.dtype == np.float32
+    assert tagger.model_.emission_weights().dtype == np.float32
     assert tagger.predict(dev) == before
 
 
@@ -243,10 +243,10 @@ def test_factored_scores_equal_token_feature_sums(data_dir, params):
     tok, types, lengths = corpus_types(dev)
     indptr, indices = fm.token_columns(tok, types, lengths)
     X = sp.csr_matrix((np.ones(indices.shape[0]), indices, indptr), shape=(tok.shape[0], fm.n_features))
-    W = m._W_final.astype(np.float64)
+    W = m.emission_weights().astype(np.float64)
     forced = tagger._forced_types(tok, types)
-    forced_idx = None if forced is None else m._forced(forced, tok.shape[0])
-    got = fm.scores(tok, types, lengths, m._W_final, forced_idx)
+    forced_idx = None if forced is None else m.forced_indices(forced, tok.shape[0])
+    got = fm.scores(tok, types, lengths, m.emission_weights(), forced_idx)
     want = X @ W
     if forced_idx is not None:
         assert (forced_idx >= 0).sum() > 100

@@ -101,21 +101,41 @@ class Kind:
 RANDOM_STATE = (None, Interval(Integral, 0, 2**32 - 1), Kind(np.random.RandomState, "a RandomState"))
 
 
+def check_param(value, name, allowed, owner=None):
+    """``value`` if one of ``allowed`` accepts it (``None`` in ``allowed``: the value None), else a
+    :class:`PerceptronsError` in scikit-learn's words: "The 'max_epochs' parameter of Perceptron
+    must be an int in the range [1, inf). Got 0 instead."."""
+    if any((c is None and value is None) or (c is not None and c.accepts(value)) for c in allowed):
+        return value
+    texts = ["None" if c is None else str(c) for c in allowed]
+    expected = texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
+    of = f" of {owner}" if owner else ""
+    raise PerceptronsError(f"The {name!r} parameter{of} must be {expected}. Got {value!r} instead.")
+
+
 def validate_params(estimator, constraints):
     """Check each of ``estimator``'s parameters against ``constraints`` (name -> tuple of allowed).
 
     ``None`` in a tuple means the value ``None`` is allowed.
     """
     for name, allowed in constraints.items():
-        value = getattr(estimator, name)
-        ok = any((c is None and value is None) or (c is not None and c.accepts(value)) for c in allowed)
-        if not ok:
-            texts = ["None" if c is None else str(c) for c in allowed]
-            expected = texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
-            raise PerceptronsError(
-                f"The {name!r} parameter of {type(estimator).__name__} must be {expected}. "
-                f"Got {value!r} instead."
-            )
+        check_param(getattr(estimator, name), name, allowed, type(estimator).__name__)
+
+
+def seed_of(random_state):
+    """The seed of ``numpy.random.default_rng`` for a ``random_state`` parameter: an int or None
+    as given, or one int drawn from a ``RandomState`` (as scikit-learn's estimators accept)."""
+    if isinstance(random_state, np.random.RandomState):
+        return random_state.randint(0, 2**31 - 1)
+    return random_state
+
+
+def check_same_classes(classes, fitted):
+    """``partial_fit``'s ``classes`` after the first call must be the classes it started with."""
+    if classes is not None and not np.array_equal(np.unique(classes), fitted):
+        raise PerceptronsError(
+            f"classes {np.unique(classes).tolist()} differ from the classes of the first call {fitted.tolist()}"
+        )
 
 
 # ----------------------------------------------------------------------------- labels

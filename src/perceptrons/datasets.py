@@ -25,6 +25,16 @@ def separable(n_samples=200, n_features=2, margin=0.1, *, bias=True, random_stat
     Points closer than ``margin`` to the hyperplane ``u·x + c = 0`` are rejected and redrawn,
     so ``(u, c)`` separates the set with geometric margin ≥ ``margin``.
 
+    Parameters
+    ----------
+    n_samples : int, default=200
+    n_features : int, default=2
+    margin : float, default=0.1
+        Smallest distance of a point to the true hyperplane.
+    bias : bool, default=True
+        Draw an offset ``c`` in [−0.3, 0.3]; False: the hyperplane passes through the origin.
+    random_state : int or numpy.random.Generator, optional
+
     Returns
     -------
     X : ndarray of shape (n_samples, n_features)
@@ -50,7 +60,18 @@ def separable(n_samples=200, n_features=2, margin=0.1, *, bias=True, random_stat
 def noisy_blobs(n_samples=200, noise=0.15, *, random_state=None):
     """Two overlapping Gaussian blobs in 2-D plus flipped labels: not linearly separable.
 
-    ``noise`` is the fraction of labels flipped.
+    Parameters
+    ----------
+    n_samples : int, default=200
+        Half in each blob (the second gets the odd one).
+    noise : float, default=0.15
+        The expected fraction of labels flipped (each flips with this probability).
+    random_state : int or numpy.random.Generator, optional
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, 2)
+    y : ndarray of shape (n_samples,), labels −1/+1
     """
     rng = np.random.default_rng(random_state)
     half = n_samples // 2

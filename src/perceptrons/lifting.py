@@ -23,7 +23,7 @@ class CircleLift(TransformerMixin, BaseEstimator):
     """Append the squared norm: ``(x, y) ↦ (x, y, x² + y²)`` (any d: ``x ↦ (x, ‖x‖²)``).
 
     A linear classifier on the lifted points is a circle (sphere) classifier on the original
-    ones; recover the circle with :func:`circle_from_plane`.
+    ones; recover the circle with :func:`~perceptrons.lifting.circle_from_plane`.
 
     Attributes
     ----------
@@ -58,13 +58,34 @@ class CircleLift(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        """Lift ``X`` (n_samples, d) to (n_samples, d + 1): the last column is ‖x‖²."""
+        """Lift ``X`` (n_samples, d) to (n_samples, d + 1): the last column is ‖x‖².
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, d)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, d + 1)
+            Of ``X``'s dtype (float32 stays float32).
+        """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
         return np.hstack([X, np.einsum("ij,ij->i", X, X)[:, None]])
 
     def get_feature_names_out(self, input_features=None):
-        """Input names plus ``"x0^2+x1^2+..."`` for the lifted coordinate."""
+        """Input names plus ``"x0^2+x1^2+..."`` for the lifted coordinate.
+
+        Parameters
+        ----------
+        input_features : array-like of str, optional
+            Names of the input features; default those seen in ``fit`` (a DataFrame's
+            columns), else ``x0, x1, ...``.
+
+        Returns
+        -------
+        ndarray of str (object) of shape (d + 1,)
+        """
         check_is_fitted(self)
         if input_features is None:
             input_features = getattr(self, "feature_names_in_", None)
@@ -101,13 +122,31 @@ class Circle:
     positive_inside: bool
 
     def contains(self, X):
-        """Boolean mask: ‖x − center‖ ≤ radius, for X of shape (n, d)."""
+        """Boolean mask: ‖x − center‖ ≤ radius.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, d)
+
+        Returns
+        -------
+        ndarray of bool of shape (n,)
+        """
         X = np.asarray(X, dtype=float)
         return np.sum((X - self.center) ** 2, axis=1) <= self.radius**2
 
     def predict_sign(self, X):
         """+1 / −1 for each row of X, the class the lifted plane assigns (a point exactly on
-        the circle scores 0, which is +1)."""
+        the circle scores 0, which is +1).
+
+        Parameters
+        ----------
+        X : array-like of shape (n, d)
+
+        Returns
+        -------
+        ndarray of int of shape (n,)
+        """
         excess = self.radius**2 - np.sum((np.asarray(X, float) - self.center) ** 2, axis=1)
         score = excess if self.positive_inside else -excess
         return np.where(score >= 0, 1, -1)
@@ -172,6 +211,11 @@ def circle_from_plane(coef, intercept):
 def plane_from_circle(center, radius):
     """The plane of the theorem's first half: ``h = −2a·x − 2b·y + z + a² + b² − r²``, which is
     ≤ 0 exactly on the lifts of the points inside the circle.
+
+    Parameters
+    ----------
+    center : array-like of shape (d,)
+    radius : float
 
     Returns
     -------

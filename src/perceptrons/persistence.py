@@ -67,6 +67,15 @@ def save_model(estimator, path, info=None):
 
     ``info`` is an optional JSON-able dict stored beside the model (the CLI keeps the label
     column's name there); ``load_model(path, with_info=True)`` returns it.
+
+    Parameters
+    ----------
+    estimator : estimator of ``perceptrons.__all__``
+        Fitted.
+    path : str or path-like
+        The model file to write (a zip of ``.npy`` arrays and one JSON record, never a pickle).
+    info : dict, optional
+        JSON-able; its ``label_column``, if any, must be a str or None.
     """
     name = type(estimator).__name__
     if name not in ESTIMATORS:
@@ -88,7 +97,19 @@ def load_model(path, expect=None, with_info=False):
     Every field is checked before it is used (see :mod:`perceptrons.io.model_state`): the file
     is untrusted input, and its checksum can be recomputed by whoever edited it.
 
-    Returns the estimator, or ``(estimator, info)`` with ``with_info=True``.
+    Parameters
+    ----------
+    path : str or path-like
+        A file written by :func:`save_model`.
+    expect : str or tuple of str, optional
+        Class names to accept; a model of another kind is refused with an error naming both.
+    with_info : bool, default=False
+        Also return the ``info`` dict saved with the model.
+
+    Returns
+    -------
+    estimator or (estimator, dict)
+        The fitted estimator, or ``(estimator, info)`` with ``with_info=True``.
     """
     meta, arrays = read_model(path)
     top = ModelState(path, meta, arrays)

@@ -18,7 +18,19 @@ def _plt():
 
 
 def save_figure(fig, path, dpi=110):
-    """Write ``fig`` to ``path`` as PNG, atomically, and close it."""
+    """Write ``fig`` to ``path`` as PNG, atomically, and close it.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    path : str or path-like
+    dpi : int, default=110
+
+    Returns
+    -------
+    str or path-like
+        ``path``.
+    """
     from perceptrons.io.atomic import atomic_write_bytes
 
     buf = io.BytesIO()
@@ -50,7 +62,22 @@ def _limits(X, pad=0.1):
 
 
 def plot_separator(estimator, X, y, title=None):
-    """2-D data with the learned line w·x + b = 0 of a fitted binary linear estimator."""
+    """2-D data with the learned line w·x + b = 0 of a fitted binary linear estimator.
+
+    Parameters
+    ----------
+    estimator : fitted binary linear estimator
+        Anything with ``coef_`` of shape (1, 2), ``intercept_`` and ``n_updates_``.
+    X : ndarray of shape (n_samples, 2)
+    y : ndarray of shape (n_samples,)
+        Two labels.
+    title : str, optional
+        Default: the estimator's name and its number of updates.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     plt = _plt()
     fig, ax = plt.subplots(figsize=(5, 5))
     _scatter(ax, X, y)
@@ -64,7 +91,22 @@ def plot_separator(estimator, X, y, title=None):
 
 
 def plot_error_curves(pla_errors, pocket_errors, n_samples, title=None):
-    """Training error per epoch of the PLA's last iterate against the pocket's (Succinctly, Fig. 18)."""
+    """Training error per epoch of the PLA's last iterate against the pocket's (Succinctly, Fig. 18).
+
+    Parameters
+    ----------
+    pla_errors : sequence of int
+        Training mistakes of the PLA's weights after each epoch.
+    pocket_errors : sequence of float
+        The pocket's error after each epoch (``PocketPerceptron.pocket_errors_``).
+    n_samples : int
+        The errors are divided by it, to plot error rates.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 3.5))
     epochs = np.arange(1, len(pla_errors) + 1)
@@ -81,7 +123,18 @@ def plot_error_curves(pla_errors, pocket_errors, n_samples, title=None):
 def plot_runs(runs, X, y, title=None):
     """Hyperplanes of several runs on one data set (Succinctly, Fig. 19).
 
-    ``runs`` is a list of ``(label, w, b, train_error, test_error)``.
+    Parameters
+    ----------
+    runs : list of tuple
+        ``(label, w, b, train_error, test_error)`` for each run: a name, the weights of shape
+        (2,), the bias, and the error rates shown in the legend.
+    X : ndarray of shape (n_samples, 2)
+    y : ndarray of shape (n_samples,)
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     plt = _plt()
     fig, ax = plt.subplots(figsize=(5.5, 5.5))

@@ -7,9 +7,12 @@ A ``partial_fit`` call visits ``[support; batch]`` with only the batch in the vi
 stream of calls makes exactly the mistakes of one epoch over the concatenated stream.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 import scipy.sparse as sp
 
+from perceptrons._averaging import mean_of_iterates
 from perceptrons._validation import PerceptronsError
 from perceptrons.kernel._train import DualState
 
@@ -96,11 +99,8 @@ def preload(S, n, averaged, budget, voted):
 
 def model_arrays(S, averaged, voted):
     """(dual_coef (K, n_sv), intercept (K,), votes or None) of a carried state."""
-    T = float(S["count"][0])
-    if averaged and T > 0:
-        coef, bias = S["A"] - S["U"] / T, S["b"] - S["ub"] / T
-    else:
-        coef, bias = S["A"], S["b"]
+    T = float(S["count"][0]) if averaged else 0.0
+    coef, bias = mean_of_iterates(S["A"], S["U"], T), mean_of_iterates(S["b"], S["ub"], T)
     votes = None
     if voted:
         created = np.concatenate([[0], S["log_c"]])
@@ -110,27 +110,44 @@ def model_arrays(S, averaged, voted):
     return np.ascontiguousarray(coef.T), bias.copy(), votes
 
 
-def to_state(est):
-    """``KernelPerceptron._to_state``: metadata plus the carried arrays (``stream_*``)."""
-    if callable(est.kernel):
+class Stored(NamedTuple):
+    """What a model file holds of a fitted ``KernelPerceptron``, besides its parameters."""
+
+    n_features_in: int
+    gamma: float  # NaN for the kernels without one
+    n_seen: int  # examples seen: the stream position of the next partial_fit batch
+    n_updates: int
+    n_removed: int
+    n_epochs: int
+    converged: bool
+    mistakes_per_epoch: list
+    support_size_per_epoch: list
+    classes: np.ndarray
+    stream: dict  # the carried state (see the module docstring)
+    rng: np.random.Generator  # a later partial_fit draws its random drops from where this run stopped
+
+
+def to_state(kernel, stored):
+    """``KernelPerceptron._to_state``: metadata plus the carried arrays (``stream_*``) of the
+    :class:`Stored` part of a model with this ``kernel``."""
+    if callable(kernel):
         raise PerceptronsError(
-            f"KernelPerceptron with the callable kernel {getattr(est.kernel, '__name__', est.kernel)!r} "
+            f"KernelPerceptron with the callable kernel {getattr(kernel, '__name__', kernel)!r} "
             "cannot be saved: model files store data, never code — use a named kernel or 'precomputed'"
         )
     meta = {
-        "n_features_in": int(est.n_features_in_),
-        "gamma": None if np.isnan(est.gamma_) else float(est.gamma_),
-        "n_seen": int(est._n_seen),
-        "n_updates": int(est.n_updates_),
-        "n_removed": int(est.n_removed_),
-        "n_epochs": int(est.n_epochs_),
-        "converged": bool(est.converged_),
-        "mistakes_per_epoch": [int(m) for m in est.mistakes_per_epoch_],
-        "support_size_per_epoch": [int(m) for m in est.support_size_per_epoch_],
-        # a later partial_fit draws its random drops from where this run stopped
-        "rng_state": est._rng.bit_generator.state,
+        "n_features_in": int(stored.n_features_in),
+        "gamma": None if np.isnan(stored.gamma) else float(stored.gamma),
+        "n_seen": int(stored.n_seen),
+        "n_updates": int(stored.n_updates),
+        "n_removed": int(stored.n_removed),
+        "n_epochs": int(stored.n_epochs),
+        "converged": bool(stored.converged),
+        "mistakes_per_epoch": [int(m) for m in stored.mistakes_per_epoch],
+        "support_size_per_epoch": [int(m) for m in stored.support_size_per_epoch],
+        "rng_state": stored.rng.bit_generator.state,
     }
-    arrays = {"classes": est.classes_, **{f"stream_{k}": v for k, v in est._stream.items()}}
+    arrays = {"classes": stored.classes, **{f"stream_{k}": v for k, v in stored.stream.items()}}
     return meta, arrays
 
 
@@ -152,8 +169,10 @@ def _rng_from(st):
     return rng
 
 
-def from_state(est, st):
-    """``KernelPerceptron._from_state`` (the caller rebuilds the public attributes).
+def from_state(st, kernel, averaged, voted, budget):
+    """``KernelPerceptron._from_state``: the :class:`Stored` part of a model with these
+    parameters, read from a :class:`~perceptrons.io.model_state.ModelState` (the caller sets
+    its attributes from it and rebuilds the public ones).
 
     Every array is checked against the others before use: the support rows, their labels and
     coefficients agree in length, the update log and the budget's age order index the support,
@@ -165,8 +184,8 @@ def from_state(est, st):
     gamma = st.float("gamma", lo=0.0, none=True)
     from perceptrons.kernel.kernels import USES_GAMMA
 
-    st.require((gamma is not None and gamma > 0) == (est.kernel in USES_GAMMA), "gamma",
-               f"expected a number > 0 for kernel={est.kernel!r}, else null; got {gamma}")
+    st.require((gamma is not None and gamma > 0) == (kernel in USES_GAMMA), "gamma",
+               f"expected a number > 0 for kernel={kernel!r}, else null; got {gamma}")
     n_seen = st.int("n_seen")
     n_epochs = st.int("n_epochs")
     history = {"mistakes_per_epoch": st.list("mistakes_per_epoch", "int", length=n_epochs),
@@ -177,7 +196,7 @@ def from_state(est, st):
     classes = st.labels("classes")
     k = classes.shape[0]
     cols = 1 if k == 2 else k
-    precomputed = est.kernel == "precomputed"
+    precomputed = kernel == "precomputed"
     X = st.array("stream_X", FLOATS, (0 if precomputed else None, d))
     y = st.array("stream_y", ("int64",), (None,), lo=0, hi=k)
     sv = y.shape[0]
@@ -185,18 +204,18 @@ def from_state(est, st):
     S = {"X": X, "y": y,
          "index": st.array("stream_index", ("int64",), (sv,), lo=0, hi=d if precomputed else max(n_seen, 1)),
          "A": st.array("stream_A", ("float64",), (sv, cols)),
-         "U": st.array("stream_U", ("float64",), (sv if est.averaged else 0, cols)),
+         "U": st.array("stream_U", ("float64",), (sv if averaged else 0, cols)),
          "alpha": st.array("stream_alpha", ("int64",), (sv,), lo=0),
          "b": st.array("stream_b", ("float64",), (cols,)),
          "ub": st.array("stream_ub", ("float64",), (cols,)),
          "count": st.array("stream_count", ("int64",), (1,), lo=0)}
     ring = S["ring"] = st.array("stream_ring", ("int64",), (None,), lo=0, hi=max(sv, 1))
-    if est.budget:
-        st.require(sv <= est.budget and ring.shape[0] == sv and np.unique(ring).shape[0] == sv, "stream_ring",
-                   f"expected each of the {sv} support examples once, within budget={est.budget}")
+    if budget:
+        st.require(sv <= budget and ring.shape[0] == sv and np.unique(ring).shape[0] == sv, "stream_ring",
+                   f"expected each of the {sv} support examples once, within budget={budget}")
     else:
         st.require(ring.shape[0] == 0, "stream_ring", "expected no age order without a budget")
-    if est.voted:
+    if voted:
         j = S["log_j"] = st.array("stream_log_j", ("int64",), (None,), lo=0, hi=max(sv, 1))
         m = j.shape[0]
         st.require(m == 0 or sv > 0, "stream_log_j", "update log without support examples")
@@ -205,15 +224,6 @@ def from_state(est, st):
         S["log_a"] = st.array("stream_log_a", ("float64",), (m,))
         if cols > 1:
             st.require(bool(np.all(S["log_r"] >= 0)), "stream_log_r", "multiclass updates need a runner-up class")
-    est.n_features_in_ = d
-    est.gamma_ = float("nan") if gamma is None else gamma
-    est._n_seen = n_seen
-    est.n_epochs_, est.converged_ = n_epochs, converged
-    est.n_updates_, est.n_removed_ = counts["n_updates"], counts["n_removed"]
-    est.mistakes_per_epoch_ = history["mistakes_per_epoch"]
-    est.support_size_per_epoch_ = history["support_size_per_epoch"]
-    est.n_kernel_rows_ = 0
-    est.classes_ = classes
-    est._stream = S
-    est.alpha_ = S["alpha"]
-    est._rng = rng
+    return Stored(d, float("nan") if gamma is None else gamma, n_seen, counts["n_updates"], counts["n_removed"],
+                  n_epochs, converged, history["mistakes_per_epoch"], history["support_size_per_epoch"], classes,
+                  S, rng)

@@ -51,13 +51,6 @@ class DualState:
             return np.flatnonzero(self.in_support)
         return np.flatnonzero(self.alpha)
 
-    def coefficients(self, support):
-        """(coef (n_sv, K), bias (K,)): last iterate, or the mean of all iterates if averaging."""
-        T = float(self.count[0])
-        if self.U.shape[0] and T > 0:
-            return self.A[support] - self.U[support] / T, self.b - self.ub / T
-        return self.A[support].copy(), self.b.copy()
-
 
 def _at_risk(state, yi, cand, tau, binary):
     """Which candidates are currently inside the margin (would be updated if visited now)."""

@@ -12,19 +12,21 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from perceptrons._validation import (
     RANDOM_STATE,
+    check_classes,
+    check_same_classes,
+    encode_labels,
     Interval,
     Kind,
     Options,
-    PerceptronsError,
-    check_classes,
-    encode_labels,
     overflow_error,
+    PerceptronsError,
     sample_scale,
+    seed_of,
     validate_params,
 )
 from perceptrons.kernel import _stream
 from perceptrons.kernel._cache import make_cache
-from perceptrons.kernel._predict import block_scores
+from perceptrons.kernel._predict import DualModel, block_scores
 from perceptrons.kernel._train import DualState, run_epochs
 from perceptrons.kernel.kernels import KERNEL_NAMES, KernelBlock, USES_GAMMA, resolve_gamma, sq_norms
 
@@ -235,7 +237,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         state = DualState(n, self._n_cols(), self.averaged, self.budget, self.voted)
         self.mistakes_per_epoch_, self.support_size_per_epoch_ = [], []
         self.n_updates_ = self.n_removed_ = self.n_kernel_rows_ = 0
-        self._rng = np.random.default_rng(self._seed())
+        self._rng = np.random.default_rng(seed_of(self.random_state))
         stopped = self._run(X, yi, scale, state, None, self.max_epochs, self._rng, callback)
         self.n_epochs_ = len(self.mistakes_per_epoch_)
         self.alpha_ = state.alpha
@@ -260,6 +262,19 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         call must pass ``classes``; ``gamma="scale"`` is resolved on the first batch.
         ``alpha_`` then counts the updates of each support example, and ``support_`` holds
         positions in the stream.  Not available with ``kernel="precomputed"``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like of shape (n_classes,), default=None
+            Every label that will ever be seen; required on the first call.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Each update is scaled by its example's weight.
+
+        Returns
+        -------
+        self
         """
         self._validate()
         first = getattr(self, "_stream", None) is None
@@ -273,14 +288,11 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             self.gamma_ = resolve_gamma(self.gamma, X) if self.kernel in USES_GAMMA else float("nan")
             self._stream = _stream.empty(X.shape[1], self._n_cols(), X.dtype, self.averaged, self.voted)
             self._n_seen = 0
-            self._rng = np.random.default_rng(self._seed())
+            self._rng = np.random.default_rng(seed_of(self.random_state))
             self.mistakes_per_epoch_, self.support_size_per_epoch_ = [], []
             self.n_updates_ = self.n_removed_ = self.n_kernel_rows_ = self.n_epochs_ = 0
-        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
-            raise PerceptronsError(
-                f"classes {np.unique(classes).tolist()} differ from the classes of the first call "
-                f"{self.classes_.tolist()}"
-            )
+        else:
+            check_same_classes(classes, self.classes_)
         yi = encode_labels(y, self.classes_)
         scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
         S = self._stream
@@ -362,6 +374,14 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
 
         Voted models return the survival-weighted votes divided by the number of visits
         (binary: positive minus negative votes).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_train) if precomputed
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
         """
         check_is_fitted(self)
         try:
@@ -374,11 +394,23 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                     f"predict: one column per training example ({self.n_features_in_})"
                 ) from None
             raise
-        return block_scores(self, X)
+        kb = None if self.kernel == "precomputed" else self._kernel_block(X.dtype)
+        return block_scores(X, kb, DualModel(self.support_, self.support_vectors_, self.dual_coef_, self.intercept_,
+                                             self._votes, self.voted, len(self.classes_) == 2, self.fit_intercept))
 
     def predict(self, X):
         """Labels; a score of exactly 0 predicts ``classes_[1]`` (sign(0) = +1), multiclass ties
-        go to the lowest class index."""
+        go to the lowest class index.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_train) if precomputed
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+        """
         scores = self.decision_function(X)
         if scores.ndim == 1:
             return self.classes_[(scores >= 0).astype(np.intp)]
@@ -397,11 +429,6 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                 f"cannot honour budget={self.budget} — drop voted=True (the last iterate stays within it)"
             )
 
-    def _seed(self):
-        rs = self.random_state
-        if isinstance(rs, np.random.RandomState):
-            return rs.randint(0, 2**31 - 1)
-        return rs
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -414,9 +441,17 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         """(metadata, arrays) for a model file: the support examples and everything a later
         ``partial_fit`` continues from; kernel numbers, never code."""
         check_is_fitted(self)
-        return _stream.to_state(self)
+        return _stream.to_state(self.kernel, _stream.Stored(
+            self.n_features_in_, self.gamma_, self._n_seen, self.n_updates_, self.n_removed_, self.n_epochs_,
+            self.converged_, self.mistakes_per_epoch_, self.support_size_per_epoch_, self.classes_, self._stream,
+            self._rng))
 
     def _from_state(self, st):
-        _stream.from_state(self, st)
+        s = _stream.from_state(st, self.kernel, self.averaged, self.voted, self.budget)
+        self.n_features_in_, self.gamma_, self.classes_ = s.n_features_in, s.gamma, s.classes
+        self.n_updates_, self.n_removed_, self.n_epochs_ = s.n_updates, s.n_removed, s.n_epochs
+        self.converged_, self.mistakes_per_epoch_ = s.converged, s.mistakes_per_epoch
+        self.support_size_per_epoch_, self.n_kernel_rows_ = s.support_size_per_epoch, 0
+        self._stream, self._n_seen, self._rng, self.alpha_ = s.stream, s.n_seen, s.rng, s.stream["alpha"]
         self._finalize()
         return self

@@ -19,19 +19,21 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from perceptrons._jit import linear as K
 from perceptrons._validation import (
     RANDOM_STATE,
-    Interval,
     assert_finite,
-    Kind,
-    Options,
-    PerceptronsError,
     check_classes,
+    check_same_classes,
     encode_labels,
     fit_labels,
+    Interval,
     kernel_operand,
-    sample_scale,
-    weight_dtype,
+    Kind,
+    Options,
     overflow_error,
+    PerceptronsError,
+    sample_scale,
+    seed_of,
     validate_params,
+    weight_dtype,
 )
 from perceptrons.io.model_state import FLOATS
 
@@ -132,7 +134,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
         if not warm and np.any(scale == 0):  # skipped rows are never scored
             assert_finite(X)
-        rng = self._rng = np.random.default_rng(self._seed())
+        rng = self._rng = np.random.default_rng(seed_of(self.random_state))
         Xop = kernel_operand(X)
         if not warm:
             self._init_state(X.shape[1], rng, weight_dtype(Xop))
@@ -157,6 +159,25 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         scikit-learn, ``class_weight`` (including ``"balanced"``, computed on each batch) is
         honoured here too.  ``order="random-mistake"`` has no meaning for a single online pass,
         so partial_fit visits examples cyclically in that case.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The examples of this pass, in the order they are visited (``order="shuffle"``
+            shuffles them).
+        y : array-like of shape (n_samples,)
+            Labels, each one of ``classes``.
+        classes : array-like of shape (n_classes,), default=None
+            Every label that will ever be seen; required on the first call, and if given
+            later it must be the same.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Each update is scaled by its example's weight; weight 0 skips the example.
+
+        Returns
+        -------
+        self
+            The estimator, with ``n_updates_``, ``mistakes_per_epoch_`` and ``n_epochs_``
+            counting this pass too.
         """
         self._validate_params()
         first = not hasattr(self, "classes_") or getattr(self, "_state", None) is None
@@ -167,15 +188,11 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
                 )
             X, y = self._check_Xy(X, y, reset=True)
             self.classes_ = check_classes(classes, what="classes")
-            self._init_state(X.shape[1], np.random.default_rng(self._seed()), weight_dtype(kernel_operand(X)))
+            self._init_state(X.shape[1], np.random.default_rng(seed_of(self.random_state)), weight_dtype(kernel_operand(X)))
             self._reset_history()
-            self._rng = np.random.default_rng(self._seed())
+            self._rng = np.random.default_rng(seed_of(self.random_state))
         else:
-            if classes is not None and not np.array_equal(np.unique(classes), self.classes_):
-                raise PerceptronsError(
-                    f"classes {np.unique(classes).tolist()} differ from the classes of the first call "
-                    f"{self.classes_.tolist()}"
-                )
+            check_same_classes(classes, self.classes_)
             X, y = self._check_Xy(X, y, reset=False)
         check_classification_targets(y)
         yi = encode_labels(y, self.classes_)
@@ -188,7 +205,18 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         return self
 
     def decision_function(self, X):
-        """Scores: shape (n,) for two classes (> 0 favours ``classes_[1]``), else (n, n_classes)."""
+        """Scores w·x + b of each class.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            One score per example for two classes (≥ 0 predicts ``classes_[1]``), one per
+            class otherwise.
+        """
         check_is_fitted(self)
         X = self._check_X(X)
         scores = X @ self.coef_.T + self.intercept_
@@ -197,7 +225,17 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
     def predict(self, X):
         """Labels; a score of exactly 0 predicts the positive class ``classes_[1]`` (sign(0) = +1,
         as in Gormley's notes — scikit-learn's Perceptron picks the negative class there).
-        Multiclass ties go to the lowest class index."""
+        Multiclass ties go to the lowest class index.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+        """
         scores = self.decision_function(X)
         if scores.ndim == 1:
             return self.classes_[(scores >= 0).astype(np.intp)]
@@ -322,11 +360,6 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             self.coef_ = np.ascontiguousarray(w.T)
             self.intercept_ = b.copy()
 
-    def _seed(self):
-        rs = self.random_state
-        if isinstance(rs, np.random.RandomState):
-            return rs.randint(0, 2**31 - 1)
-        return rs
 
     # ------------------------------------------------------------------ validation
     def _validate_params(self):
@@ -420,5 +453,5 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         self.intercept_ = st.array("intercept", FLOATS, (nb,))
         self.n_features_in_ = d
         self._state = s
-        self._rng = np.random.default_rng(self._seed())
+        self._rng = np.random.default_rng(seed_of(self.random_state))
         return self

@@ -1,6 +1,7 @@
 """The averaged perceptron (Freund & Schapire 1999; Collins 2002)."""
 
 from perceptrons.linear._base import LinearPerceptronBase
+from perceptrons._averaging import mean_of_iterates
 
 
 class AveragedPerceptron(LinearPerceptronBase):
@@ -64,12 +65,11 @@ class AveragedPerceptron(LinearPerceptronBase):
     def _weights(self):
         s = self._state
         visits = int(s["count"][0])
-        if visits == 0:
-            return s["w"], s["b"]
         # u stays float64 while training (a sum of c·Δ outgrows float32's 24 exact bits long
         # before w does); the mean is taken in float64, then rounded once to the weights' dtype
         # so that coef_ is float32 on float32 CSR input, as for the other linear estimators.
-        return (s["w"] - s["u"] / visits).astype(s["w"].dtype, copy=False), s["b"] - s["ub"] / visits
+        w = mean_of_iterates(s["w"], s["u"], visits).astype(s["w"].dtype, copy=False)
+        return w, mean_of_iterates(s["b"], s["ub"], visits)
 
     def _finalize(self):
         self._set_coef(self._state["w"], self._state["b"])

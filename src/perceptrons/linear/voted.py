@@ -148,7 +148,18 @@ class VotedPerceptron(LinearPerceptronBase):
 
     # ------------------------------------------------------------------ the vote
     def decision_function(self, X):
-        """Weighted vote: shape (n,) for two classes (≥ 0 favours ``classes_[1]``), else (n, n_classes)."""
+        """Weighted vote of the kept vectors, each counting as many times as it survived.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            Two classes: the sum of the counts of the vectors voting ``classes_[1]`` minus the
+            others' (≥ 0 predicts ``classes_[1]``).  More: the counts each class receives.
+        """
         check_is_fitted(self)
         X = self._check_X(X)
         m = self.vectors_.shape[0]

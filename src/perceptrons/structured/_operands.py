@@ -1,4 +1,5 @@
-"""Input checks that turn X, X_edge and lengths into the plain arrays the ``_jit`` kernels read."""
+"""Input checks that turn X, X_edge, lengths, forced tags and a development set into the plain
+arrays the ``_jit`` kernels read."""
 
 import numpy as np
 import scipy.sparse as sp
@@ -22,10 +23,16 @@ def sequence_offsets(lengths, n_tokens, what="lengths"):
 
 
 _NO_EDGES = (np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32))
+NO_FORCED = np.zeros(0, dtype=np.int64)
 
 
-def edge_operand(X_edge, n_tokens, n_edge=None):
-    """(indptr, indices) of binary edge features, checked against the token count."""
+def edge_operand(X_edge, n_tokens, n_edge=None, assume_binary=False):
+    """(indptr, indices) of binary edge features, checked against the token count.
+
+    ``assume_binary``: the caller built ``X_edge`` with 1s only (as a
+    :class:`~perceptrons.structured.features.FeatureMap` does), so the scan that checks it is
+    skipped; the shape checks are kept.
+    """
     if X_edge is None:
         if n_edge:
             raise PerceptronsError(f"this model has {n_edge} edge features: pass X_edge to predict")
@@ -35,14 +42,48 @@ def edge_operand(X_edge, n_tokens, n_edge=None):
         raise PerceptronsError(f"X_edge has {X_edge.shape[0]} rows, but X has {n_tokens} (one per token)")
     if n_edge is not None and X_edge.shape[1] != n_edge:
         raise PerceptronsError(f"X_edge has {X_edge.shape[1]} columns, but the model was fitted with {n_edge}")
-    if X_edge.nnz and not np.all(X_edge.data == 1):
+    if not assume_binary and X_edge.nnz and not np.all(X_edge.data == 1):
         raise PerceptronsError("X_edge must be binary (every stored value 1): edge features are indicators")
     return (X_edge.indptr.astype(np.int64), X_edge.indices.astype(np.int32)), X_edge.shape[1]
 
 
-def csr_operand(X):
-    """(indptr, indices, data, binary) for the kernels; indices become int32 when they fit."""
+def csr_operand(X, assume_binary=False):
+    """(indptr, indices, data, binary) for the kernels; indices become int32 when they fit.
+
+    ``binary`` says every stored value is 1, found by a scan of ``X.data`` unless
+    ``assume_binary``: the caller built ``X`` with 1s only (a
+    :class:`~perceptrons.structured.features.FeatureMap` does) and already knows.
+    """
     indices = X.indices if X.indices.dtype == np.int32 or X.shape[1] > np.iinfo(np.int32).max else X.indices.astype(np.int32)
     data = np.ascontiguousarray(X.data, dtype=np.float64)
-    binary = bool(data.size == 0 or np.all(data == 1.0))
+    binary = assume_binary or bool(data.size == 0 or np.all(data == 1.0))
     return X.indptr.astype(np.int64, copy=False), indices, data, binary
+
+
+def tag_indices(classes, forced, n_tokens):
+    """Positions in ``classes`` (n_tokens,) of the tags ``forced``, −1 where a value is not a
+    tag (a free token); empty when ``forced`` is None."""
+    if forced is None:
+        return NO_FORCED
+    forced = np.asarray(forced)
+    if forced.shape != (n_tokens,):
+        raise PerceptronsError(f"forced must have one entry per token: expected shape ({n_tokens},), got {forced.shape}")
+    idx = np.clip(np.searchsorted(classes, forced), 0, len(classes) - 1)
+    return np.where(classes[idx] == forced, idx, -1).astype(np.int64)
+
+
+def dev_operands(dev, check_X, classes, n_edge, assume_binary=False):
+    """A development set (a tuple (X, y, lengths), or a dict that may add ``forced`` and
+    ``X_edge``) as ``(X operand, edge operand, y, offsets, forced indices)``; ``check_X``
+    validates its X against the model."""
+    if isinstance(dev, tuple) and len(dev) == 3:
+        dev = dict(zip(("X", "y", "lengths"), dev))
+    if not isinstance(dev, dict) or not {"X", "y", "lengths"} <= set(dev):
+        raise PerceptronsError("dev must be a tuple (X_dev, y_dev, lengths_dev) or a dict with keys X, y, lengths[, forced, X_edge]")
+    Xd = check_X(dev["X"])
+    yd = np.asarray(dev["y"])
+    if yd.shape != (Xd.shape[0],):
+        raise PerceptronsError(f"dev: y has shape {yd.shape}, expected ({Xd.shape[0]},)")
+    return (csr_operand(Xd, assume_binary), edge_operand(dev.get("X_edge"), Xd.shape[0], n_edge, assume_binary)[0],
+            yd, sequence_offsets(dev["lengths"], Xd.shape[0], "dev lengths"),
+            tag_indices(classes, dev.get("forced"), Xd.shape[0]))

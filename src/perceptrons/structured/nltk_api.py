@@ -77,6 +77,16 @@ class NLTKTaggerAPI:
     def tag(self, tokens):
         """``[(word, tag), …]`` for one sentence given as a list of words, as NLTK's ``tag``.
 
+        Parameters
+        ----------
+        tokens : list of str
+            The words of one sentence.
+
+        Returns
+        -------
+        list of (str, str)
+            Each word with its tag.
+
         Raises
         ------
         TypeError
@@ -91,8 +101,16 @@ class NLTKTaggerAPI:
     def tag_sents(self, sentences):
         """``[[(word, tag), …], …]``: :meth:`tag` of each sentence, decoded in one batch.
 
-        ``sentences`` is any iterable of word lists; a str, or a list of str, raises the
-        ``TypeError`` of :meth:`tag`.
+        Parameters
+        ----------
+        sentences : iterable of list of str
+            Any iterable of word lists; a str, or a list of str, raises the ``TypeError`` of
+            :meth:`tag`.
+
+        Returns
+        -------
+        list of list of (str, str)
+            Each sentence's words with their tags.
         """
         if isinstance(sentences, str):
             raise PerceptronsTypeError("sentences: expected a list of sentences (lists of words), got a string")
@@ -122,5 +140,16 @@ class NLTKTaggerAPI:
         return right / n
 
     def evaluate(self, gold):
-        """:meth:`accuracy` under NLTK's older name (deprecated there, kept here for old code)."""
+        """:meth:`accuracy` under NLTK's older name (deprecated there, kept here for old code).
+
+        Parameters
+        ----------
+        gold : iterable of list of (str, str)
+            Tagged sentences, as for :meth:`accuracy`.
+
+        Returns
+        -------
+        float
+            In [0, 1].
+        """
         return self.accuracy(gold)

@@ -11,11 +11,12 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from perceptrons._validation import RANDOM_STATE, Interval, Kind, Options, PerceptronsError, validate_params
-from perceptrons.structured._operands import csr_operand, edge_operand, sequence_offsets
+from perceptrons._validation import RANDOM_STATE, Interval, Kind, Options, PerceptronsError, seed_of, validate_params
+from perceptrons.structured import _sequence_state as sequence_state
+from perceptrons.structured._operands import (NO_FORCED, csr_operand, dev_operands, edge_operand, sequence_offsets,
+                                              tag_indices)
 from perceptrons.structured.decoders import DECODERS, decoder_code
 
-_EMPTY_FORCED = np.zeros(0, dtype=np.int64)
 _NO_SCORES = np.zeros((0, 0))
 _NO_ROWS = (np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32), np.zeros(0), True)
 _PARTS = ("W", "trans", "E", "trans2", "start", "stop")
@@ -124,7 +125,8 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     # ------------------------------------------------------------------ public API
-    def fit(self, X, y, lengths=None, *, X_edge=None, dev=None, forced=None, callback=None):
+    def fit(self, X, y, lengths=None, *, X_edge=None, dev=None, forced=None, callback=None,
+            assume_binary=False):
         """Train for up to ``max_epochs`` epochs.
 
         Parameters
@@ -145,33 +147,30 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
             A tag (label) each token must take, or None / an unknown label for free tokens.
         callback : callable, default=None
             ``callback(epoch, mistakes, elapsed_seconds)`` after every epoch; ``False`` stops.
+        assume_binary : bool, default=False
+            The caller vouches that every stored value of ``X``, ``X_edge`` and the development
+            set's matrices is 1 (a :class:`~perceptrons.structured.features.FeatureMap` builds
+            them so): the scans of their values that would find this out are skipped.  Other
+            values would then be read as 1.
+
+        Returns
+        -------
+        self
         """
         validate_params(self, self._parameter_constraints)
         X, y = self._check_Xy(X, y, reset=True)
         self.classes_ = np.unique(y)
         yi = np.searchsorted(self.classes_, y).astype(np.int64)
         offsets = sequence_offsets(lengths, X.shape[0])
-        eop, n_edge = edge_operand(X_edge, X.shape[0])
-        op = csr_operand(X)
+        eop, n_edge = edge_operand(X_edge, X.shape[0], assume_binary=assume_binary)
+        op = csr_operand(X, assume_binary)
         # Binary features make every emission weight an integer of magnitude ≤ tokens × epochs
         # (a token moves a weight by at most 1 an epoch); below 2²⁴ float32 holds those exactly,
         # and half the bytes halve the cost of scoring, which is reading weight rows.
         exact32 = op[3] and X.shape[0] * self.max_epochs < 2**24
         self._init_state(X.shape[1], n_edge, np.float32 if exact32 else np.float64)
-        dev_ops = None
-        if dev is not None:
-            if isinstance(dev, tuple) and len(dev) == 3:
-                dev = dict(zip(("X", "y", "lengths"), dev))
-            if not isinstance(dev, dict) or not {"X", "y", "lengths"} <= set(dev):
-                raise PerceptronsError("dev must be a tuple (X_dev, y_dev, lengths_dev) or a dict with keys X, y, lengths[, forced, X_edge]")
-            Xd = self._check_X(dev["X"])
-            yd = np.asarray(dev["y"])
-            if yd.shape != (Xd.shape[0],):
-                raise PerceptronsError(f"dev: y has shape {yd.shape}, expected ({Xd.shape[0]},)")
-            dev_ops = (csr_operand(Xd), edge_operand(dev.get("X_edge"), Xd.shape[0], n_edge)[0], yd,
-                       sequence_offsets(dev["lengths"], Xd.shape[0], "dev lengths"),
-                       self._forced(dev.get("forced"), Xd.shape[0]))
-        self._train(op, eop, yi, offsets, self._forced(forced, X.shape[0]),
+        dev_ops = None if dev is None else dev_operands(dev, self._check_X, self.classes_, n_edge, assume_binary)
+        self._train(op, eop, yi, offsets, self.forced_indices(forced, X.shape[0]),
                     self.max_epochs, dev_ops, callback)
         if not self.converged_ and not self._stopped and dev_ops is None:
             warnings.warn(
@@ -183,7 +182,25 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         return self
 
     def partial_fit(self, X, y, lengths=None, classes=None, *, X_edge=None, forced=None):
-        """One pass over the sequences given; the first call must pass ``classes``."""
+        """One pass over the sequences given; the first call must pass ``classes``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_tokens, n_features)
+        y : array-like of shape (n_tokens,)
+        lengths : array-like of shape (n_sequences,), default=None
+            As in :meth:`fit`.
+        classes : array-like of shape (n_classes,), default=None
+            Every tag that will ever be seen; required on the first call.
+        X_edge : sparse matrix of shape (n_tokens, n_edge_features), default=None
+            As in :meth:`fit`.
+        forced : array-like of shape (n_tokens,), default=None
+            As in :meth:`fit`.
+
+        Returns
+        -------
+        self
+        """
         validate_params(self, self._parameter_constraints)
         if getattr(self, "_state", None) is None and hasattr(self, "_W_final"):
             self._restart_from_final()
@@ -201,28 +218,153 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
             raise PerceptronsError(f"y contains tags {list(unknown[:5])} that are not in classes {list(self.classes_)}")
         yi = np.searchsorted(self.classes_, y).astype(np.int64)
         offsets = sequence_offsets(lengths, X.shape[0])
-        self._train(csr_operand(X), eop, yi, offsets, self._forced(forced, X.shape[0]), 1, None, None,
+        self._train(csr_operand(X), eop, yi, offsets, self.forced_indices(forced, X.shape[0]), 1, None, None,
                     online=True)
         return self
 
     def predict(self, X, lengths=None, *, X_edge=None, forced=None):
-        """Best tag sequence of each sequence, shape (n_tokens,)."""
+        """Best tag sequence of each sequence (Viterbi), shape (n_tokens,).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_tokens, n_features)
+        lengths : array-like of shape (n_sequences,), default=None
+            As in :meth:`fit`.
+        X_edge : sparse matrix of shape (n_tokens, n_edge_features), default=None
+            As in :meth:`fit`.
+        forced : array-like of shape (n_tokens,), default=None
+            As in :meth:`fit`.
+
+        Returns
+        -------
+        ndarray of shape (n_tokens,)
+            The tags, from ``classes_``.
+        """
         check_is_fitted(self)
         X = self._check_X(X)
         offsets = sequence_offsets(lengths, X.shape[0])
         eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_)
-        return self.classes_[self._decode(csr_operand(X), eop, offsets, self._forced(forced, X.shape[0]))]
+        return self.classes_[self._decode(csr_operand(X), eop, offsets, self.forced_indices(forced, X.shape[0]))]
 
-    def _predict_scores(self, scores, lengths, X_edge=None):
-        """predict() from emission scores (n_tokens, n_classes) that the caller computed (the
-        Tagger does so per word type, :meth:`FeatureMap.scores`, forced tags included): no
-        validation, which would cost more than decoding a short sentence."""
+    def predict_from_scores(self, scores, lengths, X_edge=None, *, assume_binary=False):
+        """:meth:`predict` from emission scores that the caller computed.
+
+        The :class:`~perceptrons.structured.tagging.Tagger` sums the weight rows once per word
+        type (:meth:`~perceptrons.structured.features.FeatureMap.scores`), forced tags
+        included.  ``scores`` are not validated: that would cost more than decoding a short
+        sentence.
+
+        Parameters
+        ----------
+        scores : ndarray of shape (n_tokens, n_classes)
+            Emission scores, ``X @ emission_weights()`` for token features ``X``; a forced
+            token has ``-inf`` for every other tag.
+        lengths, X_edge : see :meth:`predict`
+        assume_binary : bool, default=False
+            As in :meth:`fit`: ``X_edge`` is known to store 1s only, so it is not scanned.
+
+        Returns
+        -------
+        ndarray of shape (n_tokens,)
+            The tags.
+
+        Examples
+        --------
+        >>> import numpy as np, scipy.sparse as sp
+        >>> from perceptrons import SequencePerceptron
+        >>> X = sp.csr_matrix(np.eye(3)[[0, 1, 2, 0, 2]])
+        >>> clf = SequencePerceptron(max_epochs=5).fit(X, ["D", "N", "V", "D", "V"], lengths=[3, 2])
+        >>> clf.predict_from_scores(X @ clf.emission_weights(), [3, 2]).tolist()
+        ['D', 'N', 'V', 'D', 'V']
+        """
         offsets = sequence_offsets(lengths, scores.shape[0])
-        eop, _ = edge_operand(X_edge, scores.shape[0], self.n_edge_features_in_)
-        return self.classes_[self._decode(_NO_ROWS, eop, offsets, _EMPTY_FORCED, scores)]
+        eop, _ = edge_operand(X_edge, scores.shape[0], self.n_edge_features_in_, assume_binary)
+        return self.classes_[self._decode(_NO_ROWS, eop, offsets, NO_FORCED, scores)]
+
+    def emission_weights(self):
+        """The final emission weights, shape (n_features, n_classes): ``coef_.T``, C-contiguous.
+
+        The array itself, not a copy (the model never writes into it: training makes new
+        arrays); do not write into it either.
+
+        Returns
+        -------
+        ndarray of shape (n_features, n_classes)
+        """
+        check_is_fitted(self)
+        return self._W_final
+
+    def forced_indices(self, forced, n_tokens):
+        """Tag indices (n_tokens,) of the tags in ``forced``; −1 where a token is free.
+
+        Parameters
+        ----------
+        forced : array-like of shape (n_tokens,) or None
+            A tag (label) per token, or a value that is not a tag (the ``Tagger`` uses ``""``)
+            for a free token.  None: no token is forced.
+        n_tokens : int
+
+        Returns
+        -------
+        ndarray of int64, shape (n_tokens,), or shape (0,) when ``forced`` is None
+            Positions in ``classes_``, as
+            :meth:`~perceptrons.structured.features.FeatureMap.scores` takes them.
+        """
+        return tag_indices(self.classes_, forced, n_tokens)
+
+    def prune_features(self, keep):
+        """Keep only the emission weights of the features where ``keep`` is true.
+
+        All-zero weight rows are safe to drop: they add exactly 0 to every score.  Columns of
+        ``X`` must then be dropped alike (the ``Tagger`` prunes its feature map).  Online
+        training restarts from the final weights, as after loading a model.
+
+        Parameters
+        ----------
+        keep : ndarray of bool, shape (n_features,)
+            One entry per feature the model was fitted on (``n_features_in_``).
+
+        Returns
+        -------
+        self
+        """
+        self._W_final = np.ascontiguousarray(self._W_final[keep])
+        self.coef_ = self._W_final.T
+        self.n_features_in_ = int(self._W_final.shape[0])
+        self._state = None
+        return self
+
+    def to_single_precision(self):
+        """Cast the emission weights to float32, for tagging.
+
+        Scoring a token reads one weight row per feature, so half the bytes is most of the
+        decoding time saved.  Rounding the averaged weights to 24 bits changed no tag of EWT
+        test when measured (``tests/test_tagger.py`` checks a sample).
+
+        Returns
+        -------
+        self
+        """
+        self._W_final = self._W_final.astype(np.float32)
+        self.coef_ = self._W_final.T
+        return self
 
     def score(self, X, y, lengths=None):
-        """Token accuracy."""
+        """Token accuracy.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_tokens, n_features)
+        y : array-like of shape (n_tokens,)
+            The gold tags.
+        lengths : array-like of shape (n_sequences,), default=None
+            As in :meth:`fit`.
+
+        Returns
+        -------
+        float
+            The fraction of tokens whose predicted tag is ``y``'s.
+        """
         return float(np.mean(self.predict(X, lengths) == np.asarray(y)))
 
     # ------------------------------------------------------------------ the loop
@@ -293,7 +435,7 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         }
         self.mistakes_per_epoch_, self.token_mistakes_per_epoch_, self.dev_scores_ = [], [], []
         self.n_epochs_ = 0
-        self._rng = np.random.default_rng(self._seed())
+        self._rng = np.random.default_rng(seed_of(self.random_state))
         self._finalize()
 
     def _finalize(self):
@@ -318,20 +460,6 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         self.coef_trans_, self.coef_edge_, self.coef_trans2_ = trans, E, trans2
         self.coef_init_, self.coef_final_ = start, stop
 
-    def _seed(self):
-        rs = self.random_state
-        if isinstance(rs, np.random.RandomState):
-            return rs.randint(0, 2**31 - 1)
-        return rs
-
-    def _forced(self, forced, n):
-        if forced is None:
-            return _EMPTY_FORCED
-        forced = np.asarray(forced)
-        if forced.shape != (n,):
-            raise PerceptronsError(f"forced must have one entry per token: expected shape ({n},), got {forced.shape}")
-        idx = np.clip(np.searchsorted(self.classes_, forced), 0, len(self.classes_) - 1)
-        return np.where(self.classes_[idx] == forced, idx, -1).astype(np.int64)
 
     # ------------------------------------------------------------------ validation
     def _check_Xy(self, X, y, reset):
@@ -357,67 +485,17 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
     def _to_state(self):
         """Final weights only; the emission matrix is stored sparse (most entries stay 0)."""
         check_is_fitted(self)
-        rows, cols = np.nonzero(self._W_final)
-        ef, ea, eb = np.nonzero(self.coef_edge_)
-        meta = {"n_features_in": int(self.n_features_in_), "n_edge_features_in": int(self.n_edge_features_in_),
-                "n_epochs": int(self.n_epochs_),
-                "best_epoch": int(self.best_epoch_), "converged": bool(self.converged_),
-                "mistakes_per_epoch": self.mistakes_per_epoch_,
-                "token_mistakes_per_epoch": self.token_mistakes_per_epoch_, "dev_scores": self.dev_scores_}
-        arrays = {"classes": self.classes_, "W_rows": rows.astype(np.int32 if len(rows) and rows[-1] < 2**31 else np.int64),
-                  "W_cols": cols.astype(np.int16 if len(self.classes_) < 2**15 else np.int32),
-                  "W_vals": self._W_final[rows, cols], "trans": self.coef_trans_, "start": self.coef_init_,
-                  "stop": self.coef_final_, "E_index": np.stack([ef, ea, eb]).astype(np.int64),
-                  "E_vals": self.coef_edge_[ef, ea, eb], "trans2": self.coef_trans2_}
-        return meta, arrays
+        return sequence_state.to_state(self)
 
     def _from_state(self, st):
-        """Restore from a :class:`~perceptrons.io.model_state.ModelState`: the sparse weight
-        entries index inside their dense shapes, every weight is finite, and the dense
-        matrices they expand to fit in memory — all checked before anything is built."""
-        from perceptrons.io.model_state import FLOATS, INTS
-
-        self.classes_ = st.labels("classes", min_count=1)
-        T = len(self.classes_)
-        d = st.int("n_features_in", hi=2**31 - 1)
-        n_edge = st.int("n_edge_features_in", hi=2**31 - 1)
-        st.alloc("n_features_in", (d + n_edge * T) * T)
-        rows = st.array("W_rows", INTS, (None,), lo=0, hi=d)
-        nnz = rows.shape[0]
-        cols = st.array("W_cols", INTS, (nnz,), lo=0, hi=T)
-        vals = st.array("W_vals", FLOATS, (nnz,))
-        E_index = st.array("E_index", ("int64",), (3, None), lo=0)
-        for axis, (name, bound) in enumerate((("edge feature", n_edge), ("tag", T), ("tag", T))):
-            st.require(bool(np.all(E_index[axis] < bound)), "E_index", f"row {axis}: {name} index beyond {bound}")
-        E_vals = st.array("E_vals", FLOATS, (E_index.shape[1],))
-        trans = st.array("trans", FLOATS, (T, T)).astype(np.float64)
-        trans2 = st.array("trans2", FLOATS, (T, T, T) if self.markov_order == 2 else (0, 0, 0)).astype(np.float64)
-        start, stop = (st.array(k, FLOATS, (T,)).astype(np.float64) for k in ("start", "stop"))
-        self.n_epochs_ = st.int("n_epochs")
-        self.best_epoch_ = st.int("best_epoch", hi=self.n_epochs_)
-        self.converged_ = st.bool("converged")
-        self.mistakes_per_epoch_ = st.list("mistakes_per_epoch", "int", length=self.n_epochs_)
-        self.token_mistakes_per_epoch_ = st.list("token_mistakes_per_epoch", "int", length=self.n_epochs_)
-        self.dev_scores_ = st.list("dev_scores", "float")
-        st.require(len(self.dev_scores_) in (0, self.n_epochs_), "dev_scores", "expected one score per epoch or none")
-        W = np.zeros((d, T))
-        W[rows, cols] = vals
-        E = np.zeros((n_edge, T, T))
-        E[E_index[0], E_index[1], E_index[2]] = E_vals
-        self.n_features_in_, self.n_edge_features_in_ = d, n_edge
+        """Restore from a :class:`~perceptrons.io.model_state.ModelState`, every field checked
+        before anything is built (:func:`~perceptrons.structured._sequence_state.from_state`)."""
+        fitted, weights = sequence_state.from_state(st, self.markov_order)
+        for name, value in fitted.items():
+            setattr(self, name, value)
         self._state = None
-        self._rng = np.random.default_rng(self._seed())
-        self._set_final(W, trans, E, trans2, start, stop)
-        return self
-
-    def _drop_features(self, keep):
-        """Keep the emission weights of the features where ``keep`` is true (all-zero rows are
-        safe to drop: they add exactly 0 to every score).  Online training then restarts from
-        the final weights, as after loading a model."""
-        self._W_final = np.ascontiguousarray(self._W_final[keep])
-        self.coef_ = self._W_final.T
-        self.n_features_in_ = int(self._W_final.shape[0])
-        self._state = None
+        self._rng = np.random.default_rng(seed_of(self.random_state))
+        self._set_final(*weights)
         return self
 
     def _restart_from_final(self):

@@ -198,6 +198,10 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
         callback : callable, default=None
             ``callback(epoch, mistakes, elapsed_seconds)`` after each epoch; the development
             accuracy so far is in ``self.model_.dev_scores_``.  Returning ``False`` stops.
+
+        Returns
+        -------
+        self
         """
         validate_params(self, self._parameter_constraints)
         if tags is None:
@@ -223,26 +227,35 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
                        "X_edge": self.edge_features_.transform(dev[0])[0] if self.edges else None}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
+            # the feature maps build their matrices of 1s: no need for the model to scan them
             self.model_.fit(X, y, lengths, X_edge=X_edge, dev=dev_arg, forced=self._forced(sentences),
-                            callback=callback)
+                            callback=callback, assume_binary=True)
         self.tags_ = self.model_.classes_
         # about half the features never get a non-zero weight (never involved in a mistake)
-        used = np.any(self.model_._W_final != 0, axis=1)
+        used = np.any(self.model_.emission_weights() != 0, axis=1)
         self.features_.prune(used)
-        self.model_._drop_features(used)
+        self.model_.prune_features(used)
         self._single_precision()
         return self
 
     def _single_precision(self):
-        """Emission weights in float32 for tagging: scoring a token reads one weight row per
-        feature, so half the bytes is most of the decoding time saved.  Rounding the averaged
-        weights to 24 bits changed no tag of EWT test when measured, nor of the sample in the tests."""
-        m = self.model_
-        m._W_final = m._W_final.astype(np.float32)
-        m.coef_ = m._W_final.T
+        """Emission weights in float32 for tagging (:meth:`SequencePerceptron.to_single_precision`:
+        half the bytes to read per feature, and no tag changed when measured)."""
+        self.model_.to_single_precision()
 
     def predict(self, sentences):
-        """Tags of each sentence: a list of lists of str."""
+        """Tags of each sentence: a list of lists of str.
+
+        Parameters
+        ----------
+        sentences : list of list of str
+            Words of each sentence.
+
+        Returns
+        -------
+        list of list of str
+            One tag per word.
+        """
         self._check_fitted()
         _check_corpus(sentences)
         tok, types, lengths = corpus_types(sentences)
@@ -250,10 +263,10 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
             return [[] for _ in sentences]
         forced = self._forced_types(tok, types)
         model = self.model_
-        forced_idx = None if forced is None else model._forced(forced, tok.shape[0])
-        scores = self.features_.scores(tok, types, lengths, model._W_final, forced_idx)
+        forced_idx = None if forced is None else model.forced_indices(forced, tok.shape[0])
+        scores = self.features_.scores(tok, types, lengths, model.emission_weights(), forced_idx)
         X_edge = self.edge_features_.transform_types(tok, types, lengths)[0] if self.edge_features_ else None
-        flat = model._predict_scores(scores, lengths, X_edge).tolist()
+        flat = model.predict_from_scores(scores, lengths, X_edge, assume_binary=True).tolist()
         out, i = [], 0
         for n in lengths.tolist():
             out.append(flat[i:i + n])
@@ -261,7 +274,18 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
         return out
 
     def known(self, sentences):
-        """Boolean mask (n_tokens,): was each word seen in training?"""
+        """Boolean mask (n_tokens,): was each word seen in training?
+
+        Parameters
+        ----------
+        sentences : list of list of str
+            Words of each sentence.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_tokens,)
+            One entry per word, sentence after sentence.
+        """
         self._check_fitted()
         return np.array([self.features_.known(w) for s in sentences for w in s], dtype=bool)
 

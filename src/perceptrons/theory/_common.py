@@ -8,7 +8,7 @@ a margin and a mistake count all refer to the same points.
 import numpy as np
 import scipy.sparse as sp
 
-from perceptrons._validation import PerceptronsError, check_classes
+from perceptrons._validation import Kind, Options, PerceptronsError, check_classes, check_param
 
 #: appended to a solver failure: badly scaled data is the usual cause
 SCALE_HINT = ("the data may be badly scaled: rescale the features (e.g. to [-1, 1] or unit variance) "
@@ -73,14 +73,10 @@ def check_Xy(X, y, fit_intercept):
 
 
 def check_bool(value, name):
-    if not isinstance(value, (bool, np.bool_)):
-        raise PerceptronsError(f"The {name!r} parameter must be a bool. Got {value!r} instead.")
-    return bool(value)
+    """A bool parameter of a theory function, refused in the estimators' words (numpy bools too)."""
+    return bool(check_param(value, name, (Kind((bool, np.bool_), "a bool"),)))
 
 
 def check_option(value, name, options):
-    if not isinstance(value, str) or value not in options:
-        raise PerceptronsError(
-            f"The {name!r} parameter must be one of {list(options)}. Got {value!r} instead."
-        )
-    return value
+    """One of ``options``, refused in the estimators' words."""
+    return check_param(value, name, (Options(*options),))

@@ -17,7 +17,21 @@ from perceptrons.theory.margins import max_margin
 
 @dataclass(frozen=True)
 class NovikoffBound:
-    """R, γ and (R/γ)²; ``bound`` is inf and ``gamma`` None when no separator exists."""
+    """R, γ and (R/γ)²; ``bound`` is inf and ``gamma`` None when no separator exists.
+
+    Attributes
+    ----------
+    radius : float
+        R, the largest norm of the (augmented) examples.
+    gamma : float or None
+        The margin used: γ* of the data, or that of the separator given.
+    bound : float
+        (R/γ)², the largest number of mistakes the PLA can make.
+    separable : bool
+    coef : ndarray of shape (n_features,) or None
+        The separator of margin γ, normalised with its intercept to unit length.
+    intercept : float or None
+    """
 
     radius: float
     gamma: Optional[float]
@@ -31,7 +45,7 @@ def novikoff_bound(X, y, *, fit_intercept=True, coef=None, intercept=None):
     """The Block–Novikoff bound: at most (R/γ)² mistakes of the PLA on separable data.
 
     Without ``coef`` the margin is the dataset's γ* (the largest over all separators, from
-    :func:`~perceptrons.theory.margins.max_margin`), which gives the tightest bound; with
+    :func:`~perceptrons.theory.max_margin`), which gives the tightest bound; with
     ``coef`` (and ``intercept``) it is that separator's margin, which must be positive.
 
     Parameters
@@ -85,7 +99,20 @@ def novikoff_bound(X, y, *, fit_intercept=True, coef=None, intercept=None):
 
 @dataclass(frozen=True)
 class FreundSchapireBound:
-    """((R + D)/γ)² for one direction u and margin γ, with the deviations dᵢ behind D."""
+    """((R + D)/γ)² for one direction u and margin γ, with the deviations dᵢ behind D.
+
+    Attributes
+    ----------
+    radius : float
+        R, the largest norm of the (augmented) examples.
+    gamma : float
+    D : float
+        sqrt(Σ dᵢ²).
+    bound : float
+        ((R + D)/γ)², the largest number of mistakes of one online pass.
+    deviations : ndarray of shape (n_samples,)
+        dᵢ = max(0, γ − yᵢ u·zᵢ).
+    """
 
     radius: float
     gamma: float
@@ -163,6 +190,14 @@ def best_gamma(X, y, u, *, fit_intercept=True):
 
     ``g(γ) = (R + D(γ))/γ`` is quasi-convex (its sublevel sets ``{γ : R + D(γ) ≤ tγ}`` are
     intervals because D is convex), so a bounded scalar search on log γ finds the minimum.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    u : array-like of shape (n_features + fit_intercept,)
+        The direction (weights, then the bias coefficient when ``fit_intercept``).
+    fit_intercept : bool, default=True
 
     Returns
     -------
@@ -299,7 +334,19 @@ def _fs_lbfgs(Z, R):
 
 
 def online_mistakes(X, y, *, fit_intercept=True):
-    """Mistakes of one online pass of the PLA (cyclic order, zero start) over (X, y)."""
+    """Mistakes of one online pass of the PLA (cyclic order, zero start) over (X, y).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    fit_intercept : bool, default=True
+
+    Returns
+    -------
+    int
+        The updates made: the quantity the Freund–Schapire bound limits.
+    """
     from perceptrons import Perceptron
 
     clf = Perceptron(fit_intercept=fit_intercept)

@@ -28,6 +28,25 @@ class FeasibilityResult:
 
     ``bound`` is 1/γ² for the normalised homogeneous system (γ from the hard-margin QP), inf
     when it has no strictly feasible point, None when not computed.
+
+    Attributes
+    ----------
+    feasible : bool
+        Whether a point was found (within the budget).
+    x : ndarray of shape (n,) or None
+        A point with ``A x < b``, checked before it is returned.
+    updates : int
+        Perceptron updates made (over all rounds of the rescaled method).
+    improvement_steps : int
+        Rescaled method: steps of its improvement phases (0 for the plain perceptron).
+    rounds : int
+        Rescaled method: rescalings made before the answer.
+    gamma : float or None
+        Margin of the normalised homogeneous system (None when not computed or none exists).
+    bound : float or None
+        1/γ², the Novikoff bound on ``updates`` for the plain perceptron.
+    method : str
+        "perceptron" or "rescaled".
     """
 
     feasible: bool
@@ -168,6 +187,21 @@ class LinprogResult:
     ``x`` is a strictly feasible point and ``fun = c·x``; the optimum lies in
     ``[lower, fun]`` up to the oracle's resolution (a θ at which the oracle failed is only
     known to have homogeneous margin below 1/sqrt(max_updates) for the PLA).
+
+    Attributes
+    ----------
+    x : ndarray of shape (n,)
+        The best strictly feasible point found.
+    fun : float
+        ``c·x``.
+    lower : float
+        The lower end of the final bracket.
+    oracle_calls : int
+        Feasibility problems solved by the bisection.
+    updates : int
+        Perceptron updates (and improvement steps) over all calls.
+    method : str
+        "perceptron" or "rescaled".
     """
 
     x: np.ndarray

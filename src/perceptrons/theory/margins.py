@@ -47,7 +47,15 @@ def radius(X, fit_intercept=True):
 
 
 class Margins(NamedTuple):
-    """Per-example geometric margins (n,) and the margin of the set (their minimum)."""
+    """Per-example geometric margins (n,) and the margin of the set (their minimum).
+
+    Attributes
+    ----------
+    per_example : ndarray of shape (n_samples,)
+        yᵢ(w·xᵢ + b) divided by the norm the ``geometry`` chose.
+    gamma : float
+        Their minimum: positive exactly when (w, b) separates the set.
+    """
 
     per_example: np.ndarray
     gamma: float

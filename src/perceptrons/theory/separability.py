@@ -64,7 +64,14 @@ class SeparabilityResult:
     n_lp_solves: int = 0
 
     def summary(self):
-        """One line describing the certificate."""
+        """One line describing the certificate.
+
+        Returns
+        -------
+        str
+            "separable: …" with the method and the smallest margin, or "not separable: …" with
+            the number of examples in the witness and its residual.
+        """
         if self.separable:
             return (f"separable: strict separator found by {self.method} "
                     f"(smallest margin {self.margin:.6g})")

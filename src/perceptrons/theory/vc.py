@@ -178,6 +178,18 @@ def labelings(points, concept, *, max_points=20):
 def shatters(points, concept, *, max_points=20):
     """True when ``concept`` realises all 2^m labelings of ``points`` (stops at the first miss).
 
+    Parameters
+    ----------
+    points : array-like of shape (m, d)
+    concept : str
+        One of :data:`CONCEPTS`, as in :func:`labelings`.
+    max_points : int, default=20
+        Larger sets are refused unless this is raised.
+
+    Returns
+    -------
+    bool
+
     Examples
     --------
     >>> shatters([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], "halfplanes")
@@ -190,6 +202,18 @@ def shatters(points, concept, *, max_points=20):
 
 def sauer_bound(d, m):
     """Sauer's lemma: a class of VC dimension d realises at most Σ_{i ≤ d} C(m, i) labelings of m points.
+
+    Parameters
+    ----------
+    d : int
+        The VC dimension.
+    m : int
+        The number of points.
+
+    Returns
+    -------
+    int
+        Σ_{i ≤ min(d, m)} C(m, i) (which is 2^m when m ≤ d).
 
     Examples
     --------
@@ -204,7 +228,17 @@ def sauer_bound(d, m):
 
 @dataclass(frozen=True)
 class GrowthResult:
-    """The largest |U(X, R)| found over the point sets tried, and the set achieving it."""
+    """The largest ``|U(X, R)|`` found over the point sets tried, and the set achieving it.
+
+    Attributes
+    ----------
+    value : int
+        The most labelings realised on one of the sets tried.
+    points : ndarray of shape (m, d)
+        A set realising them.
+    n_sets : int
+        The number of point sets tried.
+    """
 
     value: int
     points: np.ndarray
@@ -212,7 +246,7 @@ class GrowthResult:
 
 
 def growth(concept, m, *, dim=None, n_sets=30, random_state=0, max_points=20):
-    """A lower bound on the growth function: max |U(X, R)| over m-point sets searched.
+    """A lower bound on the growth function: max ``|U(X, R)|`` over m-point sets searched.
 
     Tried: points in convex position (on a circle or moment curve), a diamond/cross pattern,
     and ``n_sets`` Gaussian random sets.  The true growth is a maximum over *all* sets, so this
@@ -226,6 +260,8 @@ def growth(concept, m, *, dim=None, n_sets=30, random_state=0, max_points=20):
         Dimension of the points (default: the concept's own, else 2).
     n_sets : int, default=30
     random_state : int, default=0
+    max_points : int, default=20
+        As in :func:`labelings`.
 
     Returns
     -------
