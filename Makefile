@@ -24,7 +24,11 @@ demo: $(VENV)/.installed
 	$(BIN)/perceptrons demo
 
 # SCIPY_ARRAY_API lets scikit-learn's array-API estimator check run instead of skipping
+# the gates first (formatting, lint with import order, pyupgrade, bugbear and numpydoc-style
+# docstrings of the public API), then the tests (docstring examples included), then the docs
 test: $(VENV)/.installed-dev
+	$(BIN)/ruff format --check --quiet .
+	$(BIN)/ruff check --quiet .
 	SCIPY_ARRAY_API=1 $(BIN)/python -m pytest -n 2 -q
 	$(MAKE) --no-print-directory docs
 

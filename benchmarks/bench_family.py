@@ -21,6 +21,7 @@ import time
 import warnings
 
 import numpy as np
+from _common import DATA, interleaved, table
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Perceptron as SkPerceptron
 from sklearn.linear_model import SGDClassifier
@@ -30,10 +31,13 @@ from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedP
 from perceptrons.io.idx import load_mnist
 from perceptrons.io.readers import read_data
 
-from _common import DATA, interleaved, table
-
 warnings.simplefilter("ignore", ConvergenceWarning)
-FAMILY = {"last (PLA)": Perceptron, "pocket": PocketPerceptron, "averaged": AveragedPerceptron, "voted": VotedPerceptron}
+FAMILY = {
+    "last (PLA)": Perceptron,
+    "pocket": PocketPerceptron,
+    "averaged": AveragedPerceptron,
+    "voted": VotedPerceptron,
+}
 
 
 def timed(fn):
@@ -65,33 +69,61 @@ def a9a_section(epochs):
     X, y = read_data(DATA / "a9a" / "a9a")
     Xt, yt = read_data(DATA / "a9a" / "a9a.t", n_features=X.shape[1])
     rows = family_rows(X, y, Xt, yt, epochs)
-    sgd = SGDClassifier(loss="perceptron", learning_rate="constant", eta0=1, penalty=None, average=True,
-                        max_iter=10, tol=None, random_state=0)
+    sgd = SGDClassifier(
+        loss="perceptron",
+        learning_rate="constant",
+        eta0=1,
+        penalty=None,
+        average=True,
+        max_iter=10,
+        tol=None,
+        random_state=0,
+    )
     sgd.fit(int32(X), y)
     svc = LinearSVC(random_state=0).fit(int32(X), y)
     ours = AveragedPerceptron(max_epochs=10).fit(X, y).score(Xt, yt)
-    table(f"a9a ({X.shape[0]} train / {Xt.shape[0]} test): test accuracy (fit time) after n cyclic epochs",
-          ["model"] + [f"{e} epochs" for e in epochs], rows)
+    table(
+        f"a9a ({X.shape[0]} train / {Xt.shape[0]} test): test accuracy (fit time) after n cyclic epochs",
+        ["model"] + [f"{e} epochs" for e in epochs],
+        rows,
+    )
     sgd_acc, svc_acc = sgd.score(int32(Xt), yt), svc.score(int32(Xt), yt)
-    table("a9a anchors (same run)", ["model", "test accuracy", "ours averaged (10 epochs) minus anchor"], [
-        ["sklearn SGDClassifier perceptron average=True, 10 epochs", f"{sgd_acc:.4f}", f"{ours - sgd_acc:+.4f}"],
-        ["sklearn LinearSVC", f"{svc_acc:.4f}", f"{ours - svc_acc:+.4f}"],
-    ])
+    table(
+        "a9a anchors (same run)",
+        ["model", "test accuracy", "ours averaged (10 epochs) minus anchor"],
+        [
+            ["sklearn SGDClassifier perceptron average=True, 10 epochs", f"{sgd_acc:.4f}", f"{ours - sgd_acc:+.4f}"],
+            ["sklearn LinearSVC", f"{svc_acc:.4f}", f"{ours - svc_acc:+.4f}"],
+        ],
+    )
 
 
 def mnist_section(epochs):
-    X, y = load_mnist(DATA / "mnist-test" / "t10k-images-idx3-ubyte.gz", DATA / "mnist-test" / "t10k-labels-idx1-ubyte.gz")
+    X, y = load_mnist(
+        DATA / "mnist-test" / "t10k-images-idx3-ubyte.gz", DATA / "mnist-test" / "t10k-labels-idx1-ubyte.gz"
+    )
     Xtr, ytr, Xte, yte = X[:8000], y[:8000], X[8000:], y[8000:]
     rows = family_rows(Xtr, ytr, Xte, yte, epochs)
-    table("MNIST test set, 8,000 train / 2,000 test, pixels/255: test accuracy (fit time) after n cyclic epochs",
-          ["model"] + [f"{e} epochs" for e in epochs], rows)
+    table(
+        "MNIST test set, 8,000 train / 2,000 test, pixels/255: test accuracy (fit time) after n cyclic epochs",
+        ["model"] + [f"{e} epochs" for e in epochs],
+        rows,
+    )
     sk, sk_secs = timed(lambda: SkPerceptron(max_iter=10, tol=None, shuffle=False).fit(Xtr, ytr))
     ours, ours_secs = timed(lambda: AveragedPerceptron(max_epochs=10).fit(Xtr, ytr))
-    table("MNIST anchor (same run)", ["model", "test accuracy", "fit seconds", "fit time vs sklearn"], [
-        ["sklearn Perceptron (one-vs-rest), 10 epochs", f"{sk.score(Xte, yte):.4f}", f"{sk_secs:.2f}", "1.00"],
-        ["perceptrons AveragedPerceptron (argmax), 10 epochs", f"{ours.score(Xte, yte):.4f}", f"{ours_secs:.2f}",
-         f"{ours_secs / sk_secs:.2f}"],
-    ])
+    table(
+        "MNIST anchor (same run)",
+        ["model", "test accuracy", "fit seconds", "fit time vs sklearn"],
+        [
+            ["sklearn Perceptron (one-vs-rest), 10 epochs", f"{sk.score(Xte, yte):.4f}", f"{sk_secs:.2f}", "1.00"],
+            [
+                "perceptrons AveragedPerceptron (argmax), 10 epochs",
+                f"{ours.score(Xte, yte):.4f}",
+                f"{ours_secs:.2f}",
+                f"{ours_secs / sk_secs:.2f}",
+            ],
+        ],
+    )
 
 
 def speed_section(n, repeats):
@@ -99,19 +131,34 @@ def speed_section(n, repeats):
     X = rng.standard_normal((n, 100))
     X32 = X.astype(np.float32)
     y = np.where(X[:, :5].sum(axis=1) + rng.standard_normal(n) > 0, 1, -1)
-    sgd = SGDClassifier(loss="perceptron", learning_rate="constant", eta0=1, penalty=None, average=True,
-                        max_iter=5, tol=None, shuffle=False)
+    sgd = SGDClassifier(
+        loss="perceptron",
+        learning_rate="constant",
+        eta0=1,
+        penalty=None,
+        average=True,
+        max_iter=5,
+        tol=None,
+        shuffle=False,
+    )
     ours = AveragedPerceptron(max_epochs=5)
     ours.fit(X32[:100], y[:100])  # compile the float32 specialisation before timing
-    contestants = [("sklearn SGDClassifier average=True", "float64", lambda: sgd.fit(X, y)),
-                   ("perceptrons AveragedPerceptron", "float64", lambda: ours.fit(X, y)),
-                   ("perceptrons AveragedPerceptron", "float32", lambda: ours.fit(X32, y))]
+    contestants = [
+        ("sklearn SGDClassifier average=True", "float64", lambda: sgd.fit(X, y)),
+        ("perceptrons AveragedPerceptron", "float64", lambda: ours.fit(X, y)),
+        ("perceptrons AveragedPerceptron", "float32", lambda: ours.fit(X32, y)),
+    ]
     secs = interleaved([fn for _, _, fn in contestants], repeats)
     base = 5 * n / secs[0]
-    rows = [[name, dtype, f"{5 * n / t / 1e6:.2f}", f"{5 * n / t / base:.2f}"]
-            for (name, dtype, _), t in zip(contestants, secs)]
-    table(f"dense {n} x 100, 5 epochs, median of {repeats} (run in turn)",
-          ["estimator", "input dtype", "Msamples/s", "vs sklearn float64"], rows)
+    rows = [
+        [name, dtype, f"{5 * n / t / 1e6:.2f}", f"{5 * n / t / base:.2f}"]
+        for (name, dtype, _), t in zip(contestants, secs)
+    ]
+    table(
+        f"dense {n} x 100, 5 epochs, median of {repeats} (run in turn)",
+        ["estimator", "input dtype", "Msamples/s", "vs sklearn float64"],
+        rows,
+    )
 
 
 def main(argv=None):

@@ -24,12 +24,11 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from _common import DATA, interleaved, median_time, table
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Perceptron as SkPerceptron
 
 from perceptrons import Perceptron
-
-from _common import DATA, interleaved, median_time, table
 
 warnings.simplefilter("ignore", ConvergenceWarning)
 
@@ -81,22 +80,51 @@ def dense_section(n, d, repeats, bandwidth):
     ours = Perceptron(max_epochs=5)
     sk = SkPerceptron(max_iter=5, tol=None, shuffle=False)
     X32 = X64.astype(np.float32)
-    sk_fit, fit64, fit32 = interleaved([lambda: sk.fit(X64, y), lambda: ours.fit(X64, y), lambda: ours.fit(X32, y)],
-                                       repeats)
+    sk_fit, fit64, fit32 = interleaved(
+        [lambda: sk.fit(X64, y), lambda: ours.fit(X64, y), lambda: ours.fit(X32, y)], repeats
+    )
     sk_rate = 5 * n / sk_fit
-    rows = [["sklearn Perceptron", "float64", f"{sk_rate / 1e6:.2f}", f"{5 * X64.nbytes / sk_fit / 1e9:.2f}", "1.00",
-             f"{5 * X64.nbytes / sk_fit / bandwidth:.2f}", "-", "-"]]
+    rows = [
+        [
+            "sklearn Perceptron",
+            "float64",
+            f"{sk_rate / 1e6:.2f}",
+            f"{5 * X64.nbytes / sk_fit / 1e9:.2f}",
+            "1.00",
+            f"{5 * X64.nbytes / sk_fit / bandwidth:.2f}",
+            "-",
+            "-",
+        ]
+    ]
     for X, fit in ((X64, fit64), (X32, fit32)):
         epoch = epoch_seconds(ours, X, y, repeats)
         peak = peak_bytes(lambda: ours.fit(X, y))
-        rows.append([
-            "perceptrons Perceptron", X.dtype.name, f"{5 * n / fit / 1e6:.2f}", f"{X.nbytes / epoch / 1e9:.2f}",
-            f"{5 * n / fit / sk_rate:.2f}", f"{X.nbytes / epoch / bandwidth:.2f}",
-            f"{X.nbytes / 2**20:.0f}", f"{peak / 2**20:.1f}",
-        ])
-    table(f"dense {n} x {d}, 5 cyclic epochs (read bandwidth {bandwidth / 1e9:.2f} GB/s, median of {repeats})",
-          ["estimator", "dtype", "fit Msamples/s", "epoch GB/s", "fit vs sklearn", "epoch vs bandwidth",
-           "input MiB", "peak MiB (tracemalloc)"], rows)
+        rows.append(
+            [
+                "perceptrons Perceptron",
+                X.dtype.name,
+                f"{5 * n / fit / 1e6:.2f}",
+                f"{X.nbytes / epoch / 1e9:.2f}",
+                f"{5 * n / fit / sk_rate:.2f}",
+                f"{X.nbytes / epoch / bandwidth:.2f}",
+                f"{X.nbytes / 2**20:.0f}",
+                f"{peak / 2**20:.1f}",
+            ]
+        )
+    table(
+        f"dense {n} x {d}, 5 cyclic epochs (read bandwidth {bandwidth / 1e9:.2f} GB/s, median of {repeats})",
+        [
+            "estimator",
+            "dtype",
+            "fit Msamples/s",
+            "epoch GB/s",
+            "fit vs sklearn",
+            "epoch vs bandwidth",
+            "input MiB",
+            "peak MiB (tracemalloc)",
+        ],
+        rows,
+    )
 
 
 def csr_section(n, d, nnz, repeats):
@@ -112,17 +140,40 @@ def csr_section(n, d, nnz, repeats):
         A64.indices = A64.indices.astype(np.int64)
         A64.indptr = A64.indptr.astype(np.int64)
         ours.fit(A64[:100], y[:100])  # compile for this storage before timing
-        sk_fit, fit32, fit64 = interleaved([lambda: sk.fit(A, y), lambda: ours.fit(A, y), lambda: ours.fit(A64, y)],
-                                           repeats)
+        sk_fit, fit32, fit64 = interleaved(
+            [lambda: sk.fit(A, y), lambda: ours.fit(A, y), lambda: ours.fit(A64, y)], repeats
+        )
         peak = peak_bytes(lambda: ours.fit(A64, y))
         in_bytes = A64.data.nbytes + A64.indices.nbytes + A64.indptr.nbytes
         kind = "binary (all ones)" if binary else "float64 values"
-        rows.append([kind, f"{A.nnz / n:.1f}", f"{5 * n / sk_fit / 1e6:.2f}", f"{5 * n / fit32 / 1e6:.2f}",
-                     f"{sk_fit / fit32:.2f}", f"{5 * n / fit64 / 1e6:.2f}", f"{sk_fit / fit64:.2f}",
-                     f"{in_bytes / 2**20:.0f}", f"{peak / 2**20:.0f}"])
-    table(f"CSR {n} x {d}, Zipf columns, 5 cyclic epochs (median of {repeats})",
-          ["values", "nnz/row", "sklearn Msamples/s", "ours int32 Msamples/s", "ours/sklearn",
-           "ours int64-in Msamples/s", "ours(int64)/sklearn", "int64 input MiB", "peak MiB"], rows)
+        rows.append(
+            [
+                kind,
+                f"{A.nnz / n:.1f}",
+                f"{5 * n / sk_fit / 1e6:.2f}",
+                f"{5 * n / fit32 / 1e6:.2f}",
+                f"{sk_fit / fit32:.2f}",
+                f"{5 * n / fit64 / 1e6:.2f}",
+                f"{sk_fit / fit64:.2f}",
+                f"{in_bytes / 2**20:.0f}",
+                f"{peak / 2**20:.0f}",
+            ]
+        )
+    table(
+        f"CSR {n} x {d}, Zipf columns, 5 cyclic epochs (median of {repeats})",
+        [
+            "values",
+            "nnz/row",
+            "sklearn Msamples/s",
+            "ours int32 Msamples/s",
+            "ours/sklearn",
+            "ours int64-in Msamples/s",
+            "ours(int64)/sklearn",
+            "int64 input MiB",
+            "peak MiB",
+        ],
+        rows,
+    )
 
 
 def a9a_section():
@@ -142,8 +193,11 @@ def a9a_section():
     Xt32.indptr = Xt32.indptr.astype(np.int32)
     sk = SkPerceptron(max_iter=10, tol=None, shuffle=False).fit(X32, y)
     ours = Perceptron(max_epochs=10).fit(X, y)  # int64 indices from the reader, as is
-    table("a9a, 10 epochs, cyclic order", ["estimator", "test accuracy"],
-          [["sklearn Perceptron", f"{sk.score(Xt32, yt):.4f}"], ["perceptrons Perceptron", f"{ours.score(Xt, yt):.4f}"]])
+    table(
+        "a9a, 10 epochs, cyclic order",
+        ["estimator", "test accuracy"],
+        [["sklearn Perceptron", f"{sk.score(Xt32, yt):.4f}"], ["perceptrons Perceptron", f"{ours.score(Xt, yt):.4f}"]],
+    )
 
 
 def main(argv=None):

@@ -37,8 +37,12 @@ main(sys.argv[1:])
 
 
 def to_first_epoch(csv, model):
-    done = subprocess.run([sys.executable, "-c", TO_FIRST_EPOCH, "train", str(csv), "-o", str(model)],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", TO_FIRST_EPOCH, "train", str(csv), "-o", str(model)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     line = next(l for l in done.stderr.splitlines() if l.startswith("FIRST_EPOCH"))
     return float(line.split()[1])
 
@@ -51,10 +55,19 @@ def main():
         model = Path(tmp) / "m.npz"
         to_first_epoch(csv, model)  # fills the numba cache if it is cold
         rows = [
-            ("python -c pass (anchor)", statistics.median(wall([sys.executable, "-c", "pass"]) for _ in range(REPEATS))),
+            (
+                "python -c pass (anchor)",
+                statistics.median(wall([sys.executable, "-c", "pass"]) for _ in range(REPEATS)),
+            ),
             ("perceptrons --help", statistics.median(wall([str(exe), "--help"]) for _ in range(REPEATS))),
-            ("import perceptrons", statistics.median(wall([sys.executable, "-c", "import perceptrons"]) for _ in range(REPEATS))),
-            ("train: process start -> first epoch", statistics.median(to_first_epoch(csv, model) for _ in range(REPEATS))),
+            (
+                "import perceptrons",
+                statistics.median(wall([sys.executable, "-c", "import perceptrons"]) for _ in range(REPEATS)),
+            ),
+            (
+                "train: process start -> first epoch",
+                statistics.median(to_first_epoch(csv, model) for _ in range(REPEATS)),
+            ),
         ]
     print(f"perceptrons bench_startup — {time.strftime('%Y-%m-%d')} — warm numba cache, median of {REPEATS}")
     width = max(len(r[0]) for r in rows)

@@ -49,8 +49,10 @@ def load(data, column):
     from perceptrons.io.conllu import read_conllu
 
     ewt = Path(data) / "ud-english-ewt"
-    return [read_conllu(ewt / f"{part}.conllu", column, require_tags=True, keep_lines=False)
-            for part in ("train", "dev", "test")]
+    return [
+        read_conllu(ewt / f"{part}.conllu", column, require_tags=True, keep_lines=False)
+        for part in ("train", "dev", "test")
+    ]
 
 
 def accuracy(gold_sents, pred_sents):
@@ -115,8 +117,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=str(DEFAULT_DATA))
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--no-variants", dest="variants", action="store_false",
-                    help="Skip the one-run comparison of model variants on dev and test.")
+    ap.add_argument(
+        "--no-variants",
+        dest="variants",
+        action="store_false",
+        help="Skip the one-run comparison of model variants on dev and test.",
+    )
     ap.add_argument("--memory-probe", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.memory_probe:
@@ -134,8 +140,12 @@ def main():
         for name, params in CONFIGS:
             ours[name].append(run_ours(train, dev, test, **params))
         nltk.append(run_nltk(train, test))
-        print(f"run {r + 1}/{args.repeats}: " + ", ".join(f"{n} {o[-1][1]:.2f} s" for n, o in ours.items())
-              + f", NLTK {nltk[-1][0]:.2f} s train", file=sys.stderr)
+        print(
+            f"run {r + 1}/{args.repeats}: "
+            + ", ".join(f"{n} {o[-1][1]:.2f} s" for n, o in ours.items())
+            + f", NLTK {nltk[-1][0]:.2f} s train",
+            file=sys.stderr,
+        )
     med = statistics.median
     n_train_t, n_tag_t = med(n[0] for n in nltk), med(n[1] for n in nltk)
     n_acc = nltk[-1][2]
@@ -143,8 +153,9 @@ def main():
 
     xtrain, xdev, xtest = load(args.data, "xpos")
     _, _, nx_acc = run_nltk(xtrain, xtest)
-    peak = subprocess.run([sys.executable, __file__, "--memory-probe", "--data", args.data],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    peak = subprocess.run(
+        [sys.executable, __file__, "--memory-probe", "--data", args.data], capture_output=True, text=True, check=True
+    ).stdout.strip()
 
     columns = []
     for name, params in CONFIGS:
@@ -158,18 +169,20 @@ def main():
             path = os.path.join(tmp, "tagger.npz")
             save_model(tagger, path)
             size_mb = os.path.getsize(path) / 2**20
-        columns.append([
-            (f"{runs[-1][4]:.4f}", f"{runs[-1][4] - n_acc:+.4f}"),
-            (f"{x_acc:.4f}", f"{x_acc - nx_acc:+.4f}"),
-            (f"{max(tagger.model_.dev_scores_):.4f} (epoch {tagger.model_.best_epoch_}/{epochs})", ""),
-            (f"{o_train:.2f}", f"{n_train_t / o_train:.1f}x faster"),
-            (f"{o_tps:,.0f}", f"{o_tps / n_tps:.1f}x"),
-            (f"{n_test / o_tag:,.0f}", f"{n_tag_t / o_tag:.1f}x"),
-            (f"{n_test / o_tag1:,.0f}", f"{n_tag_t / o_tag1:.1f}x"),
-            (f"{size_mb:.1f}", ""),
-            (f"{float(peak):.0f}" if name == CONFIGS[0][0] else "-", ""),
-            (f"{tagger.features_.n_features:,} / {epochs}", ""),
-        ])
+        columns.append(
+            [
+                (f"{runs[-1][4]:.4f}", f"{runs[-1][4] - n_acc:+.4f}"),
+                (f"{x_acc:.4f}", f"{x_acc - nx_acc:+.4f}"),
+                (f"{max(tagger.model_.dev_scores_):.4f} (epoch {tagger.model_.best_epoch_}/{epochs})", ""),
+                (f"{o_train:.2f}", f"{n_train_t / o_train:.1f}x faster"),
+                (f"{o_tps:,.0f}", f"{o_tps / n_tps:.1f}x"),
+                (f"{n_test / o_tag:,.0f}", f"{n_tag_t / o_tag:.1f}x"),
+                (f"{n_test / o_tag1:,.0f}", f"{n_tag_t / o_tag1:.1f}x"),
+                (f"{size_mb:.1f}", ""),
+                (f"{float(peak):.0f}" if name == CONFIGS[0][0] else "-", ""),
+                (f"{tagger.features_.n_features:,} / {epochs}", ""),
+            ]
+        )
     labels = [
         ("UPOS accuracy, EWT test", f"{n_acc:.4f}"),
         ("XPOS accuracy, EWT test", f"{nx_acc:.4f}"),
@@ -183,10 +196,14 @@ def main():
         ("features / epochs run", "-/5"),
     ]
     head = ["metric"] + [f"ours, {n}" for n, _ in CONFIGS] + ["NLTK 3 (anchor)"] + [f"ratio, {n}" for n, _ in CONFIGS]
-    rows = [[lab] + [c[i][0] for c in columns] + [anchor] + [c[i][1] for c in columns]
-            for i, (lab, anchor) in enumerate(labels)]
-    print(f"UD English EWT: {n_train:,} training tokens, {n_test:,} test tokens; medians of {args.repeats} runs; "
-          f"XPOS from one run; first (cold) training run with clusters {ours[CONFIGS[0][0]][0][1]:.2f} s")
+    rows = [
+        [lab] + [c[i][0] for c in columns] + [anchor] + [c[i][1] for c in columns]
+        for i, (lab, anchor) in enumerate(labels)
+    ]
+    print(
+        f"UD English EWT: {n_train:,} training tokens, {n_test:,} test tokens; medians of {args.repeats} runs; "
+        f"XPOS from one run; first (cold) training run with clusters {ours[CONFIGS[0][0]][0][1]:.2f} s"
+    )
     w = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
     print(" | ".join(h.ljust(w[i]) for i, h in enumerate(head)))
     print("-|-".join("-" * x for x in w))

@@ -59,8 +59,7 @@ def anchor(X, y):
     Z = np.hstack([X, np.ones((X.shape[0], 1))]) * y[:, None]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = linprog(np.zeros(Z.shape[1]), A_ub=-Z, b_ub=-np.ones(Z.shape[0]), bounds=(None, None),
-                      method="highs")
+        res = linprog(np.zeros(Z.shape[1]), A_ub=-Z, b_ub=-np.ones(Z.shape[0]), bounds=(None, None), method="highs")
     return {0: True, 2: False}.get(res.status)  # None: HiGHS gave no answer
 
 
@@ -103,8 +102,11 @@ def table_separability(repeat, quick):
         ok = check(r, X, y) and (a is None or a == r.separable)
         how = r.method + (f", {r.n_lp_solves} LPs, {r.n_lp_rows} rows" if r.n_lp_solves else "")
         anchor_txt = f"{t_anchor:.3f}" + ("" if a is not None else " (no answer)")
-        print(f"| {name} | {'separable' if r.separable else 'not separable'} | {t_ours:.3f} | {anchor_txt} | "
-              f"{t_anchor / t_ours:.1f}x | {how} | {'yes' if ok else 'NO'} |", flush=True)
+        print(
+            f"| {name} | {'separable' if r.separable else 'not separable'} | {t_ours:.3f} | {anchor_txt} | "
+            f"{t_anchor / t_ours:.1f}x | {how} | {'yes' if ok else 'NO'} |",
+            flush=True,
+        )
 
 
 def thin_polytope(width, d, m, seed):

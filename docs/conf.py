@@ -42,8 +42,10 @@ numpydoc_validation_checks = {"PR01", "PR02", "RT01"}
 numpydoc_validation_exclude = {
     # Records that functions return (dataclasses, a NamedTuple): their constructor's parameters
     # are the fields, documented once, as Attributes.  Their methods are still checked.
-    (r"^perceptrons\.theory\.(Analysis|NovikoffBound|FreundSchapireBound|Margins|MaxMarginResult"
-     r"|SeparabilityResult|FeasibilityResult|LinprogResult|GrowthResult)$"),
+    (
+        r"^perceptrons\.theory\.(Analysis|NovikoffBound|FreundSchapireBound|Margins|MaxMarginResult"
+        r"|SeparabilityResult|FeasibilityResult|LinprogResult|GrowthResult)$"
+    ),
     r"^perceptrons\.lifting\.Circle$",
 }
 

@@ -33,9 +33,11 @@ print("lifted:      ", is_separable(Z, y).summary())
 
 clf = Perceptron(max_epochs=100_000).fit(Z, y)
 circle = circle_from_plane(clf.coef_[0], clf.intercept_[0])
-print(f"PLA on the lifts: {clf.n_updates_} updates in {clf.n_epochs_} epochs; circle centre "
-      f"({circle.center[0]:.2f}, {circle.center[1]:.2f}), radius {circle.radius:.2f} "
-      f"(true centre ({centre[0]}, {centre[1]}), radius {radius})")
+print(
+    f"PLA on the lifts: {clf.n_updates_} updates in {clf.n_epochs_} epochs; circle centre "
+    f"({circle.center[0]:.2f}, {circle.center[1]:.2f}), radius {circle.radius:.2f} "
+    f"(true centre ({centre[0]}, {centre[1]}), radius {radius})"
+)
 
 # %%
 # The data with the circle read off the plane, and the lifted points with the plane

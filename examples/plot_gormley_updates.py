@@ -23,8 +23,10 @@ estimator, updates = trace_updates(X, y, fit_intercept=False)
 weights = [updates[0].w_before] + [u.w_after for u in updates]
 for k, u in enumerate(updates, start=1):
     x, w = ", ".join(f"{v:g}" for v in u.x), ", ".join(f"{v:g}" for v in u.w_after)
-    print(f"w{k + 1} = w{k} {'+' if u.label > 0 else '-'} ({x}) = ({w})"
-          f"   epoch {u.epoch}, example {u.index + 1}, y·(w·x) = {u.score:g}")
+    print(
+        f"w{k + 1} = w{k} {'+' if u.label > 0 else '-'} ({x}) = ({w})"
+        f"   epoch {u.epoch}, example {u.index + 1}, y·(w·x) = {u.score:g}"
+    )
 
 # %%
 # The four weight vectors
@@ -43,8 +45,9 @@ for k, (ax, w) in enumerate(zip(axes, weights), start=1):
         ax.annotate(str(i), (px, py), textcoords="offset points", xytext=(5, 4), fontsize=8)
     if np.any(w):
         ax.plot(grid, -w[0] * grid / w[1], "k-", lw=1.2)
-        ax.annotate("", xy=w / np.linalg.norm(w) * 1.5, xytext=(0, 0),
-                    arrowprops={"arrowstyle": "->", "lw": 1.8, "color": "k"})
+        ax.annotate(
+            "", xy=w / np.linalg.norm(w) * 1.5, xytext=(0, 0), arrowprops={"arrowstyle": "->", "lw": 1.8, "color": "k"}
+        )
     if k <= len(updates):  # the mistake that makes w_{k+1}
         ax.scatter(*updates[k - 1].x, s=260, facecolors="none", edgecolors="k", lw=1.5, zorder=4)
     ax.set_title(f"w{k} = ({w[0]:g}, {w[1]:g})")
@@ -54,7 +57,9 @@ for k, (ax, w) in enumerate(zip(axes, weights), start=1):
     ax.axhline(0, color="0.8", lw=0.5, zorder=0)
     ax.axvline(0, color="0.8", lw=0.5, zorder=0)
 axes[0].legend(loc="lower left", fontsize=7)
-fig.suptitle(f"Perceptron without bias on Gormley's six points: {estimator.n_updates_} updates, "
-             f"mistakes per epoch {estimator.mistakes_per_epoch_}")
+fig.suptitle(
+    f"Perceptron without bias on Gormley's six points: {estimator.n_updates_} updates, "
+    f"mistakes per epoch {estimator.mistakes_per_epoch_}"
+)
 fig.tight_layout()
 plt.show()

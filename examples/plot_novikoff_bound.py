@@ -29,8 +29,10 @@ for margin in margins:
         assert cyclic.converged_ and shuffled.converged_
         rows.append((nb.gamma, nb.bound, cyclic.n_updates_, shuffled.n_updates_))
 gamma, bound, cyclic, shuffled = map(np.array, zip(*rows))
-print(f"{len(rows)} data sets; largest ratio of updates to bound: "
-      f"{max((cyclic / bound).max(), (shuffled / bound).max()):.3f}")
+print(
+    f"{len(rows)} data sets; largest ratio of updates to bound: "
+    f"{max((cyclic / bound).max(), (shuffled / bound).max()):.3f}"
+)
 
 # %%
 # Bound and updates against the margin, and against each other

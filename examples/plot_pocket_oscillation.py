@@ -39,9 +39,11 @@ with warnings.catch_warnings():  # inseparable data: not converging is the point
     warnings.simplefilter("ignore", ConvergenceWarning)
     pocket = PocketPerceptron(max_epochs=epochs, order="shuffle", random_state=0).fit(X, y)
 best = pocket.pocket_errors_[-1]
-late = pla_errors[epochs // 2:]
-print(f"PLA: between {min(late)} and {max(late)} training errors over the last {len(late)} epochs; "
-      f"pocket: {best:g} errors, held since epoch {pocket.pocket_errors_.index(best) + 1}")
+late = pla_errors[epochs // 2 :]
+print(
+    f"PLA: between {min(late)} and {max(late)} training errors over the last {len(late)} epochs; "
+    f"pocket: {best:g} errors, held since epoch {pocket.pocket_errors_.index(best) + 1}"
+)
 
 # %%
 # Training error per epoch

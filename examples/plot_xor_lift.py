@@ -41,8 +41,10 @@ with warnings.catch_warnings():  # the plain PLA cannot converge on XOR: that is
 lifted = make_pipeline(lift, Perceptron(max_epochs=1000)).fit(X, y)
 clf = lifted[-1]
 print(f"PLA on (x1, x2): training accuracy {plain.score(X, y):.2f} after {plain.n_epochs_} epochs")
-print(f"PLA on (x1, x2, x1·x2): training accuracy {lifted.score(X, y):.2f}, converged after "
-      f"{clf.n_updates_} updates; weights {np.round(clf.coef_[0], 2).tolist()}, bias {clf.intercept_[0]:.2f}")
+print(
+    f"PLA on (x1, x2, x1·x2): training accuracy {lifted.score(X, y):.2f}, converged after "
+    f"{clf.n_updates_} updates; weights {np.round(clf.coef_[0], 2).tolist()}, bias {clf.intercept_[0]:.2f}"
+)
 
 # %%
 # Decision regions in the plane, and the lifted points with the separating plane
@@ -52,8 +54,9 @@ grid = np.linspace(-2, 2, 201)
 gx, gy = np.meshgrid(grid, grid)
 G = np.column_stack([gx.ravel(), gy.ravel()])
 fig = plt.figure(figsize=(13, 4.3))
-for k, (model, title) in enumerate([(plain, "PLA on (x₁, x₂): no line works"),
-                                    (lifted, "PLA on (x₁, x₂, x₁x₂), seen in the plane")], start=1):
+for k, (model, title) in enumerate(
+    [(plain, "PLA on (x₁, x₂): no line works"), (lifted, "PLA on (x₁, x₂, x₁x₂), seen in the plane")], start=1
+):
     ax = fig.add_subplot(1, 3, k)
     region = model.predict(G).reshape(gx.shape)
     ax.contourf(gx, gy, region, levels=[-2, 0, 2], colors=["tab:red", "tab:blue"], alpha=0.15)

@@ -10,7 +10,8 @@ another line of test code — or fails for want of an adapter here.
 import contextlib
 import io
 import warnings
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -57,8 +58,18 @@ def _sequences(dtype=np.float64):
 
 def _sentences(dtype=np.float64):
     words = "the dog runs . a cat sleeps . dogs play here .".split()
-    tags = {"the": "DET", "a": "DET", "dog": "NOUN", "cat": "NOUN", "dogs": "NOUN", ".": "PUNCT", "runs": "VERB",
-            "sleeps": "VERB", "play": "VERB", "here": "ADV"}
+    tags = {
+        "the": "DET",
+        "a": "DET",
+        "dog": "NOUN",
+        "cat": "NOUN",
+        "dogs": "NOUN",
+        ".": "PUNCT",
+        "runs": "VERB",
+        "sleeps": "VERB",
+        "play": "VERB",
+        "here": "ADV",
+    }
     sents = [words[0:4], words[4:8], words[8:]]
     return Data((sents, [[tags[w] for w in s] for s in sents]), {}, (sents,), np.array(sorted(set(tags.values()))))
 
@@ -68,12 +79,21 @@ ADAPTERS = {
     "Perceptron": Adapter({"max_epochs": 5, "order": "shuffle", "random_state": 0}, _flat, _LINEAR, True),
     "PocketPerceptron": Adapter({"max_epochs": 5, "order": "shuffle", "random_state": 0}, _flat, _LINEAR, True),
     "AveragedPerceptron": Adapter({"max_epochs": 5, "order": "shuffle", "random_state": 0}, _flat, _LINEAR, True),
-    "VotedPerceptron": Adapter({"max_epochs": 5, "order": "shuffle", "random_state": 0}, _flat,
-                               _LINEAR + ("vectors_", "vector_counts_"), True),
-    "KernelPerceptron": Adapter({"max_epochs": 5, "order": "shuffle", "budget": 10, "random_state": 0}, _flat,
-                                ("dual_coef_", "intercept_", "support_"), False),
-    "SequencePerceptron": Adapter({"max_epochs": 3, "shuffle": True, "random_state": 0}, _sequences,
-                                  ("coef_", "coef_trans_", "coef_init_", "coef_final_"), False),
+    "VotedPerceptron": Adapter(
+        {"max_epochs": 5, "order": "shuffle", "random_state": 0}, _flat, _LINEAR + ("vectors_", "vector_counts_"), True
+    ),
+    "KernelPerceptron": Adapter(
+        {"max_epochs": 5, "order": "shuffle", "budget": 10, "random_state": 0},
+        _flat,
+        ("dual_coef_", "intercept_", "support_"),
+        False,
+    ),
+    "SequencePerceptron": Adapter(
+        {"max_epochs": 3, "shuffle": True, "random_state": 0},
+        _sequences,
+        ("coef_", "coef_trans_", "coef_init_", "coef_final_"),
+        False,
+    ),
     "Tagger": Adapter({"max_epochs": 3, "shuffle": True, "random_state": 0}, _sentences, ("tags_",), False),
 }
 

@@ -35,19 +35,85 @@ from pathlib import Path
 
 import numpy as np
 
-SPECIALS = [-1, 0, 1, 2**31, 2**31 - 1, 2**63 - 1, -(2**63), 255, float("nan"), float("inf"), float("-inf"), 1e308, -1e308, 0.5]
-JSON_VALUES = [None, True, False, 0, -1, 1, 2**31, 2**64, -(2**70), 0.5, -1e308, 1e308, "", "x", "rbf", [], [1, 2],
-               ["a"], {}, {"a": 1}, {"__dict__": [[1, 2]]}, [[[[[]]]]], "A" * 1000]
-DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint64", "float16", "float32", "float64",
-          "complex128", "<U3", "S3", ">f8", ">i8"]
+SPECIALS = [
+    -1,
+    0,
+    1,
+    2**31,
+    2**31 - 1,
+    2**63 - 1,
+    -(2**63),
+    255,
+    float("nan"),
+    float("inf"),
+    float("-inf"),
+    1e308,
+    -1e308,
+    0.5,
+]
+JSON_VALUES = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1,
+    2**31,
+    2**64,
+    -(2**70),
+    0.5,
+    -1e308,
+    1e308,
+    "",
+    "x",
+    "rbf",
+    [],
+    [1, 2],
+    ["a"],
+    {},
+    {"a": 1},
+    {"__dict__": [[1, 2]]},
+    [[[[[]]]]],
+    "A" * 1000,
+]
+DTYPES = [
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "complex128",
+    "<U3",
+    "S3",
+    ">f8",
+    ">i8",
+]
 
 
 # ----------------------------------------------------------------------------- valid models
 def corpus():
     words = "the dog runs fast . a cat sleeps here . dogs and cats play together".split()
-    tags = {"the": "DET", "a": "DET", "dog": "NOUN", "cat": "NOUN", "dogs": "NOUN", "cats": "NOUN", ".": "PUNCT",
-            "runs": "VERB", "sleeps": "VERB", "play": "VERB", "fast": "ADV", "here": "ADV", "and": "CCONJ",
-            "together": "ADV"}
+    tags = {
+        "the": "DET",
+        "a": "DET",
+        "dog": "NOUN",
+        "cat": "NOUN",
+        "dogs": "NOUN",
+        "cats": "NOUN",
+        ".": "PUNCT",
+        "runs": "VERB",
+        "sleeps": "VERB",
+        "play": "VERB",
+        "fast": "ADV",
+        "here": "ADV",
+        "and": "CCONJ",
+        "together": "ADV",
+    }
     sents = [words[0:5], words[5:10], words[10:]]
     return sents, [[tags[w] for w in s] for s in sents]
 
@@ -56,8 +122,16 @@ def build_models(directory):
     """Valid model files of every estimator and variant: {name: path}."""
     import scipy.sparse as sp
 
-    from perceptrons import (AveragedPerceptron, KernelPerceptron, Perceptron, PocketPerceptron, SequencePerceptron,
-                             Tagger, VotedPerceptron, save_model)
+    from perceptrons import (
+        AveragedPerceptron,
+        KernelPerceptron,
+        Perceptron,
+        PocketPerceptron,
+        SequencePerceptron,
+        Tagger,
+        VotedPerceptron,
+        save_model,
+    )
 
     rng = np.random.default_rng(0)
     X = rng.standard_normal((40, 3))
@@ -215,8 +289,21 @@ def mutate_array(rng, a):
 
 def mutate(rng, src, dst):
     """Write one mutation of the file ``src`` to ``dst``; returns its description."""
-    kind = ["bitflip", "truncate", "array", "array", "array", "array", "meta", "meta", "meta", "drop_array",
-            "extra_array", "rename_array", "container"][rng.integers(13)]
+    kind = [
+        "bitflip",
+        "truncate",
+        "array",
+        "array",
+        "array",
+        "array",
+        "meta",
+        "meta",
+        "meta",
+        "drop_array",
+        "extra_array",
+        "rename_array",
+        "container",
+    ][rng.integers(13)]
     blob = Path(src).read_bytes()
     if kind == "bitflip":
         data = bytearray(blob)
@@ -279,8 +366,11 @@ def mutate(rng, src, dst):
         write_raw(dst, meta, arrays, extra=[(f"x{i}.npy", npy_bytes(np.zeros(1))) for i in range(100)])
         return "100 extra members"
     if choice == 3:
-        arrays[name] = np.asfortranarray(arrays[name]) if arrays[name].ndim > 1 else arrays[name].astype(
-            arrays[name].dtype.newbyteorder(">"))
+        arrays[name] = (
+            np.asfortranarray(arrays[name])
+            if arrays[name].ndim > 1
+            else arrays[name].astype(arrays[name].dtype.newbyteorder(">"))
+        )
         write_raw(dst, meta, arrays)
         return f"fortran/big-endian {name}"
     if choice == 4:
@@ -292,8 +382,13 @@ def mutate(rng, src, dst):
         fake = header.replace(b"(2,)", b"(1099511627776,)")
         members = [(n + ".npy", npy_bytes(a)) for n, a in arrays.items() if n != name]
         blob_meta = np.frombuffer(json.dumps(dict(meta, sha256="0" * 64)).encode(), dtype=np.uint8)
-        write_raw(dst, meta, arrays, checksum=False,
-                  members=[("__meta__.npy", npy_bytes(blob_meta)), (name + ".npy", fake)] + members)
+        write_raw(
+            dst,
+            meta,
+            arrays,
+            checksum=False,
+            members=[("__meta__.npy", npy_bytes(blob_meta)), (name + ".npy", fake)] + members,
+        )
         return f"huge header {name}"
     if choice == 6:
         depth = int(rng.integers(20, 200000))
@@ -375,7 +470,12 @@ def run_case(models, names, seed, i, workdir):
         return "used", base, what, ""
     except Exception as exc:  # noqa: BLE001 - the point is to catch what the loader let through
         tb = traceback.format_exc().strip().splitlines()
-        return "exception", base, what, f"{type(exc).__name__}: {str(exc)[:160]} @ {tb[-3].strip()[:120] if len(tb) > 2 else ''}"
+        return (
+            "exception",
+            base,
+            what,
+            f"{type(exc).__name__}: {str(exc)[:160]} @ {tb[-3].strip()[:120] if len(tb) > 2 else ''}",
+        )
     finally:
         if os.path.exists(dst):
             os.unlink(dst)
@@ -404,8 +504,19 @@ def fuzz(cases, seed=0, workers=2, log=None):
         counts, failures, notes, running = {}, [], [], []
 
         def start(a, b):
-            cmd = [sys.executable, __file__, "--worker", "--models", index, "--seed", str(seed),
-                   "--start", str(a), "--stop", str(b)]
+            cmd = [
+                sys.executable,
+                __file__,
+                "--worker",
+                "--models",
+                index,
+                "--seed",
+                str(seed),
+                "--start",
+                str(a),
+                "--stop",
+                str(b),
+            ]
             proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             return proc, a, b
 
@@ -457,8 +568,10 @@ def main():
         for f in sorted(notes, key=lambda n: n[1] == "used")[:300]:
             print("NOTE", *f)
     total = sum(counts.values())
-    print(f"{total} cases in {time.perf_counter() - t0:.0f} s (seed {args.seed}): "
-          + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    print(
+        f"{total} cases in {time.perf_counter() - t0:.0f} s (seed {args.seed}): "
+        + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    )
     return 1 if failures or total < args.cases else 0
 
 

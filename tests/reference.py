@@ -196,18 +196,21 @@ def greedy_decode(emit, trans, start, stop, per_position=False, trans2=None):
     n, T = len(emit), len(emit[0])
     path = []
     for i in range(n):
+
         def local(t):
             tr = trans[i] if per_position else trans
             v = emit[i][t] + (start[t] if i == 0 else tr[path[-1]][t])
             if trans2 is not None and i >= 2:
                 v = v + trans2[path[-2]][path[-1]][t]
             return v + stop[t] if i == n - 1 else v
+
         path.append(max(range(T), key=lambda t: (local(t), -t)))
     return path
 
 
-def structured_perceptron(sequences, n_features, n_tags, epochs, orders=None, decoder="viterbi", n_edge=0,
-                          second_order=False):
+def structured_perceptron(
+    sequences, n_features, n_tags, epochs, orders=None, decoder="viterbi", n_edge=0, second_order=False
+):
     """Collins' perceptron, written out with lists and an explicit average.
 
     ``sequences``: list of (tokens, tags) or (tokens, tags, edges) with tokens a list of
@@ -218,13 +221,19 @@ def structured_perceptron(sequences, n_features, n_tags, epochs, orders=None, de
     Returns (last weights, mean weights), each a tuple (W[f][t], trans, start, stop, E, T2) of
     lists; the mean is taken over the weight vectors after every sequence visit, copied out in full.
     """
+
     def zeros(*shape):
         return [0.0] * shape[0] if len(shape) == 1 else [zeros(*shape[1:]) for _ in range(shape[0])]
 
     W, trans, E = zeros(n_features, n_tags), zeros(n_tags, n_tags), zeros(max(n_edge, 1), n_tags, n_tags)
     start, stop = zeros(n_tags), zeros(n_tags)
-    total = (zeros(n_features, n_tags), zeros(n_tags, n_tags), zeros(n_tags), zeros(n_tags),
-             zeros(max(n_edge, 1), n_tags, n_tags))
+    total = (
+        zeros(n_features, n_tags),
+        zeros(n_tags, n_tags),
+        zeros(n_tags),
+        zeros(n_tags),
+        zeros(max(n_edge, 1), n_tags, n_tags),
+    )
     T2, total_T2 = zeros(n_tags, n_tags, n_tags), zeros(n_tags, n_tags, n_tags)
     visits = 0
 
@@ -248,8 +257,10 @@ def structured_perceptron(sequences, n_features, n_tags, epochs, orders=None, de
             tokens, gold = sequences[s][:2]
             edges = sequences[s][2] if len(sequences[s]) > 2 else [[] for _ in tokens]
             emit = [[sum(v * W[f][t] for f, v in x.items()) for t in range(n_tags)] for x in tokens]
-            per_pos = [[[trans[a][b] + sum(E[f][a][b] for f in edges[i]) for b in range(n_tags)]
-                        for a in range(n_tags)] for i in range(len(tokens))]
+            per_pos = [
+                [[trans[a][b] + sum(E[f][a][b] for f in edges[i]) for b in range(n_tags)] for a in range(n_tags)]
+                for i in range(len(tokens))
+            ]
             if decoder == "viterbi":
                 pred = brute_force_decode(emit, per_pos, start, stop, True, T2 if second_order else None)[1]
             else:
@@ -274,10 +285,14 @@ def structured_perceptron(sequences, n_features, n_tags, epochs, orders=None, de
                 for b in range(n_tags):
                     for c in range(n_tags):
                         total_T2[a][b][c] += T2[a][b][c]
-    mean = ([[v / visits for v in row] for row in total[0]], [[v / visits for v in row] for row in total[1]],
-            [v / visits for v in total[2]], [v / visits for v in total[3]],
-            [[[v / visits for v in row] for row in m] for m in total[4][:n_edge]],
-            [[[v / visits for v in row] for row in m] for m in total_T2])
+    mean = (
+        [[v / visits for v in row] for row in total[0]],
+        [[v / visits for v in row] for row in total[1]],
+        [v / visits for v in total[2]],
+        [v / visits for v in total[3]],
+        [[[v / visits for v in row] for row in m] for m in total[4][:n_edge]],
+        [[[v / visits for v in row] for row in m] for m in total_T2],
+    )
     return (W, trans, start, stop, E[:n_edge], T2), mean
 
 
@@ -306,8 +321,20 @@ def kernel_sigmoid(x, z, gamma, degree, coef0):
 REFERENCE_KERNELS = {"linear": kernel_linear, "poly": kernel_poly, "rbf": kernel_rbf, "sigmoid": kernel_sigmoid}
 
 
-def dual_perceptron(X, y, n_classes, kernel, *, fit_intercept=True, max_epochs=100, margin=0.0,
-                    weights=None, budget=None, policy="random", uniforms=None):
+def dual_perceptron(
+    X,
+    y,
+    n_classes,
+    kernel,
+    *,
+    fit_intercept=True,
+    max_epochs=100,
+    margin=0.0,
+    weights=None,
+    budget=None,
+    policy="random",
+    uniforms=None,
+):
     """Kernel perceptron, cyclic order, y ∈ {0..K-1} (K = 2: binary with y = +1 for class 1).
 
     ``kernel(x, z)`` is a plain function.  Binary: one coefficient column, a mistake is
@@ -333,8 +360,7 @@ def dual_perceptron(X, y, n_classes, kernel, *, fit_intercept=True, max_epochs=1
     visits = 0
 
     def scores(i):
-        return [sum(A[j][k] * kernel(X[j], X[i]) for j in range(n) if A[j][k] != 0.0) + b[k]
-                for k in range(cols)]
+        return [sum(A[j][k] * kernel(X[j], X[i]) for j in range(n) if A[j][k] != 0.0) + b[k] for k in range(cols)]
 
     for epoch in range(max_epochs):
         mistakes = 0
@@ -380,8 +406,15 @@ def dual_perceptron(X, y, n_classes, kernel, *, fit_intercept=True, max_epochs=1
         if mistakes == 0:
             break
     support = sorted(kept) if budget is not None else [j for j in range(n) if alpha[j] > 0]
-    return {"alpha": alpha, "A": A, "b": b, "mistakes_per_epoch": history, "support": support,
-            "hypotheses": [tuple(h) for h in hypotheses], "visits": visits}
+    return {
+        "alpha": alpha,
+        "A": A,
+        "b": b,
+        "mistakes_per_epoch": history,
+        "support": support,
+        "hypotheses": [tuple(h) for h in hypotheses],
+        "visits": visits,
+    }
 
 
 def averaged_dual(result):
@@ -495,7 +528,7 @@ def word_attribute(word, attr, clusters=None):
         path = clusters.get(word) or clusters.get(low) or clusters.get(word[:1].upper() + word[1:].lower())
         if path is None:
             return None
-        return f"{attr}={path if attr == 'bc' else path[:int(attr[2:])]}"
+        return f"{attr}={path if attr == 'bc' else path[: int(attr[2:])]}"
     if attr == "w":
         return "w=" + word
     if attr == "l":

@@ -130,8 +130,16 @@ def token(i, word, tag, xpos="X", lemma=None):
     return f"{i}\t{word}\t{lemma or word.lower()}\t{tag}\t{xpos}\t_\t0\troot\t_\t_\n"
 
 
-TAG_TRAIN = (token(1, "The", "DET") + token(2, "dog", "NOUN") + token(3, "barks", "VERB") + "\n"
-             + token(1, "A", "DET") + token(2, "cat", "NOUN") + token(3, "sleeps", "VERB") + "\n")
+TAG_TRAIN = (
+    token(1, "The", "DET")
+    + token(2, "dog", "NOUN")
+    + token(3, "barks", "VERB")
+    + "\n"
+    + token(1, "A", "DET")
+    + token(2, "cat", "NOUN")
+    + token(3, "sleeps", "VERB")
+    + "\n"
+)
 X3 = "a,b,c,label\n1,2,3,0\n3,2,1,1\n"  # data for the 3-feature classifier
 XY = np.array([[1.0, 2.0], [2.0, 1.0], [0.0, 3.0]])
 Y3 = np.array([0, 1, 0])
@@ -152,74 +160,216 @@ T = {"tagger.npz": tagger}
 CSV_CASES = [
     Case("csv-nan", train("d.csv"), {"d.csv": "a,b,label\n1,2,0\nnan,1,1\n"}, ("d.csv, line 3", "not finite")),
     Case("csv-inf", train("d.csv"), {"d.csv": "a,b,label\n1,inf,0\n2,1,1\n"}, ("d.csv, line 2", "not finite")),
-    Case("csv-overflow-to-inf", train("d.csv"), {"d.csv": "a,b,label\n1,1e400,0\n2,1,1\n"}, ("d.csv, line 2", "not finite")),
+    Case(
+        "csv-overflow-to-inf",
+        train("d.csv"),
+        {"d.csv": "a,b,label\n1,1e400,0\n2,1,1\n"},
+        ("d.csv, line 2", "not finite"),
+    ),
     Case("csv-empty", train("d.csv"), {"d.csv": ""}, ("d.csv", "empty")),
     Case("csv-header-only", train("h.csv"), {"h.csv": "a,b,label\n"}, ("h.csv", "no data rows")),
     Case("csv-header-and-blank-lines", train("h.csv"), {"h.csv": "a,b,label\n\n,,\n\n"}, ("h.csv", "no data rows")),
-    Case("csv-single-class", train("d.csv"), {"d.csv": "a,b,label\n1,2,0\n2,1,0\n"}, ("d.csv", "1 class", "two classes")),
-    Case("csv-ragged-row", train("d.csv"), {"d.csv": "a,b,label\n1,2,0\n2,1\n3,3,1\n"},
-         ("d.csv, line 3", "2 fields, expected 3")),
-    Case("csv-non-numeric", train("d.csv"), {"d.csv": "a,b,label\n1,2,0\n2,abc,1\n"}, ("d.csv, line 3", "'abc' is not a number")),
-    Case("csv-empty-feature-cell", train("d.csv"), {"d.csv": "a,b,label\n1,2,0\n2,,1\n"}, ("d.csv, line 3", "'' is not a number")),
-    Case("csv-missing-label-column", train("d.csv", "--label", "target"), {"d.csv": GOOD},
-         ("d.csv", "no label column 'target'", "['a', 'b', 'label']")),
-    Case("csv-one-column", train("d.csv"), {"d.csv": "label\n0\n1\n"}, ("d.csv, line 1", "at least one feature column")),
+    Case(
+        "csv-single-class", train("d.csv"), {"d.csv": "a,b,label\n1,2,0\n2,1,0\n"}, ("d.csv", "1 class", "two classes")
+    ),
+    Case(
+        "csv-ragged-row",
+        train("d.csv"),
+        {"d.csv": "a,b,label\n1,2,0\n2,1\n3,3,1\n"},
+        ("d.csv, line 3", "2 fields, expected 3"),
+    ),
+    Case(
+        "csv-non-numeric",
+        train("d.csv"),
+        {"d.csv": "a,b,label\n1,2,0\n2,abc,1\n"},
+        ("d.csv, line 3", "'abc' is not a number"),
+    ),
+    Case(
+        "csv-empty-feature-cell",
+        train("d.csv"),
+        {"d.csv": "a,b,label\n1,2,0\n2,,1\n"},
+        ("d.csv, line 3", "'' is not a number"),
+    ),
+    Case(
+        "csv-missing-label-column",
+        train("d.csv", "--label", "target"),
+        {"d.csv": GOOD},
+        ("d.csv", "no label column 'target'", "['a', 'b', 'label']"),
+    ),
+    Case(
+        "csv-one-column", train("d.csv"), {"d.csv": "label\n0\n1\n"}, ("d.csv, line 1", "at least one feature column")
+    ),
     # labels: never merged, never missing (issue 10 §3)
-    Case("csv-label-empty", train("d.csv"), {"d.csv": "a,b,label\n1,2,0\n2,1,\n"}, ("d.csv, line 3", "the label is empty")),
-    Case("csv-label-blank", train("d.csv"), {"d.csv": "a,b,label\n1,2,  \n2,1,1\n"}, ("d.csv, line 2", "the label is empty")),
-    Case("csv-label-NA", train("d.csv"), {"d.csv": "a,b,label\n1,2,NA\n2,1,1\n"}, ("d.csv, line 2", "'NA', a missing value")),
-    Case("csv-label-nan", train("d.csv"), {"d.csv": "a,b,label\n1,2,0\n2,1,nan\n"}, ("d.csv, line 3", "'nan', a missing value")),
-    Case("csv-label-NaN-upper", train("d.csv"), {"d.csv": "a,b,label\n1,2,NaN\n2,1,1\n"}, ("d.csv, line 2", "missing value")),
+    Case(
+        "csv-label-empty",
+        train("d.csv"),
+        {"d.csv": "a,b,label\n1,2,0\n2,1,\n"},
+        ("d.csv, line 3", "the label is empty"),
+    ),
+    Case(
+        "csv-label-blank",
+        train("d.csv"),
+        {"d.csv": "a,b,label\n1,2,  \n2,1,1\n"},
+        ("d.csv, line 2", "the label is empty"),
+    ),
+    Case(
+        "csv-label-NA",
+        train("d.csv"),
+        {"d.csv": "a,b,label\n1,2,NA\n2,1,1\n"},
+        ("d.csv, line 2", "'NA', a missing value"),
+    ),
+    Case(
+        "csv-label-nan",
+        train("d.csv"),
+        {"d.csv": "a,b,label\n1,2,0\n2,1,nan\n"},
+        ("d.csv, line 3", "'nan', a missing value"),
+    ),
+    Case(
+        "csv-label-NaN-upper",
+        train("d.csv"),
+        {"d.csv": "a,b,label\n1,2,NaN\n2,1,1\n"},
+        ("d.csv, line 2", "missing value"),
+    ),
     Case("csv-label-n/a", train("d.csv"), {"d.csv": "a,b,label\n1,2,0\n2,1,n/a\n"}, ("d.csv, line 3", "missing value")),
-    Case("csv-label-null", train("d.csv"), {"d.csv": "a,b,label\n1,2,NULL\n2,1,1\n"}, ("d.csv, line 2", "missing value")),
-    Case("csv-label-inf", train("d.csv"), {"d.csv": "a,b,label\n1,2,0\n2,1,-inf\n"}, ("d.csv, line 3", "'-inf' is not finite")),
+    Case(
+        "csv-label-null", train("d.csv"), {"d.csv": "a,b,label\n1,2,NULL\n2,1,1\n"}, ("d.csv, line 2", "missing value")
+    ),
+    Case(
+        "csv-label-inf",
+        train("d.csv"),
+        {"d.csv": "a,b,label\n1,2,0\n2,1,-inf\n"},
+        ("d.csv, line 3", "'-inf' is not finite"),
+    ),
     # CSV syntax (issue 10 §4)
-    Case("csv-field-over-128KiB", train("d.csv"), {"d.csv": f"a,b,label\n1,2,0\n1,{LONG_FIELD},1\n"},
-         ("d.csv, line 3", "longer than 131,072 characters")),
-    Case("csv-unterminated-quote", train("d.csv"), {"d.csv": 'a,b,label\n1,2,"0\n3,4,1\n'},
-         ("d.csv, line 2", "unterminated quote")),
-    Case("csv-quote-runs-over-lines", train("d.csv"), {"d.csv": 'a,b,label\n1,"2\n3",0\n4,5,1\n'},
-         ("d.csv, line 2", "runs over lines 2-3")),
-    Case("csv-text-after-quote", train("d.csv"), {"d.csv": 'a,b,label\n1,"2"x,0\n3,4,1\n'}, ("d.csv, line 2", "bad CSV quoting")),
-    Case("csv-cr-line-breaks", train("d.csv"), {"d.csv": "a,b,label\r1,2,0\r2,1,1\r"}, ("d.csv, line 1", "carriage return")),
+    Case(
+        "csv-field-over-128KiB",
+        train("d.csv"),
+        {"d.csv": f"a,b,label\n1,2,0\n1,{LONG_FIELD},1\n"},
+        ("d.csv, line 3", "longer than 131,072 characters"),
+    ),
+    Case(
+        "csv-unterminated-quote",
+        train("d.csv"),
+        {"d.csv": 'a,b,label\n1,2,"0\n3,4,1\n'},
+        ("d.csv, line 2", "unterminated quote"),
+    ),
+    Case(
+        "csv-quote-runs-over-lines",
+        train("d.csv"),
+        {"d.csv": 'a,b,label\n1,"2\n3",0\n4,5,1\n'},
+        ("d.csv, line 2", "runs over lines 2-3"),
+    ),
+    Case(
+        "csv-text-after-quote",
+        train("d.csv"),
+        {"d.csv": 'a,b,label\n1,"2"x,0\n3,4,1\n'},
+        ("d.csv, line 2", "bad CSV quoting"),
+    ),
+    Case(
+        "csv-cr-line-breaks",
+        train("d.csv"),
+        {"d.csv": "a,b,label\r1,2,0\r2,1,1\r"},
+        ("d.csv, line 1", "carriage return"),
+    ),
     Case("csv-utf16", train("d.csv"), {"d.csv": "a,b,label\n1,2,0\n".encode("utf-16")}, ("d.csv, line 1", "not UTF-8")),
     Case("csv-nul-byte", train("d.csv"), {"d.csv": b"a,b,label\n1,2,0\n\x00,1,1\n"}, ("d.csv, line 3", "not a number")),
-    Case("csv-not-utf8", train("d.csv"), {"d.csv": b"a,b,label\n1,2,0\n2,\xff,1\n"}, ("d.csv, line 3", "not UTF-8", "0xff")),
-    Case("csv-label-name-duplicated", train("d.csv", "--label", "label"), {"d.csv": "label,a,label\n1,2,0\n2,1,1\n"},
-         ("d.csv, line 1", "'label' appears 2 times", "columns 1, 3")),
-    Case("csv-default-label-name-duplicated", train("d.csv"), {"d.csv": "x,a,x\n1,2,0\n2,1,1\n"},
-         ("d.csv, line 1", "'x' appears 2 times")),
+    Case(
+        "csv-not-utf8",
+        train("d.csv"),
+        {"d.csv": b"a,b,label\n1,2,0\n2,\xff,1\n"},
+        ("d.csv, line 3", "not UTF-8", "0xff"),
+    ),
+    Case(
+        "csv-label-name-duplicated",
+        train("d.csv", "--label", "label"),
+        {"d.csv": "label,a,label\n1,2,0\n2,1,1\n"},
+        ("d.csv, line 1", "'label' appears 2 times", "columns 1, 3"),
+    ),
+    Case(
+        "csv-default-label-name-duplicated",
+        train("d.csv"),
+        {"d.csv": "x,a,x\n1,2,0\n2,1,1\n"},
+        ("d.csv, line 1", "'x' appears 2 times"),
+    ),
     # the BOM is stripped, so the header lists 'label', not '\ufefflabel'
-    Case("csv-bom-header-unknown-label", train("d.csv", "--label", "nope"), {"d.csv": "\ufefflabel,a\n0,1\n1,2\n"},
-         ("d.csv", "no label column 'nope'", "['label', 'a']")),
-    Case("tsv-ragged", train("d.tsv"), {"d.tsv": "a\tb\tlabel\n1\t2\t0\n1\t2\n"}, ("d.tsv, line 3", "2 fields, expected 3")),
-    Case("tsv-label-NA", train("d.tsv"), {"d.tsv": "a\tb\tlabel\n1\t2\tNA\n2\t1\t1\n"}, ("d.tsv, line 2", "missing value")),
-    Case("tsv-non-numeric", train("d.tsv"), {"d.tsv": "a\tb\tlabel\n1\tx y\t0\n"}, ("d.tsv, line 2", "'x y' is not a number")),
+    Case(
+        "csv-bom-header-unknown-label",
+        train("d.csv", "--label", "nope"),
+        {"d.csv": "\ufefflabel,a\n0,1\n1,2\n"},
+        ("d.csv", "no label column 'nope'", "['label', 'a']"),
+    ),
+    Case(
+        "tsv-ragged",
+        train("d.tsv"),
+        {"d.tsv": "a\tb\tlabel\n1\t2\t0\n1\t2\n"},
+        ("d.tsv, line 3", "2 fields, expected 3"),
+    ),
+    Case(
+        "tsv-label-NA",
+        train("d.tsv"),
+        {"d.tsv": "a\tb\tlabel\n1\t2\tNA\n2\t1\t1\n"},
+        ("d.tsv, line 2", "missing value"),
+    ),
+    Case(
+        "tsv-non-numeric",
+        train("d.tsv"),
+        {"d.tsv": "a\tb\tlabel\n1\tx y\t0\n"},
+        ("d.tsv, line 2", "'x y' is not a number"),
+    ),
     Case("data-missing", train("absent.csv"), {}, ("absent.csv", "no such file")),
     Case("data-is-a-directory", train("sub"), {"sub": DIR}, ("sub", "directory")),
     Case("format-forced-wrong", train("d.csv", "--format", "npz"), {"d.csv": GOOD}, ("d.csv", "not a .npz archive")),
     # a failed train leaves the model already at the output path as it was (the snapshot checks it)
-    Case("output-kept-after-nan", train("d.csv", out="model.npz"), {**M, "d.csv": "a,b,label\n1,2,0\n2,nan,1\n"},
-         ("d.csv, line 3", "not finite")),
-    Case("output-kept-after-single-class", train("s.csv", out="model.npz"), {**M, "s.csv": "a,b,label\n1,2,0\n2,2,0\n"},
-         ("s.csv", "two classes")),
-    Case("output-in-missing-directory", ("train", "{d}/d.csv", "-o", "{d}/nope/m.npz"), {"d.csv": GOOD},
-         ("nope", "does not exist")),
+    Case(
+        "output-kept-after-nan",
+        train("d.csv", out="model.npz"),
+        {**M, "d.csv": "a,b,label\n1,2,0\n2,nan,1\n"},
+        ("d.csv, line 3", "not finite"),
+    ),
+    Case(
+        "output-kept-after-single-class",
+        train("s.csv", out="model.npz"),
+        {**M, "s.csv": "a,b,label\n1,2,0\n2,2,0\n"},
+        ("s.csv", "two classes"),
+    ),
+    Case(
+        "output-in-missing-directory",
+        ("train", "{d}/d.csv", "-o", "{d}/nope/m.npz"),
+        {"d.csv": GOOD},
+        ("nope", "does not exist"),
+    ),
 ]
 
 LIBSVM_CASES = [
     Case("libsvm-bad-token", train("d.svm"), {"d.svm": "1 1:0.5 2:1\n-1 3:zz\n"}, ("d.svm, line 2", "'3:zz'")),
     Case("libsvm-bad-label", train("e.svm"), {"e.svm": "1 1:0.5\nabc 2:1\n"}, ("e.svm, line 2", "label 'abc'")),
     Case("libsvm-empty", train("e.svm"), {"e.svm": ""}, ("e.svm", "empty")),
-    Case("libsvm-unsorted-indices", train("d.svm"), {"d.svm": "1 1:1 2:1\n-1 3:1 2:3\n"},
-         ("d.svm, line 2", "feature index 2 comes after index 3")),
-    Case("libsvm-duplicate-index", train("d.svm"), {"d.svm": "1 1:1\n# comment\n-1 2:1 2:3\n"},
-         ("d.svm, line 3", "feature index 2 repeats")),
-    Case("libsvm-index-2^31", train("d.svm"), {"d.svm": "1 1:1\n-1 2147483648:1\n"}, ("d.svm, line 2", "too large", "2^31")),
-    Case("libsvm-index-huge", train("d.svm"), {"d.svm": "1 1:1\n-1 " + "9" * 30 + ":1\n"}, ("d.svm, line 2", "too large")),
+    Case(
+        "libsvm-unsorted-indices",
+        train("d.svm"),
+        {"d.svm": "1 1:1 2:1\n-1 3:1 2:3\n"},
+        ("d.svm, line 2", "feature index 2 comes after index 3"),
+    ),
+    Case(
+        "libsvm-duplicate-index",
+        train("d.svm"),
+        {"d.svm": "1 1:1\n# comment\n-1 2:1 2:3\n"},
+        ("d.svm, line 3", "feature index 2 repeats"),
+    ),
+    Case(
+        "libsvm-index-2^31",
+        train("d.svm"),
+        {"d.svm": "1 1:1\n-1 2147483648:1\n"},
+        ("d.svm, line 2", "too large", "2^31"),
+    ),
+    Case(
+        "libsvm-index-huge", train("d.svm"), {"d.svm": "1 1:1\n-1 " + "9" * 30 + ":1\n"}, ("d.svm, line 2", "too large")
+    ),
     Case("libsvm-index-zero", train("d.svm"), {"d.svm": "1 0:1\n-1 2:1\n"}, ("d.svm, line 1", "index 0 < 1")),
     Case("libsvm-index-negative", train("d.svm"), {"d.svm": "1 1:1\n-1 -2:1\n"}, ("d.svm, line 2", "'-2:1'")),
-    Case("libsvm-label-nan", train("d.svm"), {"d.svm": "1 1:1\nnan 2:1\n"}, ("d.svm, line 2", "'nan', a missing value")),
+    Case(
+        "libsvm-label-nan", train("d.svm"), {"d.svm": "1 1:1\nnan 2:1\n"}, ("d.svm, line 2", "'nan', a missing value")
+    ),
     Case("libsvm-label-NA", train("d.svm"), {"d.svm": "1 1:1\nNA 2:1\n"}, ("d.svm, line 2", "missing value")),
     Case("libsvm-label-inf", train("d.svm"), {"d.svm": "inf 1:1\n-1 2:1\n"}, ("d.svm, line 1", "not finite")),
     Case("libsvm-value-nan", train("d.svm"), {"d.svm": "1 1:1\n\n-1 2:nan\n"}, ("d.svm, line 3", "not finite")),
@@ -230,8 +380,12 @@ LIBSVM_CASES = [
     Case("libsvm-label-list", train("d.svm"), {"d.svm": "1,2 1:1\n"}, ("d.svm, line 1", "label '1,2'")),
     Case("libsvm-qid-not-first", train("d.svm"), {"d.svm": "1 1:1 qid:3\n"}, ("d.svm, line 1", "'qid:3'")),
     Case("libsvm-single-class", train("d.svm"), {"d.svm": "1 1:1\n1 2:1\n"}, ("d.svm", "1 class")),
-    Case("libsvm-index-beyond-model", with_model("predict", "d.svm"), {**M, "d.svm": "1 5:1\n"},
-         ("d.svm, line 1", "exceeds the model's 3 features")),
+    Case(
+        "libsvm-index-beyond-model",
+        with_model("predict", "d.svm"),
+        {**M, "d.svm": "1 5:1\n"},
+        ("d.svm, line 1", "exceeds the model's 3 features"),
+    ),
 ]
 
 NPZ_CASES = [
@@ -240,113 +394,290 @@ NPZ_CASES = [
     Case("npz-not-a-zip", train("d.npz"), {"d.npz": b"hello, not a zip"}, ("d.npz", "not a .npz archive")),
     Case("npz-truncated", train("d.npz"), {"d.npz": npz(X=XY, y=Y3)[:100]}, ("d.npz", "not a readable .npz")),
     Case("npz-missing-y", train("d.npz"), {"d.npz": npz(X=XY)}, ("d.npz", "missing array(s) ['y']")),
-    Case("npz-bytes-labels", train("d.npz"), {"d.npz": npz(X=XY, y=np.array([b"a", b"b", b"a"]))}, ("d.npz", "y holds bytes")),
-    Case("npz-object-labels", train("d.npz"),
-         {"d.npz": npz(X=XY, y=np.array([0, "a", None], dtype=object))}, ("d.npz", "Python objects")),
+    Case(
+        "npz-bytes-labels",
+        train("d.npz"),
+        {"d.npz": npz(X=XY, y=np.array([b"a", b"b", b"a"]))},
+        ("d.npz", "y holds bytes"),
+    ),
+    Case(
+        "npz-object-labels",
+        train("d.npz"),
+        {"d.npz": npz(X=XY, y=np.array([0, "a", None], dtype=object))},
+        ("d.npz", "Python objects"),
+    ),
     Case("npz-complex-X", train("d.npz"), {"d.npz": npz(X=XY + 1j, y=Y3)}, ("d.npz", "complex numbers")),
-    Case("npz-text-X", train("d.npz"), {"d.npz": npz(X=np.array([["a"], ["b"], ["c"]]), y=Y3)}, ("d.npz", "X holds dtype")),
+    Case(
+        "npz-text-X",
+        train("d.npz"),
+        {"d.npz": npz(X=np.array([["a"], ["b"], ["c"]]), y=Y3)},
+        ("d.npz", "X holds dtype"),
+    ),
     Case("npz-zero-columns", train("d.npz"), {"d.npz": npz(X=np.zeros((3, 0)), y=Y3)}, ("d.npz", "0 columns")),
     Case("npz-X-1d", train("d.npz"), {"d.npz": npz(X=np.zeros(3), y=Y3)}, ("d.npz", "X must be 2-D")),
     Case("npz-length-mismatch", train("d.npz"), {"d.npz": npz(X=XY, y=np.array([0, 1]))}, ("d.npz", "same length")),
-    Case("npz-nan-in-X", train("d.npz"), {"d.npz": npz(X=np.array([[1.0], [np.nan], [0.0]]), y=Y3)},
-         ("d.npz", "X row 2", "NaN or inf")),
-    Case("npz-nan-in-y", train("d.npz"), {"d.npz": npz(X=XY, y=np.array([0.0, np.nan, 1.0]))}, ("d.npz", "y[1] (row 2) is nan")),
-    Case("npz-inf-in-y", train("d.npz"), {"d.npz": npz(X=XY, y=np.array([0.0, 1.0, np.inf]))}, ("d.npz", "y[2]", "inf")),
-    Case("npz-fractional-y", train("d.npz"), {"d.npz": npz(X=XY, y=np.array([0.0, 0.5, 1.0]))}, ("d.npz", "0.5", "not an integer")),
-    Case("npz-float-y-beyond-int64", train("d.npz"), {"d.npz": npz(X=XY, y=np.array([0.0, 1e19, 1.0]))},
-         ("d.npz", "beyond the int64 range")),
-    Case("npz-empty-text-label", train("d.npz"), {"d.npz": npz(X=XY, y=np.array(["a", "", "b"]))}, ("d.npz", "y[1]", "empty")),
-    Case("npz-NA-text-label", train("d.npz"), {"d.npz": npz(X=XY, y=np.array(["a", "NA", "b"]))}, ("d.npz", "y[1]", "missing value")),
-    Case("npz-absurd-header", train("d.npz"), {"d.npz": zipped({"X.npy": npy_header((10**12, 10**6)), "y.npy": npy(Y3)})},
-         ("d.npz", "declares shape (1000000000000, 1000000)", "holds 48 bytes")),
-    Case("npz-absurd-header-compressed", train("d.npz"),
-         {"d.npz": zipped({"X.npy": npy_header((2**40,)), "y.npy": npy(Y3)}, zipfile.ZIP_DEFLATED)},
-         ("d.npz", "declares shape")),
-    Case("npz-absurd-label-header", train("d.npz"), {"d.npz": zipped({"X.npy": npy(XY), "y.npy": npy_header((10**15,), "<i8")})},
-         ("d.npz", "array 'y' declares")),
-    Case("npz-bad-header", train("d.npz"), {"d.npz": zipped({"X.npy": b"\x93NUMPY\x01\x00\x10\x00{'descr': 'z'}\n",
-                                                               "y.npy": npy(Y3)})},
-         ("d.npz", "bad .npy header")),
+    Case(
+        "npz-nan-in-X",
+        train("d.npz"),
+        {"d.npz": npz(X=np.array([[1.0], [np.nan], [0.0]]), y=Y3)},
+        ("d.npz", "X row 2", "NaN or inf"),
+    ),
+    Case(
+        "npz-nan-in-y",
+        train("d.npz"),
+        {"d.npz": npz(X=XY, y=np.array([0.0, np.nan, 1.0]))},
+        ("d.npz", "y[1] (row 2) is nan"),
+    ),
+    Case(
+        "npz-inf-in-y", train("d.npz"), {"d.npz": npz(X=XY, y=np.array([0.0, 1.0, np.inf]))}, ("d.npz", "y[2]", "inf")
+    ),
+    Case(
+        "npz-fractional-y",
+        train("d.npz"),
+        {"d.npz": npz(X=XY, y=np.array([0.0, 0.5, 1.0]))},
+        ("d.npz", "0.5", "not an integer"),
+    ),
+    Case(
+        "npz-float-y-beyond-int64",
+        train("d.npz"),
+        {"d.npz": npz(X=XY, y=np.array([0.0, 1e19, 1.0]))},
+        ("d.npz", "beyond the int64 range"),
+    ),
+    Case(
+        "npz-empty-text-label",
+        train("d.npz"),
+        {"d.npz": npz(X=XY, y=np.array(["a", "", "b"]))},
+        ("d.npz", "y[1]", "empty"),
+    ),
+    Case(
+        "npz-NA-text-label",
+        train("d.npz"),
+        {"d.npz": npz(X=XY, y=np.array(["a", "NA", "b"]))},
+        ("d.npz", "y[1]", "missing value"),
+    ),
+    Case(
+        "npz-absurd-header",
+        train("d.npz"),
+        {"d.npz": zipped({"X.npy": npy_header((10**12, 10**6)), "y.npy": npy(Y3)})},
+        ("d.npz", "declares shape (1000000000000, 1000000)", "holds 48 bytes"),
+    ),
+    Case(
+        "npz-absurd-header-compressed",
+        train("d.npz"),
+        {"d.npz": zipped({"X.npy": npy_header((2**40,)), "y.npy": npy(Y3)}, zipfile.ZIP_DEFLATED)},
+        ("d.npz", "declares shape"),
+    ),
+    Case(
+        "npz-absurd-label-header",
+        train("d.npz"),
+        {"d.npz": zipped({"X.npy": npy(XY), "y.npy": npy_header((10**15,), "<i8")})},
+        ("d.npz", "array 'y' declares"),
+    ),
+    Case(
+        "npz-bad-header",
+        train("d.npz"),
+        {"d.npz": zipped({"X.npy": b"\x93NUMPY\x01\x00\x10\x00{'descr': 'z'}\n", "y.npy": npy(Y3)})},
+        ("d.npz", "bad .npy header"),
+    ),
 ]
 
 MODEL_CASES = [  # predict / evaluate and the model file
-    Case("model-truncated", with_model("predict", "d.csv"), {"model.npz": lambda a: a.classifier[:200], "d.csv": X3}, ("model.npz",)),
-    Case("model-garbage", with_model("predict", "d.csv"), {"model.npz": b"PK\x03\x04 this is not a model", "d.csv": X3},
-         ("model.npz",)),
-    Case("model-other-npz", with_model("predict", "d.csv"), {"model.npz": npz(X=np.zeros(3)), "d.csv": X3}, ("model.npz",)),
-    Case("model-tampered", with_model("evaluate", "d.csv"), {"model.npz": tampered, "d.csv": X3}, ("model.npz", "checksum")),
+    Case(
+        "model-truncated",
+        with_model("predict", "d.csv"),
+        {"model.npz": lambda a: a.classifier[:200], "d.csv": X3},
+        ("model.npz",),
+    ),
+    Case(
+        "model-garbage",
+        with_model("predict", "d.csv"),
+        {"model.npz": b"PK\x03\x04 this is not a model", "d.csv": X3},
+        ("model.npz",),
+    ),
+    Case(
+        "model-other-npz",
+        with_model("predict", "d.csv"),
+        {"model.npz": npz(X=np.zeros(3)), "d.csv": X3},
+        ("model.npz",),
+    ),
+    Case(
+        "model-tampered",
+        with_model("evaluate", "d.csv"),
+        {"model.npz": tampered, "d.csv": X3},
+        ("model.npz", "checksum"),
+    ),
     Case("model-is-npy", with_model("predict", "d.csv", model="m.npy"), {"m.npy": npy(XY), "d.csv": X3}, ("m.npy",)),
-    Case("model-is-a-tagger", with_model("predict", "d.csv", model="tagger.npz"), {**T, "d.csv": X3}, ("tagger.npz", "Tagger")),
-    Case("model-missing", with_model("evaluate", "d.csv", model="absent.npz"), {"d.csv": X3}, ("absent.npz", "no such")),
-    Case("predict-too-many-features", with_model("predict", "w.csv"), {**M, "w.csv": "a,b,c,d,label\n1,2,3,4,0\n"},
-         ("w.csv", "4 features", "trained on 3")),
-    Case("predict-nan", with_model("predict", "d.csv"), {**M, "d.csv": "a,b,c,label\n1,2,nan,0\n"}, ("d.csv, line 2", "not finite")),
+    Case(
+        "model-is-a-tagger",
+        with_model("predict", "d.csv", model="tagger.npz"),
+        {**T, "d.csv": X3},
+        ("tagger.npz", "Tagger"),
+    ),
+    Case(
+        "model-missing", with_model("evaluate", "d.csv", model="absent.npz"), {"d.csv": X3}, ("absent.npz", "no such")
+    ),
+    Case(
+        "predict-too-many-features",
+        with_model("predict", "w.csv"),
+        {**M, "w.csv": "a,b,c,d,label\n1,2,3,4,0\n"},
+        ("w.csv", "4 features", "trained on 3"),
+    ),
+    Case(
+        "predict-nan",
+        with_model("predict", "d.csv"),
+        {**M, "d.csv": "a,b,c,label\n1,2,nan,0\n"},
+        ("d.csv, line 2", "not finite"),
+    ),
     Case("predict-data-missing", with_model("predict", "absent.csv"), M, ("absent.csv", "no such file")),
-    Case("predict-npz-complex", with_model("predict", "d.npz"), {**M, "d.npz": npz(X=np.ones((2, 3)) * 1j, y=np.array([0, 1]))},
-         ("d.npz", "complex")),
-    Case("evaluate-no-label-column", with_model("evaluate", "f.csv"), {**M, "f.csv": "a,b,c\n1,2,3\n"},
-         ("f.csv", "no label column")),
-    Case("evaluate-unseen-label", with_model("evaluate", "d.csv"), {**M, "d.csv": "a,b,c,label\n1,2,3,5\n"},
-         ("d.csv", "labels [5] were not seen in training")),
-    Case("evaluate-label-NA", with_model("evaluate", "d.csv"), {**M, "d.csv": "a,b,c,label\n1,2,3,0\n1,2,3,NA\n"},
-         ("d.csv, line 3", "missing value")),
-    Case("evaluate-libsvm-unsorted", with_model("evaluate", "d.svm"), {**M, "d.svm": "1 2:1 1:1\n"}, ("d.svm, line 1", "comes after")),
+    Case(
+        "predict-npz-complex",
+        with_model("predict", "d.npz"),
+        {**M, "d.npz": npz(X=np.ones((2, 3)) * 1j, y=np.array([0, 1]))},
+        ("d.npz", "complex"),
+    ),
+    Case(
+        "evaluate-no-label-column",
+        with_model("evaluate", "f.csv"),
+        {**M, "f.csv": "a,b,c\n1,2,3\n"},
+        ("f.csv", "no label column"),
+    ),
+    Case(
+        "evaluate-unseen-label",
+        with_model("evaluate", "d.csv"),
+        {**M, "d.csv": "a,b,c,label\n1,2,3,5\n"},
+        ("d.csv", "labels [5] were not seen in training"),
+    ),
+    Case(
+        "evaluate-label-NA",
+        with_model("evaluate", "d.csv"),
+        {**M, "d.csv": "a,b,c,label\n1,2,3,0\n1,2,3,NA\n"},
+        ("d.csv, line 3", "missing value"),
+    ),
+    Case(
+        "evaluate-libsvm-unsorted",
+        with_model("evaluate", "d.svm"),
+        {**M, "d.svm": "1 2:1 1:1\n"},
+        ("d.svm, line 1", "comes after"),
+    ),
 ]
 
 OPTION_CASES = [  # non-finite and absurd parameters are refused naming the option (issue 10 §3)
     Case(f"option{opt}={value}", train("d.csv", "--model", "kernel", opt, value), {"d.csv": GOOD}, (opt, *frags))
     for opt, value, frags in [
-        ("--gamma", "inf", ("'inf'",)), ("--gamma", "nan", ("'nan'",)), ("--gamma", "-1", ("'-1'",)),
-        ("--gamma", "0", ("'0'",)), ("--gamma", "abc", ("'abc'", "'scale'")), ("--gamma", "1e400", ("'1e400'",)),
-        ("--coef0", "nan", ("not finite",)), ("--coef0", "-inf", ("not finite",)), ("--coef0", "1e300", ("out of range",)),
-        ("--degree", "1e20", ("not an integer",)), ("--degree", "0", ("out of range",)), ("--degree", "1000", ("out of range",)),
-        ("--margin", "inf", ("not finite",)), ("--margin", "nan", ("not finite",)), ("--margin", "-1", ("out of range",)),
-        ("--budget", "1e20", ("not an integer", "[1, 10000000]")), ("--budget", "0", ("out of range",)),
+        ("--gamma", "inf", ("'inf'",)),
+        ("--gamma", "nan", ("'nan'",)),
+        ("--gamma", "-1", ("'-1'",)),
+        ("--gamma", "0", ("'0'",)),
+        ("--gamma", "abc", ("'abc'", "'scale'")),
+        ("--gamma", "1e400", ("'1e400'",)),
+        ("--coef0", "nan", ("not finite",)),
+        ("--coef0", "-inf", ("not finite",)),
+        ("--coef0", "1e300", ("out of range",)),
+        ("--degree", "1e20", ("not an integer",)),
+        ("--degree", "0", ("out of range",)),
+        ("--degree", "1000", ("out of range",)),
+        ("--margin", "inf", ("not finite",)),
+        ("--margin", "nan", ("not finite",)),
+        ("--margin", "-1", ("out of range",)),
+        ("--budget", "1e20", ("not an integer", "[1, 10000000]")),
+        ("--budget", "0", ("out of range",)),
         ("--budget", "100000000000000000000", ("out of range",)),
-        ("--cache-size", "1e308", ("out of range", "1048576")), ("--cache-size", "0", ("out of range",)),
+        ("--cache-size", "1e308", ("out of range", "1048576")),
+        ("--cache-size", "0", ("out of range",)),
         ("--cache-size", "nan", ("not finite",)),
-        ("--seed", "-1", ("out of range",)), ("--seed", "4294967296", ("out of range", "4294967295")),
+        ("--seed", "-1", ("out of range",)),
+        ("--seed", "4294967296", ("out of range", "4294967295")),
         ("--seed", "1.5", ("not an integer",)),
-        ("--epochs", "0", ("0",)), ("--epochs", "1e20", ("not an integer",)), ("--epochs", "10000000000", ("out of range",)),
+        ("--epochs", "0", ("0",)),
+        ("--epochs", "1e20", ("not an integer",)),
+        ("--epochs", "10000000000", ("out of range",)),
     ]
 ] + [
-    Case("option--max-vectors=0", train("d.csv", "--model", "voted", "--max-vectors", "0"), {"d.csv": GOOD}, ("--max-vectors",)),
-    Case("option--max-vectors=1e3", train("d.csv", "--model", "voted", "--max-vectors", "1e3"), {"d.csv": GOOD},
-         ("--max-vectors", "not an integer")),
+    Case(
+        "option--max-vectors=0",
+        train("d.csv", "--model", "voted", "--max-vectors", "0"),
+        {"d.csv": GOOD},
+        ("--max-vectors",),
+    ),
+    Case(
+        "option--max-vectors=1e3",
+        train("d.csv", "--model", "voted", "--max-vectors", "1e3"),
+        {"d.csv": GOOD},
+        ("--max-vectors", "not an integer"),
+    ),
     Case("option--model=unknown", train("d.csv", "--model", "svm"), {"d.csv": GOOD}, ("--model", "'svm'")),
     Case("option--format=unknown", train("d.csv", "--format", "xlsx"), {"d.csv": GOOD}, ("--format", "'xlsx'")),
     Case("option--order=unknown", train("d.csv", "--order", "random"), {"d.csv": GOOD}, ("--order",)),
     Case("train-missing-output", ("train", "{d}/d.csv"), {"d.csv": GOOD}, ("--output",)),
     Case("demo--seed=-1", ("demo", "--seed", "-1", "--out", "{d}/fig"), {}, ("--seed", "out of range")),
-    Case("demo--seed-overflows-seed+3", ("demo", "--seed", "4294967293", "--out", "{d}/fig"), {}, ("--seed", "4294967292")),
+    Case(
+        "demo--seed-overflows-seed+3",
+        ("demo", "--seed", "4294967293", "--out", "{d}/fig"),
+        {},
+        ("--seed", "4294967292"),
+    ),
     Case("demo--seed=abc", ("demo", "--seed", "abc", "--out", "{d}/fig"), {}, ("--seed", "not an integer")),
 ]
 
 TRACE_ANALYZE_CASES = [
     Case("trace--epochs=0", ("trace", "{d}/d.csv", "--epochs", "0"), {"d.csv": GOOD}, ("--epochs",)),
-    Case("trace--seed-too-large", ("trace", "{d}/d.csv", "--seed", "99999999999"), {"d.csv": GOOD}, ("--seed", "out of range")),
+    Case(
+        "trace--seed-too-large",
+        ("trace", "{d}/d.csv", "--seed", "99999999999"),
+        {"d.csv": GOOD},
+        ("--seed", "out of range"),
+    ),
     Case("trace-no-data", ("trace",), {}, ("DATA", "--example gormley")),
     Case("trace-unknown-example", ("trace", "--example", "rosenblatt"), {}, ("--example",)),
     Case("trace-data-missing", ("trace", "{d}/absent.csv"), {}, ("absent.csv", "no such file")),
     Case("trace-csv-nan", ("trace", "{d}/d.csv"), {"d.csv": "a,label\n1,0\nnan,1\n"}, ("d.csv, line 3", "not finite")),
-    Case("trace-label-NA", ("trace", "{d}/d.csv"), {"d.csv": "a,label\n1,NA\n2,1\n"}, ("d.csv, line 2", "missing value")),
-    Case("trace-overflow", ("trace", "{d}/d.csv"), {"d.csv": "a,b,label\n1e308,1e308,0\n-1e308,1e308,1\n"},
-         ("d.csv", "overflow")),
+    Case(
+        "trace-label-NA", ("trace", "{d}/d.csv"), {"d.csv": "a,label\n1,NA\n2,1\n"}, ("d.csv, line 2", "missing value")
+    ),
+    Case(
+        "trace-overflow",
+        ("trace", "{d}/d.csv"),
+        {"d.csv": "a,b,label\n1e308,1e308,0\n-1e308,1e308,1\n"},
+        ("d.csv", "overflow"),
+    ),
     Case("trace-single-class", ("trace", "{d}/d.csv"), {"d.csv": "a,label\n1,0\n2,0\n"}, ("d.csv", "1 class")),
-    Case("trace-libsvm-duplicate", ("trace", "{d}/d.svm"), {"d.svm": "1 1:1 1:2\n-1 1:1\n"}, ("d.svm, line 1", "repeats")),
-    Case("analyze-three-classes", ("analyze", "{d}/d.csv"), {"d.csv": "a,b,label\n1,2,0\n2,1,1\n1,3,2\n"},
-         ("d.csv", "exactly two classes", "[0, 1, 2]")),
+    Case(
+        "trace-libsvm-duplicate", ("trace", "{d}/d.svm"), {"d.svm": "1 1:1 1:2\n-1 1:1\n"}, ("d.svm, line 1", "repeats")
+    ),
+    Case(
+        "analyze-three-classes",
+        ("analyze", "{d}/d.csv"),
+        {"d.csv": "a,b,label\n1,2,0\n2,1,1\n1,3,2\n"},
+        ("d.csv", "exactly two classes", "[0, 1, 2]"),
+    ),
     Case("analyze-one-class", ("analyze", "{d}/d.csv"), {"d.csv": "a,b,label\n1,2,0\n2,1,0\n"}, ("d.csv", "1 class")),
-    Case("analyze-huge-values", ("analyze", "{d}/d.csv"), {"d.csv": "a,b,label\n1e200,2,0\n2,1e200,1\n-1e200,3,0\n"},
-         ("d.csv", "1e+200", "rescale")),
-    Case("analyze-tiny-values", ("analyze", "{d}/d.csv"), {"d.csv": "a,b,label\n1e-300,2e-300,0\n2e-300,1e-300,1\n"},
-         ("d.csv", "rescale")),
+    Case(
+        "analyze-huge-values",
+        ("analyze", "{d}/d.csv"),
+        {"d.csv": "a,b,label\n1e200,2,0\n2,1e200,1\n-1e200,3,0\n"},
+        ("d.csv", "1e+200", "rescale"),
+    ),
+    Case(
+        "analyze-tiny-values",
+        ("analyze", "{d}/d.csv"),
+        {"d.csv": "a,b,label\n1e-300,2e-300,0\n2e-300,1e-300,1\n"},
+        ("d.csv", "rescale"),
+    ),
     Case("analyze--max-epochs=0", ("analyze", "{d}/d.csv", "--max-epochs", "0"), {"d.csv": GOOD}, ("--max-epochs",)),
     Case("analyze-data-missing", ("analyze", "{d}/absent.csv"), {}, ("absent.csv", "no such file")),
-    Case("analyze-label-empty", ("analyze", "{d}/d.csv"), {"d.csv": "a,b,label\n1,2,0\n2,1,\n"}, ("d.csv, line 3", "empty")),
+    Case(
+        "analyze-label-empty",
+        ("analyze", "{d}/d.csv"),
+        {"d.csv": "a,b,label\n1,2,0\n2,1,\n"},
+        ("d.csv, line 3", "empty"),
+    ),
     Case("analyze-npz-complex", ("analyze", "{d}/d.npz"), {"d.npz": npz(X=XY + 1j, y=Y3)}, ("d.npz", "complex")),
-    Case("analyze-csv-unterminated-quote", ("analyze", "{d}/d.csv"), {"d.csv": 'a,b,label\n"1,2,0\n'},
-         ("d.csv, line 2", "unterminated")),
+    Case(
+        "analyze-csv-unterminated-quote",
+        ("analyze", "{d}/d.csv"),
+        {"d.csv": 'a,b,label\n"1,2,0\n'},
+        ("d.csv, line 2", "unterminated"),
+    ),
 ]
 
 
@@ -357,18 +688,43 @@ def vc(points, concept="disks", *extra):
 VC_CASES = [
     Case("vc-unknown-concept", vc("p.txt", "circles"), {"p.txt": "0 0\n"}, ("--concept", "'circles'")),
     Case("vc-bad-number", vc("p.txt"), {"p.txt": "0 0\n1 x\n"}, ("p.txt, line 2", "'x' is not a number")),
-    Case("vc-named-bad-number", vc("p.txt"), {"p.txt": "a, 0, 0\nb, 1, 1,5z\n"}, ("p.txt, line 2", "'5z' is not a number")),
-    Case("vc-huge-coordinate", vc("p.txt"), {"p.txt": "0 0\n1e200 1\n2 -1\n"}, ("p.txt, line 2", "too large", "rescale")),
+    Case(
+        "vc-named-bad-number",
+        vc("p.txt"),
+        {"p.txt": "a, 0, 0\nb, 1, 1,5z\n"},
+        ("p.txt, line 2", "'5z' is not a number"),
+    ),
+    Case(
+        "vc-huge-coordinate", vc("p.txt"), {"p.txt": "0 0\n1e200 1\n2 -1\n"}, ("p.txt, line 2", "too large", "rescale")
+    ),
     Case("vc-nan", vc("p.txt"), {"p.txt": "0 0\nnan 1\n"}, ("p.txt, line 2", "not finite")),
     Case("vc-inf", vc("p.txt"), {"p.txt": "# points\n0 0\n1 -inf\n"}, ("p.txt, line 3", "not finite")),
-    Case("vc-ragged", vc("p.txt", "rectangles"), {"p.txt": "x y\n0 0\n1 1 1\n"},
-         ("p.txt, line 3", "3 coordinates, but line 2 has 2")),
+    Case(
+        "vc-ragged",
+        vc("p.txt", "rectangles"),
+        {"p.txt": "x y\n0 0\n1 1 1\n"},
+        ("p.txt, line 3", "3 coordinates, but line 2 has 2"),
+    ),
     Case("vc-wrong-dimension", vc("p.txt"), {"p.txt": "0 0 0\n1 1 1\n"}, ("p.txt, line 1", "dimension 2")),
-    Case("vc-too-many-points", vc("p.txt", "intervals"), {"p.txt": "".join(f"{i}\n" for i in range(21))},
-         ("--max-points", "21 points")),
-    Case("vc--max-points=0", vc("p.txt", "disks", "--max-points", "0"), {"p.txt": "0 0\n"}, ("--max-points", "out of range")),
+    Case(
+        "vc-too-many-points",
+        vc("p.txt", "intervals"),
+        {"p.txt": "".join(f"{i}\n" for i in range(21))},
+        ("--max-points", "21 points"),
+    ),
+    Case(
+        "vc--max-points=0",
+        vc("p.txt", "disks", "--max-points", "0"),
+        {"p.txt": "0 0\n"},
+        ("--max-points", "out of range"),
+    ),
     Case("vc--max-points=1e20", vc("p.txt", "disks", "--max-points", "1e20"), {"p.txt": "0 0\n"}, ("--max-points",)),
-    Case("vc--max-points-too-large", vc("p.txt", "disks", "--max-points", "64"), {"p.txt": "0 0\n"}, ("--max-points", "[1, 30]")),
+    Case(
+        "vc--max-points-too-large",
+        vc("p.txt", "disks", "--max-points", "64"),
+        {"p.txt": "0 0\n"},
+        ("--max-points", "[1, 30]"),
+    ),
     Case("vc-empty", vc("p.txt"), {"p.txt": ""}, ("p.txt", "no points")),
     Case("vc-header-only", vc("p.txt"), {"p.txt": "x, y\n# nothing\n"}, ("p.txt", "no points")),
     Case("vc-second-header", vc("p.txt"), {"p.txt": "x, y\n0, 0\nx, y\n"}, ("p.txt, line 3", "'y' is not a number")),
@@ -384,83 +740,235 @@ def tag_train(data, *extra, out="t.npz"):
 
 
 TAG_CASES = [
-    Case("tag-train-column-count", tag_train("bad.conllu"), {"bad.conllu": TAG_TRAIN.replace(token(2, "dog", "NOUN"), "2\tdog\tNOUN\n")},
-         ("bad.conllu:2", "expected 10 tab-separated columns, found 3")),
-    Case("tag-train-empty-tag-column", tag_train("e.conllu"), {"e.conllu": TAG_TRAIN.replace("\tDET\t", "\t_\t")
-                                                                 .replace("\tNOUN\t", "\t_\t").replace("\tVERB\t", "\t_\t")},
-         ("e.conllu", "the upos column is empty")),
-    Case("tag-train-partly-missing-tags", tag_train("p.conllu"), {"p.conllu": TAG_TRAIN.replace("\tNOUN\t", "\t_\t", 1)},
-         ("p.conllu:2", "'_' on 1 of 6 tokens")),
+    Case(
+        "tag-train-column-count",
+        tag_train("bad.conllu"),
+        {"bad.conllu": TAG_TRAIN.replace(token(2, "dog", "NOUN"), "2\tdog\tNOUN\n")},
+        ("bad.conllu:2", "expected 10 tab-separated columns, found 3"),
+    ),
+    Case(
+        "tag-train-empty-tag-column",
+        tag_train("e.conllu"),
+        {"e.conllu": TAG_TRAIN.replace("\tDET\t", "\t_\t").replace("\tNOUN\t", "\t_\t").replace("\tVERB\t", "\t_\t")},
+        ("e.conllu", "the upos column is empty"),
+    ),
+    Case(
+        "tag-train-partly-missing-tags",
+        tag_train("p.conllu"),
+        {"p.conllu": TAG_TRAIN.replace("\tNOUN\t", "\t_\t", 1)},
+        ("p.conllu:2", "'_' on 1 of 6 tokens"),
+    ),
     Case("tag-train-empty-file", tag_train("z.conllu"), {"z.conllu": ""}, ("z.conllu", "no sentences")),
-    Case("tag-train-not-utf8", tag_train("u.conllu"), {"u.conllu": TAG_TRAIN.encode().replace(b"dog", b"d\xf8g")},
-         ("u.conllu:2", "not valid UTF-8")),
-    Case("tag-train-token-id-text", tag_train("a.conllu"), {"a.conllu": TAG_TRAIN.replace("1\tThe", "x\tThe")},
-         ("a.conllu:1", "token ID 'x'")),
-    Case("tag-train-token-id-gap", tag_train("a.conllu"), {"a.conllu": TAG_TRAIN.replace("2\tdog", "3\tdog")},
-         ("a.conllu:2", "token ID 3 where 2 was expected")),
-    Case("tag-train-token-id-zero", tag_train("a.conllu"), {"a.conllu": TAG_TRAIN.replace("1\tThe", "0\tThe")},
-         ("a.conllu:1", "token ID 0 where 1 was expected")),
-    Case("tag-train-bad-range-id", tag_train("a.conllu"), {"a.conllu": "1-x\tdon't\t_\t_\t_\t_\t_\t_\t_\t_\n" + TAG_TRAIN},
-         ("a.conllu:1", "token ID '1-x'")),
-    Case("tag-train-backward-range", tag_train("a.conllu"), {"a.conllu": "3-2\tdon't\t_\t_\t_\t_\t_\t_\t_\t_\n" + TAG_TRAIN},
-         ("a.conllu:1", "range '3-2'")),
-    Case("tag-train-empty-field", tag_train("a.conllu"), {"a.conllu": TAG_TRAIN.replace("\tthe\t", "\t\t")},
-         ("a.conllu:1", "column 3 (LEMMA) is empty")),
-    Case("tag-train-tag-with-space", tag_train("a.conllu"), {"a.conllu": TAG_TRAIN.replace("\tNOUN\t", "\tNO UN\t", 1)},
-         ("a.conllu:2", "contains a space")),
-    Case("tag-train-conll-ner-layout", tag_train("ner.conll"), {"ner.conll": "EU NNP B-NP B-ORG\nrejects VBZ B-VP O\n"},
-         ("ner.conll:1", "expected 10 tab-separated columns, found 1")),
-    Case("tag-train-bad-dev", tag_train("a.conllu", "--dev", "{d}/dev.conllu"),
-         {"a.conllu": TAG_TRAIN, "dev.conllu": "1\tA\ta\tDET\n"}, ("dev.conllu:1", "expected 10")),
-    Case("tag-train--templates", tag_train("a.conllu", "--templates", "l[0]|q[1]"), {"a.conllu": TAG_TRAIN},
-         ("--templates", "bad feature template 'l[0]|q[1]'")),
-    Case("tag-train--templates-unknown-set", tag_train("a.conllu", "--templates", "fancy"), {"a.conllu": TAG_TRAIN},
-         ("--templates", "unknown template set 'fancy'")),
-    Case("tag-train--edges", tag_train("a.conllu", "--edges", "l[9]"), {"a.conllu": TAG_TRAIN}, ("--edges", "bad feature template")),
-    Case("tag-train--clusters-missing", tag_train("a.conllu", "--clusters", "{d}/nope"), {"a.conllu": TAG_TRAIN},
-         ("--clusters", "nope", "no such file")),
-    Case("tag-train--clusters-directory", tag_train("a.conllu", "--clusters", "{d}/cdir"), {"a.conllu": TAG_TRAIN, "cdir": DIR},
-         ("--clusters", "cdir", "is a directory")),
-    Case("tag-train-eleven-columns", tag_train("a.conllu"), {"a.conllu": TAG_TRAIN.replace("\troot\t_\t_\n", "\troot\t_\t_\tx\n", 1)},
-         ("a.conllu:1", "found 11")),
-    Case("tag-train-cluster-path-too-long", tag_train("a.conllu", "--clusters", "{d}/paths"),
-         {"a.conllu": TAG_TRAIN, "paths": "0101\tThe\t5\n" + "1" * 63 + "\tdog\t3\n"},
-         ("paths:2", "63 bits", "at most 62")),
-    Case("tag-train-cluster-bad-bits", tag_train("a.conllu", "--clusters", "{d}/paths"),
-         {"a.conllu": TAG_TRAIN, "paths": "00\tThe\t9\n0x\ta\t5\n"}, ("paths:2", "bits of 0 and 1")),
-    Case("tag-train-cluster-duplicate-word", tag_train("a.conllu", "--clusters", "{d}/paths"),
-         {"a.conllu": TAG_TRAIN, "paths": "00\tThe\t9\n01\tThe\t5\n"}, ("paths:2", "already given a path on line 1")),
-    Case("tag-train-cluster-bad-count", tag_train("a.conllu", "--clusters", "{d}/paths"),
-         {"a.conllu": TAG_TRAIN, "paths": "00\tThe\tmany\n"}, ("paths:1", "count 'many'")),
-    Case("tag-train-cluster-not-utf8", tag_train("a.conllu", "--clusters", "{d}/paths"),
-         {"a.conllu": TAG_TRAIN, "paths": b"00\tThe\t9\n01\tcaf\xe9\t1\n"}, ("paths:2", "not valid UTF-8")),
+    Case(
+        "tag-train-not-utf8",
+        tag_train("u.conllu"),
+        {"u.conllu": TAG_TRAIN.encode().replace(b"dog", b"d\xf8g")},
+        ("u.conllu:2", "not valid UTF-8"),
+    ),
+    Case(
+        "tag-train-token-id-text",
+        tag_train("a.conllu"),
+        {"a.conllu": TAG_TRAIN.replace("1\tThe", "x\tThe")},
+        ("a.conllu:1", "token ID 'x'"),
+    ),
+    Case(
+        "tag-train-token-id-gap",
+        tag_train("a.conllu"),
+        {"a.conllu": TAG_TRAIN.replace("2\tdog", "3\tdog")},
+        ("a.conllu:2", "token ID 3 where 2 was expected"),
+    ),
+    Case(
+        "tag-train-token-id-zero",
+        tag_train("a.conllu"),
+        {"a.conllu": TAG_TRAIN.replace("1\tThe", "0\tThe")},
+        ("a.conllu:1", "token ID 0 where 1 was expected"),
+    ),
+    Case(
+        "tag-train-bad-range-id",
+        tag_train("a.conllu"),
+        {"a.conllu": "1-x\tdon't\t_\t_\t_\t_\t_\t_\t_\t_\n" + TAG_TRAIN},
+        ("a.conllu:1", "token ID '1-x'"),
+    ),
+    Case(
+        "tag-train-backward-range",
+        tag_train("a.conllu"),
+        {"a.conllu": "3-2\tdon't\t_\t_\t_\t_\t_\t_\t_\t_\n" + TAG_TRAIN},
+        ("a.conllu:1", "range '3-2'"),
+    ),
+    Case(
+        "tag-train-empty-field",
+        tag_train("a.conllu"),
+        {"a.conllu": TAG_TRAIN.replace("\tthe\t", "\t\t")},
+        ("a.conllu:1", "column 3 (LEMMA) is empty"),
+    ),
+    Case(
+        "tag-train-tag-with-space",
+        tag_train("a.conllu"),
+        {"a.conllu": TAG_TRAIN.replace("\tNOUN\t", "\tNO UN\t", 1)},
+        ("a.conllu:2", "contains a space"),
+    ),
+    Case(
+        "tag-train-conll-ner-layout",
+        tag_train("ner.conll"),
+        {"ner.conll": "EU NNP B-NP B-ORG\nrejects VBZ B-VP O\n"},
+        ("ner.conll:1", "expected 10 tab-separated columns, found 1"),
+    ),
+    Case(
+        "tag-train-bad-dev",
+        tag_train("a.conllu", "--dev", "{d}/dev.conllu"),
+        {"a.conllu": TAG_TRAIN, "dev.conllu": "1\tA\ta\tDET\n"},
+        ("dev.conllu:1", "expected 10"),
+    ),
+    Case(
+        "tag-train--templates",
+        tag_train("a.conllu", "--templates", "l[0]|q[1]"),
+        {"a.conllu": TAG_TRAIN},
+        ("--templates", "bad feature template 'l[0]|q[1]'"),
+    ),
+    Case(
+        "tag-train--templates-unknown-set",
+        tag_train("a.conllu", "--templates", "fancy"),
+        {"a.conllu": TAG_TRAIN},
+        ("--templates", "unknown template set 'fancy'"),
+    ),
+    Case(
+        "tag-train--edges",
+        tag_train("a.conllu", "--edges", "l[9]"),
+        {"a.conllu": TAG_TRAIN},
+        ("--edges", "bad feature template"),
+    ),
+    Case(
+        "tag-train--clusters-missing",
+        tag_train("a.conllu", "--clusters", "{d}/nope"),
+        {"a.conllu": TAG_TRAIN},
+        ("--clusters", "nope", "no such file"),
+    ),
+    Case(
+        "tag-train--clusters-directory",
+        tag_train("a.conllu", "--clusters", "{d}/cdir"),
+        {"a.conllu": TAG_TRAIN, "cdir": DIR},
+        ("--clusters", "cdir", "is a directory"),
+    ),
+    Case(
+        "tag-train-eleven-columns",
+        tag_train("a.conllu"),
+        {"a.conllu": TAG_TRAIN.replace("\troot\t_\t_\n", "\troot\t_\t_\tx\n", 1)},
+        ("a.conllu:1", "found 11"),
+    ),
+    Case(
+        "tag-train-cluster-path-too-long",
+        tag_train("a.conllu", "--clusters", "{d}/paths"),
+        {"a.conllu": TAG_TRAIN, "paths": "0101\tThe\t5\n" + "1" * 63 + "\tdog\t3\n"},
+        ("paths:2", "63 bits", "at most 62"),
+    ),
+    Case(
+        "tag-train-cluster-bad-bits",
+        tag_train("a.conllu", "--clusters", "{d}/paths"),
+        {"a.conllu": TAG_TRAIN, "paths": "00\tThe\t9\n0x\ta\t5\n"},
+        ("paths:2", "bits of 0 and 1"),
+    ),
+    Case(
+        "tag-train-cluster-duplicate-word",
+        tag_train("a.conllu", "--clusters", "{d}/paths"),
+        {"a.conllu": TAG_TRAIN, "paths": "00\tThe\t9\n01\tThe\t5\n"},
+        ("paths:2", "already given a path on line 1"),
+    ),
+    Case(
+        "tag-train-cluster-bad-count",
+        tag_train("a.conllu", "--clusters", "{d}/paths"),
+        {"a.conllu": TAG_TRAIN, "paths": "00\tThe\tmany\n"},
+        ("paths:1", "count 'many'"),
+    ),
+    Case(
+        "tag-train-cluster-not-utf8",
+        tag_train("a.conllu", "--clusters", "{d}/paths"),
+        {"a.conllu": TAG_TRAIN, "paths": b"00\tThe\t9\n01\tcaf\xe9\t1\n"},
+        ("paths:2", "not valid UTF-8"),
+    ),
     Case("tag-train--epochs=0", tag_train("a.conllu", "--epochs", "0"), {"a.conllu": TAG_TRAIN}, ("--epochs",)),
     Case("tag-train--seed=-1", tag_train("a.conllu", "--seed", "-1"), {"a.conllu": TAG_TRAIN}, ("--seed",)),
-    Case("tag-train--patience=1e9", tag_train("a.conllu", "--patience", "1e9"), {"a.conllu": TAG_TRAIN}, ("--patience",)),
+    Case(
+        "tag-train--patience=1e9", tag_train("a.conllu", "--patience", "1e9"), {"a.conllu": TAG_TRAIN}, ("--patience",)
+    ),
     Case("tag-train--column", tag_train("a.conllu", "--column", "lemma"), {"a.conllu": TAG_TRAIN}, ("--column",)),
-    Case("tag-train-output-kept", tag_train("z.conllu", out="tagger.npz"), {**T, "z.conllu": "\n\n"}, ("z.conllu", "no sentences")),
-    Case("tag-predict-classifier-model", ("tag", "predict", "{d}/model.npz", "{d}/p.txt"), {**M, "p.txt": "The dog\n"},
-         ("model.npz", "Tagger")),
-    Case("tag-predict-missing-file", ("tag", "predict", "{d}/tagger.npz", "{d}/absent.txt"), T, ("absent.txt", "no such file")),
-    Case("tag-predict-text-not-utf8", ("tag", "predict", "{d}/tagger.npz", "{d}/p.txt"), {**T, "p.txt": b"The dog\nA c\xe4t\n"},
-         ("p.txt:2", "not valid UTF-8")),
-    Case("tag-predict-conll-ner-layout", ("tag", "predict", "{d}/tagger.npz", "{d}/ner.conll"),
-         {**T, "ner.conll": "EU NNP B-NP B-ORG\n"}, ("ner.conll:1", "expected 10 tab-separated columns")),
-    Case("tag-predict-upper-case-extension", ("tag", "predict", "{d}/tagger.npz", "{d}/A.CONLLU"),
-         {**T, "A.CONLLU": TAG_TRAIN.replace("2\tdog", "7\tdog")}, ("A.CONLLU:2", "token ID 7")),
-    Case("tag-predict-sniffed-conllu", ("tag", "predict", "{d}/tagger.npz", "{d}/a.txt"),
-         {**T, "a.txt": TAG_TRAIN + "1\tOops\n"}, ("a.txt:9", "expected 10 tab-separated columns")),
-    Case("tag-predict--format", ("tag", "predict", "{d}/tagger.npz", "{d}/p.txt", "--format", "xml"),
-         {**T, "p.txt": "The dog\n"}, ("--format",)),
-    Case("tag-predict-model-missing", ("tag", "predict", "{d}/absent.npz", "{d}/p.txt"), {"p.txt": "The dog\n"}, ("absent.npz",)),
-    Case("tag-evaluate-missing-test", ("tag", "evaluate", "{d}/tagger.npz", "{d}/absent.conllu"), T,
-         ("absent.conllu", "no such file")),
-    Case("tag-evaluate-empty-tags", ("tag", "evaluate", "{d}/tagger.npz", "{d}/e.conllu"),
-         {**T, "e.conllu": token(1, "The", "_") + "\n"}, ("e.conllu", "the upos column is empty")),
-    Case("tag-evaluate-id-gap", ("tag", "evaluate", "{d}/tagger.npz", "{d}/a.conllu"),
-         {**T, "a.conllu": token(2, "The", "DET") + "\n"}, ("a.conllu:1", "where 1 was expected")),
-    Case("tag-evaluate-classifier-model", ("tag", "evaluate", "{d}/model.npz", "{d}/a.conllu"), {**M, "a.conllu": TAG_TRAIN},
-         ("model.npz", "Tagger")),
+    Case(
+        "tag-train-output-kept",
+        tag_train("z.conllu", out="tagger.npz"),
+        {**T, "z.conllu": "\n\n"},
+        ("z.conllu", "no sentences"),
+    ),
+    Case(
+        "tag-predict-classifier-model",
+        ("tag", "predict", "{d}/model.npz", "{d}/p.txt"),
+        {**M, "p.txt": "The dog\n"},
+        ("model.npz", "Tagger"),
+    ),
+    Case(
+        "tag-predict-missing-file",
+        ("tag", "predict", "{d}/tagger.npz", "{d}/absent.txt"),
+        T,
+        ("absent.txt", "no such file"),
+    ),
+    Case(
+        "tag-predict-text-not-utf8",
+        ("tag", "predict", "{d}/tagger.npz", "{d}/p.txt"),
+        {**T, "p.txt": b"The dog\nA c\xe4t\n"},
+        ("p.txt:2", "not valid UTF-8"),
+    ),
+    Case(
+        "tag-predict-conll-ner-layout",
+        ("tag", "predict", "{d}/tagger.npz", "{d}/ner.conll"),
+        {**T, "ner.conll": "EU NNP B-NP B-ORG\n"},
+        ("ner.conll:1", "expected 10 tab-separated columns"),
+    ),
+    Case(
+        "tag-predict-upper-case-extension",
+        ("tag", "predict", "{d}/tagger.npz", "{d}/A.CONLLU"),
+        {**T, "A.CONLLU": TAG_TRAIN.replace("2\tdog", "7\tdog")},
+        ("A.CONLLU:2", "token ID 7"),
+    ),
+    Case(
+        "tag-predict-sniffed-conllu",
+        ("tag", "predict", "{d}/tagger.npz", "{d}/a.txt"),
+        {**T, "a.txt": TAG_TRAIN + "1\tOops\n"},
+        ("a.txt:9", "expected 10 tab-separated columns"),
+    ),
+    Case(
+        "tag-predict--format",
+        ("tag", "predict", "{d}/tagger.npz", "{d}/p.txt", "--format", "xml"),
+        {**T, "p.txt": "The dog\n"},
+        ("--format",),
+    ),
+    Case(
+        "tag-predict-model-missing",
+        ("tag", "predict", "{d}/absent.npz", "{d}/p.txt"),
+        {"p.txt": "The dog\n"},
+        ("absent.npz",),
+    ),
+    Case(
+        "tag-evaluate-missing-test",
+        ("tag", "evaluate", "{d}/tagger.npz", "{d}/absent.conllu"),
+        T,
+        ("absent.conllu", "no such file"),
+    ),
+    Case(
+        "tag-evaluate-empty-tags",
+        ("tag", "evaluate", "{d}/tagger.npz", "{d}/e.conllu"),
+        {**T, "e.conllu": token(1, "The", "_") + "\n"},
+        ("e.conllu", "the upos column is empty"),
+    ),
+    Case(
+        "tag-evaluate-id-gap",
+        ("tag", "evaluate", "{d}/tagger.npz", "{d}/a.conllu"),
+        {**T, "a.conllu": token(2, "The", "DET") + "\n"},
+        ("a.conllu:1", "where 1 was expected"),
+    ),
+    Case(
+        "tag-evaluate-classifier-model",
+        ("tag", "evaluate", "{d}/model.npz", "{d}/a.conllu"),
+        {**M, "a.conllu": TAG_TRAIN},
+        ("model.npz", "Tagger"),
+    ),
 ]
 
 CASES = CSV_CASES + LIBSVM_CASES + NPZ_CASES + MODEL_CASES + OPTION_CASES + TRACE_ANALYZE_CASES + VC_CASES + TAG_CASES
@@ -508,7 +1016,8 @@ def test_bad_input_matrix(case, run_cli, tmp_path, assets):
     # the line names what is wrong: a file of the case (with its line), an option or an argument
     files = [n for n in case.files] + [part for a in case.argv if a.startswith("{d}/") for part in a[4:].split("/")]
     names = any(n in f for f in case.expect for n in files) or any(
-        "--" in f or f in ("DATA", "MODEL", "FILE", "TEST", "TRAIN") for f in case.expect)
+        "--" in f or f in ("DATA", "MODEL", "FILE", "TEST", "TRAIN") for f in case.expect
+    )
     assert names, f"{case.name}: no expected fragment names a file, a line or an option"
     # nothing already on disk changed, nothing new was left (no output, no .tmp-* file)
     assert snapshot(tmp_path) == before, line
@@ -528,21 +1037,31 @@ def test_feature_count_differs(run_cli, tmp_path, model):
 
 def test_no_traceback_in_a_real_process(tmp_path):
     p = write(tmp_path, "d.csv", "a,b,label\n1,2,0\n2,1\n")
-    done = subprocess.run([sys.executable, "-m", "perceptrons", "train", str(p), "-o", str(tmp_path / "m.npz")],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "perceptrons", "train", str(p), "-o", str(tmp_path / "m.npz")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "Traceback" not in done.stderr
     assert "line 3" in done.stderr
 
 
 # ------------------------------------------------------------------ library-level bad input
-@pytest.mark.parametrize("params,fragment", [
-    ({"max_epochs": 0}, "'max_epochs' parameter of Perceptron must be an int in the range [1, inf). Got 0 instead."),
-    ({"order": "random"}, "'order' parameter"),
-    ({"init": "ones"}, "'init' parameter"),
-    ({"margin": -1.0}, "'margin' parameter"),
-    ({"class_weight": "heavy"}, "'class_weight' parameter"),
-])
+@pytest.mark.parametrize(
+    "params,fragment",
+    [
+        (
+            {"max_epochs": 0},
+            "'max_epochs' parameter of Perceptron must be an int in the range [1, inf). Got 0 instead.",
+        ),
+        ({"order": "random"}, "'order' parameter"),
+        ({"init": "ones"}, "'init' parameter"),
+        ({"margin": -1.0}, "'margin' parameter"),
+        ({"class_weight": "heavy"}, "'class_weight' parameter"),
+    ],
+)
 def test_bad_parameters(params, fragment):
     with pytest.raises(PerceptronsError) as info:
         Perceptron(**params).fit([[0.0], [1.0]], [0, 1])
@@ -608,10 +1127,28 @@ LIBRARY_CASES = [  # (id, file name, content, reader, fragments of the Perceptro
     ("libsvm-unsorted", "d.svm", "1 3:1 1:1\n", "data", ("d.svm, line 1", "comes after index 3")),
     ("libsvm-2^31", "d.svm", "1 4294967296:1\n", "data", ("d.svm, line 1", "too large")),
     ("npz-npy", "d.npz", npy(XY), "data", ("d.npz", ".npy file")),
-    ("npz-absurd", "d.npz", zipped({"X.npy": npy_header((2**50, 2)), "y.npy": npy(Y3)}), "data", ("d.npz", "declares shape")),
+    (
+        "npz-absurd",
+        "d.npz",
+        zipped({"X.npy": npy_header((2**50, 2)), "y.npy": npy(Y3)}),
+        "data",
+        ("d.npz", "declares shape"),
+    ),
     ("npz-bytes-y", "d.npz", npz(X=XY, y=np.array([b"x", b"y", b"x"])), "data", ("d.npz", "bytes")),
-    ("conllu-id-gap", "a.conllu", token(1, "a", "X") + token(3, "b", "X"), "conllu", ("a.conllu:2", "where 2 was expected")),
-    ("conllu-empty-field", "a.conllu", token(1, "a", "X").replace("\t_\t0", "\t\t0"), "conllu", ("a.conllu:1", "(FEATS) is empty")),
+    (
+        "conllu-id-gap",
+        "a.conllu",
+        token(1, "a", "X") + token(3, "b", "X"),
+        "conllu",
+        ("a.conllu:2", "where 2 was expected"),
+    ),
+    (
+        "conllu-empty-field",
+        "a.conllu",
+        token(1, "a", "X").replace("\t_\t0", "\t\t0"),
+        "conllu",
+        ("a.conllu:1", "(FEATS) is empty"),
+    ),
     ("conllu-spaces-around", "a.conllu", token(1, "a", " X"), "conllu", ("a.conllu:1", "spaces around 'X'")),
     ("clusters-63-bits", "paths", "0\ta\n" + "0" * 63 + "\tb\n", "clusters", ("paths:2", "63 bits", "at most 62")),
     ("clusters-bad-count", "paths", "01\ta\t-3\n", "clusters", ("paths:1", "count '-3'")),
@@ -681,19 +1218,22 @@ def test_estimators_fit_int8_labels(cls):
     assert cls().fit(X, y).predict(X).tolist() == y.tolist()
 
 
-@pytest.mark.parametrize("texts,dtype,values", [
-    (["0", "1", "+1", "-1"], np.int64, [0, 1, 1, -1]),
-    (["1.0", "2e3", "-0"], np.int64, [1, 2000, 0]),
-    (["9223372036854775807", "-9223372036854775808"], np.int64, [2**63 - 1, -(2**63)]),
-    # beyond int64: text, never a wrapped or rounded number, and never two labels merged
-    (["1e19", "2e19", "1e19"], str, ["1e19", "2e19", "1e19"]),
-    (["10000000000000000001", "10000000000000000000"], str, ["10000000000000000001", "10000000000000000000"]),
-    (["9223372036854775808", "0"], str, ["9223372036854775808", "0"]),
-    (["0.5", "1.5"], str, ["0.5", "1.5"]),
-    (["1", "0.10000000000000001", "0.1"], str, ["1", "0.10000000000000001", "0.1"]),
-    (["cat", "1"], str, ["cat", "1"]),
-    (["1" * 5000, "2"], str, ["1" * 5000, "2"]),
-])
+@pytest.mark.parametrize(
+    "texts,dtype,values",
+    [
+        (["0", "1", "+1", "-1"], np.int64, [0, 1, 1, -1]),
+        (["1.0", "2e3", "-0"], np.int64, [1, 2000, 0]),
+        (["9223372036854775807", "-9223372036854775808"], np.int64, [2**63 - 1, -(2**63)]),
+        # beyond int64: text, never a wrapped or rounded number, and never two labels merged
+        (["1e19", "2e19", "1e19"], str, ["1e19", "2e19", "1e19"]),
+        (["10000000000000000001", "10000000000000000000"], str, ["10000000000000000001", "10000000000000000000"]),
+        (["9223372036854775808", "0"], str, ["9223372036854775808", "0"]),
+        (["0.5", "1.5"], str, ["0.5", "1.5"]),
+        (["1", "0.10000000000000001", "0.1"], str, ["1", "0.10000000000000001", "0.1"]),
+        (["cat", "1"], str, ["cat", "1"]),
+        (["1" * 5000, "2"], str, ["1" * 5000, "2"]),
+    ],
+)
 def test_labels_keep_every_class_apart(texts, dtype, values):
     from perceptrons.io.labels import typed_labels
 
@@ -703,28 +1243,38 @@ def test_labels_keep_every_class_apart(texts, dtype, values):
     assert len(set(y.tolist())) == len(set(texts)) or dtype is np.int64
 
 
-@pytest.mark.parametrize("message,command,expected", [
-    ("The 'random_state' parameter of Perceptron must be None. Got -1 instead.", "train", "--seed must be None. Got -1 instead."),
-    ("The 'max_epochs' parameter of Perceptron must be an int", "analyze", "--max-epochs must be an int"),
-    ("The 'max_epochs' parameter of Tagger must be an int", "tag train", "--epochs must be an int"),
-    ("max_points must be a positive int", "vc", "--max-points must be a positive int"),
-    ("the limit is max_points=20 (raise it)", "vc", "the limit is --max-points=20 (raise it)"),
-    ("The 'cache_size' parameter of KernelPerceptron must be", "train", "--cache-size must be"),
-    ("clusters='x': no such file", "tag train", "--clusters='x': no such file"),
-    ("The 'gamma' parameter must be", "analyze", "The 'gamma' parameter must be"),  # not an option of analyze
-    ("y has 1 class (0)", "train", "y has 1 class (0)"),
-])
+@pytest.mark.parametrize(
+    "message,command,expected",
+    [
+        (
+            "The 'random_state' parameter of Perceptron must be None. Got -1 instead.",
+            "train",
+            "--seed must be None. Got -1 instead.",
+        ),
+        ("The 'max_epochs' parameter of Perceptron must be an int", "analyze", "--max-epochs must be an int"),
+        ("The 'max_epochs' parameter of Tagger must be an int", "tag train", "--epochs must be an int"),
+        ("max_points must be a positive int", "vc", "--max-points must be a positive int"),
+        ("the limit is max_points=20 (raise it)", "vc", "the limit is --max-points=20 (raise it)"),
+        ("The 'cache_size' parameter of KernelPerceptron must be", "train", "--cache-size must be"),
+        ("clusters='x': no such file", "tag train", "--clusters='x': no such file"),
+        ("The 'gamma' parameter must be", "analyze", "The 'gamma' parameter must be"),  # not an option of analyze
+        ("y has 1 class (0)", "train", "y has 1 class (0)"),
+    ],
+)
 def test_library_parameters_are_named_as_cli_options(message, command, expected):
     from perceptrons.cli._naming import name_options
 
     assert name_options(message, command) == expected
 
 
-@pytest.mark.parametrize("argv,param,option", [
-    (["train", "{data}", "-o", "{out}"], "random_state", "--seed"),
-    (["train", "{data}", "-o", "{out}"], "max_epochs", "--epochs"),
-    (["train", "{data}", "-o", "{out}", "--model", "kernel"], "cache_size", "--cache-size"),
-])
+@pytest.mark.parametrize(
+    "argv,param,option",
+    [
+        (["train", "{data}", "-o", "{out}"], "random_state", "--seed"),
+        (["train", "{data}", "-o", "{out}"], "max_epochs", "--epochs"),
+        (["train", "{data}", "-o", "{out}", "--model", "kernel"], "cache_size", "--cache-size"),
+    ],
+)
 def test_a_parameter_error_from_the_library_names_the_option(run_cli, tmp_path, monkeypatch, argv, param, option):
     """A parameter error the option types did not catch (the estimators check their own
     parameters) still names the option the user typed, not the parameter."""

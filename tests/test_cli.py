@@ -45,8 +45,24 @@ def test_train_predict_evaluate(run_cli, files, fmt, model):
 
 def test_train_reports_test_accuracy_and_options(run_cli, files):
     out = files["dir"] / "m.npz"
-    code, stdout, err = run_cli(["train", str(files["csv"]), "-o", str(out), "--order", "shuffle", "--seed", "3",
-                                 "--epochs", "2", "--init", "random", "--test", str(files["svm"])])
+    code, stdout, err = run_cli(
+        [
+            "train",
+            str(files["csv"]),
+            "-o",
+            str(out),
+            "--order",
+            "shuffle",
+            "--seed",
+            "3",
+            "--epochs",
+            "2",
+            "--init",
+            "random",
+            "--test",
+            str(files["svm"]),
+        ]
+    )
     assert code == 0, err
     assert "test acc" in stdout
     est = load_model(out)
@@ -99,8 +115,12 @@ def test_ctrl_c_ends_training_and_writes_nothing(tmp_path):
     data = tmp_path / "noisy.npz"
     np.savez(data, X=X, y=y)
     out = tmp_path / "m.npz"
-    proc = subprocess.Popen([sys.executable, "-m", "perceptrons", "train", str(data), "-o", str(out),
-                             "--epochs", "100000000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "perceptrons", "train", str(data), "-o", str(out), "--epochs", "100000000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(6)
     assert proc.poll() is None, proc.communicate()
     # a loaded machine may still be starting the process after 6 s, where an interrupt can be

@@ -5,18 +5,30 @@ import json
 
 import numpy as np
 import pytest
-
 import reference as ref
-from perceptrons import Tagger, load_model, save_model
-from perceptrons._validation import PerceptronsError
-from perceptrons.io.model_state import ModelState
-from perceptrons.io.conllu import read_conllu
-from perceptrons.structured.clusters import WordClusters, load_clusters
-from perceptrons.structured.features import CLUSTER, RICH, FeatureMap
 from test_tagger import TAGS, TRAIN, decode
 
-PATHS = {"The": "0010", "the": "0011", "a": "0011", "an": "00110", "man": "1100", "banana": "11010",
-         "arrow": "11011", "boats": "1101", "flies": "1110", "saw": "1111", "like": "01", "old": "10"}
+from perceptrons import Tagger, load_model, save_model
+from perceptrons._validation import PerceptronsError
+from perceptrons.io.conllu import read_conllu
+from perceptrons.io.model_state import ModelState
+from perceptrons.structured.clusters import WordClusters, load_clusters
+from perceptrons.structured.features import CLUSTER, RICH, FeatureMap
+
+PATHS = {
+    "The": "0010",
+    "the": "0011",
+    "a": "0011",
+    "an": "00110",
+    "man": "1100",
+    "banana": "11010",
+    "arrow": "11011",
+    "boats": "1101",
+    "flies": "1110",
+    "saw": "1111",
+    "like": "01",
+    "old": "10",
+}
 
 
 @pytest.fixture
@@ -42,14 +54,17 @@ def test_arrays_round_trip_keeps_leading_and_trailing_zeros(paths_file):
     assert back.paths == PATHS and back.source == c.source
 
 
-@pytest.mark.parametrize("content, match", [
-    (b"0101\tthe\t5\n0110 a\n", r"paths:2: expected 'bits<TAB>word\[<TAB>count\]'"),
-    (b"01x1\tthe\t5\n", r"paths:1: expected .* bits of 0 and 1"),
-    (b"0101\tthe\t5\n0110\t\t3\n", r"paths:2: expected"),
-    (b"0101\tthe\t5\n0110\tcaf\xe9\t3\n", r"paths:2: not valid UTF-8 \(byte 0xe9 at column 9\)"),
-    (b"", r"paths: no clusters in the file"),
-    (b"\n\n", r"paths: no clusters in the file"),
-])
+@pytest.mark.parametrize(
+    "content, match",
+    [
+        (b"0101\tthe\t5\n0110 a\n", r"paths:2: expected 'bits<TAB>word\[<TAB>count\]'"),
+        (b"01x1\tthe\t5\n", r"paths:1: expected .* bits of 0 and 1"),
+        (b"0101\tthe\t5\n0110\t\t3\n", r"paths:2: expected"),
+        (b"0101\tthe\t5\n0110\tcaf\xe9\t3\n", r"paths:2: not valid UTF-8 \(byte 0xe9 at column 9\)"),
+        (b"", r"paths: no clusters in the file"),
+        (b"\n\n", r"paths: no clusters in the file"),
+    ],
+)
 def test_bad_paths_file(tmp_path, content, match):
     f = tmp_path / "paths"
     f.write_bytes(content)
@@ -58,7 +73,9 @@ def test_bad_paths_file(tmp_path, content, match):
 
 
 def test_unknown_cluster_source(tmp_path):
-    with pytest.raises(PerceptronsError, match=r"clusters='nope': expected one of \['spacy-en'\] or a Brown 'paths' file"):
+    with pytest.raises(
+        PerceptronsError, match=r"clusters='nope': expected one of \['spacy-en'\] or a Brown 'paths' file"
+    ):
         load_clusters("nope")
 
 
@@ -101,7 +118,7 @@ def test_cluster_features_equal_per_token_oracle():
     r = 0
     for words in TRAIN:
         for i in range(len(words)):
-            assert decode(fm, X.indices[X.indptr[r]:X.indptr[r + 1]]) == ref.token_features(words, i, names, PATHS)
+            assert decode(fm, X.indices[X.indptr[r] : X.indptr[r + 1]]) == ref.token_features(words, i, names, PATHS)
             r += 1
     # unseen words reach the cluster features learned on the words that share their cluster
     trained = set().union(*(ref.token_features(w, i, names, PATHS) for w in TRAIN for i in range(len(w))))
@@ -110,10 +127,10 @@ def test_cluster_features_equal_per_token_oracle():
     r = 0
     for words in new:
         for i in range(len(words)):
-            got = decode(fm, Xn.indices[Xn.indptr[r]:Xn.indptr[r + 1]])
+            got = decode(fm, Xn.indices[Xn.indptr[r] : Xn.indptr[r + 1]])
             assert got == ref.token_features(words, i, names, PATHS) & trained
             r += 1
-    assert "bc[0]=bc=11011" in decode(fm, Xn.indices[Xn.indptr[1]:Xn.indptr[2]])  # ARROW → arrow's path
+    assert "bc[0]=bc=11011" in decode(fm, Xn.indices[Xn.indptr[1] : Xn.indptr[2]])  # ARROW → arrow's path
 
 
 def test_tagger_with_clusters_round_trips_without_the_source(tmp_path, paths_file):

@@ -2,9 +2,9 @@
 
 import inspect
 
+import contract
 import pytest
 
-import contract
 from perceptrons._registry import ESTIMATORS
 
 CASES = [(name, check) for name in ESTIMATORS for check in contract.checks(name)]

@@ -46,17 +46,23 @@ def assert_unchanged(est, before):
 
 # ----------------------------------------------------------------------------- 1. warm_start
 @pytest.mark.parametrize("Est", LINEAR)
-@pytest.mark.parametrize("y1, y2", [
-    ([0, 1, 2, 0, 1], [0, 1, 2, 3, 3]),  # K -> K+1: used to write past the weights (double free)
-    ([0, 1, 1, 0, 1], [0, 1, 2, 0, 1]),  # 2 -> 3: used to keep a binary model silently
-    ([0, 1, 2, 0, 1], [0, 1, 1, 0, 1]),  # 3 -> 2
-    (["a", "b", "a", "b", "a"], ["a", "c", "a", "c", "a"]),  # same count, other labels
-])
+@pytest.mark.parametrize(
+    "y1, y2",
+    [
+        ([0, 1, 2, 0, 1], [0, 1, 2, 3, 3]),  # K -> K+1: used to write past the weights (double free)
+        ([0, 1, 1, 0, 1], [0, 1, 2, 0, 1]),  # 2 -> 3: used to keep a binary model silently
+        ([0, 1, 2, 0, 1], [0, 1, 1, 0, 1]),  # 3 -> 2
+        (["a", "b", "a", "b", "a"], ["a", "c", "a", "c", "a"]),  # same count, other labels
+    ],
+)
 def test_warm_start_with_other_classes_is_refused(Est, y1, y2):
     est = quiet(Est(warm_start=True).fit, X5, y1)
     before = snapshot(est)
-    with pytest.raises(PerceptronsError, match=r"^warm_start can only be used where `y` has the same classes "
-                       r"as in the previous call to fit\. Previous classes: \[.*\], current: \[.*\]"):
+    with pytest.raises(
+        PerceptronsError,
+        match=r"^warm_start can only be used where `y` has the same classes "
+        r"as in the previous call to fit\. Previous classes: \[.*\], current: \[.*\]",
+    ):
         est.fit(X5, y2)
     assert_unchanged(est, before)
 
@@ -150,8 +156,11 @@ def test_averaged_float32_coef_is_the_exact_mean_rounded_once():
 @pytest.mark.parametrize("convert", [np.asarray, sp.csr_matrix], ids=["dense", "csr"])
 def test_linear_overflow_is_not_reported_as_nan(Est, convert):
     X = convert(X5 * 1e200)
-    with pytest.raises(PerceptronsError, match=r"^score of row \d+ overflowed to infinity or NaN \(features up to "
-                       r"2e\+200\); scale the features, e\.g\. with sklearn\.preprocessing\.StandardScaler$"):
+    with pytest.raises(
+        PerceptronsError,
+        match=r"^score of row \d+ overflowed to infinity or NaN \(features up to "
+        r"2e\+200\); scale the features, e\.g\. with sklearn\.preprocessing\.StandardScaler$",
+    ):
         Est().fit(X, [0, 1, 0, 1, 1])
 
 
@@ -175,8 +184,11 @@ def test_weights_that_overflow_on_the_last_update_are_refused():
 @pytest.mark.parametrize("kernel", ["linear", "poly", "rbf", "sigmoid"])
 def test_kernel_overflow_is_refused(kernel):
     est = KernelPerceptron(kernel=kernel, max_epochs=5)
-    with pytest.raises(PerceptronsError, match=r"decision value of training row \d+ overflowed .*features up to "
-                       r"2e\+200.*StandardScaler"):
+    with pytest.raises(
+        PerceptronsError,
+        match=r"decision value of training row \d+ overflowed .*features up to "
+        r"2e\+200.*StandardScaler",
+    ):
         with np.errstate(all="ignore"):
             est.fit(X5 * 1e200, [0, 1, 0, 1, 1])
     assert not getattr(est, "converged_", False)
@@ -200,10 +212,21 @@ def test_kernel_precomputed_overflow_names_the_kernel_matrix():
             KernelPerceptron(kernel="precomputed").fit(G, [1, 1, 0, 0])
 
 
-@pytest.mark.parametrize("name, value", [
-    ("gamma", np.inf), ("gamma", np.nan), ("coef0", np.nan), ("coef0", np.inf), ("coef0", -np.inf),
-    ("margin", np.inf), ("margin", np.nan), ("degree", 10**20), ("degree", 101), ("cache_size", np.inf),
-])
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("gamma", np.inf),
+        ("gamma", np.nan),
+        ("coef0", np.nan),
+        ("coef0", np.inf),
+        ("coef0", -np.inf),
+        ("margin", np.inf),
+        ("margin", np.nan),
+        ("degree", 10**20),
+        ("degree", 101),
+        ("cache_size", np.inf),
+    ],
+)
 def test_kernel_parameters_must_be_finite(name, value):
     match = rf"^The '{name}' parameter of KernelPerceptron must be .*Got {value!r} instead\.$"
     with pytest.raises(PerceptronsError, match=match):
@@ -235,8 +258,9 @@ def test_interval_refuses_nan_and_inf_unless_allowed():
     assert Interval(Integral, 0, None).accepts(10**30)
 
 
-@pytest.mark.parametrize("param,value", [("budget", 2**64), ("budget", 10**7 + 1), ("cache_size", 1e308),
-                                         ("cache_size", 2.0**20 + 1)])
+@pytest.mark.parametrize(
+    "param,value", [("budget", 2**64), ("budget", 10**7 + 1), ("cache_size", 1e308), ("cache_size", 2.0**20 + 1)]
+)
 def test_kernel_sizes_are_bounded(param, value):
     # Found by the model fuzzer: these reached numpy as a huge allocation or a NaN capacity.
     X = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [0.0, 0.0]])

@@ -1,9 +1,9 @@
 """The seeds' claims about the family, as tests that could fail."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-import pytest
 
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron, plotting
 from perceptrons.datasets import noisy_blobs, separable
@@ -55,8 +55,10 @@ def test_figures_are_drawn(tmp_path):
         est = Perceptron(order="random-mistake", init="random", random_state=s, max_epochs=5000).fit(X, y)
         runs.append((f"seed {s}", est.coef_[0], est.intercept_[0], 1 - est.score(X, y), 0.0))
         assert est.converged_
-    for name, fig in [("runs.png", plotting.plot_runs(runs, X, y)),
-                      ("sep.png", plotting.plot_separator(est, X, y)),
-                      ("err.png", plotting.plot_error_curves([5, 3, 6], [5, 3, 3], 80))]:
+    for name, fig in [
+        ("runs.png", plotting.plot_runs(runs, X, y)),
+        ("sep.png", plotting.plot_separator(est, X, y)),
+        ("err.png", plotting.plot_error_curves([5, 3, 6], [5, 3, 3], 80)),
+    ]:
         path = plotting.save_figure(fig, tmp_path / name)
         assert path.read_bytes()[:4] == b"\x89PNG"

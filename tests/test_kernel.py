@@ -5,12 +5,12 @@ import warnings
 
 import numpy as np
 import pytest
+import reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import pairwise_kernels
 
-import reference as ref
 from perceptrons import KernelPerceptron, Perceptron, load_model, save_model
 from perceptrons._validation import PerceptronsError
 
@@ -36,8 +36,11 @@ def _oracle(X, y, n_classes, kernel, **kw):
     params = KERNEL_PARAMS[kernel]
     fn = ref.REFERENCE_KERNELS[kernel]
     return ref.dual_perceptron(
-        X.tolist(), y.tolist(), n_classes,
-        lambda a, b: fn(a, b, params.get("gamma"), params.get("degree"), params.get("coef0")), **kw,
+        X.tolist(),
+        y.tolist(),
+        n_classes,
+        lambda a, b: fn(a, b, params.get("gamma"), params.get("degree"), params.get("coef0")),
+        **kw,
     )
 
 
@@ -55,8 +58,9 @@ def test_alpha_matches_oracle(kernel, n_classes, margin, fit_intercept):
     X, y = _data(30, 3, n_classes, seed=7, integer=exact)
     epochs = 6
     want = _oracle(X, y, n_classes, kernel, fit_intercept=fit_intercept, max_epochs=epochs, margin=margin)
-    clf = KernelPerceptron(kernel=kernel, fit_intercept=fit_intercept, max_epochs=epochs,
-                           margin=margin, **KERNEL_PARAMS[kernel]).fit(X, y)
+    clf = KernelPerceptron(
+        kernel=kernel, fit_intercept=fit_intercept, max_epochs=epochs, margin=margin, **KERNEL_PARAMS[kernel]
+    ).fit(X, y)
     assert clf.alpha_.tolist() == want["alpha"]
     assert clf.mistakes_per_epoch_ == want["mistakes_per_epoch"]
     assert clf.support_.tolist() == want["support"]
@@ -89,8 +93,9 @@ def test_voted_matches_vote_of_all_hypotheses(n_classes):
     X, y = _data(30, 2, n_classes, seed=5)
     X_test = np.random.default_rng(9).normal(size=(40, 2))
     want = _oracle(X, y, n_classes, "rbf", max_epochs=4)
-    expected = ref.voted_dual_predict(want, X.tolist(), X_test.tolist(),
-                                      lambda a, b: ref.kernel_rbf(a, b, 0.5), n_classes)
+    expected = ref.voted_dual_predict(
+        want, X.tolist(), X_test.tolist(), lambda a, b: ref.kernel_rbf(a, b, 0.5), n_classes
+    )
     clf = KernelPerceptron(gamma=0.5, max_epochs=4, voted=True).fit(X, y)
     assert clf.predict(X_test).tolist() == expected
     # the state is one record per update, not one hypothesis per update
@@ -105,8 +110,7 @@ def test_linear_kernel_is_the_primal_perceptron(n_classes, margin, fit_intercept
     X, y = _data(60, 4, n_classes, seed=2, integer=True)
     X_test = np.random.default_rng(4).integers(-3, 4, size=(50, 4)).astype(float)
     primal = Perceptron(max_epochs=15, margin=margin, fit_intercept=fit_intercept).fit(X, y)
-    dual = KernelPerceptron(kernel="linear", max_epochs=15, margin=margin,
-                            fit_intercept=fit_intercept).fit(X, y)
+    dual = KernelPerceptron(kernel="linear", max_epochs=15, margin=margin, fit_intercept=fit_intercept).fit(X, y)
     assert dual.mistakes_per_epoch_ == primal.mistakes_per_epoch_
     assert dual.predict(X_test).tolist() == primal.predict(X_test).tolist()
     np.testing.assert_array_equal(dual.dual_coef_ @ dual.support_vectors_, primal.coef_)
@@ -119,8 +123,7 @@ def test_kernel_values_match_scikit_learn(kernel):
     X, y = _data(40, 5, 2, seed=1)
     clf = KernelPerceptron(kernel=kernel, max_epochs=3, **KERNEL_PARAMS[kernel]).fit(X, y)
     X_test = np.random.default_rng(2).normal(size=(7, 5))
-    K = pairwise_kernels(X_test, clf.support_vectors_, metric=kernel, filter_params=True,
-                         **KERNEL_PARAMS[kernel])
+    K = pairwise_kernels(X_test, clf.support_vectors_, metric=kernel, filter_params=True, **KERNEL_PARAMS[kernel])
     expected = (K @ clf.dual_coef_.T + clf.intercept_).ravel()
     np.testing.assert_allclose(clf.decision_function(X_test), expected, rtol=1e-10, atol=1e-10)
 
@@ -192,7 +195,8 @@ def test_callback_stops_and_warns_otherwise():
     X, y = _data(60, 2, 2, seed=4)
     seen = []
     clf = KernelPerceptron(kernel="linear", max_epochs=50).fit(
-        X, y, callback=lambda e, m, t: seen.append((e, m)) or e < 3)
+        X, y, callback=lambda e, m, t: seen.append((e, m)) or e < 3
+    )
     assert clf.n_epochs_ == 3 and [e for e, _ in seen] == [1, 2, 3]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -201,8 +205,9 @@ def test_callback_stops_and_warns_otherwise():
 
 
 # ----------------------------------------------------------------------------- model files
-@pytest.mark.parametrize("kw", [{}, {"averaged": True, "kernel": "poly"}, {"voted": True},
-                                {"budget": 5, "random_state": 0}])
+@pytest.mark.parametrize(
+    "kw", [{}, {"averaged": True, "kernel": "poly"}, {"voted": True}, {"budget": 5, "random_state": 0}]
+)
 def test_model_file_round_trip(tmp_path, kw):
     X, y = _data(50, 3, 3, seed=6)
     clf = KernelPerceptron(max_epochs=5, **kw).fit(X, y)
@@ -234,7 +239,9 @@ X_BAD, Y_BAD = _data(20, 3, 2, seed=0)
 
 
 def test_unknown_kernel_lists_the_names():
-    with pytest.raises(PerceptronsError, match=r"'kernel'.*'linear', 'poly', 'rbf', 'sigmoid', 'precomputed'.*Got 'gauss'"):
+    with pytest.raises(
+        PerceptronsError, match=r"'kernel'.*'linear', 'poly', 'rbf', 'sigmoid', 'precomputed'.*Got 'gauss'"
+    ):
         KernelPerceptron(kernel="gauss").fit(X_BAD, Y_BAD)
 
 
@@ -248,7 +255,9 @@ def test_callable_kernel_with_wrong_shape_is_named():
     def short(A, B):
         return (A @ B.T)[:, :-1]
 
-    with pytest.raises(PerceptronsError, match=r"kernel callable 'short' returned an array of shape \(\d+, 19\); expected"):
+    with pytest.raises(
+        PerceptronsError, match=r"kernel callable 'short' returned an array of shape \(\d+, 19\); expected"
+    ):
         KernelPerceptron(kernel=short).fit(X_BAD, Y_BAD)
 
 
@@ -299,5 +308,6 @@ def test_sparse_input_equals_dense():
     dense = KernelPerceptron(gamma=0.4, max_epochs=4).fit(X, y)
     sparse = KernelPerceptron(gamma=0.4, max_epochs=4).fit(sp.csr_matrix(X), y)
     assert sparse.alpha_.tolist() == dense.alpha_.tolist()
-    np.testing.assert_allclose(sparse.decision_function(sp.csr_matrix(X_test)),
-                               dense.decision_function(X_test), atol=1e-12)
+    np.testing.assert_allclose(
+        sparse.decision_function(sp.csr_matrix(X_test)), dense.decision_function(X_test), atol=1e-12
+    )

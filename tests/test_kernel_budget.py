@@ -2,11 +2,11 @@
 
 import numpy as np
 import pytest
+import reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics.pairwise import rbf_kernel
 
-import reference as ref
 from perceptrons import KernelPerceptron
 from perceptrons._validation import PerceptronsError
 
@@ -31,13 +31,26 @@ def test_budget_run_matches_oracle(policy, n_classes, fit_intercept):
     rng = np.random.default_rng(seed)
     uniforms = [rng.random(40).tolist() for _ in range(epochs)]
     want = ref.dual_perceptron(
-        X.tolist(), y.tolist(), n_classes, lambda a, b: ref.kernel_rbf(a, b, 0.5),
-        fit_intercept=fit_intercept, max_epochs=epochs, margin=0.2, budget=budget, policy=policy,
+        X.tolist(),
+        y.tolist(),
+        n_classes,
+        lambda a, b: ref.kernel_rbf(a, b, 0.5),
+        fit_intercept=fit_intercept,
+        max_epochs=epochs,
+        margin=0.2,
+        budget=budget,
+        policy=policy,
         uniforms=uniforms,
     )
-    clf = KernelPerceptron(gamma=0.5, max_epochs=epochs, margin=0.2, budget=budget,
-                           budget_policy=policy, fit_intercept=fit_intercept,
-                           random_state=seed).fit(X, y)
+    clf = KernelPerceptron(
+        gamma=0.5,
+        max_epochs=epochs,
+        margin=0.2,
+        budget=budget,
+        budget_policy=policy,
+        fit_intercept=fit_intercept,
+        random_state=seed,
+    ).fit(X, y)
     assert clf.alpha_.tolist() == want["alpha"]
     assert clf.support_.tolist() == want["support"]
     coef = np.array([want["A"][j] for j in want["support"]]).T
@@ -47,12 +60,12 @@ def test_budget_run_matches_oracle(policy, n_classes, fit_intercept):
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(1, 15), st.integers(0, 1000), st.sampled_from(["random", "oldest"]),
-       st.booleans())
+@given(st.integers(1, 15), st.integers(0, 1000), st.sampled_from(["random", "oldest"]), st.booleans())
 def test_support_never_exceeds_budget(budget, seed, policy, averaged):
     X, y = _noisy(60, 3, seed)
-    clf = KernelPerceptron(gamma=1.0, budget=budget, budget_policy=policy, averaged=averaged,
-                           max_epochs=8, random_state=seed).fit(X, y)
+    clf = KernelPerceptron(
+        gamma=1.0, budget=budget, budget_policy=policy, averaged=averaged, max_epochs=8, random_state=seed
+    ).fit(X, y)
     assert max(clf.support_size_per_epoch_) <= budget
     assert clf.support_.shape[0] <= budget
     assert clf.support_vectors_.shape[0] == clf.support_.shape[0] == clf.dual_coef_.shape[1]
@@ -93,12 +106,15 @@ def test_budget_with_small_cache_matches_full_matrix():
 
 
 # ----------------------------------------------------------------------------- streams
-@pytest.mark.parametrize("kw", [
-    {},
-    {"averaged": True, "margin": 0.5},
-    {"budget": 6, "budget_policy": "oldest"},
-    {"budget": 6, "budget_policy": "random", "averaged": True},
-])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {},
+        {"averaged": True, "margin": 0.5},
+        {"budget": 6, "budget_policy": "oldest"},
+        {"budget": 6, "budget_policy": "random", "averaged": True},
+    ],
+)
 @pytest.mark.parametrize("n_classes", [2, 3])
 def test_stream_of_batches_is_one_epoch_over_the_stream(kw, n_classes):
     X, y = _noisy(90, n_classes, seed=31)
@@ -123,7 +139,7 @@ def test_voted_stream_predicts_like_one_epoch():
     whole = KernelPerceptron(gamma=0.8, max_epochs=1, voted=True).fit(X, y)
     stream = KernelPerceptron(gamma=0.8, voted=True)
     for lo in range(0, 60, 20):
-        stream.partial_fit(X[lo:lo + 20], y[lo:lo + 20], classes=[0, 1, 2])
+        stream.partial_fit(X[lo : lo + 20], y[lo : lo + 20], classes=[0, 1, 2])
     np.testing.assert_allclose(stream.decision_function(X_test), whole.decision_function(X_test), atol=1e-12)
 
 
@@ -133,13 +149,13 @@ def test_stream_memory_stays_within_budget_and_survives_a_model_file(tmp_path):
     X, y = _noisy(400, 2, seed=9)
     clf = KernelPerceptron(gamma=1.0, budget=15, random_state=0)
     for lo in range(0, 200, 40):
-        clf.partial_fit(X[lo:lo + 40], y[lo:lo + 40], classes=[0, 1])
+        clf.partial_fit(X[lo : lo + 40], y[lo : lo + 40], classes=[0, 1])
         assert clf.support_vectors_.shape[0] <= 15
     save_model(clf, tmp_path / "s.model")
     back = load_model(tmp_path / "s.model")
     for lo in range(200, 400, 40):
-        clf.partial_fit(X[lo:lo + 40], y[lo:lo + 40])
-        back.partial_fit(X[lo:lo + 40], y[lo:lo + 40])
+        clf.partial_fit(X[lo : lo + 40], y[lo : lo + 40])
+        back.partial_fit(X[lo : lo + 40], y[lo : lo + 40])
     assert max(clf.support_size_per_epoch_) <= 15
     np.testing.assert_array_equal(back.support_, clf.support_)
     np.testing.assert_allclose(back.dual_coef_, clf.dual_coef_, atol=1e-12)

@@ -1,7 +1,7 @@
 """scikit-learn's estimator checks on the kernel perceptron and its variants."""
 
-from sklearn.utils.estimator_checks import parametrize_with_checks
 import pytest
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from perceptrons import KernelPerceptron
 

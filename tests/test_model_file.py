@@ -39,7 +39,11 @@ def test_round_trip_predicts_the_same(cls, k, labels, tmp_path):
     np.testing.assert_array_equal(back.predict(X), est.predict(X))
     np.testing.assert_array_equal(back.decision_function(X), est.decision_function(X))
     assert back.classes_.tolist() == est.classes_.tolist()
-    assert (back.n_updates_, back.n_epochs_, back.mistakes_per_epoch_) == (est.n_updates_, est.n_epochs_, est.mistakes_per_epoch_)
+    assert (back.n_updates_, back.n_epochs_, back.mistakes_per_epoch_) == (
+        est.n_updates_,
+        est.n_epochs_,
+        est.mistakes_per_epoch_,
+    )
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)

@@ -9,10 +9,10 @@ import resource
 import time
 import zipfile
 
+import model_fuzz as mf
 import numpy as np
 import pytest
 
-import model_fuzz as mf
 from perceptrons import load_model
 from perceptrons._validation import PerceptronsError
 
@@ -59,51 +59,86 @@ def test_every_estimator_round_trips_through_the_checks(models, tmp_path):
         mf.use(load_model(path))
 
 
-@pytest.mark.parametrize("field,value", [
-    ("stream_log_j", 10**6), ("stream_log_j", -1), ("stream_log_r", 7), ("stream_log_c", -5),
-])
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("stream_log_j", 10**6),
+        ("stream_log_j", -1),
+        ("stream_log_r", 7),
+        ("stream_log_c", -5),
+    ],
+)
 def test_kernel_update_log_indices_are_range_checked(models, tmp_path, field, value):
     # the segmentation fault of the report: an edited update log read out of bounds in voted_scores
     def change(meta, arrays):
         arrays[field] = arrays[field].copy()
         arrays[field][0] = value
+
     refused(edited(models, "kernel_voted3", tmp_path, change), field)
 
 
 def test_update_log_counters_must_grow(models, tmp_path):
     def change(meta, arrays):
         arrays["stream_log_c"] = arrays["stream_log_c"][::-1].copy()
+
     refused(edited(models, "kernel_voted", tmp_path, change), "stream_log_c", "non-decreasing")
 
 
-@pytest.mark.parametrize("name,field", [
-    ("seq", "W_rows"), ("seq", "W_cols"), ("tagger", "f_type_table"), ("tagger", "f_ptr"),
-    ("kernel_budget", "stream_ring"), ("kernel", "stream_y"), ("tagger_clusters", "c_offsets"),
-])
+@pytest.mark.parametrize(
+    "name,field",
+    [
+        ("seq", "W_rows"),
+        ("seq", "W_cols"),
+        ("tagger", "f_type_table"),
+        ("tagger", "f_ptr"),
+        ("kernel_budget", "stream_ring"),
+        ("kernel", "stream_y"),
+        ("tagger_clusters", "c_offsets"),
+    ],
+)
 def test_index_arrays_are_range_checked(models, tmp_path, name, field):
     def change(meta, arrays):
         a = arrays[field].copy()
         a.reshape(-1)[-1] = np.iinfo(a.dtype).max
         arrays[field] = a
+
     refused(edited(models, name, tmp_path, change), field.split("_", 1)[1] if name.startswith("tagger") else field)
 
 
-@pytest.mark.parametrize("name,field", [("perceptron", "state_w"), ("averaged3", "coef"), ("kernel", "stream_A"),
-                                        ("seq", "W_vals"), ("voted", "vectors"), ("tagger", "m_trans")])
+@pytest.mark.parametrize(
+    "name,field",
+    [
+        ("perceptron", "state_w"),
+        ("averaged3", "coef"),
+        ("kernel", "stream_A"),
+        ("seq", "W_vals"),
+        ("voted", "vectors"),
+        ("tagger", "m_trans"),
+    ],
+)
 @pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
 def test_non_finite_weights_are_refused(models, tmp_path, name, field, value):
     def change(meta, arrays):
         arrays[field] = arrays[field].copy()
         arrays[field].reshape(-1)[0] = value
+
     refused(edited(models, name, tmp_path, change), "non-finite")
 
 
-@pytest.mark.parametrize("name,field,shape", [("perceptron", "state_w", (5,)), ("perceptron3", "state_w", (3, 2)),
-                                              ("pocket", "state_pw", (2,)), ("voted3", "vector_counts", (99,)),
-                                              ("kernel", "stream_A", (3, 3))])
+@pytest.mark.parametrize(
+    "name,field,shape",
+    [
+        ("perceptron", "state_w", (5,)),
+        ("perceptron3", "state_w", (3, 2)),
+        ("pocket", "state_pw", (2,)),
+        ("voted3", "vector_counts", (99,)),
+        ("kernel", "stream_A", (3, 3)),
+    ],
+)
 def test_shapes_are_checked_against_each_other(models, tmp_path, name, field, shape):
     def change(meta, arrays):
         arrays[field] = np.zeros(shape, dtype=arrays[field].dtype)
+
     refused(edited(models, name, tmp_path, change), field, "shape")
 
 
@@ -111,18 +146,30 @@ def test_shapes_are_checked_against_each_other(models, tmp_path, name, field, sh
 def test_weight_dtypes_are_checked(models, tmp_path, dtype):
     def change(meta, arrays):
         arrays["state_w"] = arrays["state_w"].astype(dtype)
+
     refused(edited(models, "perceptron", tmp_path, change), "state_w")
 
 
-@pytest.mark.parametrize("path,value", [
-    (("state", "n_features_in"), "3"), (("state", "n_features_in"), 2**80), (("state", "binary"), 1),
-    (("state", "mistakes_per_epoch"), {"a": 1}), (("state", "mistakes_per_epoch"), [1, -1, 0]),
-    (("state", "n_epochs"), 99), (("params", "max_epochs"), 0), (("params", "order"), ["cyclic"]),
-    (("params", "no_such_parameter"), 1), (("info",), []), (("estimator",), ["Perceptron"]),
-])
+@pytest.mark.parametrize(
+    "path,value",
+    [
+        (("state", "n_features_in"), "3"),
+        (("state", "n_features_in"), 2**80),
+        (("state", "binary"), 1),
+        (("state", "mistakes_per_epoch"), {"a": 1}),
+        (("state", "mistakes_per_epoch"), [1, -1, 0]),
+        (("state", "n_epochs"), 99),
+        (("params", "max_epochs"), 0),
+        (("params", "order"), ["cyclic"]),
+        (("params", "no_such_parameter"), 1),
+        (("info",), []),
+        (("estimator",), ["Perceptron"]),
+    ],
+)
 def test_metadata_fields_have_their_json_types(models, tmp_path, path, value):
     def change(meta, arrays):
         mf._set(meta, path, value)
+
     refused(edited(models, "perceptron", tmp_path, change))
 
 
@@ -147,14 +194,17 @@ def test_unread_fields_are_refused(models, tmp_path):
 def test_counts_must_be_consistent(models, tmp_path):
     def change(meta, arrays):
         meta["state"]["binary"] = False
+
     refused(edited(models, "perceptron", tmp_path, change), "binary")
 
     def change(meta, arrays):
         arrays["vector_counts"] = arrays["vector_counts"] + 10**6
+
     refused(edited(models, "voted", tmp_path, change), "vector_counts")
 
     def change(meta, arrays):
         meta["state"]["model"]["n_features_in"] += 1
+
     refused(edited(models, "tagger", tmp_path, change), "n_features_in")
 
 
@@ -163,8 +213,10 @@ def test_a_compressed_member_is_refused_before_it_is_inflated(models, tmp_path):
     # zeros compress to ~400 kB; the loader must refuse without inflating them.
     meta, arrays, _ = mf.read_raw(models["perceptron"])
     path = tmp_path / "bomb.npz"
-    members = [("__meta__.npy", mf.npy_bytes(np.frombuffer(json.dumps(meta).encode(), np.uint8))),
-               ("state_w.npy", mf.npy_bytes(np.zeros(50_000_000)))]
+    members = [
+        ("__meta__.npy", mf.npy_bytes(np.frombuffer(json.dumps(meta).encode(), np.uint8))),
+        ("state_w.npy", mf.npy_bytes(np.zeros(50_000_000))),
+    ]
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         for name, payload in members:
             z.writestr(name, payload)
@@ -181,7 +233,10 @@ def test_a_header_declaring_a_huge_array_is_refused_before_allocating(models, tm
     meta, arrays, _ = mf.read_raw(models["perceptron"])
     fake = mf.npy_bytes(np.zeros(2)).replace(b"(2,)", b"(1099511627776,)")
     path = tmp_path / "huge.npz"
-    members = [("__meta__.npy", mf.npy_bytes(np.frombuffer(json.dumps(meta).encode(), np.uint8))), ("state_w.npy", fake)]
+    members = [
+        ("__meta__.npy", mf.npy_bytes(np.frombuffer(json.dumps(meta).encode(), np.uint8))),
+        ("state_w.npy", fake),
+    ]
     mf.write_raw(path, meta, arrays, checksum=False, members=members)
     refused(path, "state_w", "declares")
 
@@ -206,6 +261,7 @@ def test_fortran_order_arrays_of_our_own_dtype_still_load(models, tmp_path):
     def change(meta, arrays):
         arrays["state_w"] = np.asfortranarray(arrays["state_w"])
         arrays["coef"] = np.asfortranarray(arrays["coef"])
+
     est = load_model(edited(models, "perceptron3", tmp_path, change))
     ref = load_model(models["perceptron3"])
     np.testing.assert_array_equal(est.coef_, ref.coef_)
@@ -214,10 +270,12 @@ def test_fortran_order_arrays_of_our_own_dtype_still_load(models, tmp_path):
 def test_params_are_checked_as_fit_would(models, tmp_path):
     def change(meta, arrays):
         meta["params"]["class_weight"] = {"__dict__": [[0, float("1e308")], [1, -1.0]]}
+
     refused(edited(models, "perceptron", tmp_path, change), "class_weight")
 
     def change(meta, arrays):
         meta["params"]["kernel"] = "os.system"
+
     refused(edited(models, "kernel", tmp_path, change), "kernel")
 
 

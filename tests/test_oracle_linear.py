@@ -6,8 +6,9 @@ update counts and the mistake history — dense, CSR with values, CSR of ones, b
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 import reference as ref
+import scipy.sparse as sp
+
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron
 
 # Short runs on data that are not separable, by design here: not converging is expected.

@@ -1,9 +1,9 @@
 """Property tests of the theorems (hypothesis): Novikoff's bound, scale invariance, determinism."""
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-import pytest
 
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron
 from perceptrons.datasets import separable
@@ -55,8 +55,11 @@ def test_scaling_leaves_the_mistakes_unchanged(data, factor):
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**31 - 1), st.sampled_from(["shuffle", "random-mistake"]),
-       st.sampled_from([Perceptron, PocketPerceptron, AveragedPerceptron, VotedPerceptron]))
+@given(
+    st.integers(0, 2**31 - 1),
+    st.sampled_from(["shuffle", "random-mistake"]),
+    st.sampled_from([Perceptron, PocketPerceptron, AveragedPerceptron, VotedPerceptron]),
+)
 def test_same_seed_same_weights(seed, order, cls):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((40, 3))

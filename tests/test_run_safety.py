@@ -84,16 +84,22 @@ def test_train_refuses_to_write_over_its_data(run_cli, work, how):
         output = work / "hard.csv"
         os.link(work / "d.csv", output)
     before = snapshot(work)
-    assert_refused(run_cli(["train", str(data), "-o", str(output)]), work, before,
-                   "-o", output.name, "is the same file as DATA")
+    assert_refused(
+        run_cli(["train", str(data), "-o", str(output)]), work, before, "-o", output.name, "is the same file as DATA"
+    )
 
 
 @pytest.mark.parametrize("target,name", [("m.npz", "MODEL"), ("d.csv", "DATA"), ("link.npz", "MODEL")])
 def test_predict_refuses_to_write_over_an_input(run_cli, work, target, name):
     (work / "link.npz").symlink_to("m.npz")
     before = snapshot(work)
-    assert_refused(run_cli(["predict", str(work / "m.npz"), str(work / "d.csv"), "-o", str(work / target)]),
-                   work, before, target, f"is the same file as {name}")
+    assert_refused(
+        run_cli(["predict", str(work / "m.npz"), str(work / "d.csv"), "-o", str(work / target)]),
+        work,
+        before,
+        target,
+        f"is the same file as {name}",
+    )
 
 
 def test_train_refuses_to_write_over_the_file_on_standard_input(work):
@@ -107,7 +113,9 @@ def test_train_refuses_to_write_over_the_file_on_standard_input(work):
 @pytest.mark.parametrize("command", ["train", "predict"])
 def test_output_directory_missing(run_cli, work, command):
     before = snapshot(work)
-    args = ["train", str(work / "d.csv")] if command == "train" else ["predict", str(work / "m.npz"), str(work / "d.csv")]
+    args = (
+        ["train", str(work / "d.csv")] if command == "train" else ["predict", str(work / "m.npz"), str(work / "d.csv")]
+    )
     assert_refused(run_cli([*args, "-o", str(work / "nope" / "out")]), work, before, "-o", "does not exist")
 
 
@@ -125,8 +133,14 @@ def test_output_not_writable(run_cli, work, monkeypatch, what):
 
     monkeypatch.setattr(os, "access", access)
     before = snapshot(work)
-    assert_refused(run_cli(["train", str(work / "d.csv"), "-o", str(work / "out.npz")]), work, before,
-                   "-o", "out.npz", "cannot create a file in" if what == "directory" else "read-only")
+    assert_refused(
+        run_cli(["train", str(work / "d.csv"), "-o", str(work / "out.npz")]),
+        work,
+        before,
+        "-o",
+        "out.npz",
+        "cannot create a file in" if what == "directory" else "read-only",
+    )
 
 
 def test_output_dash_refused_for_a_model(run_cli, work, monkeypatch):
@@ -136,20 +150,27 @@ def test_output_dash_refused_for_a_model(run_cli, work, monkeypatch):
 
 
 # ----------------------------------------------------------------------------- --test before training
-@pytest.mark.parametrize("case,fragments", [
-    ("missing", ["--test", "absent.csv", "no such file"]),
-    ("wide", ["--test", "wide.csv", "3 features", "the training data has 2"]),
-    ("unlabelled", ["--test", "features.csv", "no label column"]),
-    ("directory", ["--test", "adir"]),
-])
+@pytest.mark.parametrize(
+    "case,fragments",
+    [
+        ("missing", ["--test", "absent.csv", "no such file"]),
+        ("wide", ["--test", "wide.csv", "3 features", "the training data has 2"]),
+        ("unlabelled", ["--test", "features.csv", "no label column"]),
+        ("directory", ["--test", "adir"]),
+    ],
+)
 def test_bad_test_file_leaves_the_model_alone(run_cli, work, case, fragments):
     (work / "wide.csv").write_text("a,b,c,label\n1,2,3,0\n3,2,1,1\n")
     (work / "features.csv").write_text("a,b\n1,2\n2,1\n")
     (work / "adir").mkdir()
     name = {"missing": "absent.csv", "wide": "wide.csv", "unlabelled": "features.csv", "directory": "adir"}[case]
     before = snapshot(work)
-    assert_refused(run_cli(["train", str(work / "d.csv"), "-o", str(work / "m.npz"), "--test", str(work / name)]),
-                   work, before, *fragments)
+    assert_refused(
+        run_cli(["train", str(work / "d.csv"), "-o", str(work / "m.npz"), "--test", str(work / name)]),
+        work,
+        before,
+        *fragments,
+    )
 
 
 def test_good_test_file_still_reports_accuracy(run_cli, work):
@@ -181,8 +202,13 @@ def test_standard_input_errors_name_it(work):
 
 def test_standard_input_read_once(run_cli, work):
     before = snapshot(work)
-    assert_refused(run_cli(["train", "-", "--format", "csv", "-o", str(work / "x.npz"), "--test", "-"]),
-                   work, before, "--test", "standard input can be read only once")
+    assert_refused(
+        run_cli(["train", "-", "--format", "csv", "-o", str(work / "x.npz"), "--test", "-"]),
+        work,
+        before,
+        "--test",
+        "standard input can be read only once",
+    )
 
 
 def test_dash_o_writes_standard_output(run_cli, work, monkeypatch):
@@ -211,8 +237,9 @@ def big(work):
 
 @pytest.mark.parametrize("extra", [[], ["-o", "-"]])
 def test_closed_pipe_ends_quietly(work, big, extra):
-    producer = subprocess.Popen([*PERCEPTRONS, "predict", str(work / "m.npz"), str(big), *extra],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    producer = subprocess.Popen(
+        [*PERCEPTRONS, "predict", str(work / "m.npz"), str(big), *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     head = subprocess.run(["head", "-1"], stdin=producer.stdout, capture_output=True, timeout=300)
     producer.stdout.close()  # only head holds the pipe's read end: when it exits, the pipe closes
     err = producer.stderr.read().decode()
@@ -269,7 +296,9 @@ def test_block_device_refused(run_cli, work, command):
     disk = work / "disk"
     _mknod(disk, stat.S_IFBLK, 7, 250)  # never opened: refused by its kind
     before = snapshot(work)
-    args = ["train", str(work / "d.csv")] if command == "train" else ["predict", str(work / "m.npz"), str(work / "d.csv")]
+    args = (
+        ["train", str(work / "d.csv")] if command == "train" else ["predict", str(work / "m.npz"), str(work / "d.csv")]
+    )
     assert_refused(run_cli([*args, "-o", str(disk)]), work, before, "-o", "disk", "block device")
 
 
@@ -282,8 +311,14 @@ def test_socket_refused(run_cli):
         sock = socket.socket(socket.AF_UNIX)
         sock.bind(os.path.join(directory, "sock"))
         before = snapshot(directory)
-        assert_refused(run_cli(["train", os.path.join(directory, "d.csv"), "-o", os.path.join(directory, "sock")]),
-                       directory, before, "-o", "sock", "is a socket")
+        assert_refused(
+            run_cli(["train", os.path.join(directory, "d.csv"), "-o", os.path.join(directory, "sock")]),
+            directory,
+            before,
+            "-o",
+            "sock",
+            "is a socket",
+        )
         sock.close()
     finally:
         for name in os.listdir(directory):
@@ -342,8 +377,12 @@ def small_disk(tmp_path):
 def test_disk_full(run_cli, work, big, small_disk):
     (small_disk / "p.txt").write_text("keep\n")
     before = snapshot(small_disk)
-    assert_refused(run_cli(["predict", str(work / "m.npz"), str(big), "-o", str(small_disk / "p.txt")]),
-                   small_disk, before, "p.txt: cannot write: No space left on device")
+    assert_refused(
+        run_cli(["predict", str(work / "m.npz"), str(big), "-o", str(small_disk / "p.txt")]),
+        small_disk,
+        before,
+        "p.txt: cannot write: No space left on device",
+    )
 
 
 def test_disk_full_model(run_cli, work, small_disk):
@@ -351,17 +390,26 @@ def test_disk_full_model(run_cli, work, small_disk):
     np.savez(work / "wide.npz", X=rng.standard_normal((400, 60)), y=rng.integers(0, 5, 400))  # ~0.5 MB of vectors
     (small_disk / "m.npz").write_bytes(b"old model")
     before = snapshot(small_disk)
-    assert_refused(run_cli(["train", str(work / "wide.npz"), "--model", "voted", "--epochs", "1",
-                            "-o", str(small_disk / "m.npz")]),
-                   small_disk, before, "m.npz: cannot write: No space left on device")
+    assert_refused(
+        run_cli(
+            ["train", str(work / "wide.npz"), "--model", "voted", "--epochs", "1", "-o", str(small_disk / "m.npz")]
+        ),
+        small_disk,
+        before,
+        "m.npz: cannot write: No space left on device",
+    )
 
 
 def test_full_device(run_cli, work):
     full = work / "full"
     _mknod(full, stat.S_IFCHR, 1, 7)  # /dev/full's numbers: every write fails with ENOSPC
     before = snapshot(work)
-    assert_refused(run_cli(["predict", str(work / "m.npz"), str(work / "d.csv"), "-o", str(full)]),
-                   work, before, "full: cannot write: No space left on device")
+    assert_refused(
+        run_cli(["predict", str(work / "m.npz"), str(work / "d.csv"), "-o", str(full)]),
+        work,
+        before,
+        "full: cannot write: No space left on device",
+    )
 
 
 def test_fsync_failure(run_cli, work, monkeypatch):
@@ -373,8 +421,12 @@ def test_fsync_failure(run_cli, work, monkeypatch):
     (work / "p.txt").write_text("keep\n")
     monkeypatch.setattr(os, "fsync", fsync)
     before = snapshot(work)
-    assert_refused(run_cli(["predict", str(work / "m.npz"), str(work / "d.csv"), "-o", str(work / "p.txt")]),
-                   work, before, "p.txt: cannot write: No space left on device")
+    assert_refused(
+        run_cli(["predict", str(work / "m.npz"), str(work / "d.csv"), "-o", str(work / "p.txt")]),
+        work,
+        before,
+        "p.txt: cannot write: No space left on device",
+    )
 
 
 # ----------------------------------------------------------------------------- signals
@@ -401,8 +453,9 @@ def test_signal_inside_the_writer(tmp_path, sig):
 def test_ignored_hangup_stays_ignored(tmp_path):
     out = tmp_path / "out.txt"
     code = "import signal; signal.signal(signal.SIGHUP, signal.SIG_IGN)\n" + WRITER.replace("time.sleep(30)", "pass")
-    done = subprocess.run([sys.executable, "-c", code, str(out), str(int(signal.SIGHUP))], capture_output=True,
-                          timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(out), str(int(signal.SIGHUP))], capture_output=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr  # as under nohup
     assert out.read_text() == "new"
 
@@ -422,9 +475,12 @@ def test_signal_while_the_model_is_written(tmp_path, sig):
     np.savez(data, X=rng.standard_normal((2000, 200)), y=rng.integers(0, 10, 2000))
     model = tmp_path / "m.npz"
     model.write_bytes(b"the old model")
-    for attempt in range(4):
-        proc = subprocess.Popen([*PERCEPTRONS, "train", str(data), "--model", "voted", "--epochs", "1",
-                                 "-o", str(model)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for _attempt in range(4):
+        proc = subprocess.Popen(
+            [*PERCEPTRONS, "train", str(data), "--model", "voted", "--epochs", "1", "-o", str(model)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         signalled = False
         while proc.poll() is None:
             if temp_files(tmp_path):

@@ -2,12 +2,12 @@
 
 import numpy as np
 import pytest
+import reference as ref
 import scipy.sparse as sp
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-import reference as ref
 from perceptrons import load_model, save_model
 from perceptrons._validation import PerceptronsError
 from perceptrons.structured.decoders import REGISTRY, greedy, viterbi
@@ -53,7 +53,9 @@ def test_greedy_equals_reference(p):
     emit, trans, start, stop = p
     score, path = greedy(emit, trans, start, stop)
     assert path.tolist() == ref.greedy_decode(emit.tolist(), trans.tolist(), start.tolist(), stop.tolist())
-    assert score == pytest.approx(ref.sequence_score(emit.tolist(), trans.tolist(), start.tolist(), stop.tolist(), path.tolist()))
+    assert score == pytest.approx(
+        ref.sequence_score(emit.tolist(), trans.tolist(), start.tolist(), stop.tolist(), path.tolist())
+    )
 
 
 def test_viterbi_known_answer():
@@ -178,11 +180,15 @@ def test_viterbi_per_position_transitions_equal_brute_force(p, seed):
     tr = np.random.default_rng(seed).normal(size=(n, T, T))
     delta, bp, path = np.empty((n, T)), np.zeros((n, T), np.int32), np.empty(n, np.int64)
     score = K.viterbi(emit, n, tr, True, start, stop, delta, bp, path)
-    best, best_path = ref.brute_force_decode(emit.tolist(), tr.tolist(), start.tolist(), stop.tolist(), per_position=True)
+    best, best_path = ref.brute_force_decode(
+        emit.tolist(), tr.tolist(), start.tolist(), stop.tolist(), per_position=True
+    )
     assert score == best and path.tolist() == best_path
     gpath = np.empty(n, np.int64)
     K.greedy(emit, n, tr, True, np.zeros((0, 0, 0)), start, stop, gpath)
-    assert gpath.tolist() == ref.greedy_decode(emit.tolist(), tr.tolist(), start.tolist(), stop.tolist(), per_position=True)
+    assert gpath.tolist() == ref.greedy_decode(
+        emit.tolist(), tr.tolist(), start.tolist(), stop.tolist(), per_position=True
+    )
 
 
 @settings(max_examples=120, deadline=None)
@@ -219,8 +225,9 @@ def test_second_order_training_equals_oracle(decoder):
     seqs, X, y, lengths = tiny_corpus(12, n_seq=10)
     seqs, X_edge = with_edges(seqs, 2, 1)
     clf = SequencePerceptron(decoder=decoder, max_epochs=2, markov_order=2).fit(X, y, lengths, X_edge=X_edge)
-    (W, trans, start, stop, E, T2), mean = ref.structured_perceptron(seqs, X.shape[1], 3, 2, None, decoder, n_edge=2,
-                                                                     second_order=True)
+    (W, trans, start, stop, E, T2), mean = ref.structured_perceptron(
+        seqs, X.shape[1], 3, 2, None, decoder, n_edge=2, second_order=True
+    )
     s = clf._state
     assert s["W"].tolist() == W and s["trans"].tolist() == trans and s["trans2"].tolist() == T2
     assert s["E"].tolist() == E and s["start"].tolist() == start and s["stop"].tolist() == stop
@@ -324,7 +331,9 @@ def test_early_stopping_keeps_best_epoch():
     assert len(clf.dev_scores_) == clf.n_epochs_
     assert clf.best_epoch_ == int(np.argmax(clf.dev_scores_)) + 1
     assert clf.score(Xd, yd, ld) == max(clf.dev_scores_)
-    stopped = SequencePerceptron(max_epochs=50, shuffle=True, random_state=0, patience=1).fit(X, y, lengths, dev=(Xd, yd, ld))
+    stopped = SequencePerceptron(max_epochs=50, shuffle=True, random_state=0, patience=1).fit(
+        X, y, lengths, dev=(Xd, yd, ld)
+    )
     assert stopped.n_epochs_ < 50 or stopped.converged_
 
 
@@ -362,8 +371,9 @@ def test_lengths_none_is_one_sequence_per_row():
     np.testing.assert_array_equal(a.predict(X), b.predict(X, np.ones(X.shape[0], dtype=int)))
 
 
-@pytest.mark.parametrize("lengths, match", [([1, 2], "sum to 3"), ([-1, 100], "non-negative"), ([[1]], "1-d array"),
-                                            ([1.5], "1-d array")])
+@pytest.mark.parametrize(
+    "lengths, match", [([1, 2], "sum to 3"), ([-1, 100], "non-negative"), ([[1]], "1-d array"), ([1.5], "1-d array")]
+)
 def test_bad_lengths(lengths, match):
     _, X, y, _ = tiny_corpus(0)
     with pytest.raises(PerceptronsError, match=match):
@@ -397,8 +407,13 @@ def test_round_trip(tmp_path):
     assert back.n_epochs_ == 1
 
 
-@parametrize_with_checks([SequencePerceptron(), SequencePerceptron(decoder="greedy", shuffle=True, random_state=0),
-                          SequencePerceptron(markov_order=2)])
+@parametrize_with_checks(
+    [
+        SequencePerceptron(),
+        SequencePerceptron(decoder="greedy", shuffle=True, random_state=0),
+        SequencePerceptron(markov_order=2),
+    ]
+)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
@@ -414,8 +429,14 @@ def test_predict_equals_brute_force_with_final_weights(markov_order):
     for toks, _, edges in seqs:
         emit = [[sum(v * W[f][t] for f, v in x.items()) for t in range(3)] for x in toks]
         per_pos = [(clf.coef_trans_ + sum((E[f] for f in e), np.zeros((3, 3)))).tolist() for e in edges]
-        expected += ref.brute_force_decode(emit, per_pos, clf.coef_init_.tolist(), clf.coef_final_.tolist(), True,
-                                           clf.coef_trans2_.tolist() if markov_order == 2 else None)[1]
+        expected += ref.brute_force_decode(
+            emit,
+            per_pos,
+            clf.coef_init_.tolist(),
+            clf.coef_final_.tolist(),
+            True,
+            clf.coef_trans2_.tolist() if markov_order == 2 else None,
+        )[1]
     assert pred.tolist() == clf.classes_[expected].tolist()
 
 

@@ -3,16 +3,16 @@
 import collections
 
 import numpy as np
-import scipy.sparse as sp
 import pytest
-
 import reference as ref
+import scipy.sparse as sp
+
 from perceptrons import SequencePerceptron, Tagger, load_model, save_model
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.conllu import read_conllu
 from perceptrons.structured.features import BASIC, RICH, FeatureMap, parse_templates
-from perceptrons.structured.words import corpus_types
 from perceptrons.structured.metrics import tagging_report
+from perceptrons.structured.words import corpus_types
 
 # Short runs on data that are not separable, by design here: not converging is expected.
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
@@ -58,7 +58,7 @@ def test_features_equal_per_token_oracle(templates):
     r = 0
     for words in TRAIN:
         for i in range(len(words)):
-            assert decode(fm, X.indices[X.indptr[r]:X.indptr[r + 1]]) == ref.token_features(words, i, names)
+            assert decode(fm, X.indices[X.indptr[r] : X.indptr[r + 1]]) == ref.token_features(words, i, names)
             r += 1
     assert lengths.tolist() == [len(s) for s in TRAIN]
     # new text: exactly the oracle's features that were seen in training, unknown words included
@@ -68,7 +68,9 @@ def test_features_equal_per_token_oracle(templates):
     r = 0
     for words in new:
         for i in range(len(words)):
-            assert decode(fm, Xn.indices[Xn.indptr[r]:Xn.indptr[r + 1]]) == ref.token_features(words, i, names) & trained
+            assert (
+                decode(fm, Xn.indices[Xn.indptr[r] : Xn.indptr[r + 1]]) == ref.token_features(words, i, names) & trained
+            )
             r += 1
 
 
@@ -83,12 +85,12 @@ def test_rare_words_lose_identity_features():
             expected = ref.token_features(words, i, RICH)
             if counts[w] < 2:
                 expected = {f for f in expected if f.split("=")[0] not in identity}
-            assert decode(fm, X.indices[X.indptr[r]:X.indptr[r + 1]]) == expected
+            assert decode(fm, X.indices[X.indptr[r] : X.indptr[r + 1]]) == expected
             r += 1
     Xn, _ = fm.transform([["flies", "Zyx"]])  # seen twice: kept; unknown: withheld
-    got = decode(fm, Xn.indices[Xn.indptr[0]:Xn.indptr[1]])
+    got = decode(fm, Xn.indices[Xn.indptr[0] : Xn.indptr[1]])
     assert "w[0]=w=flies" in got
-    assert not any(f.startswith("w[0]=") for f in decode(fm, Xn.indices[Xn.indptr[1]:Xn.indptr[2]]))
+    assert not any(f.startswith("w[0]=") for f in decode(fm, Xn.indices[Xn.indptr[1] : Xn.indptr[2]]))
 
 
 def test_min_count_drops_rare_features():
@@ -100,8 +102,15 @@ def test_min_count_drops_rare_features():
     assert X2.shape[1] == sum(c >= 2 for c in counts.values())
 
 
-@pytest.mark.parametrize("bad, match", [("nope", "unknown template set"), ("l[9]", "bad feature template"),
-                                         ("q[0]", "bad feature template"), ("l[0]|l[1]|l[2]", "at most two")])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        ("nope", "unknown template set"),
+        ("l[9]", "bad feature template"),
+        ("q[0]", "bad feature template"),
+        ("l[0]|l[1]|l[2]", "at most two"),
+    ],
+)
 def test_bad_templates(bad, match):
     with pytest.raises(PerceptronsError, match=match):
         parse_templates(bad)
@@ -172,10 +181,15 @@ def test_model_of_another_kind_is_refused(tmp_path):
         load_model(tmp_path / "s.npz", expect="Tagger")
 
 
-@pytest.mark.parametrize("sents, tags, match", [
-    ("a b", None, "list of sentences"), ([["a", 1]], [["X", "Y"]], "list of word strings"),
-    ([["a", "b"]], [["X"]], "2 words but 1 tags"), ([["a"]], [["X"], ["Y"]], "1 sentences but 2 tag"),
-])
+@pytest.mark.parametrize(
+    "sents, tags, match",
+    [
+        ("a b", None, "list of sentences"),
+        ([["a", 1]], [["X", "Y"]], "list of word strings"),
+        ([["a", "b"]], [["X"]], "2 words but 1 tags"),
+        ([["a"]], [["X"], ["Y"]], "1 sentences but 2 tag"),
+    ],
+)
 def test_bad_corpus(sents, tags, match):
     with pytest.raises(PerceptronsError, match=match):
         Tagger().fit(sents, tags)

@@ -10,8 +10,11 @@ from perceptrons.io.conllu import read_conllu
 SENTS = [
     (["The", "dog", "barks", "."], ["DET", "NOUN", "VERB", "PUNCT"], ["DT", "NN", "VBZ", "."]),
     (["A", "cat", "sleeps", "."], ["DET", "NOUN", "VERB", "PUNCT"], ["DT", "NN", "VBZ", "."]),
-    (["The", "cat", "sees", "a", "dog", "."], ["DET", "NOUN", "VERB", "DET", "NOUN", "PUNCT"],
-     ["DT", "NN", "VBZ", "DT", "NN", "."]),
+    (
+        ["The", "cat", "sees", "a", "dog", "."],
+        ["DET", "NOUN", "VERB", "DET", "NOUN", "PUNCT"],
+        ["DT", "NN", "VBZ", "DT", "NN", "."],
+    ),
     (["Dogs", "bark", "."], ["NOUN", "VERB", "PUNCT"], ["NNS", "VBP", "."]),
 ]
 
@@ -76,8 +79,26 @@ def test_train_predict_evaluate(files, capsys):
 def test_xpos_and_greedy(files, capsys):
     tmp, train, dev = files
     model = tmp / "x.npz"
-    code, out, err = run(capsys, "tag", "train", train, "--column", "xpos", "--decoder", "greedy", "--epochs", 3,
-                         "--edges", "l[-1],l[0]", "--tag-dict", "--templates", "basic", "--second-order", "-o", model)
+    code, out, err = run(
+        capsys,
+        "tag",
+        "train",
+        train,
+        "--column",
+        "xpos",
+        "--decoder",
+        "greedy",
+        "--epochs",
+        3,
+        "--edges",
+        "l[-1],l[0]",
+        "--tag-dict",
+        "--templates",
+        "basic",
+        "--second-order",
+        "-o",
+        model,
+    )
     assert code == 0, err
     code, out, err = run(capsys, "tag", "evaluate", model, dev, "--column", "xpos")
     assert code == 0 and "VBZ" in out
@@ -102,7 +123,9 @@ def test_clusters_option(files, capsys):
 
     paths.write_text("00\tThe\t9\n0x\ta\t5\n", encoding="utf-8")
     code, _, err = run(capsys, "tag", "train", train, "--clusters", paths, "-o", tmp / "d.npz")
-    assert code == 2 and err.startswith(f"error: {paths}:2: expected 'bits<TAB>word[<TAB>count]'") and err.count("\n") == 1
+    assert (
+        code == 2 and err.startswith(f"error: {paths}:2: expected 'bits<TAB>word[<TAB>count]'") and err.count("\n") == 1
+    )
     assert not (tmp / "d.npz").exists()
 
 

@@ -84,8 +84,13 @@ def inseparable_set(seed, n, d, bias):
 
 
 @settings(max_examples=150, deadline=None)
-@given(seed=st.integers(0, 2**31), n=st.integers(5, 120), d=st.integers(1, 10), bias=st.booleans(),
-       gammas=st.lists(st.floats(1e-3, 10.0), min_size=1, max_size=4))
+@given(
+    seed=st.integers(0, 2**31),
+    n=st.integers(5, 120),
+    d=st.integers(1, 10),
+    bias=st.booleans(),
+    gammas=st.lists(st.floats(1e-3, 10.0), min_size=1, max_size=4),
+)
 def test_freund_schapire_one_pass(seed, n, d, bias, gammas):
     X, y = inseparable_set(seed, n, d, bias)
     mistakes = online_mistakes(X, y, fit_intercept=bias)
@@ -101,7 +106,9 @@ def test_freund_schapire_one_pass(seed, n, d, bias, gammas):
         best = best_gamma(X, y, u, fit_intercept=bias)
         assert mistakes <= best.bound
         # the chosen γ is no worse than any γ tried
-        assert best.bound <= min(freund_schapire_bound(X, y, u, g, fit_intercept=bias).bound for g in gammas) * (1 + 1e-6)
+        assert best.bound <= min(freund_schapire_bound(X, y, u, g, fit_intercept=bias).bound for g in gammas) * (
+            1 + 1e-6
+        )
         # and the SOCP direction is no worse than any direction tried
         # (to 1e-4: when the infimum is only reached as γ → ∞ both sit near the limit n)
         assert fs_opt.bound <= best.bound * (1 + 1e-4)

@@ -2,13 +2,13 @@
 
 import numpy as np
 import pytest
+import reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 
-import reference as ref
-from perceptrons._validation import PerceptronsError
 from perceptrons._jit import lp as K
+from perceptrons._validation import PerceptronsError
 from perceptrons.theory import linprog_perceptron, solve_feasibility
 from perceptrons.theory.lp import homogenise
 
@@ -35,8 +35,13 @@ def test_perceptron_phase_matches_reference(seed, m, n, cap):
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**31), m=st.integers(1, 12), n=st.integers(1, 5),
-       sigma=st.floats(1e-3, 0.3), steps=st.integers(0, 300))
+@given(
+    seed=st.integers(0, 2**31),
+    m=st.integers(1, 12),
+    n=st.integers(1, 5),
+    sigma=st.floats(1e-3, 0.3),
+    steps=st.integers(0, 300),
+)
 def test_improvement_phase_matches_reference(seed, m, n, sigma, steps):
     A, b = random_system(seed, m, n)
     H = homogenise(A, b)

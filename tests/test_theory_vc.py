@@ -73,8 +73,7 @@ def test_convex_polygons_shatter_points_on_a_circle():
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**31), m=st.integers(1, 7),
-       concept=st.sampled_from(["halfplanes", "disks", "rectangles"]))
+@given(seed=st.integers(0, 2**31), m=st.integers(1, 7), concept=st.sampled_from(["halfplanes", "disks", "rectangles"]))
 def test_sauer_holds_on_every_tested_set(seed, m, concept):
     rng = np.random.default_rng(seed)
     P = rng.standard_normal((m, 2)).round(1)  # rounding: ties and repeated points included

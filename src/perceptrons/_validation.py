@@ -49,16 +49,10 @@ class Interval:
     def accepts(self, value):
         if isinstance(value, bool) or not isinstance(value, self.kind):
             return False
-        if not isinstance(value, Integral) and (
-            np.isnan(value) or (np.isinf(value) and not self.allow_inf)
-        ):
+        if not isinstance(value, Integral) and (np.isnan(value) or (np.isinf(value) and not self.allow_inf)):
             return False
-        lo_ok = self.low is None or (
-            value >= self.low if self.closed in ("both", "left") else value > self.low
-        )
-        hi_ok = self.high is None or (
-            value <= self.high if self.closed in ("both", "right") else value < self.high
-        )
+        lo_ok = self.low is None or (value >= self.low if self.closed in ("both", "left") else value > self.low)
+        hi_ok = self.high is None or (value <= self.high if self.closed in ("both", "right") else value < self.high)
         return lo_ok and hi_ok
 
     def __str__(self):
@@ -162,9 +156,7 @@ def check_classes(classes, what="y"):
     classes = np.unique(classes)
     if classes.shape[0] < 2:
         seen = f"1 class ({classes.tolist()[0]!r})" if classes.shape[0] else "no labels"
-        raise PerceptronsError(
-            f"{what} has {seen}; at least two classes are needed to learn a separator"
-        )
+        raise PerceptronsError(f"{what} has {seen}; at least two classes are needed to learn a separator")
     return classes
 
 
@@ -212,14 +204,11 @@ def sample_scale(sample_weight, class_weight, y_idx, classes, n_samples):
             sw = np.full(n_samples, float(sw))
         if sw.ndim != 1 or sw.shape[0] != n_samples:
             raise PerceptronsError(
-                f"sample_weight must have one entry per sample: expected shape ({n_samples},), "
-                f"got {sw.shape}"
+                f"sample_weight must have one entry per sample: expected shape ({n_samples},), got {sw.shape}"
             )
         if not np.all(np.isfinite(sw)) or np.any(sw < 0):
             bad = float(sw[~(np.isfinite(sw) & (sw >= 0))][0])
-            raise PerceptronsError(
-                f"sample_weight must be finite and non-negative; got {bad!r}"
-            )
+            raise PerceptronsError(f"sample_weight must be finite and non-negative; got {bad!r}")
         if n_samples and not np.any(sw > 0):
             raise PerceptronsError("sample_weight: all weights are zero; at least one example must have weight > 0")
         scale = sw.copy()
@@ -250,13 +239,10 @@ def class_weight_vector(class_weight, classes, y_idx):
         key = label.item() if hasattr(label, "item") else label
         if key not in known:
             raise PerceptronsError(
-                f"class_weight names the class {label!r}, which is not in the data; "
-                f"classes are {classes.tolist()}"
+                f"class_weight names the class {label!r}, which is not in the data; classes are {classes.tolist()}"
             )
         if not np.isfinite(weight) or weight < 0:
-            raise PerceptronsError(
-                f"class_weight[{label!r}] must be finite and non-negative; got {weight!r}"
-            )
+            raise PerceptronsError(f"class_weight[{label!r}] must be finite and non-negative; got {weight!r}")
         cw[known[key]] = float(weight)
     return cw
 

@@ -94,8 +94,7 @@ class CircleLift(TransformerMixin, BaseEstimator):
         names = [str(f) for f in input_features]
         if len(names) != self.n_features_in_:
             raise PerceptronsError(
-                f"input_features has {len(names)} names; CircleLift was fitted on "
-                f"{self.n_features_in_} features"
+                f"input_features has {len(names)} names; CircleLift was fitted on {self.n_features_in_} features"
             )
         return np.asarray(names + ["+".join(f"{n}^2" for n in names)], dtype=object)
 

@@ -14,7 +14,6 @@ from perceptrons.io.model_file import read_model, write_model
 from perceptrons.io.model_state import ModelState
 
 
-
 def _json_params(est):
     params = {}
     for k, v in est.get_params(deep=False).items():
@@ -34,7 +33,8 @@ def _json_params(est):
 
 def _restore_params(path, klass, params):
     """Stored parameters, checked: known names only, JSON scalars or a stored dict, and then the
-    estimator's own constraints (a model file must not smuggle in a value ``fit`` would refuse)."""
+    estimator's own constraints (a model file must not smuggle in a value ``fit`` would refuse).
+    """
     names = set(klass._get_param_names())
     out = {}
     for k, v in params.items():
@@ -43,14 +43,21 @@ def _restore_params(path, klass, params):
         if isinstance(v, dict):
             pairs = v.get("__dict__") if list(v) == ["__dict__"] else None
             if not isinstance(pairs, list) or not all(
-                isinstance(p, list) and len(p) == 2 and isinstance(p[0], (str, int, float, bool))
-                and type(p[1]) in (int, float) and 0 <= p[1] < 1e300 for p in pairs
+                isinstance(p, list)
+                and len(p) == 2
+                and isinstance(p[0], (str, int, float, bool))
+                and type(p[1]) in (int, float)
+                and 0 <= p[1] < 1e300
+                for p in pairs
             ):
                 raise PerceptronsError(
-                    f"{path}: model field params.{k}: expected a stored dict of label: weight pairs, weights ≥ 0")
+                    f"{path}: model field params.{k}: expected a stored dict of label: weight pairs, weights ≥ 0"
+                )
             v = {kk: float(vv) for kk, vv in pairs}
         elif isinstance(v, list):
-            raise PerceptronsError(f"{path}: model field params.{k}: expected a number, string, bool or null, got a list")
+            raise PerceptronsError(
+                f"{path}: model field params.{k}: expected a number, string, bool or null, got a list"
+            )
         out[k] = v
     est = klass(**out)
     try:
@@ -119,11 +126,16 @@ def load_model(path, expect=None, with_info=False):
     if name not in ESTIMATORS:
         raise PerceptronsError(f"{path}: unknown estimator {name!r} in model file; known: {sorted(ESTIMATORS)}")
     if expect is not None and name not in ((expect,) if isinstance(expect, str) else tuple(expect)):
-        raise PerceptronsError(f"{path}: holds a {name}, but a {expect if isinstance(expect, str) else ' or '.join(expect)} is needed here")
+        raise PerceptronsError(
+            f"{path}: holds a {name}, but a {expect if isinstance(expect, str) else ' or '.join(expect)} is needed here"
+        )
     top.str("library_version", max_len=64)
     info = top.raw("info")
-    top.require(isinstance(info, dict) and isinstance(info.get("label_column"), (str, type(None))), "info",
-                "expected an object whose label_column is a string or null")
+    top.require(
+        isinstance(info, dict) and isinstance(info.get("label_column"), (str, type(None))),
+        "info",
+        "expected an object whose label_column is a string or null",
+    )
     params = top.raw("params")
     top.require(isinstance(params, dict), "params", "expected a JSON object")
     est = _restore_params(path, estimator_class(name), params)

@@ -111,8 +111,9 @@ def plot_error_curves(pla_errors, pocket_errors, n_samples, title=None):
     fig, ax = plt.subplots(figsize=(6, 3.5))
     epochs = np.arange(1, len(pla_errors) + 1)
     ax.plot(epochs, np.asarray(pla_errors) / n_samples, "-o", ms=3, label="PLA (last iterate)")
-    ax.plot(np.arange(1, len(pocket_errors) + 1), np.asarray(pocket_errors) / n_samples, "-", lw=2,
-            label="pocket (ratchet)")
+    ax.plot(
+        np.arange(1, len(pocket_errors) + 1), np.asarray(pocket_errors) / n_samples, "-", lw=2, label="pocket (ratchet)"
+    )
     ax.set_xlabel("epoch")
     ax.set_ylabel("training error")
     ax.set_title(title or "The PLA oscillates on inseparable data; the pocket does not")
@@ -190,8 +191,13 @@ def plot_circle_lift(X, y, model, title=None):
     else:
         t = np.linspace(0, 2 * np.pi, 200)
         inside = "positive" if circle.positive_inside else "negative"
-        ax.plot(circle.center[0] + circle.radius * np.cos(t), circle.center[1] + circle.radius * np.sin(t),
-                "k-", lw=1.5, label=f"learned circle (inside: {inside})")
+        ax.plot(
+            circle.center[0] + circle.radius * np.cos(t),
+            circle.center[1] + circle.radius * np.sin(t),
+            "k-",
+            lw=1.5,
+            label=f"learned circle (inside: {inside})",
+        )
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     ax.set_aspect("equal", adjustable="box")

@@ -276,8 +276,25 @@ def _workspace(maxlen, T, lex, second_order):
 
 
 @njit(**NJIT_STRICT)
-def decode_all(indptr, indices, data, binary, eindptr, eindices, offsets, forced, W, trans, E, trans2,
-               start, stop, decoder, out, scores):
+def decode_all(
+    indptr,
+    indices,
+    data,
+    binary,
+    eindptr,
+    eindices,
+    offsets,
+    forced,
+    W,
+    trans,
+    E,
+    trans2,
+    start,
+    stop,
+    decoder,
+    out,
+    scores,
+):
     """Decode every sequence; ``out`` (n_tokens,) receives the tag indices.
 
     ``eindptr``/``eindices`` are the binary edge features (CSR, n_tokens rows) scored by ``E``
@@ -301,7 +318,7 @@ def decode_all(indptr, indices, data, binary, eindptr, eindices, offsets, forced
         if lex:
             transitions(eindptr, eindices, lo, n, trans, E, tr)
         if scores.shape[0] > 0:
-            decode_one(decoder, scores[lo:lo + n], n, tr, lex, trans2, start, stop, delta, bp, delta2, bp2, path)
+            decode_one(decoder, scores[lo : lo + n], n, tr, lex, trans2, start, stop, delta, bp, delta2, bp2, path)
         else:
             emissions(indptr, indices, data, binary, lo, lo + n, W, forced, emit)
             decode_one(decoder, emit, n, tr, lex, trans2, start, stop, delta, bp, delta2, bp2, path)
@@ -310,8 +327,32 @@ def decode_all(indptr, indices, data, binary, eindptr, eindices, offsets, forced
 
 
 @njit(**NJIT_STRICT)
-def _update(indptr, indices, data, binary, eindptr, eindices, lo, n, y, path, W, trans, E, trans2, start, stop,
-            U, Utrans, UE, Utrans2, Ustart, Ustop, c, averaged):
+def _update(
+    indptr,
+    indices,
+    data,
+    binary,
+    eindptr,
+    eindices,
+    lo,
+    n,
+    y,
+    path,
+    W,
+    trans,
+    E,
+    trans2,
+    start,
+    stop,
+    U,
+    Utrans,
+    UE,
+    Utrans2,
+    Ustart,
+    Ustop,
+    c,
+    averaged,
+):
     """Φ(gold) − Φ(predicted), added to the weights and (times c) to the averaging sums.
 
     Only the parts where the two sequences differ are touched: identical tokens and identical
@@ -378,8 +419,33 @@ def _update(indptr, indices, data, binary, eindptr, eindices, lo, n, y, path, W,
 
 
 @njit(**NJIT_STRICT)
-def train_epoch(indptr, indices, data, binary, eindptr, eindices, y, offsets, perm, forced,
-                W, trans, E, trans2, start, stop, U, Utrans, UE, Utrans2, Ustart, Ustop, count, averaged, decoder):
+def train_epoch(
+    indptr,
+    indices,
+    data,
+    binary,
+    eindptr,
+    eindices,
+    y,
+    offsets,
+    perm,
+    forced,
+    W,
+    trans,
+    E,
+    trans2,
+    start,
+    stop,
+    U,
+    Utrans,
+    UE,
+    Utrans2,
+    Ustart,
+    Ustop,
+    count,
+    averaged,
+    decoder,
+):
     """One pass of Collins' perceptron over the sequences in the order ``perm``.
 
     Lazy averaging (Daumé's form of the timestamp trick): with c the number of sequences seen
@@ -423,10 +489,33 @@ def train_epoch(indptr, indices, data, binary, eindptr, eindices, y, offsets, pe
         if wrong:
             mistakes += 1
             wrong_tokens += wrong
-            _update(indptr, indices, data, binary, eindptr, eindices, lo, n, y, path, W, trans, E, trans2, start,
-                    stop, U, Utrans, UE, Utrans2, Ustart, Ustop, c, averaged)
+            _update(
+                indptr,
+                indices,
+                data,
+                binary,
+                eindptr,
+                eindices,
+                lo,
+                n,
+                y,
+                path,
+                W,
+                trans,
+                E,
+                trans2,
+                start,
+                stop,
+                U,
+                Utrans,
+                UE,
+                Utrans2,
+                Ustart,
+                Ustop,
+                c,
+                averaged,
+            )
     return mistakes, wrong_tokens
-
 
 
 @njit(**NJIT_STRICT)

@@ -15,7 +15,10 @@ COMMANDS = {
     "evaluate": ("perceptrons.cli.evaluate", "Accuracy and confusion matrix of a saved model on a data file."),
     "trace": ("perceptrons.cli.trace", "Print every update of the PLA, as the lecture notes show it."),
     "demo": ("perceptrons.cli.demo", "Run the embedded demo: no files needed."),
-    "analyze": ("perceptrons.cli.analyze", "Radius, separability certificate, margin and mistake bounds of a data set."),
+    "analyze": (
+        "perceptrons.cli.analyze",
+        "Radius, separability certificate, margin and mistake bounds of a data set.",
+    ),
     "vc": ("perceptrons.cli.vc", "Labelings a concept class realises on a point set (VC dimension)."),
     "tag": ("perceptrons.cli.tag", "Part-of-speech tagging with the structured perceptron."),
 }

@@ -6,10 +6,11 @@ import contextlib
 
 import click
 
-
-
 FORMAT_OPTION = click.option(
-    "--format", "fmt", type=click.Choice(["csv", "tsv", "libsvm", "npz"]), default=None,
+    "--format",
+    "fmt",
+    type=click.Choice(["csv", "tsv", "libsvm", "npz"]),
+    default=None,
     help="Data format; by default chosen from the file extension.",
 )
 LABEL_OPTION = click.option("--label", default=None, help="CSV/TSV: name of the label column (default: the last).")
@@ -17,9 +18,8 @@ LABEL_OPTION = click.option("--label", default=None, help="CSV/TSV: name of the 
 
 def load_classifier(path):
     """(estimator, info) of a classifier model file."""
-    from perceptrons.persistence import load_model
-
     from perceptrons._registry import CLASSIFIERS
+    from perceptrons.persistence import load_model
 
     return load_model(path, expect=CLASSIFIERS, with_info=True)
 
@@ -48,8 +48,7 @@ def read_for_width(path, n_features, label, fmt, info=None, hint="DATA", against
     X, y = read_data(path, label=label, fmt=fmt, n_features=n_features)
     if X.shape[1] != n_features:
         shown = "standard input" if path == "-" else path
-        raise click.BadParameter(f"{shown}: {X.shape[1]} features, but {against} {n_features}",
-                                 param_hint=hint)
+        raise click.BadParameter(f"{shown}: {X.shape[1]} features, but {against} {n_features}", param_hint=hint)
     return X, y
 
 
@@ -66,7 +65,7 @@ def predict_in_chunks(estimator, X):
     step = max(1, PREDICT_CHUNK_BYTES // (8 * k))
     if n <= step:
         return estimator.predict(X)
-    return np.concatenate([estimator.predict(X[i:i + step]) for i in range(0, n, step)])
+    return np.concatenate([estimator.predict(X[i : i + step]) for i in range(0, n, step)])
 
 
 @contextlib.contextmanager

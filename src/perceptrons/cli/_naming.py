@@ -3,25 +3,49 @@
 
 import re
 
-
 #: per command, the library parameter → the CLI option that sets it.  A library error about a
 #: parameter ("The 'random_state' parameter of Perceptron must be ...") that escapes a command
 #: is rewritten by :func:`name_options` to name the option the user typed.
 PARAM_OPTIONS = {
-    "train": {"max_epochs": "--epochs", "random_state": "--seed", "margin": "--margin", "order": "--order",
-              "init": "--init", "fit_intercept": "--no-intercept", "max_vectors": "--max-vectors",
-              "kernel": "--kernel", "gamma": "--gamma", "degree": "--degree", "coef0": "--coef0",
-              "budget": "--budget", "budget_policy": "--budget-policy", "cache_size": "--cache-size",
-              "averaged": "--averaged", "voted": "--voted"},
-    "trace": {"max_epochs": "--epochs", "order": "--order", "random_state": "--seed",
-              "fit_intercept": "--no-intercept"},
+    "train": {
+        "max_epochs": "--epochs",
+        "random_state": "--seed",
+        "margin": "--margin",
+        "order": "--order",
+        "init": "--init",
+        "fit_intercept": "--no-intercept",
+        "max_vectors": "--max-vectors",
+        "kernel": "--kernel",
+        "gamma": "--gamma",
+        "degree": "--degree",
+        "coef0": "--coef0",
+        "budget": "--budget",
+        "budget_policy": "--budget-policy",
+        "cache_size": "--cache-size",
+        "averaged": "--averaged",
+        "voted": "--voted",
+    },
+    "trace": {
+        "max_epochs": "--epochs",
+        "order": "--order",
+        "random_state": "--seed",
+        "fit_intercept": "--no-intercept",
+    },
     "analyze": {"max_epochs": "--max-epochs", "fit_intercept": "--no-intercept"},
     "vc": {"max_points": "--max-points", "concept": "--concept"},
     "demo": {"random_state": "--seed"},
-    "tag train": {"max_epochs": "--epochs", "random_state": "--seed", "templates": "--templates",
-                  "clusters": "--clusters", "decoder": "--decoder", "patience": "--patience",
-                  "tag_dict": "--tag-dict", "edges": "--edges", "markov_order": "--second-order",
-                  "column": "--column"},
+    "tag train": {
+        "max_epochs": "--epochs",
+        "random_state": "--seed",
+        "templates": "--templates",
+        "clusters": "--clusters",
+        "decoder": "--decoder",
+        "patience": "--patience",
+        "tag_dict": "--tag-dict",
+        "edges": "--edges",
+        "markov_order": "--second-order",
+        "column": "--column",
+    },
     "tag predict": {"column": "--column"},
     "tag evaluate": {"column": "--column"},
 }

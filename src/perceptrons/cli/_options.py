@@ -99,8 +99,11 @@ class WordOrFloat(click.ParamType):
         try:
             return self.number.convert(value, param, ctx)
         except click.BadParameter:
-            self.fail(f"{str(value)[:40]!r} is not {' or '.join(repr(w) for w in self.words)} nor "
-                      f"{self.number.describe()}", param, ctx)
+            self.fail(
+                f"{str(value)[:40]!r} is not {' or '.join(repr(w) for w in self.words)} nor {self.number.describe()}",
+                param,
+                ctx,
+            )
 
 
 #: the bounds of the CLI's numbers, in one place

@@ -28,8 +28,10 @@ def check_output_path(output, inputs=(), stream_ok=False, hint="-o"):
     inputs = [(name, path) for name, path in inputs if path is not None]
     from_stdin = [name for name, path in inputs if path == "-"]
     if len(from_stdin) > 1:
-        raise click.BadParameter(f"-: standard input can be read only once, but {' and '.join(from_stdin)} both "
-                                 "name it", param_hint=from_stdin[-1])
+        raise click.BadParameter(
+            f"-: standard input can be read only once, but {' and '.join(from_stdin)} both name it",
+            param_hint=from_stdin[-1],
+        )
     for name, path in inputs:
         if path == "-":
             continue
@@ -48,8 +50,10 @@ def check_output_path(output, inputs=(), stream_ok=False, hint="-o"):
         raise click.BadParameter(str(exc), param_hint=hint) from None
     if kind == "stream":
         if not stream_ok:
-            raise click.BadParameter(f"{output}: a model file is not written to standard output or a descriptor; "
-                                     "give a file name", param_hint=hint)
+            raise click.BadParameter(
+                f"{output}: a model file is not written to standard output or a descriptor; give a file name",
+                param_hint=hint,
+            )
         return
     if kind == "device":
         if not os.access(output, os.W_OK):
@@ -62,8 +66,10 @@ def check_output_path(output, inputs=(), stream_ok=False, hint="-o"):
         for name, path in inputs:
             if _same_file(where, path):
                 shown = "standard input" if path == "-" else repr(path)
-                raise click.BadParameter(f"{output}: is the same file as {name} ({shown}); writing it would destroy "
-                                         "that input", param_hint=hint)
+                raise click.BadParameter(
+                    f"{output}: is the same file as {name} ({shown}); writing it would destroy that input",
+                    param_hint=hint,
+                )
     if not os.access(directory, os.W_OK | os.X_OK):
         raise click.BadParameter(f"{output}: cannot create a file in {directory!r}: permission denied", param_hint=hint)
 

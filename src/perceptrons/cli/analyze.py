@@ -17,8 +17,13 @@ from perceptrons.cli._options import EPOCHS
 @LABEL_OPTION
 @FORMAT_OPTION
 @click.option("--no-intercept", is_flag=True, help="Separators through the origin (no folded bias).")
-@click.option("--max-epochs", type=EPOCHS, default=10000, show_default=True,
-              help="Epoch limit of the PLA run shown next to the bound.")
+@click.option(
+    "--max-epochs",
+    type=EPOCHS,
+    default=10000,
+    show_default=True,
+    help="Epoch limit of the PLA run shown next to the bound.",
+)
 def command(data, label, fmt, no_intercept, max_epochs):
     """Radius, separability (with its certificate), margin γ* and mistake bounds of DATA (two classes)."""
     import numpy as np
@@ -31,8 +36,10 @@ def command(data, label, fmt, no_intercept, max_epochs):
     a = _analyze(data, X, y, fit_intercept=not no_intercept, max_epochs=max_epochs)
     cert = a.certificate
     space = "augmented vectors (x, 1)" if not no_intercept else "x (no intercept)"
-    click.echo(f"data        {a.n_samples} samples x {a.n_features} features, classes {cert.classes.tolist()} "
-               f"(positive: {cert.classes[1].item()!r})")
+    click.echo(
+        f"data        {a.n_samples} samples x {a.n_features} features, classes {cert.classes.tolist()} "
+        f"(positive: {cert.classes[1].item()!r})"
+    )
     click.echo(f"radius R    {a.radius:.6g}   over {space}")
     click.echo(f"separable   {cert.summary()}")
     if cert.separable:
@@ -43,10 +50,15 @@ def command(data, label, fmt, no_intercept, max_epochs):
         return
     idx = np.flatnonzero(cert.multipliers > 1e-12)
     top = idx[np.argsort(-cert.multipliers[idx])][:6]
-    click.echo("witness     " + ", ".join(f"#{i}:{cert.multipliers[i]:.3g}" for i in top)
-               + (" ..." if idx.shape[0] > 6 else ""))
-    click.echo("u           the unit direction minimising the Freund–Schapire bound: "
-               "u = v/‖v‖ for v minimising R‖v‖ + ‖(1 − y v·z)₊‖")
+    click.echo(
+        "witness     "
+        + ", ".join(f"#{i}:{cert.multipliers[i]:.3g}" for i in top)
+        + (" ..." if idx.shape[0] > 6 else "")
+    )
+    click.echo(
+        "u           the unit direction minimising the Freund–Schapire bound: "
+        "u = v/‖v‖ for v minimising R‖v‖ + ‖(1 − y v·z)₊‖"
+    )
     click.echo(f"gamma, D    gamma = {a.gamma:.6g}   D = {a.D:.6g}")
     click.echo(f"F–S bound   ((R + D)/gamma)^2 = {a.bound:.6g} mistakes in one pass at most")
     click.echo(f"one pass    {a.mistakes} mistakes (online PLA, cyclic order)")
@@ -70,8 +82,10 @@ def _analyze(data, X, y, **kwargs):
     values = X.data if hasattr(X, "toarray") else np.asarray(X)
     top = float(np.max(np.abs(values))) if values.size else 0.0
     if top > MAX_MAGNITUDE or 0 < top < 1 / MAX_MAGNITUDE:
-        raise PerceptronsError(f"{data}: the largest |value| is {top:.3g}; the radius and the margins square the "
-                               f"values, which then overflow or vanish; {SCALE_HINT}")
+        raise PerceptronsError(
+            f"{data}: the largest |value| is {top:.3g}; the radius and the margins square the "
+            f"values, which then overflow or vanish; {SCALE_HINT}"
+        )
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore", RuntimeWarning)

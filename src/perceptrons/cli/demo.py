@@ -8,8 +8,14 @@ from perceptrons.cli._options import DEMO_SEED
 
 
 @click.command(name="demo")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="demo-output", show_default=True,
-              help="Directory for the figures (created if absent).")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default="demo-output",
+    show_default=True,
+    help="Directory for the figures (created if absent).",
+)
 @click.option("--seed", type=DEMO_SEED, default=0, show_default=True)
 def command(out_dir, seed):
     """Train the family on a generated 2-D separable set, noisy 2-D data and the breast-cancer
@@ -31,8 +37,7 @@ def command(out_dir, seed):
     from sklearn.model_selection import train_test_split
     from sklearn.preprocessing import StandardScaler
 
-    from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron
-    from perceptrons import plotting
+    from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron, plotting
     from perceptrons.datasets import noisy_blobs, separable
 
     os.makedirs(out_dir, exist_ok=True)
@@ -46,8 +51,15 @@ def command(out_dir, seed):
 
     def row(data, est, Xtr, ytr, Xte, yte):
         name = type(est).__name__.replace("Perceptron", "") or "Perceptron"
-        table.add_row(data, name, str(est.n_epochs_), str(est.n_updates_),
-                      "yes" if est.converged_ else "no", f"{est.score(Xtr, ytr):.3f}", f"{est.score(Xte, yte):.3f}")
+        table.add_row(
+            data,
+            name,
+            str(est.n_epochs_),
+            str(est.n_updates_),
+            "yes" if est.converged_ else "no",
+            f"{est.score(Xtr, ytr):.3f}",
+            f"{est.score(Xte, yte):.3f}",
+        )
 
     figures = []
     # 1. A separable 2-D set: the PLA converges (Novikoff) and draws its line.
@@ -55,13 +67,17 @@ def command(out_dir, seed):
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.5, random_state=seed)
     pla = Perceptron().fit(Xtr, ytr)
     row("2-D separable", pla, Xtr, ytr, Xte, yte)
-    figures.append(plotting.save_figure(plotting.plot_separator(pla, Xtr, ytr), os.path.join(out_dir, "separable_2d.png")))
+    figures.append(
+        plotting.save_figure(plotting.plot_separator(pla, Xtr, ytr), os.path.join(out_dir, "separable_2d.png"))
+    )
 
     # 2. Four seeds, four hyperplanes, their in- and out-of-sample errors (Succinctly, Fig. 19).
     runs = []
     for s in range(4):
         est = Perceptron(order="random-mistake", init="random", max_epochs=5000, random_state=seed + s).fit(Xtr, ytr)
-        runs.append((f"seed {seed + s}", est.coef_[0], est.intercept_[0], 1 - est.score(Xtr, ytr), 1 - est.score(Xte, yte)))
+        runs.append(
+            (f"seed {seed + s}", est.coef_[0], est.intercept_[0], 1 - est.score(Xtr, ytr), 1 - est.score(Xte, yte))
+        )
     figures.append(plotting.save_figure(plotting.plot_runs(runs, Xtr, ytr), os.path.join(out_dir, "four_runs.png")))
 
     # 3. Noisy 2-D data: the PLA oscillates, the pocket does not (Succinctly, Fig. 18).
@@ -75,16 +91,24 @@ def command(out_dir, seed):
         pla_errors.append(int(np.sum(last.predict(Xntr) != yntr)))
     for est in (last, pocket):
         row("2-D noisy", est, Xntr, yntr, Xnte, ynte)
-    figures.append(plotting.save_figure(plotting.plot_error_curves(pla_errors, pocket.pocket_errors_, len(yntr)),
-                                        os.path.join(out_dir, "pocket_vs_pla.png")))
+    figures.append(
+        plotting.save_figure(
+            plotting.plot_error_curves(pla_errors, pocket.pocket_errors_, len(yntr)),
+            os.path.join(out_dir, "pocket_vs_pla.png"),
+        )
+    )
 
     # 4. Breast cancer (bundled with scikit-learn), standardised, 70/30 split.
     Xb, yb = load_breast_cancer(return_X_y=True)
     Xbtr, Xbte, ybtr, ybte = train_test_split(Xb, yb, test_size=0.3, random_state=seed, stratify=yb)
     scaler = StandardScaler().fit(Xbtr)
     Xbtr, Xbte = scaler.transform(Xbtr), scaler.transform(Xbte)
-    for est in (Perceptron(max_epochs=50), PocketPerceptron(max_epochs=50), AveragedPerceptron(max_epochs=50),
-                VotedPerceptron(max_epochs=50)):
+    for est in (
+        Perceptron(max_epochs=50),
+        PocketPerceptron(max_epochs=50),
+        AveragedPerceptron(max_epochs=50),
+        VotedPerceptron(max_epochs=50),
+    ):
         row("breast cancer", est.fit(Xbtr, ybtr), Xbtr, ybtr, Xbte, ybte)
 
     figures += _extra_figures(out_dir, seed)
@@ -108,8 +132,10 @@ def _extra_figures(out_dir, seed):
     X, y = X[keep], np.where(dist[keep] < radius, 1, -1)
     est = Perceptron(max_epochs=100_000).fit(CircleLift().fit_transform(X), y)
     circle = circle_from_plane(est.coef_[0], est.intercept_[0])
-    title = (f"PLA on (x, y, x²+y²): {est.n_updates_} updates; circle centre "
-             f"({circle.center[0]:.2f}, {circle.center[1]:.2f}), radius {circle.radius:.2f} "
-             f"(true ({centre[0]}, {centre[1]}), {radius})")
+    title = (
+        f"PLA on (x, y, x²+y²): {est.n_updates_} updates; circle centre "
+        f"({circle.center[0]:.2f}, {circle.center[1]:.2f}), radius {circle.radius:.2f} "
+        f"(true ({centre[0]}, {centre[1]}), {radius})"
+    )
     fig = plotting.plot_circle_lift(X, y, est, title=title)
     return [plotting.save_figure(fig, os.path.join(out_dir, "circle_lift.png"))]

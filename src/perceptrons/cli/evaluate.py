@@ -31,7 +31,9 @@ def command(model, data, label, fmt):
     classes = est.classes_
     unknown = sorted(set(y.tolist()) - set(classes.tolist()))
     if unknown:
-        shown = ", ".join(map(str, classes.tolist()[:10])) + (f", … ({len(classes)} in all)" if len(classes) > 10 else "")
+        shown = ", ".join(map(str, classes.tolist()[:10])) + (
+            f", … ({len(classes)} in all)" if len(classes) > 10 else ""
+        )
         raise click.BadParameter(f"{data}: labels {unknown[:5]} were not seen in training (model classes {shown})")
     click.echo(f"samples   {X.shape[0]}")
     click.echo(f"accuracy  {(pred == y).mean():.4f}")
@@ -70,8 +72,10 @@ def _print_confusions(y, pred, classes):
     off = true != predicted
     order = np.argsort(-counts[off], kind="stable")[:TOP_CONFUSIONS]
     t, p, n = true[off][order], predicted[off][order], counts[off][order]
-    click.echo(f"confusion matrix not shown: {k} classes (it is printed up to {MAX_MATRIX_CLASSES}); "
-               f"{int(off.sum())} distinct confusions, the {len(n)} most frequent:")
+    click.echo(
+        f"confusion matrix not shown: {k} classes (it is printed up to {MAX_MATRIX_CLASSES}); "
+        f"{int(off.sum())} distinct confusions, the {len(n)} most frequent:"
+    )
     table = Table(title="most frequent confusions")
     for col in ("true", "predicted", "count"):
         table.add_column(col, justify="right" if col == "count" else "left")

@@ -14,8 +14,14 @@ from perceptrons.cli._paths import check_output_path
 @click.command(name="predict")
 @click.argument("model", type=click.Path(dir_okay=False), callback=note_path)
 @click.argument("data", type=click.Path(dir_okay=False), callback=note_input)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, callback=note_path,
-              help="Write labels here instead of stdout.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    callback=note_path,
+    help="Write labels here instead of stdout.",
+)
 @LABEL_OPTION
 @FORMAT_OPTION
 def command(model, data, output, label, fmt):
@@ -28,6 +34,6 @@ def command(model, data, output, label, fmt):
     pred = predict_in_chunks(est, X)
     with atomic_output(output or "-") as out:
         for start in range(0, len(pred), 1 << 16):  # text of a block of rows at a time, not of all rows
-            out.write("".join(f"{p}\n" for p in pred[start:start + (1 << 16)]))
+            out.write("".join(f"{p}\n" for p in pred[start : start + (1 << 16)]))
     if output and output != "-":
         click.echo(f"{X.shape[0]} predictions -> {output}", err=True)

@@ -13,8 +13,9 @@ from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import COUNT, EPOCHS, SEED
 from perceptrons.cli._paths import check_output_path
 
-COLUMN_OPTION = click.option("--column", type=click.Choice(["upos", "xpos"]), default="upos", show_default=True,
-                             help="CoNLL-U tag column.")
+COLUMN_OPTION = click.option(
+    "--column", type=click.Choice(["upos", "xpos"]), default="upos", show_default=True, help="CoNLL-U tag column."
+)
 
 
 def _check_templates(ctx, param, value):
@@ -38,8 +39,9 @@ def _check_clusters(ctx, param, value):
         note_path(ctx, param, value)
         if value not in PACKAGED and not os.path.isfile(value):
             what = "is a directory" if os.path.isdir(value) else "no such file"
-            raise click.BadParameter(f"{value}: {what}; expected one of {sorted(PACKAGED)} or a Brown 'paths' file",
-                                     ctx, param)
+            raise click.BadParameter(
+                f"{value}: {what}; expected one of {sorted(PACKAGED)} or a Brown 'paths' file", ctx, param
+            )
     return value
 
 
@@ -50,22 +52,46 @@ def command():
 
 @command.command(name="train")
 @click.argument("train", type=click.Path(dir_okay=False), callback=note_input)
-@click.option("--dev", "dev_path", type=click.Path(dir_okay=False), default=None, callback=note_path,
-              help="Development .conllu: its accuracy picks the best epoch.")
+@click.option(
+    "--dev",
+    "dev_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    callback=note_path,
+    help="Development .conllu: its accuracy picks the best epoch.",
+)
 @COLUMN_OPTION
 @click.option("--epochs", type=EPOCHS, default=10, show_default=True)
 @click.option("--decoder", type=click.Choice(["viterbi", "greedy"]), default="viterbi", show_default=True)
-@click.option("--templates", default="rich", show_default=True, callback=_check_templates,
-              help="Feature templates: 'rich', 'basic', or comma-separated templates like 'l[0],l[-1]|l[0]'.")
-@click.option("--clusters", default=None, callback=_check_clusters,
-              help="Brown word clusters: 'spacy-en' (needs perceptrons[clusters]) or a wcluster 'paths' file.")
+@click.option(
+    "--templates",
+    default="rich",
+    show_default=True,
+    callback=_check_templates,
+    help="Feature templates: 'rich', 'basic', or comma-separated templates like 'l[0],l[-1]|l[0]'.",
+)
+@click.option(
+    "--clusters",
+    default=None,
+    callback=_check_clusters,
+    help="Brown word clusters: 'spacy-en' (needs perceptrons[clusters]) or a wcluster 'paths' file.",
+)
 @click.option("--tag-dict", is_flag=True, help="Fix the tags of frequent unambiguous words.")
 @click.option("--second-order", is_flag=True, help="Weights for tag triples (Viterbi in O(n·T³)).")
-@click.option("--edges", default="", callback=_check_templates, help="Edge-feature templates (lexicalised transitions), e.g. 'l[-1],l[0]'.")
+@click.option(
+    "--edges",
+    default="",
+    callback=_check_templates,
+    help="Edge-feature templates (lexicalised transitions), e.g. 'l[-1],l[0]'.",
+)
 @click.option("--patience", type=COUNT, default=None, help="Stop after N epochs without a better dev score.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the per-epoch shuffle.")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), callback=note_path, help="Model file to write.")
-def train(train, dev_path, column, epochs, decoder, templates, clusters, tag_dict, second_order, edges, patience, seed, output):
+@click.option(
+    "-o", "--output", required=True, type=click.Path(dir_okay=False), callback=note_path, help="Model file to write."
+)
+def train(
+    train, dev_path, column, epochs, decoder, templates, clusters, tag_dict, second_order, edges, patience, seed, output
+):
     """Train a tagger on TRAIN (.conllu) and save it to MODEL."""
     clusters_file = clusters if clusters and os.path.isfile(clusters) else None  # not a packaged name
     check_output_path(output, [("TRAIN", train), ("--dev", dev_path), ("--clusters", clusters_file)])
@@ -78,15 +104,30 @@ def train(train, dev_path, column, epochs, decoder, templates, clusters, tag_dic
 
     sents = read_conllu(train, column, require_tags=True, keep_lines=False)
     dev = read_conllu(dev_path, column, require_tags=True, keep_lines=False) if dev_path else None
-    tagger = Tagger(templates=templates, clusters=clusters, decoder=decoder, max_epochs=epochs, patience=patience, tag_dict=tag_dict,
-                    edges=edges, markov_order=2 if second_order else 1, random_state=seed)
+    tagger = Tagger(
+        templates=templates,
+        clusters=clusters,
+        decoder=decoder,
+        max_epochs=epochs,
+        patience=patience,
+        tag_dict=tag_dict,
+        edges=edges,
+        markov_order=2 if second_order else 1,
+        random_state=seed,
+    )
     words, tags = [s.words for s in sents], [s.tags for s in sents]
     dev_arg = ([s.words for s in dev], [s.tags for s in dev]) if dev else None
     # the bar appears with the first epoch: an error while reading features or clusters is then
     # the only thing on stderr
-    bar = Progress(TextColumn("epoch {task.completed}/{task.total}"), BarColumn(),
-                   TextColumn("{task.fields[mistakes]} sentences wrong"), TextColumn("dev {task.fields[dev]}"),
-                   TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+    bar = Progress(
+        TextColumn("epoch {task.completed}/{task.total}"),
+        BarColumn(),
+        TextColumn("{task.fields[mistakes]} sentences wrong"),
+        TextColumn("dev {task.fields[dev]}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
     task = None
 
     def on_epoch(epoch, mistakes, elapsed):
@@ -109,10 +150,14 @@ def train(train, dev_path, column, epochs, decoder, templates, clusters, tag_dic
     click.echo(f"model      Tagger -> {output}")
     if tagger.clusters_ is not None:
         click.echo(f"clusters   {len(tagger.clusters_)} words, {tagger.clusters_.source}")
-    click.echo(f"train      {len(sents)} sentences, {sum(len(w) for w in words)} tokens, {len(m.classes_)} tags, "
-               f"{tagger.features_.n_features} features")
-    click.echo(f"epochs     {m.n_epochs_} run, kept epoch {m.best_epoch_}; sentences wrong per epoch "
-               f"{' '.join(map(str, m.mistakes_per_epoch_))}")
+    click.echo(
+        f"train      {len(sents)} sentences, {sum(len(w) for w in words)} tokens, {len(m.classes_)} tags, "
+        f"{tagger.features_.n_features} features"
+    )
+    click.echo(
+        f"epochs     {m.n_epochs_} run, kept epoch {m.best_epoch_}; sentences wrong per epoch "
+        f"{' '.join(map(str, m.mistakes_per_epoch_))}"
+    )
     if m.dev_scores_:
         click.echo(f"dev acc    {' '.join(f'{s:.4f}' for s in m.dev_scores_)}  (best {max(m.dev_scores_):.4f})")
 
@@ -134,10 +179,22 @@ def _load(model):
 @click.argument("model", type=click.Path(dir_okay=False), callback=note_path)
 @click.argument("file", type=click.Path(dir_okay=False), callback=note_input)
 @COLUMN_OPTION
-@click.option("--format", "fmt", type=click.Choice(["conllu", "text"]), default=None,
-              help="Input format; by default .conllu and .conll files (any case) and files whose first line has "
-                   "the ten CoNLL-U columns are CoNLL-U, anything else plain text.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, callback=note_path, help="Write here instead of stdout.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["conllu", "text"]),
+    default=None,
+    help="Input format; by default .conllu and .conll files (any case) and files whose first line has "
+    "the ten CoNLL-U columns are CoNLL-U, anything else plain text.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    callback=note_path,
+    help="Write here instead of stdout.",
+)
 def predict(model, file, column, fmt, output):
     """Tag FILE: CoNLL-U in → CoNLL-U out (tag column filled), or plain text (one sentence a line,
     whitespace-tokenised) → word/TAG lines."""

@@ -9,12 +9,18 @@ from perceptrons.cli._options import EPOCHS, SEED
 
 @click.command(name="trace")
 @click.argument("data", type=click.Path(dir_okay=False), required=False, callback=note_input)
-@click.option("--example", type=click.Choice(["gormley"]), default=None,
-              help="Trace a worked example of the seed notes instead of a file.")
+@click.option(
+    "--example",
+    type=click.Choice(["gormley"]),
+    default=None,
+    help="Trace a worked example of the seed notes instead of a file.",
+)
 @LABEL_OPTION
 @FORMAT_OPTION
 @click.option("--epochs", type=EPOCHS, default=100, show_default=True)
-@click.option("--order", type=click.Choice(["cyclic", "shuffle", "random-mistake"]), default="cyclic", show_default=True)
+@click.option(
+    "--order", type=click.Choice(["cyclic", "shuffle", "random-mistake"]), default="cyclic", show_default=True
+)
 @click.option("--seed", type=SEED, default=None)
 @click.option("--no-intercept", is_flag=True, help="No bias term (the worked example has none).")
 def command(data, example, label, fmt, epochs, order, seed, no_intercept):
@@ -36,8 +42,9 @@ def command(data, example, label, fmt, epochs, order, seed, no_intercept):
         X, y = read_data(data, label=label, fmt=fmt)
         if hasattr(X, "toarray"):
             X = X.toarray()
-    est, updates = trace_updates(X, y, fit_intercept=not no_intercept, max_epochs=epochs, order=order,
-                                 random_state=seed)
+    est, updates = trace_updates(
+        X, y, fit_intercept=not no_intercept, max_epochs=epochs, order=order, random_state=seed
+    )
 
     def vec(w, b):
         body = ", ".join(_num(v) for v in np.ravel(w))
@@ -50,14 +57,20 @@ def command(data, example, label, fmt, epochs, order, seed, no_intercept):
     for u in updates:
         x = "(" + ", ".join(_num(v) for v in u.x) + ")"
         if binary:
-            click.echo(f"epoch {u.epoch}  example {u.index + 1}  x={x} y={u.label}  "
-                       f"{expr}={_num(u.score)} ≤ 0: mistake  "
-                       f"w_{u.k} = {vec(u.w_before, u.b_before)} -> w_{u.k + 1} = {vec(u.w_after, u.b_after)}")
+            click.echo(
+                f"epoch {u.epoch}  example {u.index + 1}  x={x} y={u.label}  "
+                f"{expr}={_num(u.score)} ≤ 0: mistake  "
+                f"w_{u.k} = {vec(u.w_before, u.b_before)} -> w_{u.k + 1} = {vec(u.w_after, u.b_after)}"
+            )
         else:
-            click.echo(f"epoch {u.epoch}  example {u.index + 1}  x={x} y={u.label}  "
-                       f"margin over runner-up {_num(u.score)}: mistake  update k={u.k}")
-    click.echo(f"{len(updates)} updates in {est.n_epochs_} epochs; mistakes per epoch {est.mistakes_per_epoch_}; "
-               f"{'converged' if est.converged_ else 'not converged'}")
+            click.echo(
+                f"epoch {u.epoch}  example {u.index + 1}  x={x} y={u.label}  "
+                f"margin over runner-up {_num(u.score)}: mistake  update k={u.k}"
+            )
+    click.echo(
+        f"{len(updates)} updates in {est.n_epochs_} epochs; mistakes per epoch {est.mistakes_per_epoch_}; "
+        f"{'converged' if est.converged_ else 'not converged'}"
+    )
 
 
 def _num(v):

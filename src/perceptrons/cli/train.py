@@ -15,33 +15,91 @@ from perceptrons.cli._paths import check_output_path
 
 @click.command(name="train")
 @click.argument("data", type=click.Path(dir_okay=False), callback=note_input)
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), callback=note_path,
-              help="Model file to write (.npz).")
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False),
+    callback=note_path,
+    help="Model file to write (.npz).",
+)
 @click.option("--model", "model_name", type=click.Choice(list(CLI_NAMES)), default="perceptron", show_default=True)
 @LABEL_OPTION
 @FORMAT_OPTION
 @click.option("--epochs", type=EPOCHS, default=1000, show_default=True, help="Maximum number of epochs.")
-@click.option("--order", type=click.Choice(["cyclic", "shuffle", "random-mistake"]), default="cyclic", show_default=True)
+@click.option(
+    "--order", type=click.Choice(["cyclic", "shuffle", "random-mistake"]), default="cyclic", show_default=True
+)
 @click.option("--init", type=click.Choice(["zeros", "random"]), default="zeros", show_default=True)
 @click.option("--seed", type=SEED, default=None, help="Random seed (shuffle, random-mistake, init).")
 @click.option("--margin", type=MARGIN, default=0.0, show_default=True, help="Update when y·f(x) ≤ margin.")
 @click.option("--no-intercept", is_flag=True, help="Do not fold in a bias term.")
 @click.option("--max-vectors", type=COUNT, default=None, help="voted: keep at most this many vectors.")
-@click.option("--kernel", type=click.Choice(["linear", "poly", "rbf", "sigmoid"]), default="rbf", show_default=True,
-              help="kernel: the kernel function.")
-@click.option("--gamma", type=GAMMA_OR_WORD, default="scale", show_default=True, help="kernel: 'scale', 'auto' or a positive number.")
+@click.option(
+    "--kernel",
+    type=click.Choice(["linear", "poly", "rbf", "sigmoid"]),
+    default="rbf",
+    show_default=True,
+    help="kernel: the kernel function.",
+)
+@click.option(
+    "--gamma",
+    type=GAMMA_OR_WORD,
+    default="scale",
+    show_default=True,
+    help="kernel: 'scale', 'auto' or a positive number.",
+)
 @click.option("--degree", type=DEGREE, default=3, show_default=True, help="kernel: poly degree.")
 @click.option("--coef0", type=COEF0, default=0.0, show_default=True, help="kernel: poly/sigmoid offset.")
 @click.option("--averaged", is_flag=True, help="kernel: predict with the averaged hypothesis.")
 @click.option("--voted", is_flag=True, help="kernel: predict with the voted hypotheses.")
 @click.option("--budget", type=BUDGET, default=None, help="kernel: keep at most B support examples.")
-@click.option("--budget-policy", type=click.Choice(["random", "oldest"]), default="random", show_default=True,
-              help="kernel: which support example a full budget drops.")
-@click.option("--cache-size", type=CACHE_MB, default=200, show_default=True,
-              help="kernel: megabytes of kernel rows to cache (n²·4 bytes holds the whole matrix).")
-@click.option("--test", "test_path", type=click.Path(dir_okay=False), default=None, callback=note_path, help="Data file to report test accuracy on.")
-def command(data, output, model_name, label, fmt, epochs, order, init, seed, margin, no_intercept, max_vectors,
-            kernel, gamma, degree, coef0, averaged, voted, budget, budget_policy, cache_size, test_path):
+@click.option(
+    "--budget-policy",
+    type=click.Choice(["random", "oldest"]),
+    default="random",
+    show_default=True,
+    help="kernel: which support example a full budget drops.",
+)
+@click.option(
+    "--cache-size",
+    type=CACHE_MB,
+    default=200,
+    show_default=True,
+    help="kernel: megabytes of kernel rows to cache (n²·4 bytes holds the whole matrix).",
+)
+@click.option(
+    "--test",
+    "test_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    callback=note_path,
+    help="Data file to report test accuracy on.",
+)
+def command(
+    data,
+    output,
+    model_name,
+    label,
+    fmt,
+    epochs,
+    order,
+    init,
+    seed,
+    margin,
+    no_intercept,
+    max_vectors,
+    kernel,
+    gamma,
+    degree,
+    coef0,
+    averaged,
+    voted,
+    budget,
+    budget_policy,
+    cache_size,
+    test_path,
+):
     """Train a perceptron on DATA (CSV/TSV with header, LIBSVM, or .npz) and save it to MODEL."""
     check_output_path(output, [("DATA", data), ("--test", test_path)])
     import warnings
@@ -59,27 +117,54 @@ def command(data, output, model_name, label, fmt, epochs, order, init, seed, mar
         # the model file is written over, not after
         from perceptrons.cli._common import read_for_width
 
-        Xt, yt = read_for_width(test_path, X.shape[1], label, fmt if test_path == "-" else None,
-                                {"label_column": label_column}, hint="--test", against="the training data has")
+        Xt, yt = read_for_width(
+            test_path,
+            X.shape[1],
+            label,
+            fmt if test_path == "-" else None,
+            {"label_column": label_column},
+            hint="--test",
+            against="the training data has",
+        )
         if yt is None:
             raise click.BadParameter(f"{test_path}: has no label column", param_hint="--test")
     cls = CLI_NAMES[model_name]
-    params = dict(fit_intercept=not no_intercept, max_epochs=epochs, order=order, init=init, margin=margin,
-                  random_state=seed)
+    params = dict(
+        fit_intercept=not no_intercept, max_epochs=epochs, order=order, init=init, margin=margin, random_state=seed
+    )
     if model_name == "voted":
         params["max_vectors"] = max_vectors
     if model_name == "kernel":
-        params = dict(max_epochs=epochs, margin=margin, random_state=seed, kernel=kernel,
-                      gamma=_gamma(gamma), degree=degree, coef0=coef0, averaged=averaged, voted=voted,
-                      budget=budget, budget_policy=budget_policy, cache_size=cache_size,
-                      fit_intercept=not no_intercept, order=order)
+        params = dict(
+            max_epochs=epochs,
+            margin=margin,
+            random_state=seed,
+            kernel=kernel,
+            gamma=_gamma(gamma),
+            degree=degree,
+            coef0=coef0,
+            averaged=averaged,
+            voted=voted,
+            budget=budget,
+            budget_policy=budget_policy,
+            cache_size=cache_size,
+            fit_intercept=not no_intercept,
+            order=order,
+        )
     estimator = estimator_class(cls)(**params)
 
     console = Console(stderr=True)
-    with interrupt_between_epochs() as check, \
-            Progress(TextColumn("epoch {task.completed}/{task.total}"), BarColumn(),
-                     TextColumn("{task.fields[mistakes]} mistakes"), TimeElapsedColumn(),
-                     console=console, transient=True) as bar:
+    with (
+        interrupt_between_epochs() as check,
+        Progress(
+            TextColumn("epoch {task.completed}/{task.total}"),
+            BarColumn(),
+            TextColumn("{task.fields[mistakes]} mistakes"),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        ) as bar,
+    ):
         task = bar.add_task("train", total=epochs, mistakes="-")
 
         def on_epoch(epoch, mistakes, elapsed):
@@ -93,8 +178,10 @@ def command(data, output, model_name, label, fmt, epochs, order, init, seed, mar
 
     click.echo(f"model      {cls} -> {output}")
     click.echo(f"data       {X.shape[0]} samples x {X.shape[1]} features, {len(estimator.classes_)} classes")
-    click.echo(f"epochs     {estimator.n_epochs_}   updates {estimator.n_updates_}   "
-               f"converged {'yes' if estimator.converged_ else 'no'}")
+    click.echo(
+        f"epochs     {estimator.n_epochs_}   updates {estimator.n_updates_}   "
+        f"converged {'yes' if estimator.converged_ else 'no'}"
+    )
     if any(issubclass(w.category, ConvergenceWarning) for w in caught):
         click.echo("note       stopped at --epochs with mistakes left: the data may not be linearly separable")
     click.echo(f"train acc  {estimator.score(X, y):.4f}")

@@ -51,21 +51,28 @@ def read_points(path, dims=()):
             name, fields, numeric = fields[0], fields[1:], numeric[1:]
         bad = [f for f, v in zip(fields, numeric) if v is None]
         if bad:
-            raise PerceptronsError(f"{path}, line {lineno}: {bad[0][:40]!r} is not a number; expected "
-                                   "'[name,] x1, x2, ...'")
+            raise PerceptronsError(
+                f"{path}, line {lineno}: {bad[0][:40]!r} is not a number; expected '[name,] x1, x2, ...'"
+            )
         inf = [f for f, v in zip(fields, numeric) if not math.isfinite(v)]
         if inf:
             raise PerceptronsError(f"{path}, line {lineno}: {inf[0][:40]!r} is not finite; expected finite coordinates")
         big = [f for f, v in zip(fields, numeric) if abs(v) > MAX_COORDINATE]
         if big:
-            raise PerceptronsError(f"{path}, line {lineno}: {big[0][:40]!r} is too large (|x| ≤ {MAX_COORDINATE:g}: the "
-                                   "tests square coordinates); rescale the points")
+            raise PerceptronsError(
+                f"{path}, line {lineno}: {big[0][:40]!r} is too large (|x| ≤ {MAX_COORDINATE:g}: the "
+                "tests square coordinates); rescale the points"
+            )
         if rows and len(numeric) != len(rows[0]):
-            raise PerceptronsError(f"{path}, line {lineno}: {len(numeric)} coordinates, but line {first_line} has "
-                                   f"{len(rows[0])}; every point needs the same number")
+            raise PerceptronsError(
+                f"{path}, line {lineno}: {len(numeric)} coordinates, but line {first_line} has "
+                f"{len(rows[0])}; every point needs the same number"
+            )
         if dims and len(numeric) not in dims:
-            raise PerceptronsError(f"{path}, line {lineno}: {len(numeric)} coordinates; this concept needs points "
-                                   f"in dimension {' or '.join(map(str, dims))}")
+            raise PerceptronsError(
+                f"{path}, line {lineno}: {len(numeric)} coordinates; this concept needs points "
+                f"in dimension {' or '.join(map(str, dims))}"
+            )
         if first_line is None:
             first_line = lineno
         names.append(name)
@@ -80,7 +87,9 @@ def read_points(path, dims=()):
 def _check_concept(ctx, param, value):
     """--concept: checked when the option is read, before the points file."""
     if value not in CONCEPT_NAMES:
-        raise click.BadParameter(f"unknown concept {value!r}; valid concepts are: {', '.join(CONCEPT_NAMES)}", ctx, param)
+        raise click.BadParameter(
+            f"unknown concept {value!r}; valid concepts are: {', '.join(CONCEPT_NAMES)}", ctx, param
+        )
     return value
 
 
@@ -92,12 +101,22 @@ def _number(text):
 
 
 @click.command(name="vc")
-@click.option("--concept", required=True, callback=_check_concept,
-              help=f"One of: {', '.join(CONCEPT_NAMES)}.")
-@click.option("--points", "points_path", required=True, type=click.Path(dir_okay=False), callback=note_input,
-              help="Text file, one point per line (optionally a name first).")
-@click.option("--max-points", type=MAX_POINTS, default=20, show_default=True,
-              help="Refuse larger sets (2^m labelings are tested).")
+@click.option("--concept", required=True, callback=_check_concept, help=f"One of: {', '.join(CONCEPT_NAMES)}.")
+@click.option(
+    "--points",
+    "points_path",
+    required=True,
+    type=click.Path(dir_okay=False),
+    callback=note_input,
+    help="Text file, one point per line (optionally a name first).",
+)
+@click.option(
+    "--max-points",
+    type=MAX_POINTS,
+    default=20,
+    show_default=True,
+    help="Refuse larger sets (2^m labelings are tested).",
+)
 def command(concept, points_path, max_points):
     """Which labelings of the points in FILE the ranges of CONCEPT realise (shattering, VC dimension)."""
     import math
@@ -120,7 +139,8 @@ def command(concept, points_path, max_points):
     click.echo(f"concept     {c.name}   (VC dimension {'inf' if not math.isfinite(vc) else vc})")
     click.echo(f"points      {m} in R^{P.shape[1]}: {', '.join(names)}")
     sauer = f"Sauer bound {sauer_bound(vc, m)}" if math.isfinite(vc) else "no Sauer bound (infinite VC dimension)"
-    click.echo(f"|U(X,R)|    {len(U)} of {2 ** m} labelings; {sauer}; "
-               f"{'shattered' if len(U) == 2 ** m else 'not shattered'}")
+    click.echo(
+        f"|U(X,R)|    {len(U)} of {2**m} labelings; {sauer}; {'shattered' if len(U) == 2**m else 'not shattered'}"
+    )
     click.echo(f"realised    {' '.join(show(b) for b in found)}")
     click.echo(f"missing     {' '.join(show(b) for b in missing) if missing else '(none)'}")

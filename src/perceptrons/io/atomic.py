@@ -125,7 +125,8 @@ def cleanup_on_signals():
 @contextlib.contextmanager
 def signals_deferred():
     """Inside :func:`cleanup_on_signals`, a signal arriving in this block is acted on at its end,
-    when the block's result (a file created and its name recorded) is visible to the cleanup."""
+    when the block's result (a file created and its name recorded) is visible to the cleanup.
+    """
     guard = _guard
     if guard is None or threading.current_thread() is not threading.main_thread():
         yield  # signals reach the main thread only: another thread's block has nothing to defer
@@ -215,7 +216,8 @@ class _Checked:
 def atomic_output(path, mode="w"):
     """Yield a file object (text, UTF-8, for ``mode="w"``; bytes for ``"wb"``) whose contents
     replace ``path`` when the block ends without an exception; on any exception nothing of it
-    is left.  See the module docstring for ``-``, devices and FIFOs."""
+    is left.  See the module docstring for ``-``, devices and FIFOs.
+    """
     if mode not in ("w", "wb"):
         raise PerceptronsError(f"atomic_output: mode must be 'w' or 'wb'; got {mode!r}")
     path = os.fspath(path)
@@ -236,7 +238,7 @@ def atomic_write_bytes(path, payload):
     view = memoryview(payload).cast("B")
     with atomic_output(path, "wb") as f:
         for start in range(0, len(view), CHUNK):
-            f.write(view[start:start + CHUNK])
+            f.write(view[start : start + CHUNK])
 
 
 def _open(fd, mode, closefd=True):
@@ -276,7 +278,8 @@ def _device(path, mode):
 @contextlib.contextmanager
 def _written_through(opener, label):
     """Write straight into what ``opener`` opens (a descriptor, a device, a FIFO): no temporary
-    file, errors named after ``label``, the file closed whatever happens."""
+    file, errors named after ``label``, the file closed whatever happens.
+    """
     try:
         f = opener()
     except OSError as exc:
@@ -292,7 +295,8 @@ def _written_through(opener, label):
 
 def _open_temp(directory, name):
     """(fd, path) of a new file next to the destination, created with mode 0666 so that the
-    kernel applies the umask (and a default ACL) exactly as for any new file."""
+    kernel applies the umask (and a default ACL) exactly as for any new file.
+    """
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
     while True:
         tmp = os.path.join(directory, f".tmp-{secrets.token_hex(4)}-{name[:200]}")
@@ -365,7 +369,8 @@ def _fsync(fd):
 
 def _discard(fd, f, tmp):
     """Close and remove a temporary file, whatever state it is in (errors here would hide the
-    one being reported)."""
+    one being reported).
+    """
     if f is not None:
         with contextlib.suppress(OSError, ValueError):
             f.close()

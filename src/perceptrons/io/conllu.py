@@ -34,7 +34,8 @@ _EMPTY_ID = re.compile(r"^(0|[1-9][0-9]*)\.[1-9][0-9]*$")
 def guess_format(path):
     """``"conllu"`` or ``"text"`` for a file to tag: by extension (``.conllu``, ``.conll``, any
     case), else by content — a first data line of ten tab-separated columns whose first is a
-    token ID is CoNLL-U whatever the file is called (tagging it as text would tag the columns)."""
+    token ID is CoNLL-U whatever the file is called (tagging it as text would tag the columns).
+    """
     if os.path.splitext(os.fspath(path))[1].lower() in EXTENSIONS:
         return "conllu"
     if not os.path.isfile(path):
@@ -116,8 +117,16 @@ def iter_conllu(path, column="upos", keep_lines=True):
             raise PerceptronsError(f"{path}:{lineno}: expected 10 tab-separated columns, found {len(parts)}")
         tid, tag = parts[0], parts[col]
         # the common case costs a few substring tests; anything unusual gets the full check
-        if (tid != str(expect) or "" in parts or "\t " in line or " \t" in line or line[0].isspace()
-                or line[-1].isspace() or " " in tag or not tag.isprintable()):
+        if (
+            tid != str(expect)
+            or "" in parts
+            or "\t " in line
+            or " \t" in line
+            or line[0].isspace()
+            or line[-1].isspace()
+            or " " in tag
+            or not tag.isprintable()
+        ):
             if not _check_token(path, lineno, parts, col, expect):
                 continue
         expect += 1
@@ -141,21 +150,30 @@ def _check_token(path, lineno, parts, col, expect):
     for i, value in enumerate(parts):
         if not value or (value != value.strip() and i != 1):
             what = "is empty" if not value else f"has spaces around {value.strip()[:40]!r}"
-            raise PerceptronsError(f"{path}:{lineno}: column {i + 1} ({NAMES[i]}) {what}; CoNLL-U writes '_' "
-                                   "for no value")
+            raise PerceptronsError(
+                f"{path}:{lineno}: column {i + 1} ({NAMES[i]}) {what}; CoNLL-U writes '_' for no value"
+            )
     tid, tag = parts[0], parts[col]
     span = _RANGE_ID.match(tid)
     if span and int(span.group(1)) >= int(span.group(2)):
-        raise PerceptronsError(f"{path}:{lineno}: multi-word token range {tid[:40]!r} does not go from a lower ID to a higher one")
+        raise PerceptronsError(
+            f"{path}:{lineno}: multi-word token range {tid[:40]!r} does not go from a lower ID to a higher one"
+        )
     if span or _EMPTY_ID.match(tid):
         return False
     if not _WORD_ID.match(tid):
-        raise PerceptronsError(f"{path}:{lineno}: token ID {tid[:40]!r} is not an integer, a range like 3-4 or an empty node like 5.1")
+        raise PerceptronsError(
+            f"{path}:{lineno}: token ID {tid[:40]!r} is not an integer, a range like 3-4 or an empty node like 5.1"
+        )
     if int(tid) != expect or tid[0] == "0":
-        raise PerceptronsError(f"{path}:{lineno}: token ID {tid} where {expect} was expected; IDs count 1, 2, 3, … "
-                               "in each sentence (a blank line ends a sentence)")
+        raise PerceptronsError(
+            f"{path}:{lineno}: token ID {tid} where {expect} was expected; IDs count 1, 2, 3, … "
+            "in each sentence (a blank line ends a sentence)"
+        )
     if " " in tag or not tag.isprintable():
-        raise PerceptronsError(f"{path}:{lineno}: the {NAMES[col]} tag {tag[:40]!r} contains a space or a control character")
+        raise PerceptronsError(
+            f"{path}:{lineno}: the {NAMES[col]} tag {tag[:40]!r} contains a space or a control character"
+        )
     return True
 
 
@@ -172,7 +190,9 @@ def check_tags(sentences, path, column):
     n = sum(len(s.tags) for s in sentences)
     missing = [(s, i) for s in sentences for i, t in enumerate(s.tags) if t == "_"]
     if len(missing) == n:
-        raise PerceptronsError(f"{path}: the {column} column is empty ('_' on every token); choose another with --column")
+        raise PerceptronsError(
+            f"{path}: the {column} column is empty ('_' on every token); choose another with --column"
+        )
     if missing:
         s, i = missing[0]
         raise PerceptronsError(

@@ -11,12 +11,15 @@ from perceptrons.io.labels import check_label, is_float, typed_labels
 def _finite_row(path, lineno, values):
     bad = ~np.isfinite(values)
     if bad.any():
-        raise PerceptronsError(f"{path}, line {lineno}: value {float(values[bad][0])!r} is not finite; expected a finite number")
+        raise PerceptronsError(
+            f"{path}, line {lineno}: value {float(values[bad][0])!r} is not finite; expected a finite number"
+        )
 
 
 def text_lines(path):
     """Lines of a text file with their line breaks, decoded one at a time (a bad byte is reported
-    with its line); a UTF-8 byte-order mark at the start is dropped."""
+    with its line); a UTF-8 byte-order mark at the start is dropped.
+    """
     with open(path, "rb") as f:
         for lineno, raw in enumerate(f, 1):
             try:
@@ -63,6 +66,7 @@ def _csv_records(path, delimiter):
 
 
 def read_csv(path, label=None, n_features=None, delimiter=","):
+    """``(X, y, label name)`` of a CSV file with a header; see :func:`perceptrons.io.readers.read_data`."""
     records = _csv_records(path, delimiter)
     first = next(records, None)
     if first is None:
@@ -77,8 +81,9 @@ def read_csv(path, label=None, n_features=None, delimiter=","):
     elif label is None:
         col = len(header) - 1
     else:
-        raise PerceptronsError(f"{path}: no label column {label!r}; columns are {header[:20]}"
-                               f"{' ...' if len(header) > 20 else ''}")
+        raise PerceptronsError(
+            f"{path}: no label column {label!r}; columns are {header[:20]}{' ...' if len(header) > 20 else ''}"
+        )
     if len(header) < 2:
         raise PerceptronsError(f"{path}, line {header_line}: expected at least one feature column and a label column")
     if col is not None and header.count(header[col]) > 1:
@@ -92,9 +97,7 @@ def read_csv(path, label=None, n_features=None, delimiter=","):
         if not row or all(not c.strip() for c in row):
             continue
         if len(row) != len(header):
-            raise PerceptronsError(
-                f"{path}, line {lineno}: {len(row)} fields, expected {len(header)} as in the header"
-            )
+            raise PerceptronsError(f"{path}, line {lineno}: {len(row)} fields, expected {len(header)} as in the header")
         if col is not None:
             check_label(f"{path}, line {lineno}", row[col])
             labels.append(row[col].strip())
@@ -112,6 +115,6 @@ def read_csv(path, label=None, n_features=None, delimiter=","):
     return np.vstack(feats), typed_labels(labels), header[col]
 
 
-
 def read_tsv(path, label=None, n_features=None):
+    """:func:`read_csv` with tab-separated columns."""
     return read_csv(path, label=label, n_features=n_features, delimiter="\t")

@@ -7,10 +7,27 @@ import numpy as np
 
 from perceptrons._validation import PerceptronsError
 
-
 #: label cells that mean "no value" (pandas' default NA strings, compared in lower case)
-MISSING_LABELS = frozenset({"", "na", "n/a", "nan", "-nan", "+nan", "null", "none", "#n/a", "#n/a n/a", "#na",
-                            "<na>", "-1.#ind", "-1.#qnan", "1.#ind", "1.#qnan"})
+MISSING_LABELS = frozenset(
+    {
+        "",
+        "na",
+        "n/a",
+        "nan",
+        "-nan",
+        "+nan",
+        "null",
+        "none",
+        "#n/a",
+        "#n/a n/a",
+        "#na",
+        "<na>",
+        "-1.#ind",
+        "-1.#qnan",
+        "1.#ind",
+        "1.#qnan",
+    }
+)
 INFINITE_LABELS = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"})
 _NUMBER = re.compile(r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
 _INT64 = (Decimal(-(2**63)), Decimal(2**63 - 1))
@@ -24,7 +41,9 @@ def check_label(where, text):
         what = "empty" if not low else f"{text.strip()!r}, a missing value"
         raise PerceptronsError(f"{where}: the label is {what}; every row needs a class label")
     if low in INFINITE_LABELS:
-        raise PerceptronsError(f"{where}: the label {text.strip()!r} is not finite; expected a class name or a finite number")
+        raise PerceptronsError(
+            f"{where}: the label {text.strip()!r} is not finite; expected a class name or a finite number"
+        )
 
 
 def typed_labels(texts):

@@ -7,8 +7,7 @@ import numpy as np
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.delimited import text_lines
-from perceptrons.io.labels import MISSING_LABELS, INFINITE_LABELS, check_label, is_float, typed_labels
-
+from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label, is_float, typed_labels
 
 #: LIBSVM feature indices are 1-based and must fit the int32 index arrays of a CSR matrix
 MAX_LIBSVM_INDEX = 2**31 - 1
@@ -36,7 +35,9 @@ def read_libsvm(path, label=None, n_features=None):
             X, _ = load_svmlight_file(f, n_features=n_features, zero_based=False)
         except (ValueError, RuntimeError, UnicodeDecodeError, OverflowError, IndexError) as exc:
             _explain_libsvm(path, n_features)
-            raise PerceptronsError(f"{path}: not LIBSVM text ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
+            raise PerceptronsError(
+                f"{path}: not LIBSVM text ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
+            ) from None
     if X.shape[1] > MAX_LIBSVM_INDEX:
         _explain_libsvm(path, n_features)
         raise PerceptronsError(f"{path}: a feature index exceeds {MAX_LIBSVM_INDEX} (2^31 - 1)")
@@ -111,5 +112,7 @@ def _explain_libsvm(path, n_features):
                     f"{path}, line {lineno}: feature index {idx} exceeds the model's {n_features} features"
                 )
             if not np.isfinite(float(val)):
-                raise PerceptronsError(f"{path}, line {lineno}: value {val[:40]!r} of feature {i} is not finite; expected a finite number")
+                raise PerceptronsError(
+                    f"{path}, line {lineno}: value {val[:40]!r} of feature {i} is not finite; expected a finite number"
+                )
             prev = i

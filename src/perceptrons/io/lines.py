@@ -10,14 +10,17 @@ def utf8_lines(path):
     :class:`PerceptronsError` naming the file, the line, the byte and its column.
 
     A UTF-8 byte-order mark at the start of the file is dropped: Windows editors write one,
-    and left in place it would become part of the first word (another word, another tag)."""
+    and left in place it would become part of the first word (another word, another tag).
+    """
     path = os.fspath(path)
     with open(path, "rb") as f:
         for lineno, raw in enumerate(f, 1):
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise PerceptronsError(f"{path}:{lineno}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})") from None
+                raise PerceptronsError(
+                    f"{path}:{lineno}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
+                ) from None
             if lineno == 1 and line.startswith("\ufeff"):
                 line = line[1:]
             yield lineno, line.rstrip("\r\n")

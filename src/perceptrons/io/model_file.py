@@ -94,7 +94,7 @@ def _check_meta_text(path, raw):
         _fail(path, "metadata record is not UTF-8")
     # Nesting depth, outside strings, before the recursive parser sees it.
     bare = np.frombuffer(re.sub(r'"(?:[^"\\]|\\.)*"', '""', text).encode(), dtype=np.uint8)
-    step = (np.isin(bare, (ord("["), ord("{"))).astype(np.int64) - np.isin(bare, (ord("]"), ord("}"))))
+    step = np.isin(bare, (ord("["), ord("{"))).astype(np.int64) - np.isin(bare, (ord("]"), ord("}")))
     if bare.size and np.cumsum(step).max() > MAX_META_DEPTH:
         _fail(path, f"metadata record nested deeper than {MAX_META_DEPTH} levels")
 
@@ -154,10 +154,21 @@ def read_model(path):
                 arrays[info.filename[:-4]] = read_npy(path, zf, info, check)
     except PerceptronsError:
         raise
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError, KeyError,
-            UnicodeDecodeError, NotImplementedError, OverflowError) as exc:
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        EOFError,
+        OSError,
+        ValueError,
+        KeyError,
+        UnicodeDecodeError,
+        NotImplementedError,
+        OverflowError,
+    ) as exc:
         reason = _first_line(exc)
-        raise PerceptronsError(f"{path}: not a readable perceptrons model file (truncated or corrupted: {reason})") from None
+        raise PerceptronsError(
+            f"{path}: not a readable perceptrons model file (truncated or corrupted: {reason})"
+        ) from None
     blob = arrays.pop("__meta__")
     if blob.dtype != np.uint8 or blob.ndim != 1:
         _fail(path, f"metadata record is {blob.dtype} of shape {blob.shape}, expected uint8 bytes")

@@ -26,7 +26,8 @@ def _kind(value):
     if isinstance(value, bool):
         return "bool"
     return {int: "int", float: "float", str: "str", list: "list", dict: "object", type(None): "null"}.get(
-        type(value), type(value).__name__)
+        type(value), type(value).__name__
+    )
 
 
 def _short(value):
@@ -84,6 +85,7 @@ class ModelState:
 
     # ------------------------------------------------------------------ metadata
     def has(self, key):
+        """Whether the metadata holds ``key`` (for optional fields)."""
         return key in self._meta
 
     def _get(self, key):
@@ -117,12 +119,14 @@ class ModelState:
         return float(v)
 
     def bool(self, key):
+        """A JSON ``true`` or ``false``."""
         v = self._get(key)
         if type(v) is not bool:
             self._raise(key, f"expected true or false, got {_kind(v)} {_short(v)}")
         return v
 
     def str(self, key, choices=None, none=False, max_len=4096):
+        """A JSON string of at most ``max_len`` characters, one of ``choices`` if given."""
         v = self._get(key)
         if none and v is None:
             return None
@@ -222,8 +226,11 @@ class ModelState:
         """Strings stored as UTF-8 bytes plus int64 offsets (n + 1,), decoded and checked."""
         blob = self.array(blob_name, ("uint8",), (None,))
         offsets = self.array(offsets_name, ("int64",), (None,), lo=0, hi=blob.shape[0] + 1, increasing=True)
-        self.require(offsets.shape[0] >= 1 and offsets[0] == 0 and offsets[-1] == blob.shape[0], offsets_name,
-                     f"offsets must run from 0 to the {blob.shape[0]} bytes of {self.prefix}{blob_name}")
+        self.require(
+            offsets.shape[0] >= 1 and offsets[0] == 0 and offsets[-1] == blob.shape[0],
+            offsets_name,
+            f"offsets must run from 0 to the {blob.shape[0]} bytes of {self.prefix}{blob_name}",
+        )
         data = blob.tobytes()
         bounds = offsets.tolist()
         try:
@@ -234,13 +241,13 @@ class ModelState:
     def sub(self, meta_key, array_prefix):
         """The nested state of a component (meta under ``meta_key``, arrays named ``prefix*``)."""
         v = self._get(meta_key)
-        arrays = {k[len(array_prefix):]: a for k, a in self._arrays.items() if k.startswith(array_prefix)}
+        arrays = {k[len(array_prefix) :]: a for k, a in self._arrays.items() if k.startswith(array_prefix)}
         self._read_arrays.update(k for k in self._arrays if k.startswith(array_prefix))
         return self._child(ModelState(self.source, v, arrays, prefix=f"{self.prefix}{meta_key}."))
 
     def split(self, array_prefix, what):
         """Arrays named ``prefix*`` as a component read through its own state (meta empty)."""
-        arrays = {k[len(array_prefix):]: a for k, a in self._arrays.items() if k.startswith(array_prefix)}
+        arrays = {k[len(array_prefix) :]: a for k, a in self._arrays.items() if k.startswith(array_prefix)}
         self._read_arrays.update(k for k in self._arrays if k.startswith(array_prefix))
         return self._child(ModelState(self.source, {}, arrays, prefix=f"{self.prefix}{what}."))
 

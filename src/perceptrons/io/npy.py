@@ -26,8 +26,9 @@ def _header(source, name, f):
         elif version == (2, 0):
             shape, fortran, dtype = fmt.read_array_header_2_0(f)
         else:  # 3.0 only adds UTF-8 field names, for structured dtypes, which are refused anyway
-            raise PerceptronsError(f"{source}: array {name!r} has .npy format version {version[0]}.{version[1]}; "
-                                   "expected 1.0 or 2.0")
+            raise PerceptronsError(
+                f"{source}: array {name!r} has .npy format version {version[0]}.{version[1]}; expected 1.0 or 2.0"
+            )
     except PerceptronsError:
         raise
     except (ValueError, SyntaxError, TypeError, EOFError, OverflowError) as exc:
@@ -35,8 +36,10 @@ def _header(source, name, f):
     if not isinstance(shape, tuple) or not all(type(n) is int and n >= 0 for n in shape) or len(shape) > 32:
         raise PerceptronsError(f"{source}: array {name!r} declares the shape {shape!r}")
     if dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None or dtype.itemsize == 0:
-        raise PerceptronsError(f"{source}: array {name!r} has dtype {dtype}; expected plain numbers or text "
-                               "(Python objects are never unpickled)")
+        raise PerceptronsError(
+            f"{source}: array {name!r} has dtype {dtype}; expected plain numbers or text "
+            "(Python objects are never unpickled)"
+        )
     return shape, fortran, dtype
 
 

@@ -8,7 +8,6 @@ from perceptrons._validation import PerceptronsError
 from perceptrons.io.labels import MISSING_LABELS, check_label
 from perceptrons.io.npy import read_npy
 
-
 #: a deflated member expands at most ~1032 times; a member claiming more is not what numpy wrote
 _MAX_DEFLATE_RATIO = 1100
 
@@ -19,14 +18,22 @@ def _plausible_member(path, info):
 
     name = info.filename[:-4]
     if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-        raise PerceptronsError(f"{path}: array {name!r} uses zip compression method {info.compress_type}; "
-                               "expected numpy.savez or numpy.savez_compressed output")
+        raise PerceptronsError(
+            f"{path}: array {name!r} uses zip compression method {info.compress_type}; "
+            "expected numpy.savez or numpy.savez_compressed output"
+        )
     if info.flag_bits & 0x1:
         raise PerceptronsError(f"{path}: array {name!r} is encrypted")
-    limit = info.compress_size if info.compress_type == zipfile.ZIP_STORED else info.compress_size * _MAX_DEFLATE_RATIO + 1024
+    limit = (
+        info.compress_size
+        if info.compress_type == zipfile.ZIP_STORED
+        else info.compress_size * _MAX_DEFLATE_RATIO + 1024
+    )
     if info.compress_size > os.path.getsize(path) or info.file_size > limit:
-        raise PerceptronsError(f"{path}: array {name!r} claims {info.file_size:,} bytes stored in {info.compress_size:,}; "
-                               "the archive is corrupted")
+        raise PerceptronsError(
+            f"{path}: array {name!r} claims {info.file_size:,} bytes stored in {info.compress_size:,}; "
+            "the archive is corrupted"
+        )
 
 
 def _check_npz_array(path):
@@ -65,11 +72,14 @@ def read_npz(path, label=None, n_features=None):
     with open(path, "rb") as f:
         magic = f.read(6)
     if magic == b"\x93NUMPY":
-        raise PerceptronsError(f"{path}: is a .npy file (one array); expected a .npz archive with arrays 'X' and 'y' "
-                               "(numpy.savez(path, X=X, y=y))")
+        raise PerceptronsError(
+            f"{path}: is a .npy file (one array); expected a .npz archive with arrays 'X' and 'y' "
+            "(numpy.savez(path, X=X, y=y))"
+        )
     if not magic.startswith(b"PK"):
-        raise PerceptronsError(f"{path}: not a .npz archive (no zip signature); expected arrays 'X' and 'y' "
-                               "saved with numpy.savez")
+        raise PerceptronsError(
+            f"{path}: not a .npz archive (no zip signature); expected arrays 'X' and 'y' saved with numpy.savez"
+        )
     try:
         with zipfile.ZipFile(path) as zf:
             names = set(zf.namelist())
@@ -87,8 +97,20 @@ def read_npz(path, label=None, n_features=None):
                 )
     except PerceptronsError:
         raise
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError, SyntaxError, TypeError,
-            OverflowError, NotImplementedError, RuntimeError, KeyError, zlib.error) as exc:
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        ValueError,
+        OSError,
+        EOFError,
+        SyntaxError,
+        TypeError,
+        OverflowError,
+        NotImplementedError,
+        RuntimeError,
+        KeyError,
+        zlib.error,
+    ) as exc:
         reason = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
         raise PerceptronsError(f"{path}: not a readable .npz file ({reason})") from None
     if X.size and not np.all(np.isfinite(X)):
@@ -102,13 +124,17 @@ def _check_npz_labels(path, y):
         bad = ~np.isfinite(y)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise PerceptronsError(f"{path}: y[{i}] (row {i + 1}) is {float(y[i])}; expected a class label, not NaN or inf")
+            raise PerceptronsError(
+                f"{path}: y[{i}] (row {i + 1}) is {float(y[i])}; expected a class label, not NaN or inf"
+            )
         frac = (y != np.round(y)) | (np.abs(y) >= 2.0**63)
         if frac.any():
             i = int(np.flatnonzero(frac)[0])
             what = "not an integer" if y[i] != np.round(y[i]) else "beyond the int64 range"
-            raise PerceptronsError(f"{path}: y[{i}] (row {i + 1}) is {float(y[i])!r}, {what}; float class labels must be "
-                                   "whole numbers within int64 (store other labels as text)")
+            raise PerceptronsError(
+                f"{path}: y[{i}] (row {i + 1}) is {float(y[i])!r}, {what}; float class labels must be "
+                "whole numbers within int64 (store other labels as text)"
+            )
     elif y.dtype.kind == "U":
         for i, t in enumerate(y.tolist()):
             if t.strip().lower() in MISSING_LABELS:

@@ -11,8 +11,16 @@ from importlib import import_module
 from perceptrons._validation import PerceptronsError
 
 FORMATS = ("csv", "tsv", "libsvm", "npz")
-_BY_EXTENSION = {".csv": "csv", ".tsv": "tsv", ".npz": "npz", ".svm": "libsvm", ".libsvm": "libsvm",
-                 ".svmlight": "libsvm", ".txt": "libsvm", ".t": "libsvm"}
+_BY_EXTENSION = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".npz": "npz",
+    ".svm": "libsvm",
+    ".libsvm": "libsvm",
+    ".svmlight": "libsvm",
+    ".txt": "libsvm",
+    ".t": "libsvm",
+}
 
 #: format -> "module:function"; each reader takes (path, label=, n_features=) and returns (X, y, label name)
 READERS = {
@@ -24,6 +32,7 @@ READERS = {
 
 
 def guess_format(path):
+    """The format a file's extension names; LIBSVM when it names none we know."""
     ext = os.path.splitext(os.fspath(path))[1].lower()
     return _BY_EXTENSION.get(ext, "libsvm")
 
@@ -73,7 +82,8 @@ def read_data(path, label=None, fmt=None, n_features=None, return_label_name=Fal
 def _read_stdin(label, fmt, n_features, return_label_name):
     """``read_data("-")``: standard input, spooled to a temporary file first, since the readers
     need a real file (LIBSVM reads a refused file twice to say which line is wrong, ``.npz`` is
-    a zip read by seeking).  Errors name standard input, not the temporary file."""
+    a zip read by seeking).  Errors name standard input, not the temporary file.
+    """
     import shutil
     import sys
     import tempfile
@@ -81,8 +91,9 @@ def _read_stdin(label, fmt, n_features, return_label_name):
     from perceptrons.io.atomic import CHUNK, cleanup_on_signals, signals_deferred
 
     if fmt is None:
-        raise PerceptronsError("-: standard input has no file extension to tell its format; "
-                               f"give --format (one of {', '.join(FORMATS)})")
+        raise PerceptronsError(
+            f"-: standard input has no file extension to tell its format; give --format (one of {', '.join(FORMATS)})"
+        )
     if sys.stdin is None:
         raise PerceptronsError("-: standard input is closed")
     with cleanup_on_signals():  # SIGTERM while reading a large input must not leave the spool file

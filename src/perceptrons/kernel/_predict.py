@@ -44,8 +44,17 @@ def block_scores(X, kb, model):
             Kb = kb.block(Xb, model.support_vectors, None, sv_sq)
         if voted:
             v = model.votes
-            voted_scores(Kb, v["sv"], v["true"], v["runner"], v["step"], v["weights"],
-                         model.fit_intercept, binary, out[lo : lo + Xb.shape[0]])
+            voted_scores(
+                Kb,
+                v["sv"],
+                v["true"],
+                v["runner"],
+                v["step"],
+                v["weights"],
+                model.fit_intercept,
+                binary,
+                out[lo : lo + Xb.shape[0]],
+            )
         else:
             out[lo : lo + Xb.shape[0]] = Kb @ model.dual_coef.T + model.intercept
     if voted:

@@ -72,8 +72,9 @@ def empty(n_features, n_cols, dtype, averaged, voted):
         "ring": np.zeros(0, dtype=np.int64),
     }
     if voted:
-        S.update(log_j=np.zeros(0, np.int64), log_r=np.zeros(0, np.int64),
-                 log_c=np.zeros(0, np.int64), log_a=np.zeros(0))
+        S.update(
+            log_j=np.zeros(0, np.int64), log_r=np.zeros(0, np.int64), log_c=np.zeros(0, np.int64), log_a=np.zeros(0)
+        )
     return S
 
 
@@ -105,8 +106,13 @@ def model_arrays(S, averaged, voted):
     if voted:
         created = np.concatenate([[0], S["log_c"]])
         ends = np.concatenate([S["log_c"], [S["count"][0]]])
-        votes = {"sv": S["log_j"], "true": S["y"][S["log_j"]], "runner": S["log_r"],
-                 "step": S["log_a"], "weights": (ends - created).astype(np.float64)}
+        votes = {
+            "sv": S["log_j"],
+            "true": S["y"][S["log_j"]],
+            "runner": S["log_r"],
+            "step": S["log_a"],
+            "weights": (ends - created).astype(np.float64),
+        }
     return np.ascontiguousarray(coef.T), bias.copy(), votes
 
 
@@ -155,11 +161,18 @@ def _rng_from(st):
     """The stored PCG64 state, checked field by field before numpy sees it."""
     raw = st.raw("rng_state")
     inner = raw.get("state") if isinstance(raw, dict) else None
-    ok = (isinstance(raw, dict) and set(raw) == {"bit_generator", "state", "has_uint32", "uinteger"}
-          and raw["bit_generator"] == "PCG64" and isinstance(inner, dict) and set(inner) == {"state", "inc"}
-          and all(type(v) is int and 0 <= v < 2**128 for v in inner.values())
-          and raw["has_uint32"] in (0, 1) and type(raw["has_uint32"]) is int
-          and type(raw["uinteger"]) is int and 0 <= raw["uinteger"] < 2**32)
+    ok = (
+        isinstance(raw, dict)
+        and set(raw) == {"bit_generator", "state", "has_uint32", "uinteger"}
+        and raw["bit_generator"] == "PCG64"
+        and isinstance(inner, dict)
+        and set(inner) == {"state", "inc"}
+        and all(type(v) is int and 0 <= v < 2**128 for v in inner.values())
+        and raw["has_uint32"] in (0, 1)
+        and type(raw["has_uint32"]) is int
+        and type(raw["uinteger"]) is int
+        and 0 <= raw["uinteger"] < 2**32
+    )
     st.require(ok, "rng_state", "expected a PCG64 state (bit_generator, state {state, inc}, has_uint32, uinteger)")
     rng = np.random.default_rng()
     try:
@@ -184,12 +197,17 @@ def from_state(st, kernel, averaged, voted, budget):
     gamma = st.float("gamma", lo=0.0, none=True)
     from perceptrons.kernel.kernels import USES_GAMMA
 
-    st.require((gamma is not None and gamma > 0) == (kernel in USES_GAMMA), "gamma",
-               f"expected a number > 0 for kernel={kernel!r}, else null; got {gamma}")
+    st.require(
+        (gamma is not None and gamma > 0) == (kernel in USES_GAMMA),
+        "gamma",
+        f"expected a number > 0 for kernel={kernel!r}, else null; got {gamma}",
+    )
     n_seen = st.int("n_seen")
     n_epochs = st.int("n_epochs")
-    history = {"mistakes_per_epoch": st.list("mistakes_per_epoch", "int", length=n_epochs),
-               "support_size_per_epoch": st.list("support_size_per_epoch", "int", length=n_epochs)}
+    history = {
+        "mistakes_per_epoch": st.list("mistakes_per_epoch", "int", length=n_epochs),
+        "support_size_per_epoch": st.list("support_size_per_epoch", "int", length=n_epochs),
+    }
     counts = {k: st.int(k) for k in ("n_updates", "n_removed")}
     converged = st.bool("converged")
     rng = _rng_from(st)
@@ -201,18 +219,24 @@ def from_state(st, kernel, averaged, voted, budget):
     y = st.array("stream_y", ("int64",), (None,), lo=0, hi=k)
     sv = y.shape[0]
     st.require(precomputed or X.shape[0] == sv, "stream_X", f"{X.shape[0]} rows for {sv} support labels")
-    S = {"X": X, "y": y,
-         "index": st.array("stream_index", ("int64",), (sv,), lo=0, hi=d if precomputed else max(n_seen, 1)),
-         "A": st.array("stream_A", ("float64",), (sv, cols)),
-         "U": st.array("stream_U", ("float64",), (sv if averaged else 0, cols)),
-         "alpha": st.array("stream_alpha", ("int64",), (sv,), lo=0),
-         "b": st.array("stream_b", ("float64",), (cols,)),
-         "ub": st.array("stream_ub", ("float64",), (cols,)),
-         "count": st.array("stream_count", ("int64",), (1,), lo=0)}
+    S = {
+        "X": X,
+        "y": y,
+        "index": st.array("stream_index", ("int64",), (sv,), lo=0, hi=d if precomputed else max(n_seen, 1)),
+        "A": st.array("stream_A", ("float64",), (sv, cols)),
+        "U": st.array("stream_U", ("float64",), (sv if averaged else 0, cols)),
+        "alpha": st.array("stream_alpha", ("int64",), (sv,), lo=0),
+        "b": st.array("stream_b", ("float64",), (cols,)),
+        "ub": st.array("stream_ub", ("float64",), (cols,)),
+        "count": st.array("stream_count", ("int64",), (1,), lo=0),
+    }
     ring = S["ring"] = st.array("stream_ring", ("int64",), (None,), lo=0, hi=max(sv, 1))
     if budget:
-        st.require(sv <= budget and ring.shape[0] == sv and np.unique(ring).shape[0] == sv, "stream_ring",
-                   f"expected each of the {sv} support examples once, within budget={budget}")
+        st.require(
+            sv <= budget and ring.shape[0] == sv and np.unique(ring).shape[0] == sv,
+            "stream_ring",
+            f"expected each of the {sv} support examples once, within budget={budget}",
+        )
     else:
         st.require(ring.shape[0] == 0, "stream_ring", "expected no age order without a budget")
     if voted:
@@ -224,6 +248,17 @@ def from_state(st, kernel, averaged, voted, budget):
         S["log_a"] = st.array("stream_log_a", ("float64",), (m,))
         if cols > 1:
             st.require(bool(np.all(S["log_r"] >= 0)), "stream_log_r", "multiclass updates need a runner-up class")
-    return Stored(d, float("nan") if gamma is None else gamma, n_seen, counts["n_updates"], counts["n_removed"],
-                  n_epochs, converged, history["mistakes_per_epoch"], history["support_size_per_epoch"], classes,
-                  S, rng)
+    return Stored(
+        d,
+        float("nan") if gamma is None else gamma,
+        n_seen,
+        counts["n_updates"],
+        counts["n_removed"],
+        n_epochs,
+        converged,
+        history["mistakes_per_epoch"],
+        history["support_size_per_epoch"],
+        classes,
+        S,
+        rng,
+    )

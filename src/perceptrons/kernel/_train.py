@@ -64,8 +64,23 @@ def _at_risk(state, yi, cand, tau, binary):
     return true - S.max(axis=1) <= tau
 
 
-def run_epochs(state, cache, yi, scale, *, binary, fit_intercept, margin, max_epochs, order,
-               policy, rng, block, callback, visit=None):
+def run_epochs(
+    state,
+    cache,
+    yi,
+    scale,
+    *,
+    binary,
+    fit_intercept,
+    margin,
+    max_epochs,
+    order,
+    policy,
+    rng,
+    block,
+    callback,
+    visit=None,
+):
     """Train for up to ``max_epochs`` epochs over the examples ``visit`` (default: all);
     returns (mistakes per epoch, support sizes per epoch, stopped_by_callback).
 
@@ -91,11 +106,36 @@ def run_epochs(state, cache, yi, scale, *, binary, fit_intercept, margin, max_ep
         t = 0
         while True:
             t, need = epoch_dual(
-                yi, scale, perm, t, tau, fit_intercept, binary,
-                state.Ft, state.b, state.A, state.U, state.ub, state.alpha, state.count,
-                cache.rows, cache.slot_of, cache.stamp, cache.clock,
-                state.budget, policy, state.ring, state.ring_state, state.in_support, rand,
-                log_j, log_r, log_c, log_a, n_log, state.stats,
+                yi,
+                scale,
+                perm,
+                t,
+                tau,
+                fit_intercept,
+                binary,
+                state.Ft,
+                state.b,
+                state.A,
+                state.U,
+                state.ub,
+                state.alpha,
+                state.count,
+                cache.rows,
+                cache.slot_of,
+                cache.stamp,
+                cache.clock,
+                state.budget,
+                policy,
+                state.ring,
+                state.ring_state,
+                state.in_support,
+                rand,
+                log_j,
+                log_r,
+                log_c,
+                log_a,
+                n_log,
+                state.stats,
             )
             if need < 0:
                 break
@@ -134,4 +174,3 @@ def _prefetch(cache, state, yi, scale, perm, t, need, tau, binary, block):
             cand = cand[_at_risk(state, yi, cand, tau, binary)][: room - 1]
             idx.extend(cand.tolist())
     cache.fetch(np.array(idx, dtype=np.int64), pinned=(int(perm[t]), int(need)), valued=valued)
-

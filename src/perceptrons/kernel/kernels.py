@@ -121,9 +121,7 @@ class KernelBlock:
         try:
             G = np.asarray(self.kernel(X, Y), dtype=np.float64)
         except (TypeError, ValueError) as exc:
-            raise PerceptronsError(
-                f"kernel {name} failed on blocks of shape {X.shape} and {Y.shape}: {exc}"
-            ) from None
+            raise PerceptronsError(f"kernel {name} failed on blocks of shape {X.shape} and {Y.shape}: {exc}") from None
         expected = (X.shape[0], Y.shape[0])
         if G.shape != expected:
             raise PerceptronsError(

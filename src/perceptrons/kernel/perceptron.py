@@ -12,14 +12,14 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from perceptrons._validation import (
     RANDOM_STATE,
-    check_classes,
-    check_same_classes,
-    encode_labels,
     Interval,
     Kind,
     Options,
-    overflow_error,
     PerceptronsError,
+    check_classes,
+    check_same_classes,
+    encode_labels,
+    overflow_error,
     sample_scale,
     seed_of,
     validate_params,
@@ -28,7 +28,7 @@ from perceptrons.kernel import _stream
 from perceptrons.kernel._cache import make_cache
 from perceptrons.kernel._predict import DualModel, block_scores
 from perceptrons.kernel._train import DualState, run_epochs
-from perceptrons.kernel.kernels import KERNEL_NAMES, KernelBlock, USES_GAMMA, resolve_gamma, sq_norms
+from perceptrons.kernel.kernels import KERNEL_NAMES, USES_GAMMA, KernelBlock, resolve_gamma, sq_norms
 
 #: highest polynomial degree accepted (see the constraint's comment)
 _MAX_DEGREE = 100
@@ -179,10 +179,25 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         "random_state": RANDOM_STATE,
     }
 
-    def __init__(self, *, kernel="rbf", degree=3, gamma="scale", coef0=0.0, margin=0.0,
-                 averaged=False, voted=False, budget=None, budget_policy="random",
-                 fit_intercept=True, max_epochs=100, order="cyclic", class_weight=None,
-                 cache_size=200, random_state=None):
+    def __init__(
+        self,
+        *,
+        kernel="rbf",
+        degree=3,
+        gamma="scale",
+        coef0=0.0,
+        margin=0.0,
+        averaged=False,
+        voted=False,
+        budget=None,
+        budget_policy="random",
+        fit_intercept=True,
+        max_epochs=100,
+        order="cyclic",
+        class_weight=None,
+        cache_size=200,
+        random_state=None,
+    ):
         self.kernel = kernel
         self.degree = degree
         self.gamma = gamma
@@ -247,6 +262,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                 f"{self.margin}) in its last epoch and stopped at max_epochs={self.max_epochs}: "
                 "the data may not be separable in this kernel's feature space.",
                 ConvergenceWarning,
+                stacklevel=2,
             )
         self._stream = _stream.export(state, X, yi, np.arange(n), keep_x=self.kernel != "precomputed")
         self._n_seen = n
@@ -302,8 +318,16 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         if s:
             kb = self._kernel_block(Xc.dtype)
             state.Ft[:] = (kb.block(Xc, S["X"]) @ S["A"]).T
-        self._run(Xc, np.concatenate([S["y"], yi]), np.concatenate([np.zeros(s), scale]), state,
-                  np.arange(s, Xc.shape[0], dtype=np.int64), 1, self._rng, None)
+        self._run(
+            Xc,
+            np.concatenate([S["y"], yi]),
+            np.concatenate([np.zeros(s), scale]),
+            state,
+            np.arange(s, Xc.shape[0], dtype=np.int64),
+            1,
+            self._rng,
+            None,
+        )
         self.n_epochs_ += 1
         index = np.concatenate([S["index"], self._n_seen + np.arange(X.shape[0])])
         self._stream = _stream.export(state, Xc, np.concatenate([S["y"], yi]), index)
@@ -318,10 +342,20 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         cache = make_cache(kb, X, self.cache_size, self.kernel == "precomputed", x_sq)
         before = (int(state.stats[0]), int(state.stats[1]))
         mistakes, sizes, stopped = run_epochs(
-            state, cache, yi, scale, binary=len(self.classes_) == 2, fit_intercept=self.fit_intercept,
-            margin=self.margin, max_epochs=epochs, order=self.order,
-            policy=0 if self.budget_policy == "random" else 1, rng=rng, block=256,
-            callback=callback, visit=visit,
+            state,
+            cache,
+            yi,
+            scale,
+            binary=len(self.classes_) == 2,
+            fit_intercept=self.fit_intercept,
+            margin=self.margin,
+            max_epochs=epochs,
+            order=self.order,
+            policy=0 if self.budget_policy == "random" else 1,
+            rng=rng,
+            block=256,
+            callback=callback,
+            visit=visit,
         )
         finite = np.isfinite(state.Ft).all(axis=0) & np.isfinite(state.b).all()
         if not finite.all():
@@ -337,12 +371,17 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
 
     def _overflow_error(self, X, i, first):
         """The error for a training score that overflowed: X is finite (validated), so the
-        cause is the scale of the features (or of a precomputed kernel), not bad input."""
+        cause is the scale of the features (or of a precomputed kernel), not bad input.
+        """
         where = f"row {i - first}" if i >= first else f"support example {i}"
         top = float(np.abs(X).max()) if X.size else 0.0
         if self.kernel == "precomputed":
-            return overflow_error(f"KernelPerceptron: the decision value of training {where}", top,
-                                  "kernel values", "scale the kernel matrix")
+            return overflow_error(
+                f"KernelPerceptron: the decision value of training {where}",
+                top,
+                "kernel values",
+                "scale the kernel matrix",
+            )
         return overflow_error(f"KernelPerceptron: the decision value of training {where}", top)
 
     def _finalize(self):
@@ -362,8 +401,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     def _check_Xy(self, X, y, reset):
         if y is None:
             raise PerceptronsError("KernelPerceptron requires y to be passed, but the target y is None")
-        X, y = validate_data(self, X, y, reset=reset, accept_sparse="csr",
-                             dtype=[np.float64, np.float32], order="C")
+        X, y = validate_data(self, X, y, reset=reset, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
         X = _stream.dense(X)
         check_classification_targets(y)
         return X, y
@@ -385,8 +423,9 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         try:
-            X = _stream.dense(validate_data(self, X, reset=False, accept_sparse="csr",
-                                     dtype=[np.float64, np.float32], order="C"))
+            X = _stream.dense(
+                validate_data(self, X, reset=False, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
+            )
         except ValueError as exc:
             if self.kernel == "precomputed" and "is expecting" in str(exc):
                 raise PerceptronsError(
@@ -395,8 +434,20 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                 ) from None
             raise
         kb = None if self.kernel == "precomputed" else self._kernel_block(X.dtype)
-        return block_scores(X, kb, DualModel(self.support_, self.support_vectors_, self.dual_coef_, self.intercept_,
-                                             self._votes, self.voted, len(self.classes_) == 2, self.fit_intercept))
+        return block_scores(
+            X,
+            kb,
+            DualModel(
+                self.support_,
+                self.support_vectors_,
+                self.dual_coef_,
+                self.intercept_,
+                self._votes,
+                self.voted,
+                len(self.classes_) == 2,
+                self.fit_intercept,
+            ),
+        )
 
     def predict(self, X):
         """Labels; a score of exactly 0 predicts ``classes_[1]`` (sign(0) = +1), multiclass ties
@@ -420,15 +471,12 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     def _validate(self):
         validate_params(self, self._parameter_constraints)
         if self.averaged and self.voted:
-            raise PerceptronsError(
-                "KernelPerceptron takes averaged=True or voted=True, not both; got both"
-            )
+            raise PerceptronsError("KernelPerceptron takes averaged=True or voted=True, not both; got both")
         if self.voted and self.budget is not None:
             raise PerceptronsError(
                 f"voted=True keeps one record per update, so its memory grows with the data; it "
                 f"cannot honour budget={self.budget} — drop voted=True (the last iterate stays within it)"
             )
-
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -439,12 +487,26 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ persistence
     def _to_state(self):
         """(metadata, arrays) for a model file: the support examples and everything a later
-        ``partial_fit`` continues from; kernel numbers, never code."""
+        ``partial_fit`` continues from; kernel numbers, never code.
+        """
         check_is_fitted(self)
-        return _stream.to_state(self.kernel, _stream.Stored(
-            self.n_features_in_, self.gamma_, self._n_seen, self.n_updates_, self.n_removed_, self.n_epochs_,
-            self.converged_, self.mistakes_per_epoch_, self.support_size_per_epoch_, self.classes_, self._stream,
-            self._rng))
+        return _stream.to_state(
+            self.kernel,
+            _stream.Stored(
+                self.n_features_in_,
+                self.gamma_,
+                self._n_seen,
+                self.n_updates_,
+                self.n_removed_,
+                self.n_epochs_,
+                self.converged_,
+                self.mistakes_per_epoch_,
+                self.support_size_per_epoch_,
+                self.classes_,
+                self._stream,
+                self._rng,
+            ),
+        )
 
     def _from_state(self, st):
         s = _stream.from_state(st, self.kernel, self.averaged, self.voted, self.budget)

@@ -19,17 +19,17 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from perceptrons._jit import linear as K
 from perceptrons._validation import (
     RANDOM_STATE,
+    Interval,
+    Kind,
+    Options,
+    PerceptronsError,
     assert_finite,
     check_classes,
     check_same_classes,
     encode_labels,
     fit_labels,
-    Interval,
     kernel_operand,
-    Kind,
-    Options,
     overflow_error,
-    PerceptronsError,
     sample_scale,
     seed_of,
     validate_params,
@@ -149,6 +149,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
                 f"epoch and stopped at max_epochs={self.max_epochs}: the data may not be "
                 "linearly separable (with this margin).",
                 ConvergenceWarning,
+                stacklevel=2,
             )
         return self
 
@@ -188,7 +189,9 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
                 )
             X, y = self._check_Xy(X, y, reset=True)
             self.classes_ = check_classes(classes, what="classes")
-            self._init_state(X.shape[1], np.random.default_rng(seed_of(self.random_state)), weight_dtype(kernel_operand(X)))
+            self._init_state(
+                X.shape[1], np.random.default_rng(seed_of(self.random_state)), weight_dtype(kernel_operand(X))
+            )
             self._reset_history()
             self._rng = np.random.default_rng(seed_of(self.random_state))
         else:
@@ -276,8 +279,18 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         log = self._log_buffer(perm.shape[0] or yi.shape[0])
         kernel = K.epoch_binary if s["binary"] else K.epoch_multiclass
         mistakes, n_log = kernel(
-            Xop, yi, scale, perm, s["w"], s["b"], self.fit_intercept, float(self.margin),
-            s["u"], s["ub"], s["count"], log,
+            Xop,
+            yi,
+            scale,
+            perm,
+            s["w"],
+            s["b"],
+            self.fit_intercept,
+            float(self.margin),
+            s["u"],
+            s["ub"],
+            s["count"],
+            log,
         )
         if n_log:
             self._record_updates(log[:n_log])
@@ -288,8 +301,18 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         count_before = int(s["count"][0])
         kernel = K.random_mistake_binary if s["binary"] else K.random_mistake_multiclass
         m, i, runner = kernel(
-            Xop, yi, scale, s["w"], s["b"], self.fit_intercept, float(self.margin),
-            s["u"], s["ub"], s["count"], buf, r,
+            Xop,
+            yi,
+            scale,
+            s["w"],
+            s["b"],
+            self.fit_intercept,
+            float(self.margin),
+            s["u"],
+            s["ub"],
+            s["count"],
+            buf,
+            r,
         )
         if i >= 0 and self._log_updates:
             self._record_updates(np.array([[i, count_before, runner]], dtype=np.int64))
@@ -360,7 +383,6 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             self.coef_ = np.ascontiguousarray(w.T)
             self.intercept_ = b.copy()
 
-
     # ------------------------------------------------------------------ validation
     def _validate_params(self):
         validate_params(self, self._parameter_constraints)
@@ -369,8 +391,15 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         if y is None:
             raise PerceptronsError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         X, y = validate_data(
-            self, X, y, reset=reset, accept_sparse="csr", accept_large_sparse=True,
-            dtype=[np.float64, np.float32], order="C", ensure_all_finite=finite,
+            self,
+            X,
+            y,
+            reset=reset,
+            accept_sparse="csr",
+            accept_large_sparse=True,
+            dtype=[np.float64, np.float32],
+            order="C",
+            ensure_all_finite=finite,
         )
         if X.shape[0] == 0:
             raise PerceptronsError("X is empty: 0 samples")
@@ -396,8 +425,13 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
 
     def _check_X(self, X):
         return validate_data(
-            self, X, reset=False, accept_sparse="csr", accept_large_sparse=True,
-            dtype=[np.float64, np.float32], order="C",
+            self,
+            X,
+            reset=False,
+            accept_sparse="csr",
+            accept_large_sparse=True,
+            dtype=[np.float64, np.float32],
+            order="C",
         )
 
     def __sklearn_tags__(self):

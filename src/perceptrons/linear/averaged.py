@@ -1,7 +1,7 @@
 """The averaged perceptron (Freund & Schapire 1999; Collins 2002)."""
 
-from perceptrons.linear._base import LinearPerceptronBase
 from perceptrons._averaging import mean_of_iterates
+from perceptrons.linear._base import LinearPerceptronBase
 
 
 class AveragedPerceptron(LinearPerceptronBase):
@@ -51,8 +51,18 @@ class AveragedPerceptron(LinearPerceptronBase):
 
     _averaging = True
 
-    def __init__(self, *, fit_intercept=True, max_epochs=1000, order="cyclic", init="zeros", margin=0.0,
-                 class_weight=None, random_state=None, warm_start=False):
+    def __init__(
+        self,
+        *,
+        fit_intercept=True,
+        max_epochs=1000,
+        order="cyclic",
+        init="zeros",
+        margin=0.0,
+        class_weight=None,
+        random_state=None,
+        warm_start=False,
+    ):
         self.fit_intercept = fit_intercept
         self.max_epochs = max_epochs
         self.order = order

@@ -66,8 +66,19 @@ class PocketPerceptron(LinearPerceptronBase):
 
     _parameter_constraints = {**LinearPerceptronBase._parameter_constraints, "ratchet": (Kind(bool, "a bool"),)}
 
-    def __init__(self, *, ratchet=True, fit_intercept=True, max_epochs=1000, order="cyclic", init="zeros",
-                 margin=0.0, class_weight=None, random_state=None, warm_start=False):
+    def __init__(
+        self,
+        *,
+        ratchet=True,
+        fit_intercept=True,
+        max_epochs=1000,
+        order="cyclic",
+        init="zeros",
+        margin=0.0,
+        class_weight=None,
+        random_state=None,
+        warm_start=False,
+    ):
         self.ratchet = ratchet
         self.fit_intercept = fit_intercept
         self.max_epochs = max_epochs
@@ -99,8 +110,21 @@ class PocketPerceptron(LinearPerceptronBase):
         s = self._state
         kernel = pocket_epoch_binary if s["binary"] else pocket_epoch_multiclass
         before = int(s["run"][3])
-        mistakes = kernel(Xop, yi, scale, perm, s["w"], s["b"], self.fit_intercept, float(self.margin),
-                          s["pw"], s["pb"], s["run"], s["perr"], self.ratchet)
+        mistakes = kernel(
+            Xop,
+            yi,
+            scale,
+            perm,
+            s["w"],
+            s["b"],
+            self.fit_intercept,
+            float(self.margin),
+            s["pw"],
+            s["pb"],
+            s["run"],
+            s["perr"],
+            self.ratchet,
+        )
         self.pocket_updates_ += int(s["run"][3]) - before
         return mistakes
 

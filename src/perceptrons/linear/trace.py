@@ -44,8 +44,9 @@ class _TracingPerceptron(Perceptron):
         self.log_.extend((epoch, int(i), int(r)) for i, _, r in log)
 
 
-def trace_updates(X, y, *, fit_intercept=True, max_epochs=1000, order="cyclic", init="zeros",
-                  margin=0.0, random_state=None):
+def trace_updates(
+    X, y, *, fit_intercept=True, max_epochs=1000, order="cyclic", init="zeros", margin=0.0, random_state=None
+):
     """Run the PLA and return its fitted estimator and the list of every :class:`Update`.
 
     Parameters
@@ -72,8 +73,14 @@ def trace_updates(X, y, *, fit_intercept=True, max_epochs=1000, order="cyclic", 
 
     from sklearn.exceptions import ConvergenceWarning
 
-    est = _TracingPerceptron(fit_intercept=fit_intercept, max_epochs=max_epochs, order=order, init=init,
-                             margin=margin, random_state=random_state)
+    est = _TracingPerceptron(
+        fit_intercept=fit_intercept,
+        max_epochs=max_epochs,
+        order=order,
+        init=init,
+        margin=margin,
+        random_state=random_state,
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         est.fit(X, y)
@@ -100,8 +107,20 @@ def trace_updates(X, y, *, fit_intercept=True, max_epochs=1000, order="cyclic", 
             if fit_intercept:
                 b[true] += 1.0
                 b[runner] -= 1.0
-        updates.append(Update(k, epoch, int(i), x.copy(), est.classes_[yi[i]], float(score) + 0.0,
-                              _public(w_before), b_before, _public(w), b.copy()))
+        updates.append(
+            Update(
+                k,
+                epoch,
+                int(i),
+                x.copy(),
+                est.classes_[yi[i]],
+                float(score) + 0.0,
+                _public(w_before),
+                b_before,
+                _public(w),
+                b.copy(),
+            )
+        )
     return est, updates
 
 

@@ -71,8 +71,19 @@ class VotedPerceptron(LinearPerceptronBase):
         "max_vectors": (None, Interval(Integral, 1, None)),
     }
 
-    def __init__(self, *, max_vectors=None, fit_intercept=True, max_epochs=1000, order="cyclic", init="zeros",
-                 margin=0.0, class_weight=None, random_state=None, warm_start=False):
+    def __init__(
+        self,
+        *,
+        max_vectors=None,
+        fit_intercept=True,
+        max_epochs=1000,
+        order="cyclic",
+        init="zeros",
+        margin=0.0,
+        class_weight=None,
+        random_state=None,
+        warm_start=False,
+    ):
         self.max_vectors = max_vectors
         self.fit_intercept = fit_intercept
         self.max_epochs = max_epochs
@@ -187,8 +198,9 @@ class VotedPerceptron(LinearPerceptronBase):
     def _to_state(self):
         meta, arrays = super()._to_state()
         meta["n_vectors_dropped"] = int(self.n_vectors_dropped_)
-        arrays.update(vectors=self.vectors_, vector_intercepts=self.vector_intercepts_,
-                      vector_counts=self.vector_counts_)
+        arrays.update(
+            vectors=self.vectors_, vector_intercepts=self.vector_intercepts_, vector_counts=self.vector_counts_
+        )
         return meta, arrays
 
     def _from_state(self, st):
@@ -201,8 +213,11 @@ class VotedPerceptron(LinearPerceptronBase):
         self.vector_counts_ = st.array("vector_counts", ("int64",), (m,), lo=0)
         self.n_vectors_ = m
         self.n_vectors_dropped_ = st.int("n_vectors_dropped")
-        st.require(int(self.vector_counts_[-1]) <= int(self._state["count"][0]), "vector_counts",
-                   "the last vector survived more visits than the model made")
+        st.require(
+            int(self.vector_counts_[-1]) <= int(self._state["count"][0]),
+            "vector_counts",
+            "the last vector survived more visits than the model made",
+        )
         # Resume partial_fit: every stored vector but the last is finished; the last is current.
         binary = self.vectors_.ndim == 2
         as_state = (lambda v: v) if binary else (lambda v: np.ascontiguousarray(v.T))

@@ -13,7 +13,9 @@ def sequence_offsets(lengths, n_tokens, what="lengths"):
         return np.arange(n_tokens + 1, dtype=np.int64)
     lengths = np.asarray(lengths)
     if lengths.ndim != 1 or (lengths.size and not np.issubdtype(lengths.dtype, np.integer)):
-        raise PerceptronsError(f"{what} must be a 1-d array of non-negative ints; got shape {lengths.shape}, dtype {lengths.dtype}")
+        raise PerceptronsError(
+            f"{what} must be a 1-d array of non-negative ints; got shape {lengths.shape}, dtype {lengths.dtype}"
+        )
     if np.any(lengths < 0):
         raise PerceptronsError(f"{what} must be non-negative; got {int(lengths.min())}")
     total = int(lengths.sum())
@@ -54,7 +56,9 @@ def csr_operand(X, assume_binary=False):
     ``assume_binary``: the caller built ``X`` with 1s only (a
     :class:`~perceptrons.structured.features.FeatureMap` does) and already knows.
     """
-    indices = X.indices if X.indices.dtype == np.int32 or X.shape[1] > np.iinfo(np.int32).max else X.indices.astype(np.int32)
+    indices = (
+        X.indices if X.indices.dtype == np.int32 or X.shape[1] > np.iinfo(np.int32).max else X.indices.astype(np.int32)
+    )
     data = np.ascontiguousarray(X.data, dtype=np.float64)
     binary = assume_binary or bool(data.size == 0 or np.all(data == 1.0))
     return X.indptr.astype(np.int64, copy=False), indices, data, binary
@@ -67,7 +71,9 @@ def tag_indices(classes, forced, n_tokens):
         return NO_FORCED
     forced = np.asarray(forced)
     if forced.shape != (n_tokens,):
-        raise PerceptronsError(f"forced must have one entry per token: expected shape ({n_tokens},), got {forced.shape}")
+        raise PerceptronsError(
+            f"forced must have one entry per token: expected shape ({n_tokens},), got {forced.shape}"
+        )
     idx = np.clip(np.searchsorted(classes, forced), 0, len(classes) - 1)
     return np.where(classes[idx] == forced, idx, -1).astype(np.int64)
 
@@ -79,11 +85,17 @@ def dev_operands(dev, check_X, classes, n_edge, assume_binary=False):
     if isinstance(dev, tuple) and len(dev) == 3:
         dev = dict(zip(("X", "y", "lengths"), dev))
     if not isinstance(dev, dict) or not {"X", "y", "lengths"} <= set(dev):
-        raise PerceptronsError("dev must be a tuple (X_dev, y_dev, lengths_dev) or a dict with keys X, y, lengths[, forced, X_edge]")
+        raise PerceptronsError(
+            "dev must be a tuple (X_dev, y_dev, lengths_dev) or a dict with keys X, y, lengths[, forced, X_edge]"
+        )
     Xd = check_X(dev["X"])
     yd = np.asarray(dev["y"])
     if yd.shape != (Xd.shape[0],):
         raise PerceptronsError(f"dev: y has shape {yd.shape}, expected ({Xd.shape[0]},)")
-    return (csr_operand(Xd, assume_binary), edge_operand(dev.get("X_edge"), Xd.shape[0], n_edge, assume_binary)[0],
-            yd, sequence_offsets(dev["lengths"], Xd.shape[0], "dev lengths"),
-            tag_indices(classes, dev.get("forced"), Xd.shape[0]))
+    return (
+        csr_operand(Xd, assume_binary),
+        edge_operand(dev.get("X_edge"), Xd.shape[0], n_edge, assume_binary)[0],
+        yd,
+        sequence_offsets(dev["lengths"], Xd.shape[0], "dev lengths"),
+        tag_indices(classes, dev.get("forced"), Xd.shape[0]),
+    )

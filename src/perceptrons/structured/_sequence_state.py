@@ -8,8 +8,17 @@ the restored values; the estimator sets its own attributes from them.
 import numpy as np
 
 #: the fitted attributes restored besides the weights (set by the estimator under these names)
-FITTED = ("classes_", "n_features_in_", "n_edge_features_in_", "n_epochs_", "best_epoch_", "converged_",
-          "mistakes_per_epoch_", "token_mistakes_per_epoch_", "dev_scores_")
+FITTED = (
+    "classes_",
+    "n_features_in_",
+    "n_edge_features_in_",
+    "n_epochs_",
+    "best_epoch_",
+    "converged_",
+    "mistakes_per_epoch_",
+    "token_mistakes_per_epoch_",
+    "dev_scores_",
+)
 
 
 def to_state(model):
@@ -17,16 +26,28 @@ def to_state(model):
     W = model.emission_weights()
     rows, cols = np.nonzero(W)
     ef, ea, eb = np.nonzero(model.coef_edge_)
-    meta = {"n_features_in": int(model.n_features_in_), "n_edge_features_in": int(model.n_edge_features_in_),
-            "n_epochs": int(model.n_epochs_),
-            "best_epoch": int(model.best_epoch_), "converged": bool(model.converged_),
-            "mistakes_per_epoch": model.mistakes_per_epoch_,
-            "token_mistakes_per_epoch": model.token_mistakes_per_epoch_, "dev_scores": model.dev_scores_}
-    arrays = {"classes": model.classes_, "W_rows": rows.astype(np.int32 if len(rows) and rows[-1] < 2**31 else np.int64),
-              "W_cols": cols.astype(np.int16 if len(model.classes_) < 2**15 else np.int32),
-              "W_vals": W[rows, cols], "trans": model.coef_trans_, "start": model.coef_init_,
-              "stop": model.coef_final_, "E_index": np.stack([ef, ea, eb]).astype(np.int64),
-              "E_vals": model.coef_edge_[ef, ea, eb], "trans2": model.coef_trans2_}
+    meta = {
+        "n_features_in": int(model.n_features_in_),
+        "n_edge_features_in": int(model.n_edge_features_in_),
+        "n_epochs": int(model.n_epochs_),
+        "best_epoch": int(model.best_epoch_),
+        "converged": bool(model.converged_),
+        "mistakes_per_epoch": model.mistakes_per_epoch_,
+        "token_mistakes_per_epoch": model.token_mistakes_per_epoch_,
+        "dev_scores": model.dev_scores_,
+    }
+    arrays = {
+        "classes": model.classes_,
+        "W_rows": rows.astype(np.int32 if len(rows) and rows[-1] < 2**31 else np.int64),
+        "W_cols": cols.astype(np.int16 if len(model.classes_) < 2**15 else np.int32),
+        "W_vals": W[rows, cols],
+        "trans": model.coef_trans_,
+        "start": model.coef_init_,
+        "stop": model.coef_final_,
+        "E_index": np.stack([ef, ea, eb]).astype(np.int64),
+        "E_vals": model.coef_edge_[ef, ea, eb],
+        "trans2": model.coef_trans2_,
+    }
     return meta, arrays
 
 
@@ -73,6 +94,7 @@ def from_state(st, markov_order):
     W[rows, cols] = vals
     E = np.zeros((n_edge, T, T))
     E[E_index[0], E_index[1], E_index[2]] = E_vals
-    fitted = dict(zip(FITTED, (classes, d, n_edge, n_epochs, best_epoch, converged, mistakes, token_mistakes,
-                               dev_scores)))
+    fitted = dict(
+        zip(FITTED, (classes, d, n_edge, n_epochs, best_epoch, converged, mistakes, token_mistakes, dev_scores))
+    )
     return fitted, (W, trans, E, trans2, start, stop)

@@ -70,15 +70,21 @@ class WordClusters:
                 continue
             cols = line.split("\t")
             if len(cols) not in (2, 3) or not cols[0] or cols[0].strip("01") or not cols[1]:
-                raise PerceptronsError(f"{path}:{lineno}: expected 'bits<TAB>word[<TAB>count]' with bits of 0 and 1, got {line[:60]!r}")
+                raise PerceptronsError(
+                    f"{path}:{lineno}: expected 'bits<TAB>word[<TAB>count]' with bits of 0 and 1, got {line[:60]!r}"
+                )
             if len(cols[0]) > MAX_PATH_BITS:
-                raise PerceptronsError(f"{path}:{lineno}: a cluster path of {len(cols[0])} bits; at most {MAX_PATH_BITS} "
-                                       "are supported (paths are stored as 64-bit integers)")
+                raise PerceptronsError(
+                    f"{path}:{lineno}: a cluster path of {len(cols[0])} bits; at most {MAX_PATH_BITS} "
+                    "are supported (paths are stored as 64-bit integers)"
+                )
             if len(cols) == 3 and not (cols[2].isascii() and cols[2].isdigit()):
                 raise PerceptronsError(f"{path}:{lineno}: the count {cols[2][:40]!r} is not a non-negative integer")
             if cols[1] in seen:
-                raise PerceptronsError(f"{path}:{lineno}: the word {cols[1][:40]!r} was already given a path on line "
-                                       f"{seen[cols[1]]}; expected each word once")
+                raise PerceptronsError(
+                    f"{path}:{lineno}: the word {cols[1][:40]!r} was already given a path on line "
+                    f"{seen[cols[1]]}; expected each word once"
+                )
             seen[cols[1]] = lineno
             paths[cols[1]] = cols[0]
         if not paths:
@@ -100,7 +106,9 @@ class WordClusters:
 
             import spacy_lookups_data
         except ImportError:
-            raise PerceptronsError("clusters='spacy-en' needs the spacy-lookups-data package: pip install 'perceptrons[clusters]'") from None
+            raise PerceptronsError(
+                "clusters='spacy-en' needs the spacy-lookups-data package: pip install 'perceptrons[clusters]'"
+            ) from None
         version = getattr(spacy_lookups_data, "__version__", "0")
         source = f"spacy-lookups-data {version} ({lang}_lexeme_cluster, Reddit 2015)"
         cache = _cache_dir() / f"spacy-lookups-data-{version}-{lang}-clusters.npz"
@@ -165,5 +173,7 @@ def load_clusters(spec):
     if spec in PACKAGED:
         return WordClusters.from_spacy_lookups(PACKAGED[spec])
     if not os.path.isfile(spec):
-        raise PerceptronsError(f"clusters={spec!r}: expected one of {sorted(PACKAGED)} or a Brown 'paths' file; no such file")
+        raise PerceptronsError(
+            f"clusters={spec!r}: expected one of {sorted(PACKAGED)} or a Brown 'paths' file; no such file"
+        )
     return WordClusters.from_file(spec)

@@ -16,6 +16,7 @@ DECODERS = {"viterbi": 0, "greedy": 1}
 
 
 def decoder_code(name):
+    """The integer the compiled decoding loop takes for the decoder ``name``."""
     if name not in DECODERS:
         raise PerceptronsError(f"unknown decoder {name!r}; expected one of {sorted(DECODERS)}")
     return DECODERS[name]

@@ -31,32 +31,84 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptrons._validation import PerceptronsError
-from perceptrons.structured.words import (ATTRIBUTES, CLUSTER_ATTRIBUTES, corpus_types, pack_strings, word_attributes)
+from perceptrons.structured.words import ATTRIBUTES, CLUSTER_ATTRIBUTES, corpus_types, pack_strings, word_attributes
 
 _A = {a: i for i, a in enumerate(ATTRIBUTES)}
 BOS, EOS = "<s>", "</s>"
 
 #: Ratnaparkhi-style baseline: the word itself and its spelling, the words around it
 BASIC = (
-    "bias", "w[0]", "l[0]", "p1[0]", "p2[0]", "p3[0]", "p4[0]", "s1[0]", "s2[0]", "s3[0]", "s4[0]",
-    "sh[0]", "ss[0]", "d[0]", "h[0]", "c[0]", "u[0]",
-    "l[-1]", "l[-2]", "l[1]", "l[2]", "s3[-1]", "s3[1]",
+    "bias",
+    "w[0]",
+    "l[0]",
+    "p1[0]",
+    "p2[0]",
+    "p3[0]",
+    "p4[0]",
+    "s1[0]",
+    "s2[0]",
+    "s3[0]",
+    "s4[0]",
+    "sh[0]",
+    "ss[0]",
+    "d[0]",
+    "h[0]",
+    "c[0]",
+    "u[0]",
+    "l[-1]",
+    "l[-2]",
+    "l[1]",
+    "l[2]",
+    "s3[-1]",
+    "s3[1]",
 )
 #: richer context: suffixes and shapes of the neighbours, word bigrams around the token
 RICH = BASIC + (
-    "s2[-1]", "s2[1]", "s3[-2]", "s3[2]", "ss[-1]", "ss[1]", "c[-1]",
-    "l[-1]|l[0]", "l[0]|l[1]", "l[-2]|l[-1]", "l[1]|l[2]", "l[-1]|l[1]",
-    "s3[-1]|s3[0]", "s3[0]|s3[1]", "c[0]|l[-1]", "s3[0]|l[-1]", "l[0]|s3[1]", "sh[0]|l[-1]", "w[-1]", "w[1]",
+    "s2[-1]",
+    "s2[1]",
+    "s3[-2]",
+    "s3[2]",
+    "ss[-1]",
+    "ss[1]",
+    "c[-1]",
+    "l[-1]|l[0]",
+    "l[0]|l[1]",
+    "l[-2]|l[-1]",
+    "l[1]|l[2]",
+    "l[-1]|l[1]",
+    "s3[-1]|s3[0]",
+    "s3[0]|s3[1]",
+    "c[0]|l[-1]",
+    "s3[0]|l[-1]",
+    "l[0]|s3[1]",
+    "sh[0]|l[-1]",
+    "w[-1]",
+    "w[1]",
 )
 #: added to a named set when the tagger has word clusters: the Brown path of the word (of its
 #: lower case too) and its 4-, 6- and 10-bit prefixes (Koo et al. 2008), those of the neighbours
 CLUSTER = (
-    "bc[0]", "bc4[0]", "bc6[0]", "bc10[0]", "bcl[0]", "bc[-1]", "bc[1]", "bc6[-1]", "bc6[1]",
-    "bc[-2]", "bc[2]", "bc10[-1]", "bc10[1]", "bc[-1]|bc[0]", "bc[0]|bc[1]",
+    "bc[0]",
+    "bc4[0]",
+    "bc6[0]",
+    "bc10[0]",
+    "bcl[0]",
+    "bc[-1]",
+    "bc[1]",
+    "bc6[-1]",
+    "bc6[1]",
+    "bc[-2]",
+    "bc[2]",
+    "bc10[-1]",
+    "bc10[1]",
+    "bc[-1]|bc[0]",
+    "bc[0]|bc[1]",
 )
 TEMPLATE_SETS = {"basic": BASIC, "rich": RICH}
 
 _PART = re.compile(r"^([a-z0-9]+)\[(-?\d+)\]$")
+
+
 def parse_templates(templates):
     """Template strings → list of tuples of (attribute index, offset); ``"bias"`` → ()."""
     if isinstance(templates, str):
@@ -65,7 +117,9 @@ def parse_templates(templates):
         elif "[" in templates or templates == "bias":
             templates = [t.strip() for t in templates.split(",") if t.strip()]
         else:
-            raise PerceptronsError(f"unknown template set {templates!r}; expected one of {sorted(TEMPLATE_SETS)} or comma-separated templates")
+            raise PerceptronsError(
+                f"unknown template set {templates!r}; expected one of {sorted(TEMPLATE_SETS)} or comma-separated templates"
+            )
     parsed = []
     for t in templates:
         if t == "bias":
@@ -93,7 +147,8 @@ def uses_clusters(templates):
 
 class _Prepared(NamedTuple):
     """What the per-token passes read: token types and positions, the types' attribute ids,
-    rare flags per token and per type row, the compiled templates and one-part columns per type."""
+    rare flags per token and per type row, the compiled templates and one-part columns per type.
+    """
 
     tok: np.ndarray
     table: np.ndarray
@@ -150,7 +205,10 @@ class FeatureMap:
             todo = np.flatnonzero(~hit).tolist()
         if grow:
             for r in todo:
-                table[r] = [-1 if s is None else vocab.setdefault(s, len(vocab)) for s in word_attributes(types[r], self.clusters)]
+                table[r] = [
+                    -1 if s is None else vocab.setdefault(s, len(vocab))
+                    for s in word_attributes(types[r], self.clusters)
+                ]
         elif todo:
             get, absent = vocab.get, repeat(-1)  # None is no key either, so get(None, -1) = −1
             ids = chain.from_iterable(map(get, word_attributes(types[r], self.clusters), absent) for r in todo)
@@ -160,7 +218,7 @@ class FeatureMap:
         return table
 
     def _known_rows(self):
-        """word → row of ``type_table_`` (rebuilt from the table's "w=" column after loading)."""
+        """Word → row of ``type_table_`` (rebuilt from the table's "w=" column after loading)."""
         if getattr(self, "_known", None) is None:
             strings = list(self.vocab_)
             self._known = {strings[v][2:]: r for r, v in enumerate(self.type_table_[:, 0].tolist())}
@@ -219,7 +277,7 @@ class FeatureMap:
         self.type_counts_ = np.bincount(tok, minlength=len(types)).astype(np.int32)
         rare = self.type_counts_[tok] < self.rare_count if self.rare_count > 0 else None
         self.n_values_ = V = len(self.vocab_)
-        if V ** 2 * len(self._parsed) >= 2**62:
+        if V**2 * len(self._parsed) >= 2**62:
             raise PerceptronsError(f"too many attribute values ({V}) for 64-bit feature keys")
         col = np.empty((len(self._parsed), tok.shape[0]), dtype=np.int64)
         kept, ptr = [], [0]
@@ -253,7 +311,9 @@ class FeatureMap:
     def transform_types(self, tok, types, lengths):
         """(X, lengths) from token type ids and the distinct words (see :func:`corpus_types`)."""
         indptr, indices = self.token_columns(tok, types, lengths)
-        return sp.csr_matrix((np.ones(indices.shape[0]), indices, indptr), shape=(tok.shape[0], len(self.keys_))), lengths
+        return sp.csr_matrix(
+            (np.ones(indices.shape[0]), indices, indptr), shape=(tok.shape[0], len(self.keys_))
+        ), lengths
 
     def token_columns(self, tok, types, lengths):
         """The CSR structure (indptr, indices) of the tokens' binary features, without a matrix.
@@ -286,8 +346,18 @@ class FeatureMap:
         pairs = np.array([t for t, parts in enumerate(self._parsed) if len(parts) == 2], dtype=np.int64)
         indptr, indices = self._columns(p, pairs)
         out = np.empty((tok.shape[0], W.shape[1]))
-        factored_emissions(tok, p.pos, p.slen, ks, per_type, indptr, indices, W,
-                           np.zeros(0, dtype=np.int64) if forced is None else forced, out)
+        factored_emissions(
+            tok,
+            p.pos,
+            p.slen,
+            ks,
+            per_type,
+            indptr,
+            indices,
+            W,
+            np.zeros(0, dtype=np.int64) if forced is None else forced,
+            out,
+        )
         return out
 
     def _prepare(self, tok, types, lengths):
@@ -316,8 +386,21 @@ class FeatureMap:
         indptr = np.empty(N + 1, dtype=np.int64)
         indices = np.empty(N * len(self._parsed), dtype=np.int32)
         col = np.empty((which.shape[0], N), dtype=np.int32)
-        nnz = token_features(p.tok, p.pos, p.slen, p.table, p.type_cols, p.spec, p.rare, self.n_values_, p.hashed,
-                             which.astype(np.int64), col, indptr, indices)
+        nnz = token_features(
+            p.tok,
+            p.pos,
+            p.slen,
+            p.table,
+            p.type_cols,
+            p.spec,
+            p.rare,
+            self.n_values_,
+            p.hashed,
+            which.astype(np.int64),
+            col,
+            indptr,
+            indices,
+        )
         return indptr, indices[:nnz]
 
     def _compiled(self):
@@ -371,17 +454,25 @@ class FeatureMap:
 
     @property
     def n_features(self):
+        """Number of features (columns of X) the map produces."""
         return len(self.keys_)
 
     def known(self, word):
+        """Whether ``word`` was seen in training."""
         return ("w=" + word) in self.vocab_
 
     # ------------------------------------------------------------------ state
     def to_arrays(self):
         """The string table as UTF-8 bytes + offsets, and the sorted keys."""
         blob, offsets = pack_strings(list(self.vocab_))
-        return {"vocab_bytes": blob, "vocab_offsets": offsets, "keys": self.keys_, "ptr": self.ptr_,
-                "type_table": self.type_table_, "type_counts": self.type_counts_}
+        return {
+            "vocab_bytes": blob,
+            "vocab_offsets": offsets,
+            "keys": self.keys_,
+            "ptr": self.ptr_,
+            "type_table": self.type_table_,
+            "type_counts": self.type_counts_,
+        }
 
     @classmethod
     def from_state(cls, st, templates, min_count, n_values, rare_count=0, clusters=None):
@@ -399,22 +490,31 @@ class FeatureMap:
         V = len(strings)
         st.require(V == n_values and V >= 2, "n_values", f"says {n_values} attribute values, the string table has {V}")
         fm.vocab_ = {w: i for i, w in enumerate(strings)}
-        st.require(len(fm.vocab_) == V and BOS in fm.vocab_ and EOS in fm.vocab_, "vocab_bytes",
-                   f"expected distinct strings including {BOS!r} and {EOS!r}")
+        st.require(
+            len(fm.vocab_) == V and BOS in fm.vocab_ and EOS in fm.vocab_,
+            "vocab_bytes",
+            f"expected distinct strings including {BOS!r} and {EOS!r}",
+        )
         st.require(V * V * max(len(fm._parsed), 1) < 2**62, "n_values", f"too many values ({V}) for 64-bit keys")
         fm.n_values_ = V
         fm.type_table_ = st.array("type_table", ("int32",), (None, len(ATTRIBUTES)), lo=-1, hi=V)
         words = fm.type_table_[:, 0]
-        st.require(bool(np.all(words >= 0)) and all(strings[v].startswith("w=") for v in words.tolist()),
-                   "type_table", "column 0 must name each training word's 'w=' string")
+        st.require(
+            bool(np.all(words >= 0)) and all(strings[v].startswith("w=") for v in words.tolist()),
+            "type_table",
+            "column 0 must name each training word's 'w=' string",
+        )
         fm.type_counts_ = st.array("type_counts", ("int32",), (fm.type_table_.shape[0],), lo=0)
         fm.keys_ = st.array("keys", ("int64",), (None,), lo=0)
         fm.ptr_ = st.array("ptr", ("int64",), (len(fm._parsed) + 1,), lo=0, hi=fm.keys_.shape[0] + 1, increasing=True)
         st.require(fm.ptr_[0] == 0 and fm.ptr_[-1] == fm.keys_.shape[0], "ptr", "must cut all the keys into templates")
         for t, parts in enumerate(fm._parsed):
-            seg = fm.keys_[fm.ptr_[t]:fm.ptr_[t + 1]]
+            seg = fm.keys_[fm.ptr_[t] : fm.ptr_[t + 1]]
             bound = V * V if len(parts) == 2 else V
-            st.require(seg.size == 0 or (seg[-1] < bound and bool(np.all(seg[1:] > seg[:-1]))), "keys",
-                       f"template {fm.templates[t]!r}: keys must be sorted, distinct and below {bound}")
+            st.require(
+                seg.size == 0 or (seg[-1] < bound and bool(np.all(seg[1:] > seg[:-1]))),
+                "keys",
+                f"template {fm.templates[t]!r}: keys must be sorted, distinct and below {bound}",
+            )
         fm._known, fm._tables = None, None
         return fm

@@ -13,8 +13,14 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from perceptrons._validation import RANDOM_STATE, Interval, Kind, Options, PerceptronsError, seed_of, validate_params
 from perceptrons.structured import _sequence_state as sequence_state
-from perceptrons.structured._operands import (NO_FORCED, csr_operand, dev_operands, edge_operand, sequence_offsets,
-                                              tag_indices)
+from perceptrons.structured._operands import (
+    NO_FORCED,
+    csr_operand,
+    dev_operands,
+    edge_operand,
+    sequence_offsets,
+    tag_indices,
+)
 from perceptrons.structured.decoders import DECODERS, decoder_code
 
 _NO_SCORES = np.zeros((0, 0))
@@ -114,8 +120,17 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         "random_state": RANDOM_STATE,
     }
 
-    def __init__(self, *, decoder="viterbi", max_epochs=10, averaged=True, shuffle=False,
-                 patience=None, markov_order=1, random_state=None):
+    def __init__(
+        self,
+        *,
+        decoder="viterbi",
+        max_epochs=10,
+        averaged=True,
+        shuffle=False,
+        patience=None,
+        markov_order=1,
+        random_state=None,
+    ):
         self.decoder = decoder
         self.markov_order = markov_order
         self.max_epochs = max_epochs
@@ -125,8 +140,7 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     # ------------------------------------------------------------------ public API
-    def fit(self, X, y, lengths=None, *, X_edge=None, dev=None, forced=None, callback=None,
-            assume_binary=False):
+    def fit(self, X, y, lengths=None, *, X_edge=None, dev=None, forced=None, callback=None, assume_binary=False):
         """Train for up to ``max_epochs`` epochs.
 
         Parameters
@@ -170,14 +184,14 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         exact32 = op[3] and X.shape[0] * self.max_epochs < 2**24
         self._init_state(X.shape[1], n_edge, np.float32 if exact32 else np.float64)
         dev_ops = None if dev is None else dev_operands(dev, self._check_X, self.classes_, n_edge, assume_binary)
-        self._train(op, eop, yi, offsets, self.forced_indices(forced, X.shape[0]),
-                    self.max_epochs, dev_ops, callback)
+        self._train(op, eop, yi, offsets, self.forced_indices(forced, X.shape[0]), self.max_epochs, dev_ops, callback)
         if not self.converged_ and not self._stopped and dev_ops is None:
             warnings.warn(
                 f"SequencePerceptron still made {self.mistakes_per_epoch_[-1]} sequence mistakes in its "
                 f"last epoch (max_epochs={self.max_epochs}): the data are not separable by this model "
                 "or need more epochs.",
                 ConvergenceWarning,
+                stacklevel=2,
             )
         return self
 
@@ -206,7 +220,9 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
             self._restart_from_final()
         if getattr(self, "_state", None) is None:
             if classes is None:
-                raise PerceptronsError("classes must be passed on the first call to partial_fit (all tags that will be seen)")
+                raise PerceptronsError(
+                    "classes must be passed on the first call to partial_fit (all tags that will be seen)"
+                )
             X, y = self._check_Xy(X, y, reset=True)
             self.classes_ = np.unique(np.asarray(classes))
             self._init_state(X.shape[1], 0 if X_edge is None else sp.csr_matrix(X_edge).shape[1])
@@ -218,8 +234,9 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
             raise PerceptronsError(f"y contains tags {list(unknown[:5])} that are not in classes {list(self.classes_)}")
         yi = np.searchsorted(self.classes_, y).astype(np.int64)
         offsets = sequence_offsets(lengths, X.shape[0])
-        self._train(csr_operand(X), eop, yi, offsets, self.forced_indices(forced, X.shape[0]), 1, None, None,
-                    online=True)
+        self._train(
+            csr_operand(X), eop, yi, offsets, self.forced_indices(forced, X.shape[0]), 1, None, None, online=True
+        )
         return self
 
     def predict(self, X, lengths=None, *, X_edge=None, forced=None):
@@ -381,10 +398,33 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         t0 = time.perf_counter()
         for epoch in range(1, n_epochs + 1):
             perm = rng.permutation(n_seq) if self.shuffle else np.arange(n_seq, dtype=np.int64)
-            m, wrong = K.train_epoch(indptr, indices, data, binary, eop[0], eop[1], yi, offsets,
-                                     perm.astype(np.int64), forced, s["W"], s["trans"], s["E"], s["trans2"],
-                                     s["start"], s["stop"], s["U"], s["Utrans"], s["UE"], s["Utrans2"], s["Ustart"],
-                                     s["Ustop"], s["count"], self.averaged, code)
+            m, wrong = K.train_epoch(
+                indptr,
+                indices,
+                data,
+                binary,
+                eop[0],
+                eop[1],
+                yi,
+                offsets,
+                perm.astype(np.int64),
+                forced,
+                s["W"],
+                s["trans"],
+                s["E"],
+                s["trans2"],
+                s["start"],
+                s["stop"],
+                s["U"],
+                s["Utrans"],
+                s["UE"],
+                s["Utrans2"],
+                s["Ustart"],
+                s["Ustop"],
+                s["count"],
+                self.averaged,
+                code,
+            )
             self.n_epochs_ += 1
             self.mistakes_per_epoch_.append(int(m))
             self.token_mistakes_per_epoch_.append(int(wrong))
@@ -415,9 +455,25 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
 
         indptr, indices, data, binary = op
         out = np.empty(offsets[-1], dtype=np.int64)
-        K.decode_all(indptr, indices, data, binary, eop[0], eop[1], offsets, forced, self._W_final,
-                     self.coef_trans_, self.coef_edge_, self.coef_trans2_, self.coef_init_, self.coef_final_,
-                     decoder_code(self.decoder), out, scores)
+        K.decode_all(
+            indptr,
+            indices,
+            data,
+            binary,
+            eop[0],
+            eop[1],
+            offsets,
+            forced,
+            self._W_final,
+            self.coef_trans_,
+            self.coef_edge_,
+            self.coef_trans2_,
+            self.coef_init_,
+            self.coef_final_,
+            decoder_code(self.decoder),
+            out,
+            scores,
+        )
         return out
 
     # ------------------------------------------------------------------ state
@@ -425,12 +481,18 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         T = len(self.classes_)
         self.n_edge_features_in_ = n_edge
         self._state = {
-            "W": np.zeros((d, T), dtype=w_dtype), "trans": np.zeros((T, T)), "E": np.zeros((n_edge, T, T)),
+            "W": np.zeros((d, T), dtype=w_dtype),
+            "trans": np.zeros((T, T)),
+            "E": np.zeros((n_edge, T, T)),
             "trans2": np.zeros((T, T, T) if self.markov_order == 2 else (0, 0, 0)),
-            "start": np.zeros(T), "stop": np.zeros(T),
-            "U": np.zeros((d, T)), "Utrans": np.zeros((T, T)), "UE": np.zeros((n_edge, T, T)),
+            "start": np.zeros(T),
+            "stop": np.zeros(T),
+            "U": np.zeros((d, T)),
+            "Utrans": np.zeros((T, T)),
+            "UE": np.zeros((n_edge, T, T)),
             "Utrans2": np.zeros((T, T, T) if self.markov_order == 2 else (0, 0, 0)),
-            "Ustart": np.zeros(T), "Ustop": np.zeros(T),
+            "Ustart": np.zeros(T),
+            "Ustop": np.zeros(T),
             "count": np.zeros(1, dtype=np.int64),
         }
         self.mistakes_per_epoch_, self.token_mistakes_per_epoch_, self.dev_scores_ = [], [], []
@@ -460,13 +522,11 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         self.coef_trans_, self.coef_edge_, self.coef_trans2_ = trans, E, trans2
         self.coef_init_, self.coef_final_ = start, stop
 
-
     # ------------------------------------------------------------------ validation
     def _check_Xy(self, X, y, reset):
         if y is None:
             raise PerceptronsError("SequencePerceptron requires y to be passed, but the target y is None")
-        X, y = validate_data(self, X, y, reset=reset, accept_sparse="csr", accept_large_sparse=True,
-                             dtype=np.float64)
+        X, y = validate_data(self, X, y, reset=reset, accept_sparse="csr", accept_large_sparse=True, dtype=np.float64)
         check_classification_targets(y)
         if X.shape[0] == 0:
             raise PerceptronsError("X is empty: 0 tokens")
@@ -489,7 +549,8 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
 
     def _from_state(self, st):
         """Restore from a :class:`~perceptrons.io.model_state.ModelState`, every field checked
-        before anything is built (:func:`~perceptrons.structured._sequence_state.from_state`)."""
+        before anything is built (:func:`~perceptrons.structured._sequence_state.from_state`).
+        """
         fitted, weights = sequence_state.from_state(st, self.markov_order)
         for name, value in fitted.items():
             setattr(self, name, value)

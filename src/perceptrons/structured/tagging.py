@@ -17,12 +17,12 @@ from perceptrons._validation import (
     PerceptronsTypeError,
     validate_params,
 )
-from perceptrons.structured.decoders import DECODERS
 from perceptrons.structured.clusters import WordClusters, load_clusters
+from perceptrons.structured.decoders import DECODERS
 from perceptrons.structured.features import CLUSTER, TEMPLATE_SETS, FeatureMap, uses_clusters
 from perceptrons.structured.nltk_api import NLTKTaggerAPI, split_tagged
-from perceptrons.structured.words import corpus_types
 from perceptrons.structured.sequence import SequencePerceptron
+from perceptrons.structured.words import corpus_types
 
 
 def _check_corpus(sentences, tags=None, what="sentences"):
@@ -163,9 +163,26 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
         "random_state": RANDOM_STATE,
     }
 
-    def __init__(self, *, templates="rich", clusters=None, decoder="viterbi", max_epochs=10, averaged=True, shuffle=True,
-                 patience=None, tag_dict=False, tag_dict_min_count=20, tag_dict_ratio=0.97, min_count=2,
-                 edges="", edge_min_count=20, markov_order=1, rare_count=0, random_state=0):
+    def __init__(
+        self,
+        *,
+        templates="rich",
+        clusters=None,
+        decoder="viterbi",
+        max_epochs=10,
+        averaged=True,
+        shuffle=True,
+        patience=None,
+        tag_dict=False,
+        tag_dict_min_count=20,
+        tag_dict_ratio=0.97,
+        min_count=2,
+        edges="",
+        edge_min_count=20,
+        markov_order=1,
+        rare_count=0,
+        random_state=0,
+    ):
         self.templates = templates
         self.clusters = clusters
         self.decoder = decoder
@@ -216,20 +233,38 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
         X_edge = self.edge_features_.fit_transform(sentences)[0] if self.edges else None
         y = np.array([t for s in tags for t in s])
         self.tagdict_ = self._build_tagdict(sentences, tags) if self.tag_dict else {}
-        self.model_ = SequencePerceptron(decoder=self.decoder, max_epochs=self.max_epochs, averaged=self.averaged,
-                                         shuffle=self.shuffle, patience=self.patience,
-                                         markov_order=self.markov_order, random_state=self.random_state)
+        self.model_ = SequencePerceptron(
+            decoder=self.decoder,
+            max_epochs=self.max_epochs,
+            averaged=self.averaged,
+            shuffle=self.shuffle,
+            patience=self.patience,
+            markov_order=self.markov_order,
+            random_state=self.random_state,
+        )
         dev_arg = None
         if dev is not None:
             Xd, ld = self.features_.transform(dev[0])
-            dev_arg = {"X": Xd, "y": np.array([t for s in dev[1] for t in s]), "lengths": ld,
-                       "forced": self._forced(dev[0]),
-                       "X_edge": self.edge_features_.transform(dev[0])[0] if self.edges else None}
+            dev_arg = {
+                "X": Xd,
+                "y": np.array([t for s in dev[1] for t in s]),
+                "lengths": ld,
+                "forced": self._forced(dev[0]),
+                "X_edge": self.edge_features_.transform(dev[0])[0] if self.edges else None,
+            }
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             # the feature maps build their matrices of 1s: no need for the model to scan them
-            self.model_.fit(X, y, lengths, X_edge=X_edge, dev=dev_arg, forced=self._forced(sentences),
-                            callback=callback, assume_binary=True)
+            self.model_.fit(
+                X,
+                y,
+                lengths,
+                X_edge=X_edge,
+                dev=dev_arg,
+                forced=self._forced(sentences),
+                callback=callback,
+                assume_binary=True,
+            )
         self.tags_ = self.model_.classes_
         # about half the features never get a non-zero weight (never involved in a mistake)
         used = np.any(self.model_.emission_weights() != 0, axis=1)
@@ -240,7 +275,8 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
 
     def _single_precision(self):
         """Emission weights in float32 for tagging (:meth:`SequencePerceptron.to_single_precision`:
-        half the bytes to read per feature, and no tag changed when measured)."""
+        half the bytes to read per feature, and no tag changed when measured).
+        """
         self.model_.to_single_precision()
 
     def predict(self, sentences):
@@ -269,7 +305,7 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
         flat = model.predict_from_scores(scores, lengths, X_edge, assume_binary=True).tolist()
         out, i = [], 0
         for n in lengths.tolist():
-            out.append(flat[i:i + n])
+            out.append(flat[i : i + n])
             i += n
         return out
 
@@ -294,8 +330,10 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
         if self.clusters_ is not None and self.templates in TEMPLATE_SETS:
             return TEMPLATE_SETS[self.templates] + CLUSTER
         if self.clusters_ is None and any(uses_clusters(t) for t in (self.templates, self.edges) if t):
-            raise PerceptronsError("templates use cluster attributes (bc…) but clusters=None; "
-                                   "pass clusters='spacy-en' or a Brown 'paths' file")
+            raise PerceptronsError(
+                "templates use cluster attributes (bc…) but clusters=None; "
+                "pass clusters='spacy-en' or a Brown 'paths' file"
+            )
         return self.templates
 
     # ------------------------------------------------------------------ tag dictionary
@@ -341,19 +379,31 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
             arrays.update({"c_" + k: v for k, v in self.clusters_.to_arrays().items()})
         words = list(self.tagdict_)
         arrays["tagdict_words"] = np.array(words, dtype=str) if words else np.zeros(0, dtype="<U1")
-        arrays["tagdict_tags"] = np.array([self.tagdict_[w] for w in words], dtype=str) if words else np.zeros(0, dtype="<U1")
-        meta = {"model": meta_m, "templates": list(self.features_.templates), "n_values": int(self.features_.n_values_),
-                "min_count": int(self.features_.min_count), "rare_count": int(self.features_.rare_count),
-                "clusters": None if self.clusters_ is None else self.clusters_.source}
+        arrays["tagdict_tags"] = (
+            np.array([self.tagdict_[w] for w in words], dtype=str) if words else np.zeros(0, dtype="<U1")
+        )
+        meta = {
+            "model": meta_m,
+            "templates": list(self.features_.templates),
+            "n_values": int(self.features_.n_values_),
+            "min_count": int(self.features_.min_count),
+            "rare_count": int(self.features_.rare_count),
+            "clusters": None if self.clusters_ is None else self.clusters_.source,
+        }
         if self.edge_features_ is not None:
             e = self.edge_features_
-            meta["edges"] = {"templates": list(e.templates), "n_values": int(e.n_values_), "min_count": int(e.min_count)}
+            meta["edges"] = {
+                "templates": list(e.templates),
+                "n_values": int(e.n_values_),
+                "min_count": int(e.min_count),
+            }
         return meta, arrays
 
     def _from_state(self, st):
         """Restore from a :class:`~perceptrons.io.model_state.ModelState`: the feature maps,
         the clusters and the sequence model are each read through their own checked view, and
-        the model must have one weight row per feature of the maps."""
+        the model must have one weight row per feature of the maps.
+        """
         source = st.str("clusters", none=True)
         self.clusters_ = None if source is None else WordClusters.from_state(st.split("c_", "clusters"), source)
         self.features_ = self._feature_map(st, st, "f_", "features", st.int("rare_count"))
@@ -361,15 +411,27 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
         if st.has("edges"):
             e = st.object("edges")
             self.edge_features_ = self._feature_map(st, e, "e_", "edges", 0)
-        self.model_ = SequencePerceptron(decoder=self.decoder, max_epochs=self.max_epochs, averaged=self.averaged,
-                                         shuffle=self.shuffle, patience=self.patience,
-                                         markov_order=self.markov_order, random_state=self.random_state)
+        self.model_ = SequencePerceptron(
+            decoder=self.decoder,
+            max_epochs=self.max_epochs,
+            averaged=self.averaged,
+            shuffle=self.shuffle,
+            patience=self.patience,
+            markov_order=self.markov_order,
+            random_state=self.random_state,
+        )
         self.model_._from_state(st.sub("model", "m_"))
-        st.require(self.model_.n_features_in_ == self.features_.n_features, "model.n_features_in",
-                   f"{self.model_.n_features_in_} weight rows for {self.features_.n_features} features")
+        st.require(
+            self.model_.n_features_in_ == self.features_.n_features,
+            "model.n_features_in",
+            f"{self.model_.n_features_in_} weight rows for {self.features_.n_features} features",
+        )
         n_edge = 0 if self.edge_features_ is None else self.edge_features_.n_features
-        st.require(self.model_.n_edge_features_in_ == n_edge, "model.n_edge_features_in",
-                   f"{self.model_.n_edge_features_in_} edge weight rows for {n_edge} edge features")
+        st.require(
+            self.model_.n_edge_features_in_ == n_edge,
+            "model.n_edge_features_in",
+            f"{self.model_.n_edge_features_in_} edge weight rows for {n_edge} edge features",
+        )
         words, tags = st.text("tagdict_words"), st.text("tagdict_tags")
         st.require(words.shape == tags.shape, "tagdict_tags", f"{tags.shape[0]} tags for {words.shape[0]} words")
         self._single_precision()
@@ -381,5 +443,4 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
         """A feature map read from ``meta``'s template fields and the ``prefix`` arrays."""
         templates = meta.list("templates", "str")
         min_count, n_values = meta.int("min_count"), meta.int("n_values")
-        return FeatureMap.from_state(st.split(prefix, what), templates, min_count, n_values, rare_count,
-                                     self.clusters_)
+        return FeatureMap.from_state(st.split(prefix, what), templates, min_count, n_values, rare_count, self.clusters_)

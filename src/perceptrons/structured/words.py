@@ -13,8 +13,29 @@ import numpy as np
 
 from perceptrons._validation import PerceptronsError
 
-ATTRIBUTES = ("w", "l", "p1", "p2", "p3", "p4", "s1", "s2", "s3", "s4", "sh", "ss", "d", "h", "c", "u",
-              "bc", "bc4", "bc6", "bc10", "bcl")
+ATTRIBUTES = (
+    "w",
+    "l",
+    "p1",
+    "p2",
+    "p3",
+    "p4",
+    "s1",
+    "s2",
+    "s3",
+    "s4",
+    "sh",
+    "ss",
+    "d",
+    "h",
+    "c",
+    "u",
+    "bc",
+    "bc4",
+    "bc6",
+    "bc10",
+    "bcl",
+)
 #: attributes that come from word clusters (absent without them)
 CLUSTER_ATTRIBUTES = ("bc", "bc4", "bc6", "bc10", "bcl")
 _SHAPE = str.maketrans(
@@ -35,11 +56,16 @@ def word_attributes(word, clusters=None):
     shape = word.translate(_SHAPE)
     # written out rather than looped: this runs once per unknown word type at prediction time
     return (
-        "w=" + word, "l=" + low,
-        "p1=" + low[:1] if n >= 1 else None, "p2=" + low[:2] if n >= 2 else None,
-        "p3=" + low[:3] if n >= 3 else None, "p4=" + low[:4] if n >= 4 else None,
-        "s1=" + low[-1:] if n >= 1 else None, "s2=" + low[-2:] if n >= 2 else None,
-        "s3=" + low[-3:] if n >= 3 else None, "s4=" + low[-4:] if n >= 4 else None,
+        "w=" + word,
+        "l=" + low,
+        "p1=" + low[:1] if n >= 1 else None,
+        "p2=" + low[:2] if n >= 2 else None,
+        "p3=" + low[:3] if n >= 3 else None,
+        "p4=" + low[:4] if n >= 4 else None,
+        "s1=" + low[-1:] if n >= 1 else None,
+        "s2=" + low[-2:] if n >= 2 else None,
+        "s3=" + low[-3:] if n >= 3 else None,
+        "s4=" + low[-4:] if n >= 4 else None,
         "sh=" + (shape if len(shape) <= 12 else shape[:6] + "~" + shape[-6:]),
         "ss=" + _short_shape(shape),
         "d=1" if any(map(str.isdigit, word)) else None,
@@ -59,8 +85,13 @@ def _cluster_attributes(word, low, clusters):
     lower = clusters.paths.get(low)
     if path is None:
         return (None, None, None, None, None if lower is None else "bcl=" + lower)
-    return ("bc=" + path, "bc4=" + path[:4], "bc6=" + path[:6], "bc10=" + path[:10],
-            None if lower is None else "bcl=" + lower)
+    return (
+        "bc=" + path,
+        "bc4=" + path[:4],
+        "bc6=" + path[:6],
+        "bc10=" + path[:10],
+        None if lower is None else "bcl=" + lower,
+    )
 
 
 @lru_cache(maxsize=8192)
@@ -87,7 +118,9 @@ def corpus_types(sentences):
     if not words:
         i = next(i for i, s in enumerate(sentences) if not all(isinstance(w, str) for w in s))
         bad = next(w for w in sentences[i] if not isinstance(w, str))
-        raise PerceptronsError(f"sentences[{i}] must be a list of word strings; found a word of type {type(bad).__name__}")
+        raise PerceptronsError(
+            f"sentences[{i}] must be a list of word strings; found a word of type {type(bad).__name__}"
+        )
     index = {w: i for i, w in enumerate(types)}
     tok = np.fromiter(map(index.__getitem__, chain.from_iterable(sentences)), dtype=np.int64, count=int(lengths.sum()))
     return tok, types, lengths

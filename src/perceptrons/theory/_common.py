@@ -11,8 +11,10 @@ import scipy.sparse as sp
 from perceptrons._validation import Kind, Options, PerceptronsError, check_classes, check_param
 
 #: appended to a solver failure: badly scaled data is the usual cause
-SCALE_HINT = ("the data may be badly scaled: rescale the features (e.g. to [-1, 1] or unit variance) "
-              "and remove duplicate or near-duplicate points")
+SCALE_HINT = (
+    "the data may be badly scaled: rescale the features (e.g. to [-1, 1] or unit variance) "
+    "and remove duplicate or near-duplicate points"
+)
 
 
 def check_X(X, name="X"):

@@ -8,7 +8,6 @@ of one online pass.
 
 import warnings
 from dataclasses import dataclass
-from typing import Optional
 
 import numpy as np
 
@@ -46,14 +45,14 @@ class Analysis:
     n_features: int
     radius: float
     certificate: object
-    gamma: Optional[float]
-    D: Optional[float]
-    direction: Optional[np.ndarray]
+    gamma: float | None
+    D: float | None
+    direction: np.ndarray | None
     bound: float
     mistakes: int
-    converged: Optional[bool]
-    epochs: Optional[int]
-    n_support: Optional[int]
+    converged: bool | None
+    epochs: int | None
+    n_support: int | None
 
 
 def analyze(X, y, *, fit_intercept=True, max_epochs=10000):
@@ -108,8 +107,21 @@ def analyze(X, y, *, fit_intercept=True, max_epochs=10000):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             clf.fit(X, y)
-        return Analysis(n, d, R, cert, mm.gamma, None, None, (R / mm.gamma) ** 2, int(clf.n_updates_),
-                        bool(clf.converged_), int(clf.n_epochs_), int(len(mm.support)))
+        return Analysis(
+            n,
+            d,
+            R,
+            cert,
+            mm.gamma,
+            None,
+            None,
+            (R / mm.gamma) ** 2,
+            int(clf.n_updates_),
+            bool(clf.converged_),
+            int(clf.n_epochs_),
+            int(len(mm.support)),
+        )
     fs, u = fs_optimal_direction(X, y, fit_intercept=fit_intercept)
-    return Analysis(n, d, R, cert, fs.gamma, fs.D, u, fs.bound, online_mistakes(X, y, fit_intercept=fit_intercept),
-                    None, None, None)
+    return Analysis(
+        n, d, R, cert, fs.gamma, fs.D, u, fs.bound, online_mistakes(X, y, fit_intercept=fit_intercept), None, None, None
+    )

@@ -6,7 +6,6 @@ bias is folded in (zᵢ = (xᵢ, 1)), R is the radius of the zᵢ and u, γ live
 
 import math
 from dataclasses import dataclass
-from typing import Optional
 
 import numpy as np
 
@@ -34,11 +33,11 @@ class NovikoffBound:
     """
 
     radius: float
-    gamma: Optional[float]
+    gamma: float | None
     bound: float
     separable: bool
-    coef: Optional[np.ndarray]
-    intercept: Optional[float]
+    coef: np.ndarray | None
+    intercept: float | None
 
 
 def novikoff_bound(X, y, *, fit_intercept=True, coef=None, intercept=None):
@@ -178,7 +177,9 @@ def freund_schapire_bound(X, y, u, gamma, *, fit_intercept=True):
         raise PerceptronsError(f"gamma must be a positive number. Got {gamma!r} instead.")
     gamma = float(gamma)
     if not (gamma > 0 and math.isfinite(gamma)):
-        raise PerceptronsError(f"gamma must be > 0 and finite (the margin the bound is stated for). Got {gamma!r} instead.")
+        raise PerceptronsError(
+            f"gamma must be > 0 and finite (the margin the bound is stated for). Got {gamma!r} instead."
+        )
     m, R = _margins_along(X, y, u, fit_intercept)
     dev = np.maximum(0.0, gamma - m)
     D = float(np.sqrt(dev @ dev))
@@ -354,5 +355,12 @@ def online_mistakes(X, y, *, fit_intercept=True):
     return int(clf.n_updates_)
 
 
-__all__ = ["novikoff_bound", "freund_schapire_bound", "best_gamma", "fs_optimal_direction",
-           "online_mistakes", "NovikoffBound", "FreundSchapireBound"]
+__all__ = [
+    "novikoff_bound",
+    "freund_schapire_bound",
+    "best_gamma",
+    "fs_optimal_direction",
+    "online_mistakes",
+    "NovikoffBound",
+    "FreundSchapireBound",
+]

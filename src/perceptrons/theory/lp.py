@@ -12,7 +12,6 @@ rounds polynomial in the dimension and log(1/γ).
 
 import math
 from dataclasses import dataclass
-from typing import Optional
 
 import numpy as np
 
@@ -50,12 +49,12 @@ class FeasibilityResult:
     """
 
     feasible: bool
-    x: Optional[np.ndarray]
+    x: np.ndarray | None
     updates: int
     improvement_steps: int
     rounds: int
-    gamma: Optional[float]
-    bound: Optional[float]
+    gamma: float | None
+    bound: float | None
     method: str
 
 
@@ -82,8 +81,9 @@ def homogenise(A, b):
     return np.ascontiguousarray(np.vstack([H / norms[:, None], e_t]))
 
 
-def solve_feasibility(A, b, *, method="perceptron", max_updates=1_000_000, sigma=None,
-                      max_rounds=None, random_state=0, report_bound=True):
+def solve_feasibility(
+    A, b, *, method="perceptron", max_updates=1_000_000, sigma=None, max_rounds=None, random_state=0, report_bound=True
+):
     """Find x with ``A x < b`` by running a perceptron on the homogenised system.
 
     Parameters
@@ -235,8 +235,18 @@ def _bounds_rows(bounds, n):
     return np.array(rows).reshape(-1, n), np.array(rhs)
 
 
-def linprog_perceptron(c, A_ub, b_ub, bounds=(0, None), *, method="perceptron", tol=1e-3,
-                       max_updates=200_000, random_state=0, max_calls=200):
+def linprog_perceptron(
+    c,
+    A_ub,
+    b_ub,
+    bounds=(0, None),
+    *,
+    method="perceptron",
+    tol=1e-3,
+    max_updates=200_000,
+    random_state=0,
+    max_calls=200,
+):
     """Minimise ``c·x`` subject to ``A_ub x ≤ b_ub`` and ``bounds``, by bisection over a perceptron.
 
     Each bisection step asks the feasibility oracle for x with ``A x < b`` and ``c·x < θ``;
@@ -324,8 +334,14 @@ def linprog_perceptron(c, A_ub, b_ub, bounds=(0, None), *, method="perceptron", 
         # the sliver allows (the PLA's bound depends on where the origin is).
         nonlocal calls, updates
         calls += 1
-        r = solve_feasibility(np.vstack([A, c]), np.r_[b - A @ best, theta - c @ best], method=method,
-                              max_updates=max_updates, random_state=random_state, report_bound=False)
+        r = solve_feasibility(
+            np.vstack([A, c]),
+            np.r_[b - A @ best, theta - c @ best],
+            method=method,
+            max_updates=max_updates,
+            random_state=random_state,
+            report_bound=False,
+        )
         updates += r.updates + r.improvement_steps
         if r.x is None:
             return None

@@ -8,7 +8,7 @@ hyperplane, ``y(w·x + b)/‖w‖``, and its maximum is the hard-margin SVM with
 """
 
 from dataclasses import dataclass
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 import numpy as np
 
@@ -105,7 +105,8 @@ def margin(w, b, X, y, *, geometry="augmented"):
     norm = np.sqrt(w @ w + b * b) if geometry == "augmented" else np.sqrt(w @ w)
     if norm == 0.0:
         raise PerceptronsError(
-            "the separator has zero norm (w = 0" + (", b = 0" if geometry == "augmented" else "")
+            "the separator has zero norm (w = 0"
+            + (", b = 0" if geometry == "augmented" else "")
             + "): it defines no hyperplane"
         )
     per = s * (X @ w + b) / norm
@@ -133,9 +134,9 @@ class MaxMarginResult:
     """
 
     separable: bool
-    gamma: Optional[float]
-    coef: Optional[np.ndarray]
-    intercept: Optional[float]
+    gamma: float | None
+    coef: np.ndarray | None
+    intercept: float | None
     support: np.ndarray
     status: str
     n_working: int

@@ -12,7 +12,6 @@ no hyperplane can put on two sides.  Those multipliers are the dual solution of 
 
 import warnings
 from dataclasses import dataclass
-from typing import Optional
 
 import numpy as np
 
@@ -52,12 +51,12 @@ class SeparabilityResult:
     """
 
     separable: bool
-    coef: Optional[np.ndarray]
-    intercept: Optional[float]
-    margin: Optional[float]
-    multipliers: Optional[np.ndarray]
-    witness_point: Optional[np.ndarray]
-    residual: Optional[float]
+    coef: np.ndarray | None
+    intercept: float | None
+    margin: float | None
+    multipliers: np.ndarray | None
+    witness_point: np.ndarray | None
+    residual: float | None
     classes: np.ndarray
     method: str
     n_lp_rows: int = 0
@@ -73,11 +72,12 @@ class SeparabilityResult:
             the number of examples in the witness and its residual.
         """
         if self.separable:
-            return (f"separable: strict separator found by {self.method} "
-                    f"(smallest margin {self.margin:.6g})")
+            return f"separable: strict separator found by {self.method} (smallest margin {self.margin:.6g})"
         k = int(np.count_nonzero(self.multipliers > 1e-12))
-        return (f"not separable: {k} examples whose positive and negative convex combinations "
-                f"coincide (residual {self.residual:.2g}, {self.method})")
+        return (
+            f"not separable: {k} examples whose positive and negative convex combinations "
+            f"coincide (residual {self.residual:.2g}, {self.method})"
+        )
 
 
 def is_separable(X, y, *, fit_intercept=True, method="auto", pla_epochs=20, working_size=None):
@@ -171,7 +171,9 @@ def is_separable(X, y, *, fit_intercept=True, method="auto", pla_epochs=20, work
         violated = np.setdiff1d(np.flatnonzero(scores < 1 - 1e-7), work, assume_unique=True)
         if violated.shape[0] == 0:  # the LP's own rows are violated: only the full LP is trustworthy
             if work.shape[0] == n:
-                raise PerceptronsError(f"the separability LP returned an inconsistent solution (numerical trouble); {SCALE_HINT}")
+                raise PerceptronsError(
+                    f"the separability LP returned an inconsistent solution (numerical trouble); {SCALE_HINT}"
+                )
             work = np.arange(n)
             continue
         add = violated[np.argsort(scores[violated])[: max(200, work.shape[0])]]
@@ -179,6 +181,7 @@ def is_separable(X, y, *, fit_intercept=True, method="auto", pla_epochs=20, work
 
 
 def method_name(method):
+    """The name a separability result reports for ``method``."""
     return "lp" if method == "lp" else "cutting-plane"
 
 
@@ -194,8 +197,9 @@ def _pla(Z, epochs):
     perm = np.arange(n, dtype=np.int64)
     no_log = np.zeros((0, 2), dtype=np.int64)
     for _ in range(epochs):
-        mistakes, _ = epoch_binary(Z, ones, scale, perm, w, b, False, 0.0, np.zeros(0), np.zeros(1),
-                                   np.zeros(1, dtype=np.int64), no_log)
+        mistakes, _ = epoch_binary(
+            Z, ones, scale, perm, w, b, False, 0.0, np.zeros(0), np.zeros(1), np.zeros(1, dtype=np.int64), no_log
+        )
         if mistakes == 0:
             return w, None
     return None, np.argsort(Z @ w, kind="stable")
@@ -238,8 +242,10 @@ def _elastic_lp(Zw):
         warnings.simplefilter("ignore")
         res = linprog(c, A_ub=A, b_ub=-np.ones(m), bounds=bounds, method="highs")
     if res.status != 0:
-        raise PerceptronsError(f"the separability LP failed (HiGHS: {' '.join(str(res.message).split())}); {SCALE_HINT}")
-    if res.fun <= 1e-9 * max(1.0, m ** 0.5):
+        raise PerceptronsError(
+            f"the separability LP failed (HiGHS: {' '.join(str(res.message).split())}); {SCALE_HINT}"
+        )
+    if res.fun <= 1e-9 * max(1.0, m**0.5):
         return res.x[:p], None
     lam = np.maximum(-np.asarray(res.ineqlin.marginals), 0.0)
     return None, lam / lam.sum()

@@ -39,12 +39,16 @@ def _strictly_separable(Z, s, upper=None):
     bounds = [(None, None if upper is None or upper[j] is None else upper[j]) for j in range(p)]
     A = -(Z * s[:, None])
     if not np.all(np.isfinite(A)):
-        raise PerceptronsError(f"the realisability LP has non-finite coefficients (the lift squares the coordinates); {SCALE_HINT}")
+        raise PerceptronsError(
+            f"the realisability LP has non-finite coefficients (the lift squares the coordinates); {SCALE_HINT}"
+        )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = linprog(np.zeros(p), A_ub=A, b_ub=-np.ones(Z.shape[0]), bounds=bounds, method="highs")
     if res.status not in (0, 2):
-        raise PerceptronsError(f"the realisability LP failed (HiGHS: {' '.join(str(res.message).split())}); {SCALE_HINT}")
+        raise PerceptronsError(
+            f"the realisability LP failed (HiGHS: {' '.join(str(res.message).split())}); {SCALE_HINT}"
+        )
     return res.status == 0
 
 
@@ -99,6 +103,7 @@ class Concept:
     vc: object  # int, a callable of the dimension, or math.inf
 
     def vc_dimension(self, d):
+        """The concept class's VC dimension in ``d`` dimensions."""
         return self.vc(d) if callable(self.vc) else self.vc
 
 
