@@ -297,7 +297,7 @@ def structured_perceptron(
 
 
 # ----------------------------------------------------------------------------- kernel perceptron
-# Oracle of perceptrons._jit.kernel.epoch_dual / voted_scores: the dual PLA written the slow way,
+# Oracle of perceptrons._jit.dual.epoch_dual / voted_scores: the dual PLA written the slow way,
 # re-summing f(x_i) = Σ_j A[j][k]·K(x_j, x_i) + b[k] over the support at every visit, and keeping
 # every intermediate hypothesis for the average and the vote (what the fast code avoids).
 

@@ -254,9 +254,9 @@ def assert_finite(X, name="X"):
         raise PerceptronsError(f"Input {name} contains NaN or infinity; expected finite values")
 
 
-# ----------------------------------------------------------------------------- kernel operands
+# ----------------------------------------------------------------------------- operands of the compiled loops
 def kernel_operand(X):
-    """The arrays a ``_jit`` kernel reads for ``X``, with as few bytes per value as possible.
+    """The arrays a ``_jit`` compiled loop reads for ``X``, with as few bytes per value as possible.
 
     Dense C-contiguous float32/float64 input is passed through untouched (no copy).  For CSR
     the decision is taken once per fit: indices become int32 whenever the column count allows

@@ -1,6 +1,6 @@
 """Compiled epoch loops of the linear perceptron family: arrays in, arrays out.
 
-Every kernel takes ``X`` in one of the storages of :mod:`perceptrons._jit.storage` and mutates
+Every loop takes ``X`` in one of the storages of :mod:`perceptrons._jit.storage` and mutates
 the weight arrays it is given in place.  Conventions (see DESIGN §2):
 
 * binary labels are class indices ``yi ∈ {0, 1}``; ``y = +1`` for index 1;

@@ -1,6 +1,6 @@
-"""Row access for the two storages a kernel sees: a dense 2-D array, or CSR as a tuple.
+"""Row access for the two storages a compiled loop sees: a dense 2-D array, or CSR as a tuple.
 
-A kernel is written once against ``row_dot`` / ``row_axpy`` / ``row_scores`` / ``row_axpy_col``
+A compiled loop is written once against ``row_dot`` / ``row_axpy`` / ``row_scores`` / ``row_axpy_col``
 and numba compiles one specialisation per storage type:
 
 * ``X`` a C-contiguous 2-D float32/float64 array (dense rows);
@@ -9,7 +9,7 @@ and numba compiles one specialisation per storage type:
   array is streamed at all, which is where sparse epochs win their bandwidth.
 
 The plain-Python bodies below are the same algorithms and are what runs under
-``NUMBA_DISABLE_JIT=1``; the ``@overload`` versions are what compiled kernels inline.
+``NUMBA_DISABLE_JIT=1``; the ``@overload`` versions are what compiled loops inline.
 """
 
 import numpy as np

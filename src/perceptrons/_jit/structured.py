@@ -13,7 +13,7 @@ Arrays in, arrays out.  Conventions shared by every function here:
   token i − 1 into token i (lexicalised transitions); ``E`` of shape (0, T, T) turns them off;
 * ``forced`` (n_tokens,) holds a tag index that a token must take, or −1 (empty array: none).
 
-All kernels use the strict flags: every sum is taken in a fixed order, so the pure-Python
+All loops use the strict flags: every sum is taken in a fixed order, so the pure-Python
 oracles of ``tests/reference.py`` reproduce scores and weights exactly.
 """
 

@@ -18,7 +18,7 @@ from perceptrons._validation import PerceptronsError
 #: dtypes by role: weights and sums are floats; indices and counts are integers
 FLOATS = ("float32", "float64")
 INTS = ("int8", "int16", "int32", "int64")
-#: a Python int stored in JSON is kept to the range numpy and the kernels handle
+#: a Python int stored in JSON is kept to the range numpy and the compiled loops handle
 INT_MAX = 2**63 - 1
 
 

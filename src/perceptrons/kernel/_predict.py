@@ -1,12 +1,12 @@
 """Prediction of a fitted kernel perceptron: one blocked kernel matrix against the support
 examples only (BLAS), then the coefficients — or, for the voted perceptron, the replay of the
-update log (:func:`perceptrons._jit.kernel.voted_scores`)."""
+update log (:func:`perceptrons._jit.dual.voted_scores`)."""
 
 from typing import NamedTuple
 
 import numpy as np
 
-from perceptrons._jit.kernel import voted_scores
+from perceptrons._jit.dual import voted_scores
 from perceptrons.kernel.kernels import sq_norms
 
 #: test rows per kernel block: 2048 × n_SV values, a few tens of MB at most for MNIST-sized models

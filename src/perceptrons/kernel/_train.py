@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 
-from perceptrons._jit.kernel import epoch_dual
+from perceptrons._jit.dual import epoch_dual
 
 _EMPTY_I = np.zeros(0, dtype=np.int64)
 _EMPTY_F = np.zeros(0, dtype=np.float64)

@@ -3,7 +3,7 @@
 A concrete estimator is a small subclass that names its parameters and, where it differs from
 the plain PLA, overrides one hook: ``_averaging`` (keep the lazy sum of iterates),
 ``_log_updates`` (record every update for the voted perceptron), ``_run_epoch`` (a different
-kernel, as the pocket algorithm needs) or ``_finalize`` (turn the running state into ``coef_``).
+compiled loop, as the pocket algorithm needs) or ``_finalize`` (turn the running state into ``coef_``).
 """
 
 import time
@@ -38,11 +38,11 @@ from perceptrons._validation import (
 from perceptrons.io.model_state import FLOATS
 
 _NO_LOG = np.zeros((0, 3), dtype=np.int64)
-_IN_ORDER = np.zeros(0, dtype=np.int64)  # an empty permutation: the kernels visit rows in order
+_IN_ORDER = np.zeros(0, dtype=np.int64)  # an empty permutation: the compiled loops visit rows in order
 
 
 def _values(Xop, row=None):
-    """The stored values of X as the kernels see it (all of them, or one row's)."""
+    """The stored values of X as the compiled loops see it (all of them, or one row's)."""
     if not isinstance(Xop, tuple):
         return Xop if row is None else Xop[row]
     if len(Xop) == 2:  # binary CSR: every stored value is 1
@@ -62,7 +62,7 @@ def _overflow_error(what, Xop):
 
 
 def _nonfinite_score_error(Xop, row):
-    """The kernels stop at the first row whose score is not finite: NaN/inf in that row, or
+    """The compiled loops stop at the first row whose score is not finite: NaN/inf in that row, or
     finite features so large that the score (or the weights) overflowed."""
     if not np.isfinite(_values(Xop, row)).all():
         return PerceptronsError(f"Input X contains NaN or infinity (row {row}); expected finite values")
@@ -277,8 +277,8 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
     def _run_epoch(self, Xop, yi, scale, perm):
         s = self._state
         log = self._log_buffer(perm.shape[0] or yi.shape[0])
-        kernel = K.epoch_binary if s["binary"] else K.epoch_multiclass
-        mistakes, n_log = kernel(
+        epoch = K.epoch_binary if s["binary"] else K.epoch_multiclass
+        mistakes, n_log = epoch(
             Xop,
             yi,
             scale,
@@ -299,8 +299,8 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
     def _random_mistake_step(self, Xop, yi, scale, buf, r):
         s = self._state
         count_before = int(s["count"][0])
-        kernel = K.random_mistake_binary if s["binary"] else K.random_mistake_multiclass
-        m, i, runner = kernel(
+        step = K.random_mistake_binary if s["binary"] else K.random_mistake_multiclass
+        m, i, runner = step(
             Xop,
             yi,
             scale,
@@ -326,7 +326,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         self.n_epochs_ = 0
 
     def _start_fit(self, X, Xop, yi, scale):
-        """Called before the epochs of a fit / partial_fit call (X as given, Xop as the kernels see it)."""
+        """Called before the epochs of a fit / partial_fit call (X as given, Xop as the compiled loops see it)."""
 
     def _after_epoch(self, Xop, yi, scale):
         """Called after every epoch."""

@@ -108,9 +108,9 @@ class PocketPerceptron(LinearPerceptronBase):
 
     def _run_epoch(self, Xop, yi, scale, perm):
         s = self._state
-        kernel = pocket_epoch_binary if s["binary"] else pocket_epoch_multiclass
+        epoch = pocket_epoch_binary if s["binary"] else pocket_epoch_multiclass
         before = int(s["run"][3])
-        mistakes = kernel(
+        mistakes = epoch(
             Xop,
             yi,
             scale,

@@ -1,6 +1,6 @@
 """Every update of a PLA run, as the lecture notes show it: example, prediction, w_k → w_{k+1}.
 
-The run is the estimator's own (the same numba kernel, with its update log switched on); the
+The run is the estimator's own (the same compiled loop, with its update log switched on); the
 intermediate weight vectors are replayed from that log, so the trace and ``Perceptron.fit``
 cannot disagree.
 """

@@ -20,7 +20,7 @@ class VotedPerceptron(LinearPerceptronBase):
     and the prediction is ``sign(Σ_k c_k · sign(w_k·x + b_k))`` (multiclass: each vector votes
     ``c_k`` for its argmax class).  ``decision_function`` returns the weighted vote.
 
-    The vectors are rebuilt after each epoch from the kernel's update log (example index, visit
+    The vectors are rebuilt after each epoch from the compiled loop's update log (example index, visit
     counter, runner-up class), so no tie is decided twice.
 
     Parameters

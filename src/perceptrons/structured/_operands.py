@@ -1,5 +1,5 @@
 """Input checks that turn X, X_edge, lengths, forced tags and a development set into the plain
-arrays the ``_jit`` kernels read."""
+arrays the ``_jit`` compiled loops read."""
 
 import numpy as np
 import scipy.sparse as sp
@@ -50,7 +50,7 @@ def edge_operand(X_edge, n_tokens, n_edge=None, assume_binary=False):
 
 
 def csr_operand(X, assume_binary=False):
-    """(indptr, indices, data, binary) for the kernels; indices become int32 when they fit.
+    """(indptr, indices, data, binary) for the compiled loops; indices become int32 when they fit.
 
     ``binary`` says every stored value is 1, found by a scan of ``X.data`` unless
     ``assume_binary``: the caller built ``X`` with 1s only (a

@@ -11,7 +11,7 @@ import numpy as np
 
 from perceptrons._validation import PerceptronsError
 
-#: decoder name -> code understood by the ``_jit.structured`` kernels
+#: decoder name -> code understood by the ``_jit.structured`` compiled loops
 DECODERS = {"viterbi": 0, "greedy": 1}
 
 

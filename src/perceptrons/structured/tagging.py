@@ -111,21 +111,10 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
     estimator underneath, :class:`SequencePerceptron`, passes them.  Tagging data are never
     separable, so the ``ConvergenceWarning`` of the underlying estimator is not raised here.
 
-    Defaults were chosen on the EWT development set (UPOS, ``benchmarks/bench_tagger.py``):
-    the rich templates gain 0.3 point over the basic ones; the tag dictionary *loses* 0.5 point
-    (its words are right only 99.4 % of the time, below what the model reaches on them), so it is
-    off; second-order and lexicalised transitions gain 0.1–0.25 point on dev but nothing on test
-    and cost 1.5–2.5× the training time, so they are options; ``min_count=2`` keeps about a
-    third of the features at the same accuracy.  After training, features whose weights stayed
-    zero (about half) are dropped from the model: they cannot change a score.
-
-    Brown clusters are the one addition that moved both dev and test (UPOS dev 0.9501 → 0.953,
-    test 0.9503 → 0.956, three seeds; unknown words 0.80 → 0.83).  Work on the training data
-    alone had reached its ceiling (one-off experiments, not in the benchmark): more context
-    templates, stacking on predicted neighbour tags, and a CRF trained by L-BFGS on the same
-    features all stayed within 0.947–0.951 on dev and test.  The clusters bring in how words
-    are used in text that the labelled corpus does not cover.  They are not the default because
-    their source is an optional 100 MB package.
+    The defaults were chosen on the EWT development set; the experiments behind them (templates,
+    tag dictionary, second order, Brown clusters, and what did not help) are in
+    ``benchmarks/README.md``, "Tagger: how the defaults were chosen".  After training, features
+    whose weights stayed zero (about half) are dropped from the model: they cannot change a score.
 
     References
     ----------
