@@ -569,3 +569,98 @@ def token_features(words, i, templates, clusters=None):
         if all(v is not None for v in values):
             feats.add(template + "=" + "|".join(values))
     return feats
+
+
+# ----------------------------------------------------------------------------- random mistake, multiclass pocket
+def random_mistake_pla(X, y, rs, *, n_classes=2, fit_intercept=True, margin=0.0):
+    """Succinctly's loop: each step scans every example, then updates on one mistake.
+
+    Oracle of ``_jit.linear.random_mistake_binary`` / ``_multiclass``.  Step t lists the
+    mistakes in data order and updates on the one at position ⌊r_t · m⌋ (r_t from ``rs``);
+    it stops at the first scan without a mistake.  Binary: y ∈ {-1, +1}, one vector; else
+    y ∈ {0..K-1} and the multiclass update of :func:`multiclass_pla`.
+    Returns (weights, biases, mistakes found by each scan).
+    """
+    d = len(X[0])
+    K = 1 if n_classes == 2 else n_classes
+    W, b = [[0.0] * d for _ in range(K)], [0.0] * K
+    history = []
+    for r in rs:
+        found = []
+        for i, x in enumerate(X):
+            if n_classes == 2:
+                if y[i] * (dot(W[0], x) + b[0]) <= margin:
+                    found.append(i)
+            else:
+                scores = [dot(W[c], x) + b[c] for c in range(K)]
+                q = max((c for c in range(K) if c != y[i]), key=lambda c: (scores[c], -c))
+                if scores[y[i]] - scores[q] <= margin:
+                    found.append(i)
+        history.append(len(found))
+        if not found:
+            break
+        i = found[min(int(r * len(found)), len(found) - 1)]
+        x = X[i]
+        if n_classes == 2:
+            W[0] = [wj + y[i] * xj for wj, xj in zip(W[0], x)]
+            b[0] += y[i] if fit_intercept else 0.0
+        else:
+            scores = [dot(W[c], x) + b[c] for c in range(K)]
+            q = max((c for c in range(K) if c != y[i]), key=lambda c: (scores[c], -c))
+            W[y[i]] = [wj + xj for wj, xj in zip(W[y[i]], x)]
+            W[q] = [wj - xj for wj, xj in zip(W[q], x)]
+            if fit_intercept:
+                b[y[i]] += 1.0
+                b[q] -= 1.0
+    return W, b, history
+
+
+def multiclass_errors(W, b, X, y):
+    """Training errors of the argmax rule (ties to the lowest class index)."""
+    wrong = 0
+    for x, k in zip(X, y):
+        scores = [dot(Wc, x) + bc for Wc, bc in zip(W, b)]
+        wrong += scores.index(max(scores)) != k
+    return wrong
+
+
+def multiclass_pocket(X, y, n_classes, *, fit_intercept=True, max_epochs=100, ratchet=True):
+    """:func:`pocket` with one weight vector per class (oracle of ``pocket_epoch_multiclass``).
+
+    Returns (pocket W as K lists, pocket b, pocket errors after each epoch, replacements).
+    """
+    d = len(X[0])
+    W, b = [[0.0] * d for _ in range(n_classes)], [0.0] * n_classes
+    pW, pb = [list(w) for w in W], list(b)
+    perr, prun = multiclass_errors(W, b, X, y), 0
+    run, counted, history, replacements = 0, False, [], 0
+    for _ in range(max_epochs):
+        mistakes = 0
+        for x, k in zip(X, y):
+            scores = [dot(W[c], x) + b[c] for c in range(n_classes)]
+            q = max((c for c in range(n_classes) if c != k), key=lambda c: (scores[c], -c))
+            if scores[k] - scores[q] <= 0:
+                mistakes += 1
+                W[k] = [wj + xj for wj, xj in zip(W[k], x)]
+                W[q] = [wj - xj for wj, xj in zip(W[q], x)]
+                if fit_intercept:
+                    b[k] += 1.0
+                    b[q] -= 1.0
+                run, counted = 0, False
+                continue
+            run += 1
+            if run > prun and not counted:
+                if ratchet:
+                    counted = True
+                    e = multiclass_errors(W, b, X, y)
+                    prun = run
+                    if e < perr:
+                        pW, pb, perr = [list(w) for w in W], list(b), e
+                        replacements += 1
+                else:
+                    pW, pb, prun = [list(w) for w in W], list(b), run
+                    replacements += 1
+        history.append(perr if ratchet else multiclass_errors(pW, pb, X, y))
+        if mistakes == 0:
+            break
+    return pW, pb, history, replacements

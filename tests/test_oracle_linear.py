@@ -157,3 +157,46 @@ def test_voted_max_vectors_keeps_the_longest_surviving():
     # the last (current) vector is always kept; the other four are the longest-surviving finished ones
     finished = sorted(full.vector_counts_[:-1].tolist(), reverse=True)[:4]
     assert sorted(capped.vector_counts_[:-1].tolist(), reverse=True) == finished
+
+
+@pytest.mark.parametrize("storage", list(STORAGES))
+@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("seed", range(3))
+def test_random_mistake_matches_reference(storage, k, seed):
+    # The estimator draws one r per step from default_rng(random_state); zero init draws none.
+    X, y = int_data(seed, n=40, d=4, k=k)
+    steps = 25
+    rs = np.random.default_rng(seed).random(steps).tolist()
+    labels = np.where(y == 1, 1, -1) if k == 2 else y
+    W, b, hist = ref.random_mistake_pla(X.tolist(), labels.tolist(), rs, n_classes=k)
+    est = Perceptron(order="random-mistake", max_epochs=steps, random_state=seed).fit(STORAGES[storage](X), labels)
+    assert est.coef_.tolist() == W
+    assert est.intercept_.tolist() == b
+    assert est.mistakes_per_epoch_ == hist
+    assert est.n_updates_ == sum(1 for m in hist if m)
+
+
+@pytest.mark.parametrize("storage", list(STORAGES))
+@pytest.mark.parametrize("ratchet", [True, False])
+@pytest.mark.parametrize("seed", range(3))
+def test_multiclass_pocket_matches_reference(storage, ratchet, seed):
+    X, y = int_data(seed, n=45, d=4, k=3)
+    pW, pb, hist, repl = ref.multiclass_pocket(X.tolist(), y.tolist(), 3, max_epochs=10, ratchet=ratchet)
+    est = PocketPerceptron(max_epochs=10, ratchet=ratchet).fit(STORAGES[storage](X), y)
+    assert est.coef_.tolist() == pW
+    assert est.intercept_.tolist() == pb
+    assert est.pocket_errors_ == hist
+    assert est.pocket_updates_ == repl
+
+
+@pytest.mark.parametrize("storage", ["dense", "csr"])
+@pytest.mark.parametrize("k", [2, 3])
+def test_random_mistake_averaging_does_not_change_the_path(storage, k):
+    # The averaged estimator keeps its sums beside the same run: its last iterate is the PLA's.
+    X, y = int_data(5, n=40, d=4, k=k)
+    kw = {"order": "random-mistake", "max_epochs": 25, "random_state": 1}
+    plain = Perceptron(**kw).fit(STORAGES[storage](X), y)
+    avg = AveragedPerceptron(**kw).fit(STORAGES[storage](X), y)
+    assert avg.last_coef_.tolist() == plain.coef_.tolist()
+    assert avg.mistakes_per_epoch_ == plain.mistakes_per_epoch_
+    assert not np.array_equal(avg.coef_, avg.last_coef_)  # the average is another vector

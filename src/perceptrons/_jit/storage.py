@@ -68,7 +68,7 @@ def row_axpy_col(X, i, a, Wt, k):
         np.add.at(Wt[:, k], cols, a * vals)
 
 
-def _kind(X):
+def _kind(X):  # pragma: no cover - compile-time only (numba types)
     if isinstance(X, types.Array):
         return "dense"
     if isinstance(X, types.BaseTuple) and len(X) == 2:
@@ -79,7 +79,7 @@ def _kind(X):
 
 
 @overload(row_dot, jit_options=_OPTS, inline="always")
-def _row_dot(X, i, w):
+def _row_dot(X, i, w):  # pragma: no cover - compile-time only; the JIT runs it
     kind = _kind(X)
     if kind == "dense":
 
@@ -131,7 +131,7 @@ def _row_dot(X, i, w):
 
 
 @overload(row_axpy, jit_options=_OPTS, inline="always")
-def _row_axpy(X, i, a, w):
+def _row_axpy(X, i, a, w):  # pragma: no cover - compile-time only; the JIT runs it
     kind = _kind(X)
     if kind == "dense":
 
@@ -159,7 +159,7 @@ def _row_axpy(X, i, a, w):
 
 
 @overload(row_scores, jit_options=_OPTS, inline="always")
-def _row_scores(X, i, Wt, bias, out):
+def _row_scores(X, i, Wt, bias, out):  # pragma: no cover - compile-time only; the JIT runs it
     kind = _kind(X)
     if kind == "dense":
 
@@ -204,7 +204,7 @@ def _row_scores(X, i, Wt, bias, out):
 
 
 @overload(row_axpy_col, jit_options=_OPTS, inline="always")
-def _row_axpy_col(X, i, a, Wt, k):
+def _row_axpy_col(X, i, a, Wt, k):  # pragma: no cover - compile-time only; the JIT runs it
     kind = _kind(X)
     if kind == "dense":
 
