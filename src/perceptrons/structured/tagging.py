@@ -222,15 +222,7 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
         X_edge = self.edge_features_.fit_transform(sentences)[0] if self.edges else None
         y = np.array([t for s in tags for t in s])
         self.tagdict_ = self._build_tagdict(sentences, tags) if self.tag_dict else {}
-        self.model_ = SequencePerceptron(
-            decoder=self.decoder,
-            max_epochs=self.max_epochs,
-            averaged=self.averaged,
-            shuffle=self.shuffle,
-            patience=self.patience,
-            markov_order=self.markov_order,
-            random_state=self.random_state,
-        )
+        self.model_ = self._sequence_model()
         dev_arg = None
         if dev is not None:
             Xd, ld = self.features_.transform(dev[0])
@@ -400,15 +392,7 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
         if st.has("edges"):
             e = st.object("edges")
             self.edge_features_ = self._feature_map(st, e, "e_", "edges", 0)
-        self.model_ = SequencePerceptron(
-            decoder=self.decoder,
-            max_epochs=self.max_epochs,
-            averaged=self.averaged,
-            shuffle=self.shuffle,
-            patience=self.patience,
-            markov_order=self.markov_order,
-            random_state=self.random_state,
-        )
+        self.model_ = self._sequence_model()
         self.model_._from_state(st.sub("model", "m_"))
         st.require(
             self.model_.n_features_in_ == self.features_.n_features,
@@ -427,6 +411,18 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
         self.tags_ = self.model_.classes_
         self.tagdict_ = dict(zip(words.tolist(), tags.tolist()))
         return self
+
+    def _sequence_model(self):
+        """The unfitted sequence model with the tagger's training parameters."""
+        return SequencePerceptron(
+            decoder=self.decoder,
+            max_epochs=self.max_epochs,
+            averaged=self.averaged,
+            shuffle=self.shuffle,
+            patience=self.patience,
+            markov_order=self.markov_order,
+            random_state=self.random_state,
+        )
 
     def _feature_map(self, st, meta, prefix, what, rare_count):
         """A feature map read from ``meta``'s template fields and the ``prefix`` arrays."""
