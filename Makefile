@@ -15,7 +15,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test,bench,clusters,docs]"
+	$(BIN)/python -m pip install --quiet -e ".[test,bench,clusters,docs,stream]"
 	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed

@@ -21,12 +21,33 @@ _PUBLIC = {
 
 __all__ = sorted(_PUBLIC) + ["__version__"]
 
+# The names as type checkers see them (they read any ``TYPE_CHECKING`` as true); at run time
+# this block is skipped, and ``typing`` is not imported for it.  tests/test_typing.py checks
+# that it lists exactly the names of ``_PUBLIC``.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-def __getattr__(name):
+    from perceptrons.kernel.perceptron import KernelPerceptron as KernelPerceptron
+    from perceptrons.lifting import CircleLift as CircleLift
+    from perceptrons.linear.averaged import AveragedPerceptron as AveragedPerceptron
+    from perceptrons.linear.perceptron import Perceptron as Perceptron
+    from perceptrons.linear.pocket import PocketPerceptron as PocketPerceptron
+    from perceptrons.linear.trace import trace_updates as trace_updates
+    from perceptrons.linear.voted import VotedPerceptron as VotedPerceptron
+    from perceptrons.persistence import load_model as load_model
+    from perceptrons.persistence import save_model as save_model
+    from perceptrons.structured.sequence import SequencePerceptron as SequencePerceptron
+    from perceptrons.structured.tagging import Tagger as Tagger
+
+
+# Hints as strings, not ``from __future__ import annotations``: that statement imports the
+# ``__future__`` module, a cost ``import perceptrons`` would pay for two hints.
+def __getattr__(name: "str") -> "Any":
     if name in _PUBLIC:
         return getattr(import_module(_PUBLIC[name]), name)
     raise AttributeError(f"module 'perceptrons' has no attribute {name!r}")
 
 
-def __dir__():
+def __dir__() -> "list[str]":
     return __all__

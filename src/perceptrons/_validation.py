@@ -255,38 +255,3 @@ def assert_finite(X, name="X"):
 
 
 # ----------------------------------------------------------------------------- operands of the compiled loops
-def kernel_operand(X):
-    """The arrays a ``_jit`` compiled loop reads for ``X``, with as few bytes per value as possible.
-
-    Dense C-contiguous float32/float64 input is passed through untouched (no copy).  For CSR
-    the decision is taken once per fit: indices become int32 whenever the column count allows
-    it (also when int64 come in), and the value array is dropped when every stored value is 1
-    (binary features), leaving ``(indices, indptr)``; otherwise ``(data, indices, indptr)``.
-    A CSR epoch streams values + indices, so this is what makes it faster than 12 bytes per
-    non-zero.
-    """
-    if not sp.issparse(X):
-        return X
-    from perceptrons._jit.storage import all_ones
-
-    indices = X.indices
-    if indices.dtype != np.int32 and X.shape[1] <= np.iinfo(np.int32).max:
-        indices = indices.astype(np.int32)
-    indptr = X.indptr
-    if X.nnz and all_ones(X.data):
-        return (indices, indptr)
-    return (X.data, indices, indptr)
-
-
-def weight_dtype(Xop):
-    """float32 weights for CSR whose values are float32 or all ones, float64 otherwise.
-
-    A sparse epoch is bound by gathering w[j] for every non-zero from a vector as wide as the
-    vocabulary; half the bytes keep twice as many weights in cache (measured 1.5x faster per
-    epoch on 1M Zipf-distributed columns).  With ±1 features and unit sample weights every
-    update is an integer, exact in float32 while |w_j| < 2**24.  Dense rows reuse a small w
-    that stays in cache, so dense input keeps float64 weights.
-    """
-    if isinstance(Xop, tuple) and (len(Xop) == 2 or Xop[0].dtype == np.float32):
-        return np.float32
-    return np.float64

@@ -10,13 +10,21 @@ For the XOR points the lift is the product feature ``x₁x₂`` (Kalyanakrishnan
 ``sklearn.preprocessing.PolynomialFeatures(degree=2, interaction_only=True, include_bias=False)``.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from perceptrons._validation import PerceptronsError
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from numpy.typing import ArrayLike
 
 
 class CircleLift(TransformerMixin, BaseEstimator):
@@ -42,7 +50,7 @@ class CircleLift(TransformerMixin, BaseEstimator):
     [[1.0, 2.0, 5.0], [3.0, 0.0, 9.0]]
     """
 
-    def fit(self, X, y=None):
+    def fit(self, X: ArrayLike, y: Any = None) -> CircleLift:
         """Record the number of input features (the lift has no parameters to learn).
 
         Parameters
@@ -57,7 +65,7 @@ class CircleLift(TransformerMixin, BaseEstimator):
         validate_data(self, X, dtype=[np.float64, np.float32])
         return self
 
-    def transform(self, X):
+    def transform(self, X: ArrayLike) -> np.ndarray:
         """Lift ``X`` (n_samples, d) to (n_samples, d + 1): the last column is ‖x‖².
 
         Parameters
@@ -73,7 +81,7 @@ class CircleLift(TransformerMixin, BaseEstimator):
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
         return np.hstack([X, np.einsum("ij,ij->i", X, X)[:, None]])
 
-    def get_feature_names_out(self, input_features=None):
+    def get_feature_names_out(self, input_features: ArrayLike | None = None) -> np.ndarray:
         """Input names plus ``"x0^2+x1^2+..."`` for the lifted coordinate.
 
         Parameters
@@ -120,7 +128,7 @@ class Circle:
     radius: float
     positive_inside: bool
 
-    def contains(self, X):
+    def contains(self, X: ArrayLike) -> np.ndarray:
         """Boolean mask: ‖x − center‖ ≤ radius.
 
         Parameters
@@ -134,7 +142,7 @@ class Circle:
         X = np.asarray(X, dtype=float)
         return np.sum((X - self.center) ** 2, axis=1) <= self.radius**2
 
-    def predict_sign(self, X):
+    def predict_sign(self, X: ArrayLike) -> np.ndarray:
         """+1 / −1 for each row of X, the class the lifted plane assigns (a point exactly on
         the circle scores 0, which is +1).
 
@@ -151,7 +159,7 @@ class Circle:
         return np.where(score >= 0, 1, -1)
 
 
-def circle_from_plane(coef, intercept):
+def circle_from_plane(coef: ArrayLike, intercept: ArrayLike) -> Circle:
     """The circle of a separating plane of lifted points, as in the proof of Theorem 30.2.1.
 
     With ``h(x, y, z) = a·x + b·y + c·z + d`` and ``z = x² + y²``, dividing by ``c`` and
@@ -207,7 +215,7 @@ def circle_from_plane(coef, intercept):
     return Circle(center=center, radius=float(np.sqrt(r2)), positive_inside=bool(c < 0))
 
 
-def plane_from_circle(center, radius):
+def plane_from_circle(center: ArrayLike, radius: float) -> tuple[np.ndarray, float]:
     """The plane of the theorem's first half: ``h = −2a·x − 2b·y + z + a² + b² − r²``, which is
     ≤ 0 exactly on the lifts of the points inside the circle.
 

@@ -7,11 +7,22 @@ the registry (:mod:`perceptrons._registry`) maps the stored name to a class, so 
 imports no estimator.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from perceptrons import __version__
 from perceptrons._registry import ESTIMATORS, estimator_class
 from perceptrons._validation import PerceptronsError, validate_params
 from perceptrons.io.model_file import read_model, write_model
 from perceptrons.io.model_state import ModelState
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Iterable
+    from typing import Any
+
+    from sklearn.base import BaseEstimator
 
 
 def _json_params(est):
@@ -69,7 +80,7 @@ def _restore_params(path, klass, params):
     return est
 
 
-def save_model(estimator, path, info=None):
+def save_model(estimator: BaseEstimator, path: str | os.PathLike[str], info: dict[str, Any] | None = None) -> None:
     """Write a fitted estimator to ``path`` (atomically; an existing file survives any error).
 
     ``info`` is an optional JSON-able dict stored beside the model (the CLI keeps the label
@@ -98,7 +109,7 @@ def save_model(estimator, path, info=None):
     write_model(path, meta, arrays)
 
 
-def load_model(path, expect=None, with_info=False):
+def load_model(path: str | os.PathLike[str], expect: str | Iterable[str] | None = None, with_info: bool = False) -> Any:
     """Read a model file; ``expect`` (a class name or tuple of names) refuses other kinds.
 
     Every field is checked before it is used (see :mod:`perceptrons.io.model_state`): the file

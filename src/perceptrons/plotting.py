@@ -3,9 +3,22 @@
 ``save_figure`` writes a PNG atomically (temporary file + rename) and closes the figure.
 """
 
+from __future__ import annotations
+
 import io
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Sequence
+    from typing import Any, TypeVar
+
+    from matplotlib.figure import Figure
+    from numpy.typing import ArrayLike
+
+    _Path = TypeVar("_Path", str, os.PathLike[str])
 
 
 def _plt():
@@ -17,7 +30,7 @@ def _plt():
     return plt
 
 
-def save_figure(fig, path, dpi=110):
+def save_figure(fig: Figure, path: _Path, dpi: int = 110) -> _Path:
     """Write ``fig`` to ``path`` as PNG, atomically, and close it.
 
     Parameters
@@ -61,7 +74,7 @@ def _limits(X, pad=0.1):
     return (lo[0] - pad * span[0], hi[0] + pad * span[0]), (lo[1] - pad * span[1], hi[1] + pad * span[1])
 
 
-def plot_separator(estimator, X, y, title=None):
+def plot_separator(estimator: Any, X: np.ndarray, y: np.ndarray, title: str | None = None) -> Figure:
     """2-D data with the learned line w·x + b = 0 of a fitted binary linear estimator.
 
     Parameters
@@ -90,7 +103,9 @@ def plot_separator(estimator, X, y, title=None):
     return fig
 
 
-def plot_error_curves(pla_errors, pocket_errors, n_samples, title=None):
+def plot_error_curves(
+    pla_errors: Sequence[int], pocket_errors: Sequence[float], n_samples: int, title: str | None = None
+) -> Figure:
     """Training error per epoch of the PLA's last iterate against the pocket's (Succinctly, Fig. 18).
 
     Parameters
@@ -121,7 +136,9 @@ def plot_error_curves(pla_errors, pocket_errors, n_samples, title=None):
     return fig
 
 
-def plot_runs(runs, X, y, title=None):
+def plot_runs(
+    runs: Sequence[tuple[str, ArrayLike, float, float, float]], X: np.ndarray, y: np.ndarray, title: str | None = None
+) -> Figure:
     """Hyperplanes of several runs on one data set (Succinctly, Fig. 19).
 
     Parameters
@@ -150,7 +167,7 @@ def plot_runs(runs, X, y, title=None):
     return fig
 
 
-def plot_circle_lift(X, y, model, title=None):
+def plot_circle_lift(X: ArrayLike, y: ArrayLike, model: Any, title: str | None = None) -> Figure:
     """Learning a circle by lifting (Har-Peled §30.2): the 2-D data with the recovered circle,
     and the lifted points (x, y, x² + y²) with the separating plane.
 

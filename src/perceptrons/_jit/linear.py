@@ -1,6 +1,6 @@
 """Compiled epoch loops of the linear perceptron family: arrays in, arrays out.
 
-Every loop takes ``X`` in one of the storages of :mod:`perceptrons._jit.storage` and mutates
+Every loop takes ``X`` in one of the storages of :mod:`perceptrons._jit.rows` and mutates
 the weight arrays it is given in place.  Conventions (see DESIGN §2):
 
 * binary labels are class indices ``yi ∈ {0, 1}``; ``y = +1`` for index 1;
@@ -28,56 +28,11 @@ import numpy as np
 from numba import njit
 
 from perceptrons._config import NJIT
-from perceptrons._jit.storage import row_axpy, row_axpy_col, row_dot, row_scores
+from perceptrons._jit.rows import row_axpy, row_axpy_col, row_dot, row_scores
 
 # `not abs(s) <= _FLOAT_MAX` is true for NaN and ±inf.  np.isfinite would not do: under the
 # re-association flags LLVM folds its x − x == 0 test away.
 _FLOAT_MAX = np.finfo(np.float64).max
-
-
-@njit(**NJIT)
-def epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, u, ub, count, log):
-    """One pass over ``perm`` (empty: the examples in their own order); returns (mistakes, updates logged).
-
-    Shapes: w, u (d,) float64 (u may be (0,) when not averaging); b, ub (1,); count (1,) int64.
-    """
-    averaging = u.shape[0] > 0
-    cyclic = perm.shape[0] == 0  # no index array to stream: rows are read strictly in order
-    n_log = 0
-    mistakes = 0
-    c = count[0]
-    bias = b[0]
-    ubias = ub[0]
-    for t in range(yi.shape[0] if cyclic else perm.shape[0]):
-        i = t if cyclic else perm[t]
-        a = scale[i]
-        if a == 0.0:
-            continue
-        y = 1.0 if yi[i] == 1 else -1.0
-        score = row_dot(X, i, w) + bias
-        if not abs(score) <= _FLOAT_MAX:
-            mistakes = -1 - i
-            break
-        if y * score <= tau:
-            mistakes += 1
-            step = a * y
-            row_axpy(X, i, step, w)
-            if fit_b:
-                bias += step
-            if averaging:
-                row_axpy(X, i, step * c, u)
-                if fit_b:
-                    ubias += step * c
-            if n_log < log.shape[0]:
-                log[n_log, 0] = i
-                log[n_log, 1] = c
-                log[n_log, 2] = -1
-                n_log += 1
-        c += 1
-    count[0] = c
-    b[0] = bias
-    ub[0] = ubias
-    return mistakes, n_log
 
 
 @njit(**NJIT)
@@ -92,13 +47,105 @@ def _runner_up(scores, k_true):
     return r
 
 
+_INLINE = dict(NJIT, inline="always")
+
+
+@njit(**_INLINE)
+def judge_binary(X, i, y, w, bias, tau):
+    """Visit row ``i`` with label ``y`` = ±1: 1 for a mistake (``y·(w·x + b) ≤ tau``), 0 if
+    not, −1 when the score is not finite (NaN or inf in the row: the caller stops)."""
+    score = row_dot(X, i, w) + bias
+    if not abs(score) <= _FLOAT_MAX:
+        return -1
+    return 1 if y * score <= tau else 0
+
+
+@njit(**_INLINE)
+def update_binary(X, i, step, w, bias, fit_b, u, ubias, c):
+    """``w += step·x_i`` (and the bias), and ``c·step·x_i`` into the averaging sums when ``u`` is
+    not empty; returns the new (bias, ubias)."""
+    row_axpy(X, i, step, w)
+    if fit_b:
+        bias += step
+    if u.shape[0] > 0:
+        row_axpy(X, i, step * c, u)
+        if fit_b:
+            ubias += step * c
+    return bias, ubias
+
+
+@njit(**_INLINE)
+def judge_multiclass(X, i, k, Wt, bias, tau, scores):
+    """Visit row ``i`` of class ``k``: (1 for a mistake — the margin over the runner-up class is
+    ≤ tau —, 0 if not, −1 for a non-finite score; the runner-up class)."""
+    row_scores(X, i, Wt, bias, scores)
+    r = _runner_up(scores, k)
+    gap = scores[k] - scores[r]
+    if not abs(gap) <= _FLOAT_MAX:
+        return -1, r
+    return (1 if gap <= tau else 0), r
+
+
+@njit(**_INLINE)
+def update_multiclass(X, i, a, k, r, Wt, bias, fit_b, Ut, ubias, c):
+    """``a·x_i`` added to class ``k``'s column and taken from the runner-up ``r``'s (biases too),
+    and ``c`` times that into the averaging sums when ``Ut`` is not empty."""
+    row_axpy_col(X, i, a, Wt, k)
+    row_axpy_col(X, i, -a, Wt, r)
+    if fit_b:
+        bias[k] += a
+        bias[r] -= a
+    if Ut.shape[0] > 0:
+        row_axpy_col(X, i, a * c, Ut, k)
+        row_axpy_col(X, i, -a * c, Ut, r)
+        if fit_b:
+            ubias[k] += a * c
+            ubias[r] -= a * c
+
+
+@njit(**NJIT)
+def epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, u, ub, count, log):
+    """One pass over ``perm`` (empty: the examples in their own order); returns (mistakes, updates logged).
+
+    Shapes: w, u (d,) float64 (u may be (0,) when not averaging); b, ub (1,); count (1,) int64.
+    """
+    cyclic = perm.shape[0] == 0  # no index array to stream: rows are read strictly in order
+    n_log = 0
+    mistakes = 0
+    c = count[0]
+    bias = b[0]
+    ubias = ub[0]
+    for t in range(yi.shape[0] if cyclic else perm.shape[0]):
+        i = t if cyclic else perm[t]
+        a = scale[i]
+        if a == 0.0:
+            continue
+        y = 1.0 if yi[i] == 1 else -1.0
+        verdict = judge_binary(X, i, y, w, bias, tau)
+        if verdict < 0:
+            mistakes = -1 - i
+            break
+        if verdict:
+            mistakes += 1
+            bias, ubias = update_binary(X, i, a * y, w, bias, fit_b, u, ubias, c)
+            if n_log < log.shape[0]:
+                log[n_log, 0] = i
+                log[n_log, 1] = c
+                log[n_log, 2] = -1
+                n_log += 1
+        c += 1
+    count[0] = c
+    b[0] = bias
+    ub[0] = ubias
+    return mistakes, n_log
+
+
 @njit(**NJIT)
 def epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, Ut, ubias, count, log):
     """One pass over ``perm`` (empty: in order) with K weight columns; returns (mistakes, updates logged).
 
     Shapes: Wt, Ut (d, K) float64 (Ut may be (0, K)); bias, ubias (K,); count (1,) int64.
     """
-    averaging = Ut.shape[0] > 0
     cyclic = perm.shape[0] == 0
     scores = np.empty(Wt.shape[1])
     n_log = 0
@@ -110,25 +157,13 @@ def epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, Ut, ubias, count,
         if a == 0.0:
             continue
         k = yi[i]
-        row_scores(X, i, Wt, bias, scores)
-        r = _runner_up(scores, k)
-        gap = scores[k] - scores[r]
-        if not abs(gap) <= _FLOAT_MAX:
+        verdict, r = judge_multiclass(X, i, k, Wt, bias, tau, scores)
+        if verdict < 0:
             mistakes = -1 - i
             break
-        if gap <= tau:
+        if verdict:
             mistakes += 1
-            row_axpy_col(X, i, a, Wt, k)
-            row_axpy_col(X, i, -a, Wt, r)
-            if fit_b:
-                bias[k] += a
-                bias[r] -= a
-            if averaging:
-                row_axpy_col(X, i, a * c, Ut, k)
-                row_axpy_col(X, i, -a * c, Ut, r)
-                if fit_b:
-                    ubias[k] += a * c
-                    ubias[r] -= a * c
+            update_multiclass(X, i, a, k, r, Wt, bias, fit_b, Ut, ubias, c)
             if n_log < log.shape[0]:
                 log[n_log, 0] = i
                 log[n_log, 1] = c
@@ -150,24 +185,17 @@ def random_mistake_binary(X, yi, scale, w, b, fit_b, tau, u, ub, count, buf, r):
     for i in range(yi.shape[0]):
         if scale[i] == 0.0:
             continue
-        y = 1.0 if yi[i] == 1 else -1.0
-        score = row_dot(X, i, w) + b[0]
-        if not abs(score) <= _FLOAT_MAX:
+        verdict = judge_binary(X, i, 1.0 if yi[i] == 1 else -1.0, w, b[0], tau)
+        if verdict < 0:
             return -1 - i, -1, -1
-        if y * score <= tau:
+        if verdict:
             buf[m] = i
             m += 1
     if m == 0:
         return 0, -1, -1
     i = buf[min(int(r * m), m - 1)]
     step = scale[i] * (1.0 if yi[i] == 1 else -1.0)
-    row_axpy(X, i, step, w)
-    if fit_b:
-        b[0] += step
-    if u.shape[0] > 0:
-        row_axpy(X, i, step * count[0], u)
-        if fit_b:
-            ub[0] += step * count[0]
+    b[0], ub[0] = update_binary(X, i, step, w, b[0], fit_b, u, ub[0], count[0])
     count[0] += 1
     return m, i, -1
 
@@ -180,33 +208,18 @@ def random_mistake_multiclass(X, yi, scale, Wt, bias, fit_b, tau, Ut, ubias, cou
     for i in range(yi.shape[0]):
         if scale[i] == 0.0:
             continue
-        k = yi[i]
-        row_scores(X, i, Wt, bias, scores)
-        gap = scores[k] - scores[_runner_up(scores, k)]
-        if not abs(gap) <= _FLOAT_MAX:
+        verdict, _ = judge_multiclass(X, i, yi[i], Wt, bias, tau, scores)
+        if verdict < 0:
             return -1 - i, -1, -1
-        if gap <= tau:
+        if verdict:
             buf[m] = i
             m += 1
     if m == 0:
         return 0, -1, -1
     i = buf[min(int(r * m), m - 1)]
     k = yi[i]
-    row_scores(X, i, Wt, bias, scores)
-    q = _runner_up(scores, k)
-    a = scale[i]
-    row_axpy_col(X, i, a, Wt, k)
-    row_axpy_col(X, i, -a, Wt, q)
-    if fit_b:
-        bias[k] += a
-        bias[q] -= a
-    if Ut.shape[0] > 0:
-        c = count[0]
-        row_axpy_col(X, i, a * c, Ut, k)
-        row_axpy_col(X, i, -a * c, Ut, q)
-        if fit_b:
-            ubias[k] += a * c
-            ubias[q] -= a * c
+    _, q = judge_multiclass(X, i, k, Wt, bias, tau, scores)
+    update_multiclass(X, i, scale[i], k, q, Wt, bias, fit_b, Ut, ubias, count[0])
     count[0] += 1
     return m, i, q
 
@@ -240,3 +253,30 @@ def count_errors_multiclass(X, yi, scale, Wt, bias, limit=np.inf):
             if err >= limit:
                 return err
     return err
+
+
+@njit(**NJIT)
+def replay_binary(X, yi, scale, log, w, b, fit_b, vectors, intercepts):
+    """Apply the updates of ``log`` (rows as :func:`epoch_binary` logs them) to ``w``, ``b`` in
+    order with the epoch's own update step; ``vectors[j]``, ``intercepts[j]`` receive the weights
+    after update j (the voted perceptron's j-th vector)."""
+    no_sums = np.zeros(0, dtype=w.dtype)
+    bias = b[0]
+    for j in range(log.shape[0]):
+        i = log[j, 0]
+        step = scale[i] * (1.0 if yi[i] == 1 else -1.0)
+        bias, _ = update_binary(X, i, step, w, bias, fit_b, no_sums, 0.0, 0)
+        vectors[j] = w
+        intercepts[j] = bias
+    b[0] = bias
+
+
+@njit(**NJIT)
+def replay_multiclass(X, yi, scale, log, Wt, bias, fit_b, vectors, intercepts):
+    """Multiclass twin of :func:`replay_binary`: ``vectors`` (m, d, K), ``intercepts`` (m, K)."""
+    no_sums = np.zeros((0, Wt.shape[1]), dtype=Wt.dtype)
+    for j in range(log.shape[0]):
+        i = log[j, 0]
+        update_multiclass(X, i, scale[i], yi[i], log[j, 2], Wt, bias, fit_b, no_sums, bias[0:0], 0)
+        vectors[j] = Wt
+        intercepts[j] = bias

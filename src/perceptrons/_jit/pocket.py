@@ -18,13 +18,20 @@ import numpy as np
 from numba import njit
 
 from perceptrons._config import NJIT
-from perceptrons._jit.linear import _FLOAT_MAX, _runner_up, count_errors_binary, count_errors_multiclass
-from perceptrons._jit.storage import row_axpy, row_axpy_col, row_dot, row_scores
+from perceptrons._jit.linear import (
+    count_errors_binary,
+    count_errors_multiclass,
+    judge_binary,
+    judge_multiclass,
+    update_binary,
+    update_multiclass,
+)
 
 
 @njit(**NJIT)
 def pocket_epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, pw, pb, run, perr, ratchet):
     """One pocket epoch; returns the mistakes of the running PLA."""
+    no_sums = np.zeros(0, dtype=w.dtype)  # the pocket keeps no averaging sums
     mistakes = 0
     cyclic = perm.shape[0] == 0
     for t in range(yi.shape[0] if cyclic else perm.shape[0]):
@@ -33,14 +40,12 @@ def pocket_epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, pw, pb, run, perr,
         if a == 0.0:
             continue
         y = 1.0 if yi[i] == 1 else -1.0
-        score = row_dot(X, i, w) + b[0]
-        if not abs(score) <= _FLOAT_MAX:
+        verdict = judge_binary(X, i, y, w, b[0], tau)
+        if verdict < 0:
             return -1 - i
-        if y * score <= tau:
+        if verdict:
             mistakes += 1
-            row_axpy(X, i, a * y, w)
-            if fit_b:
-                b[0] += a * y
+            b[0], _ = update_binary(X, i, a * y, w, b[0], fit_b, no_sums, 0.0, 0)
             run[0] = 0
             run[2] = 0
             continue
@@ -66,6 +71,7 @@ def pocket_epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, pw, pb, run, perr,
 @njit(**NJIT)
 def pocket_epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, pW, pbias, run, perr, ratchet):
     """Multiclass twin of :func:`pocket_epoch_binary` (argmax over the columns of ``Wt``)."""
+    no_sums = np.zeros((0, Wt.shape[1]), dtype=Wt.dtype)
     scores = np.empty(Wt.shape[1])
     mistakes = 0
     cyclic = perm.shape[0] == 0
@@ -75,18 +81,12 @@ def pocket_epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, pW, pbias,
         if a == 0.0:
             continue
         k = yi[i]
-        row_scores(X, i, Wt, bias, scores)
-        r = _runner_up(scores, k)
-        gap = scores[k] - scores[r]
-        if not abs(gap) <= _FLOAT_MAX:
+        verdict, r = judge_multiclass(X, i, k, Wt, bias, tau, scores)
+        if verdict < 0:
             return -1 - i
-        if gap <= tau:
+        if verdict:
             mistakes += 1
-            row_axpy_col(X, i, a, Wt, k)
-            row_axpy_col(X, i, -a, Wt, r)
-            if fit_b:
-                bias[k] += a
-                bias[r] -= a
+            update_multiclass(X, i, a, k, r, Wt, bias, fit_b, no_sums, bias[0:0], 0)
             run[0] = 0
             run[2] = 0
             continue

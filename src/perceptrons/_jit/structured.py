@@ -2,13 +2,14 @@
 
 Arrays in, arrays out.  Conventions shared by every function here:
 
-* token features are CSR rows ``indptr`` (n_tokens + 1,), ``indices`` (nnz,), ``data`` (nnz,);
-  with ``binary`` true the values are all 1 and ``data`` is not read;
+* token features ``X`` are CSR rows in the operand convention of :mod:`perceptrons._jit.rows`
+  (``(data, indices, indptr)``, or ``(indices, indptr)`` when every value is 1), read through
+  its ``row_*`` functions: numba compiles one loop per storage, none branches on "binary";
 * a sequence ``s`` is the token range ``offsets[s]:offsets[s + 1]``;
 * weights: ``W`` (n_features, T) emission weights, one row per feature so that scoring a token
   reads contiguous memory; ``trans`` (T, T) with ``trans[a, b]`` the weight of tag ``a`` followed
   by tag ``b``; ``start`` (T,) and ``stop`` (T,) the transitions from the start / to the stop state;
-* optional binary *edge* features ``eindptr``, ``eindices`` (CSR, n_tokens rows) with weights
+* optional binary *edge* features ``Xe == (eindices, eindptr)`` (CSR, n_tokens rows) with weights
   ``E`` (n_edge_features, T, T): token i's edge features add ``E[f]`` to the transition from
   token i − 1 into token i (lexicalised transitions); ``E`` of shape (0, T, T) turns them off;
 * ``forced`` (n_tokens,) holds a tag index that a token must take, or −1 (empty array: none).
@@ -21,35 +22,28 @@ import numpy as np
 from numba import njit
 
 from perceptrons._config import NJIT_STRICT
+from perceptrons._jit.rows import row_axpy_col, row_scores
 
 VITERBI = 0
 GREEDY = 1
 
 
 @njit(**NJIT_STRICT)
-def emissions(indptr, indices, data, binary, lo, hi, W, forced, out):
-    """``out[i − lo, t] = Σ_k data[k] · W[indices[k], t]`` over the features of token i ∈ [lo, hi).
+def _force(forced, i, row):
+    """A forced token scores −inf under every tag but its own."""
+    if forced.shape[0] > 0 and forced[i] >= 0:
+        for t in range(row.shape[0]):
+            if t != forced[i]:
+                row[t] = -np.inf
 
-    A forced token scores −inf under every tag but its own.
-    """
-    T = W.shape[1]
+
+@njit(**NJIT_STRICT)
+def emissions(X, lo, hi, W, forced, out):
+    """``out[i − lo] = x_i · W`` (one score per tag) for the tokens i ∈ [lo, hi), forced tokens applied."""
+    zero = np.zeros(W.shape[1])
     for i in range(lo, hi):
-        r = i - lo
-        for t in range(T):
-            out[r, t] = 0.0
-        for k in range(indptr[i], indptr[i + 1]):
-            f = indices[k]
-            if binary:
-                for t in range(T):
-                    out[r, t] += W[f, t]
-            else:
-                v = data[k]
-                for t in range(T):
-                    out[r, t] += v * W[f, t]
-        if forced.shape[0] > 0 and forced[i] >= 0:
-            for t in range(T):
-                if t != forced[i]:
-                    out[r, t] = -np.inf
+        row_scores(X, i, W, zero, out[i - lo])
+        _force(forced, i, out[i - lo])
 
 
 @njit(**NJIT_STRICT)
@@ -74,31 +68,26 @@ def type_emissions(type_cols, slot, withhold, rare, W, out):
 
 
 @njit(**NJIT_STRICT)
-def factored_emissions(tok, pos, slen, ks, per_type, indptr, indices, W, forced, out):
+def factored_emissions(tok, pos, slen, ks, per_type, C, W, forced, out):
     """``out[i]`` = Σ over offsets k of ``per_type[q, row of token i + k]`` (BOS/EOS rows
     outside the sentence) + Σ of ``W[f]`` over the token's remaining (conjunction) features f.
 
-    ``per_type`` is :func:`type_emissions`'s output for offsets ``ks``; forced tokens score −inf
-    under every tag but their own, as in :func:`emissions`.
+    ``per_type`` is :func:`type_emissions`'s output for offsets ``ks``; ``C`` the conjunction
+    features, binary CSR ``(indices, indptr)``; forced tokens as in :func:`emissions`.
     """
     T = W.shape[1]
     bos = per_type.shape[1] - 2
+    part = np.empty(T)
     for i in range(tok.shape[0]):
         for t in range(T):
-            out[i, t] = 0.0
+            part[t] = 0.0
         for q in range(ks.shape[0]):
             j = pos[i] + ks[q]
             row = bos if j < 0 else (bos + 1 if j >= slen[i] else tok[i + ks[q]])
             for t in range(T):
-                out[i, t] += per_type[q, row, t]
-        for k in range(indptr[i], indptr[i + 1]):
-            f = indices[k]
-            for t in range(T):
-                out[i, t] += W[f, t]
-        if forced.shape[0] > 0 and forced[i] >= 0:
-            for t in range(T):
-                if t != forced[i]:
-                    out[i, t] = -np.inf
+                part[t] += per_type[q, row, t]
+        row_scores(C, i, W, part, out[i])
+        _force(forced, i, out[i])
 
 
 @njit(**NJIT_STRICT)
@@ -241,12 +230,13 @@ def decode_one(decoder, emit, n, trans, per_position, trans2, start, stop, delta
 
 
 @njit(**NJIT_STRICT)
-def transitions(eindptr, eindices, lo, n, trans, E, out):
+def transitions(Xe, lo, n, trans, E, out):
     """Lexicalised transitions: ``out[r] = trans + Σ_f E[f]`` over the edge features f of token lo + r.
 
     The edge features of a token score the pair (tag of the previous token, its own tag), so a
     transition can depend on the words on both sides of it.
     """
+    eindices, eindptr = Xe
     T = trans.shape[0]
     for r in range(1, n):
         for a in range(T):
@@ -277,12 +267,8 @@ def _workspace(maxlen, T, lex, second_order):
 
 @njit(**NJIT_STRICT)
 def decode_all(
-    indptr,
-    indices,
-    data,
-    binary,
-    eindptr,
-    eindices,
+    X,
+    Xe,
     offsets,
     forced,
     W,
@@ -297,7 +283,7 @@ def decode_all(
 ):
     """Decode every sequence; ``out`` (n_tokens,) receives the tag indices.
 
-    ``eindptr``/``eindices`` are the binary edge features (CSR, n_tokens rows) scored by ``E``
+    ``Xe`` are the binary edge features (CSR, n_tokens rows) scored by ``E``
     (n_edge_features, T, T); with ``E`` empty the transitions are ``trans`` everywhere.
     ``scores`` (n_tokens, T), when not empty, are the tokens' emission scores already computed
     (see :func:`factored_emissions`), and the CSR features are not read.
@@ -316,11 +302,11 @@ def decode_all(
         if n == 0:
             continue
         if lex:
-            transitions(eindptr, eindices, lo, n, trans, E, tr)
+            transitions(Xe, lo, n, trans, E, tr)
         if scores.shape[0] > 0:
             decode_one(decoder, scores[lo : lo + n], n, tr, lex, trans2, start, stop, delta, bp, delta2, bp2, path)
         else:
-            emissions(indptr, indices, data, binary, lo, lo + n, W, forced, emit)
+            emissions(X, lo, lo + n, W, forced, emit)
             decode_one(decoder, emit, n, tr, lex, trans2, start, stop, delta, bp, delta2, bp2, path)
         for r in range(n):
             out[lo + r] = path[r]
@@ -328,12 +314,8 @@ def decode_all(
 
 @njit(**NJIT_STRICT)
 def _update(
-    indptr,
-    indices,
-    data,
-    binary,
-    eindptr,
-    eindices,
+    X,
+    Xe,
     lo,
     n,
     y,
@@ -363,14 +345,11 @@ def _update(
         p = path[r]
         if g == p:
             continue
-        for k in range(indptr[lo + r], indptr[lo + r + 1]):
-            f = indices[k]
-            v = 1.0 if binary else data[k]
-            W[f, g] += v
-            W[f, p] -= v
-            if averaged:
-                U[f, g] += c * v
-                U[f, p] -= c * v
+        row_axpy_col(X, lo + r, 1.0, W, g)
+        row_axpy_col(X, lo + r, -1.0, W, p)
+        if averaged:
+            row_axpy_col(X, lo + r, c, U, g)
+            row_axpy_col(X, lo + r, -c, U, p)
     g0 = y[lo]
     p0 = path[0]
     if g0 != p0:
@@ -391,6 +370,7 @@ def _update(
                 Utrans[ga, gb] += c
                 Utrans[pa, pb] -= c
             if E.shape[0] > 0:
+                eindices, eindptr = Xe
                 for k in range(eindptr[lo + r], eindptr[lo + r + 1]):
                     f = eindices[k]
                     E[f, ga, gb] += 1.0
@@ -420,12 +400,8 @@ def _update(
 
 @njit(**NJIT_STRICT)
 def train_epoch(
-    indptr,
-    indices,
-    data,
-    binary,
-    eindptr,
-    eindices,
+    X,
+    Xe,
     y,
     offsets,
     perm,
@@ -453,7 +429,7 @@ def train_epoch(
     weight vectors after each of the C sequences seen so far is then ``W − U / C`` — so averaging
     costs only the features an update touches, never a copy of the weights.
 
-    Edge features (``eindptr``, ``eindices``, weights ``E`` of shape (n_edge_features, T, T),
+    Edge features (``Xe``, weights ``E`` of shape (n_edge_features, T, T),
     possibly empty) make the transitions lexicalised, see :func:`transitions`; a non-empty
     ``trans2`` (T, T, T) adds second-order (tag triple) weights.
 
@@ -476,9 +452,9 @@ def train_epoch(
         count[0] += 1
         if n == 0:
             continue
-        emissions(indptr, indices, data, binary, lo, lo + n, W, forced, emit)
+        emissions(X, lo, lo + n, W, forced, emit)
         if lex:
-            transitions(eindptr, eindices, lo, n, trans, E, tr)
+            transitions(Xe, lo, n, trans, E, tr)
         else:
             tr[0] = trans
         decode_one(decoder, emit, n, tr, lex, trans2, start, stop, delta, bp, delta2, bp2, path)
@@ -490,12 +466,8 @@ def train_epoch(
             mistakes += 1
             wrong_tokens += wrong
             _update(
-                indptr,
-                indices,
-                data,
-                binary,
-                eindptr,
-                eindices,
+                X,
+                Xe,
                 lo,
                 n,
                 y,

@@ -9,7 +9,7 @@ import click
 FORMAT_OPTION = click.option(
     "--format",
     "fmt",
-    type=click.Choice(["csv", "tsv", "libsvm", "npz"]),
+    type=click.Choice(["csv", "tsv", "libsvm", "npz", "vw", "parquet"]),
     default=None,
     help="Data format; by default chosen from the file extension.",
 )

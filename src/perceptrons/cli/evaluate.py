@@ -9,6 +9,7 @@ import click
 
 from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, load_classifier, predict_in_chunks, read_for_model
 from perceptrons.cli._naming import note_input, note_path
+from perceptrons.cli._stream import HASH_BITS
 
 #: print the whole k × k matrix up to this many classes
 MAX_MATRIX_CLASSES = 20
@@ -21,23 +22,58 @@ TOP_CONFUSIONS = 20
 @click.argument("data", type=click.Path(dir_okay=False), callback=note_input)
 @LABEL_OPTION
 @FORMAT_OPTION
-def command(model, data, label, fmt):
+@click.option("--stream", is_flag=True, help="Read DATA block by block (files larger than memory).")
+@click.option("--hash-bits", type=HASH_BITS, default=None, help="--stream: the hash width the model was trained with.")
+@click.option("--text", "text_column", default=None, help="--stream: the CSV/Parquet text column, as in training.")
+def command(model, data, label, fmt, stream, hash_bits, text_column):
     """Accuracy and confusion matrix of MODEL on the labelled rows of DATA."""
     est, info = load_classifier(model)
+    if stream:
+        return _evaluate_stream(est, data, fmt, label or info.get("label_column"), hash_bits, text_column)
     X, y = read_for_model(data, est, label, fmt, info)
     if y is None:
         raise click.BadParameter(f"{data}: has no label column to evaluate against", param_hint="DATA")
     pred = predict_in_chunks(est, X)
     classes = est.classes_
+    _check_known(data, y, classes)
+    click.echo(f"samples   {X.shape[0]}")
+    click.echo(f"accuracy  {(pred == y).mean():.4f}")
+    _print_confusions(*confusion_counts(y, pred, classes), classes)
+
+
+def _check_known(data, y, classes):
     unknown = sorted(set(y.tolist()) - set(classes.tolist()))
     if unknown:
         shown = ", ".join(map(str, classes.tolist()[:10])) + (
             f", … ({len(classes)} in all)" if len(classes) > 10 else ""
         )
         raise click.BadParameter(f"{data}: labels {unknown[:5]} were not seen in training (model classes {shown})")
-    click.echo(f"samples   {X.shape[0]}")
-    click.echo(f"accuracy  {(pred == y).mean():.4f}")
-    _print_confusions(y, pred, classes)
+
+
+def _evaluate_stream(est, data, fmt, label, hash_bits, text_column):
+    """``evaluate --stream``: the confusion counts are summed block by block."""
+    import numpy as np
+
+    from perceptrons import stream
+    from perceptrons.cli._stream import source_of
+
+    classes = est.classes_
+    k = len(classes)
+    cells = {}
+    n = correct = 0
+    for block, pred in stream.predict_blocks(est, source_of(data, fmt, label, hash_bits, text_column)):
+        y = stream.labels_as_classes(block.y, classes)
+        _check_known(f"{block.path}, data rows from {block.line}", y, classes)
+        t, p, c = confusion_counts(y, pred, classes)
+        for code, count in zip((t * k + p).tolist(), c.tolist()):
+            cells[code] = cells.get(code, 0) + count
+        n += len(y)
+        correct += int(np.count_nonzero(pred == y))
+    codes = np.array(sorted(cells), dtype=np.int64)
+    counts = np.array([cells[c] for c in codes.tolist()], dtype=np.int64)
+    click.echo(f"samples   {n}")
+    click.echo(f"accuracy  {correct / max(n, 1):.4f}")
+    _print_confusions(codes // k, codes % k, counts, classes)
 
 
 def confusion_counts(y, pred, classes):
@@ -51,13 +87,12 @@ def confusion_counts(y, pred, classes):
     return cells // k, cells % k, counts
 
 
-def _print_confusions(y, pred, classes):
+def _print_confusions(true, predicted, counts, classes):
     import numpy as np
     from rich.console import Console
     from rich.table import Table
 
     k = len(classes)
-    true, predicted, counts = confusion_counts(y, pred, classes)
     if k <= MAX_MATRIX_CLASSES:
         cm = np.zeros((k, k), dtype=np.int64)
         cm[true, predicted] = counts

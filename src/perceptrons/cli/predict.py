@@ -9,6 +9,7 @@ import click
 from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, load_classifier, predict_in_chunks, read_for_model
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._paths import check_output_path
+from perceptrons.cli._stream import HASH_BITS
 
 
 @click.command(name="predict")
@@ -24,12 +25,28 @@ from perceptrons.cli._paths import check_output_path
 )
 @LABEL_OPTION
 @FORMAT_OPTION
-def command(model, data, output, label, fmt):
+@click.option("--stream", is_flag=True, help="Read DATA block by block and write labels as they come.")
+@click.option("--hash-bits", type=HASH_BITS, default=None, help="--stream: the hash width the model was trained with.")
+@click.option("--text", "text_column", default=None, help="--stream: the CSV/Parquet text column, as in training.")
+def command(model, data, output, label, fmt, stream, hash_bits, text_column):
     """Predict a label for every row of DATA with the model saved in MODEL."""
     check_output_path(output, [("MODEL", model), ("DATA", data)], stream_ok=True)
     from perceptrons.io.atomic import atomic_output
 
     est, info = load_classifier(model)
+    if stream:
+        from perceptrons import stream as streaming
+        from perceptrons.cli._stream import source_of
+
+        src = source_of(data, fmt, label or info.get("label_column"), hash_bits, text_column)
+        n = 0
+        with atomic_output(output or "-") as out:
+            for _, pred in streaming.predict_blocks(est, src):
+                out.write("".join(f"{p}\n" for p in pred))
+                n += len(pred)
+        if output and output != "-":
+            click.echo(f"{n} predictions -> {output}", err=True)
+        return
     X, _ = read_for_model(data, est, label, fmt, info)
     pred = predict_in_chunks(est, X)
     with atomic_output(output or "-") as out:

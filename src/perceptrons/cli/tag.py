@@ -5,6 +5,7 @@ training and writes nothing.
 """
 
 import os
+from contextlib import contextmanager
 
 import click
 
@@ -87,36 +88,100 @@ def command():
 @click.option("--patience", type=COUNT, default=None, help="Stop after N epochs without a better dev score.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the per-epoch shuffle.")
 @click.option(
+    "--stream",
+    is_flag=True,
+    help="Read TRAIN a chunk of sentences at a time (memory bounded by the chunk, not the file); "
+    "implies no shuffle: sentences are visited in file order. Not with --dev or --patience.",
+)
+@click.option(
+    "--chunk-sentences",
+    type=COUNT,
+    default=None,
+    help="--stream: sentences read and trained on at a time  [default: 2000]",
+)
+@click.option(
     "-o", "--output", required=True, type=click.Path(dir_okay=False), callback=note_path, help="Model file to write."
 )
 def train(
-    train, dev_path, column, epochs, decoder, templates, clusters, tag_dict, second_order, edges, patience, seed, output
+    train,
+    dev_path,
+    column,
+    epochs,
+    decoder,
+    templates,
+    clusters,
+    tag_dict,
+    second_order,
+    edges,
+    patience,
+    seed,
+    stream,
+    chunk_sentences,
+    output,
 ):
     """Train a tagger on TRAIN (.conllu) and save it to MODEL."""
+    _check_stream_options(stream, chunk_sentences, dev_path, patience)
     clusters_file = clusters if clusters and os.path.isfile(clusters) else None  # not a packaged name
     check_output_path(output, [("TRAIN", train), ("--dev", dev_path), ("--clusters", clusters_file)])
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
     from perceptrons.io.conllu import read_conllu
     from perceptrons.persistence import save_model
     from perceptrons.structured.tagging import Tagger
 
-    sents = read_conllu(train, column, require_tags=True, keep_lines=False)
-    dev = read_conllu(dev_path, column, require_tags=True, keep_lines=False) if dev_path else None
     tagger = Tagger(
         templates=templates,
         clusters=clusters,
         decoder=decoder,
         max_epochs=epochs,
+        shuffle=not stream,  # a streamed fit visits the sentences in file order
         patience=patience,
         tag_dict=tag_dict,
         edges=edges,
         markov_order=2 if second_order else 1,
         random_state=seed,
     )
-    words, tags = [s.words for s in sents], [s.tags for s in sents]
-    dev_arg = ([s.words for s in dev], [s.tags for s in dev]) if dev else None
+    if stream:
+        with _epoch_bar(tagger, epochs) as on_epoch:
+            tagger.fit_stream(train, column, chunk_sentences or 2000, callback=on_epoch)
+        summary = f"{train} read in chunks of {chunk_sentences or 2000} sentences"
+    else:
+        sents = read_conllu(train, column, require_tags=True, keep_lines=False)
+        dev = read_conllu(dev_path, column, require_tags=True, keep_lines=False) if dev_path else None
+        words, tags = [s.words for s in sents], [s.tags for s in sents]
+        dev_arg = ([s.words for s in dev], [s.tags for s in dev]) if dev else None
+        with _epoch_bar(tagger, epochs) as on_epoch:
+            tagger.fit(words, tags, dev=dev_arg, callback=on_epoch)
+        summary = f"{len(sents)} sentences, {sum(len(w) for w in words)} tokens"
+    save_model(tagger, output)
+    m = tagger.model_
+    click.echo(f"model      Tagger -> {output}")
+    if tagger.clusters_ is not None:
+        click.echo(f"clusters   {len(tagger.clusters_)} words, {tagger.clusters_.source}")
+    click.echo(f"train      {summary}, {len(m.classes_)} tags, {tagger.features_.n_features} features")
+    click.echo(
+        f"epochs     {m.n_epochs_} run, kept epoch {m.best_epoch_}; sentences wrong per epoch "
+        f"{' '.join(map(str, m.mistakes_per_epoch_))}"
+    )
+    if m.dev_scores_:
+        click.echo(f"dev acc    {' '.join(f'{s:.4f}' for s in m.dev_scores_)}  (best {max(m.dev_scores_):.4f})")
+
+
+def _check_stream_options(stream, chunk_sentences, dev_path, patience):
+    """--stream's companions and conflicts, refused before any file is read."""
+    if chunk_sentences is not None and not stream:
+        raise click.UsageError("--chunk-sentences goes with --stream")
+    if stream and dev_path:
+        raise click.UsageError("--stream does not take --dev: a streamed fit keeps the last epoch")
+    if stream and patience is not None:
+        raise click.UsageError("--stream does not take --patience: it has no development set to stop on")
+
+
+@contextmanager
+def _epoch_bar(tagger, epochs):
+    """Yield the epoch callback: a progress bar of epochs, mistakes and dev accuracy; Ctrl-C
+    ends training between two epochs (the model is then never written)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
     # the bar appears with the first epoch: an error while reading features or clusters is then
     # the only thing on stderr
     bar = Progress(
@@ -141,25 +206,10 @@ def train(
 
     try:
         with interrupt_between_epochs() as check:
-            tagger.fit(words, tags, dev=dev_arg, callback=on_epoch)
+            yield on_epoch
     finally:
         if task is not None:
             bar.stop()
-    save_model(tagger, output)
-    m = tagger.model_
-    click.echo(f"model      Tagger -> {output}")
-    if tagger.clusters_ is not None:
-        click.echo(f"clusters   {len(tagger.clusters_)} words, {tagger.clusters_.source}")
-    click.echo(
-        f"train      {len(sents)} sentences, {sum(len(w) for w in words)} tokens, {len(m.classes_)} tags, "
-        f"{tagger.features_.n_features} features"
-    )
-    click.echo(
-        f"epochs     {m.n_epochs_} run, kept epoch {m.best_epoch_}; sentences wrong per epoch "
-        f"{' '.join(map(str, m.mistakes_per_epoch_))}"
-    )
-    if m.dev_scores_:
-        click.echo(f"dev acc    {' '.join(f'{s:.4f}' for s in m.dev_scores_)}  (best {max(m.dev_scores_):.4f})")
 
 
 def _read_plain(path):

@@ -11,10 +11,11 @@ from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, interrupt_betwe
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import BUDGET, CACHE_MB, COEF0, COUNT, DEGREE, EPOCHS, GAMMA_OR_WORD, MARGIN, SEED
 from perceptrons.cli._paths import check_output_path
+from perceptrons.cli._stream import stream_options
 
 
 @click.command(name="train")
-@click.argument("data", type=click.Path(dir_okay=False), callback=note_input)
+@click.argument("data", type=click.Path(), callback=note_input)
 @click.option(
     "-o",
     "--output",
@@ -76,6 +77,7 @@ from perceptrons.cli._paths import check_output_path
     callback=note_path,
     help="Data file to report test accuracy on.",
 )
+@stream_options
 def command(
     data,
     output,
@@ -99,9 +101,22 @@ def command(
     budget_policy,
     cache_size,
     test_path,
+    stream,
+    cache_path,
+    hash_bits,
+    shuffle_buffer,
+    text_column,
 ):
     """Train a perceptron on DATA (CSV/TSV with header, LIBSVM, or .npz) and save it to MODEL."""
-    check_output_path(output, [("DATA", data), ("--test", test_path)])
+    if stream:  # DATA may be a directory or a glob of shards
+        from perceptrons.io.sources import shard_paths
+
+        tests = shard_paths(test_path) if test_path else []
+        inputs = [("DATA", p) for p in shard_paths(data)] + [("--test", p) for p in tests]
+        check_output_path(output, inputs)
+        check_output_path(cache_path or f"{output}.cache", inputs, hint="--cache")
+    else:
+        check_output_path(output, [("DATA", data), ("--test", test_path)])
     import warnings
 
     from rich.console import Console
@@ -111,6 +126,28 @@ def command(
     from perceptrons.io.readers import read_data
     from perceptrons.persistence import save_model
 
+    if stream:
+        return _train_stream(
+            data,
+            output,
+            model_name,
+            label,
+            fmt,
+            test_path,
+            cache_path,
+            hash_bits,
+            shuffle_buffer,
+            text_column,
+            dict(
+                fit_intercept=not no_intercept,
+                max_epochs=epochs,
+                order=order,
+                init=init,
+                margin=margin,
+                random_state=seed,
+                **({"max_vectors": max_vectors} if model_name == "voted" else {}),
+            ),
+        )
     X, y, label_column = read_data(data, label=label, fmt=fmt, return_label_name=True)
     if test_path:
         # read before training: a missing, unlabelled or wrong-width test file must fail before
@@ -187,6 +224,40 @@ def command(
     click.echo(f"train acc  {estimator.score(X, y):.4f}")
     if test_path:
         click.echo(f"test acc   {estimator.score(Xt, yt):.4f}")
+
+
+def _train_stream(data, output, model_name, label, fmt, test_path, cache_path, hash_bits, shuffle_buffer, text, params):
+    """``train --stream``: the model is fitted from an epoch cache, never from the whole file in memory."""
+    from perceptrons import stream
+    from perceptrons.cli import _stream
+    from perceptrons.persistence import save_model
+
+    cls = CLI_NAMES[model_name]
+    if model_name not in ("perceptron", "averaged", "voted"):
+        raise click.BadParameter(
+            f"--model {model_name} cannot train from a stream; perceptron, averaged and voted can",
+            param_hint="--stream",
+        )
+    src = _stream.source_of(data, fmt, label, hash_bits, text)
+    test = _stream.source_of(test_path, fmt, label, hash_bits, text) if test_path else None
+    estimator = estimator_class(cls)(**params)
+    with interrupt_between_epochs() as check:
+        stopped_early = _stream.train(estimator, src, output, cache_path, shuffle_buffer, check)
+    save_model(estimator, output, info={"label_column": label})
+    click.echo(f"model      {cls} -> {output}")
+    click.echo(
+        f"data       {src.spec} ({len(src.paths)} file{'s' if len(src.paths) > 1 else ''}), "
+        f"{estimator.n_features_in_} features, {len(estimator.classes_)} classes"
+    )
+    click.echo(
+        f"epochs     {estimator.n_epochs_}   updates {estimator.n_updates_}   "
+        f"converged {'yes' if estimator.converged_ else 'no'}"
+    )
+    if stopped_early:
+        click.echo("note       stopped at --epochs with mistakes left: the data may not be linearly separable")
+    click.echo(f"last epoch {estimator.mistakes_per_epoch_[-1]} mistakes")
+    if test is not None:
+        click.echo(f"test acc   {stream.evaluate(estimator, test)['accuracy']:.4f}")
 
 
 def _gamma(text):

@@ -1,4 +1,10 @@
-"""LIBSVM/SVMlight text through scikit-learn's parser; a refused file is scanned to name its bad line."""
+"""LIBSVM/SVMlight text, plain or gzip, read by a compiled parser: in blocks, or whole.
+
+The file is read in chunks of complete lines (a partial last line is carried into the next
+chunk) and each chunk is parsed by :func:`perceptrons._jit.libsvm_parse.parse_libsvm`, with no
+Python per line.  The first bad token stops the read with a one-line error naming the file, the
+line and the byte offset of the token, what was seen there and what was expected.
+"""
 
 import os
 import re
@@ -6,113 +12,239 @@ import re
 import numpy as np
 
 from perceptrons._validation import PerceptronsError
-from perceptrons.io.delimited import text_lines
-from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label, is_float, typed_labels
+from perceptrons.io.blocks import Block
+from perceptrons.io.chunks import is_gzip, line_chunks
+from perceptrons.io.labels import check_label, typed_labels
 
 #: LIBSVM feature indices are 1-based and must fit the int32 index arrays of a CSR matrix
 MAX_LIBSVM_INDEX = 2**31 - 1
-_BOM = b"\xef\xbb\xbf"
-# the label token of a data line as scikit-learn's parser sees it: the first whitespace-separated
-# word before any '#'; a line without one (blank or comment) is no data row
-_LIBSVM_LABEL = re.compile(rb"[ \t\n\r\x0b\x0c]*([^ \t\n\r\x0b\x0c#]+)")
+#: bytes read (and parsed) at a time by :func:`libsvm_blocks`
+BLOCK_BYTES = 1 << 24
+# ... and by read_libsvm, whose read buffer adds to its peak memory: 4 MiB keeps that small while
+# the per-chunk cost (a call, four in-place resizes) stays negligible
+_READ_BYTES = 1 << 22
+# what ends a token: ASCII whitespace (as ``bytes.split`` sees it) or a comment
+_TOKEN = re.compile(rb"[^ \t\n\r\x0b\x0c#]*")
+
+
+def libsvm_blocks(path, block_bytes=BLOCK_BYTES, n_features=None):
+    """The rows of a LIBSVM/SVMlight file, as CSR blocks of about ``block_bytes`` of text each.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Plain text, or gzip (told by its first two bytes, whatever the name).
+    block_bytes : int, default 2**24
+        Bytes of text read and parsed at a time; a line longer than that is still read whole.
+    n_features : int, optional
+        Width expected by a model: a feature index beyond it is refused.
+
+    Yields
+    ------
+    Block
+        CSR rows: ``indptr`` int64 from 0, ``indices`` int32 (0-based), ``data`` float32, or
+        None when every value of the block is exactly 1; ``y`` float64; ``line`` the file line
+        of the block's first row.  Chunks holding no data row (only comments) yield nothing.
+
+    Raises
+    ------
+    PerceptronsError
+        The file is empty, not LIBSVM text (the message names its line and byte), or a
+        truncated gzip stream.
+    """
+    from perceptrons._jit.libsvm_parse import ALL_ONES, FIRST_LINE, INFO_SIZE, NNZ, ROWS, STATUS, parse_libsvm
+
+    path = os.fspath(path)
+    limit = -1 if n_features is None else int(n_features)
+    info = np.zeros(INFO_SIZE, np.int64)
+    no_text = np.empty(0, np.uint8)
+    for chunk in _chunks(path, block_bytes):
+        buf, n = chunk.buf, chunk.n
+        y = np.empty(chunk.newlines + 1)
+        indptr = np.empty(chunk.newlines + 2, np.int64)
+        indptr[0] = 0
+        indices = np.empty(chunk.colons, np.int32)
+        values = np.empty(chunk.colons, np.float32)
+        parse_libsvm(buf, n, chunk.first, limit, y, indptr, indices, values, no_text, 0, 0, info)
+        if info[STATUS]:
+            raise _error(path, chunk, info, n_features)
+        rows, nnz = int(info[ROWS]), int(info[NNZ])
+        if rows:
+            yield Block(
+                y=y[:rows],
+                indptr=indptr[: rows + 1],
+                indices=indices[:nnz],
+                data=None if info[ALL_ONES] else values[:nnz],
+                path=path,
+                line=chunk.line + int(info[FIRST_LINE]) - 1,
+            )
 
 
 def read_libsvm(path, label=None, n_features=None):
-    """LIBSVM/SVMlight text (1-based, sorted, unique feature indices), via scikit-learn's fast parser.
+    """A LIBSVM/SVMlight file (plain or gzip) as a CSR matrix and its labels.
 
-    When that parser refuses a file, the file is scanned line by line to say which line and why.
-    The labels are read from their text (a second, cheap pass): the parser reads them as floats,
-    which would merge ``1e19`` and ``10000000000000000001``.
+    Parameters
+    ----------
+    path : str or path-like
+        The file; indices are 1-based and increasing within a line.
+    label : None
+        Unused (LIBSVM labels are the first token of each line); accepted like the other readers.
+    n_features : int, optional
+        Width expected by a model: X is padded to it and an index beyond it is refused.
+
+    Returns
+    -------
+    X : scipy.sparse.csr_matrix of float32, shape (n_rows, n_features or the largest index (at least 1))
+    y : ndarray
+        int64 when every label is a whole number within int64, else the labels' texts (so that
+        ``1e19`` and ``10000000000000000001`` stay two classes), as
+        :func:`perceptrons.io.labels.typed_labels` types them.
+    label_name : None
+
+    Raises
+    ------
+    PerceptronsError
+        The file is empty, not LIBSVM text (the message names its line and byte), or a
+        truncated gzip stream.
     """
-    from sklearn.datasets import load_svmlight_file
+    import scipy.sparse as sp
 
-    if os.path.getsize(path) == 0:
+    from perceptrons._jit.libsvm_parse import (
+        INEXACT_LABELS,
+        INFO_SIZE,
+        MAX_SEEN,
+        NNZ,
+        ROWS,
+        STATUS,
+        TEXT,
+        parse_libsvm,
+    )
+
+    path = os.fspath(path)
+    limit = -1 if n_features is None else int(n_features)
+    info = np.zeros(INFO_SIZE, np.int64)
+    y = indptr = indices = values = None
+    text = np.empty(0, np.uint8)
+    label_texts = []
+    rows = nnz = inexact = width = 0
+    for chunk in _chunks(path, _READ_BYTES):
+        if y is None:  # sized for the whole file from its first chunk; untouched pages cost nothing
+            scale = max(1.0, chunk.size / chunk.n) * 1.05 if chunk.size else 1.0
+            y = _capacity(np.float64, chunk.newlines + 1, scale)
+            indptr = _capacity(np.int64, chunk.newlines + 2, scale)
+            indptr[0] = 0
+            indices = _capacity(np.int32, chunk.colons, scale)
+            values = _capacity(np.float32, chunk.colons, scale)
+        _reserve(y, rows + chunk.newlines + 1)
+        _reserve(indptr, rows + chunk.newlines + 2)
+        _reserve(indices, nnz + chunk.colons)
+        _reserve(values, nnz + chunk.colons)
+        if text.shape[0] < chunk.n + 1:
+            text = np.empty(chunk.n + 1, np.uint8)
+        parse_libsvm(chunk.buf, chunk.n, chunk.first, limit, y, indptr, indices, values, text, rows, nnz, info)
+        if info[STATUS]:
+            raise _error(path, chunk, info, n_features)
+        rows += int(info[ROWS])
+        nnz += int(info[NNZ])
+        inexact += int(info[INEXACT_LABELS])
+        width = max(width, int(info[MAX_SEEN]))
+        label_texts.append(text[: info[TEXT]].tobytes())
+    del text
+    for a, size in ((y, rows), (indptr, rows + 1), (indices, nnz), (values, nnz)):
+        a.resize(size, refcheck=False)  # shrinks in place
+    # as scikit-learn's reader did: at least one column, even when no row has a feature
+    shape = (rows, max(width, 1) if n_features is None else n_features)
+    X = sp.csr_matrix((values, indices, indptr), shape=shape)
+    if inexact == 0:  # every label an integer within ±2^53: its double is exact
+        labels = y.astype(np.int64)
+    else:  # some label's text matters (0.5, 1e19): type them from their texts
+        del y
+        labels = typed_labels(b"".join(label_texts).decode("ascii").split("\n")[:-1])
+    return X, labels, None
+
+
+#: glibc serves requests of 32 MiB or more with mmap, and then grows and shrinks them with mremap
+#: (pages moved, not copied); smaller ones may come from the heap, where realloc copies
+_MMAP_BYTES = 32 << 20
+
+
+def _capacity(dtype, first, scale):
+    """An uninitialised output for about ``first * scale`` elements, served by mmap."""
+    itemsize = np.dtype(dtype).itemsize
+    return np.empty(max(int(first * scale), _MMAP_BYTES // itemsize + 1), dtype)
+
+
+def _reserve(a, size):
+    """Grow ``a`` in place to at least ``size`` elements (no view of it may exist).
+
+    Only what the next chunk can need is added: numpy zero-fills the new elements, so any
+    slack would be resident memory.
+    """
+    if a.shape[0] < size:
+        a.resize(size, refcheck=False)
+
+
+class _Chunk:
+    """``buf[:n]``: complete lines starting at file ``line`` and ``byte`` (decompressed for gzip)."""
+
+    __slots__ = ("buf", "n", "first", "line", "byte", "gz", "colons", "newlines", "size")
+
+    def __init__(self, buf, n, first, line, byte, gz, colons, newlines, size):
+        self.buf, self.n, self.first, self.line, self.byte = buf, n, first, line, byte
+        self.gz, self.colons, self.newlines = gz, colons, newlines
+        self.size = size  # bytes in the file (0 for gzip: unknown until read)
+
+
+def _chunks(path, block_bytes):
+    """:func:`perceptrons.io.chunks.line_chunks` with what the parser and its messages need:
+    the file line each chunk starts at, and upper bounds of its rows and entries.
+    """
+    from perceptrons._jit.libsvm_parse import count_bounds
+
+    gz = is_gzip(path)
+    size = 0 if gz else os.path.getsize(path)
+    line, empty = 1, True
+    for buf, n, byte in line_chunks(path, block_bytes):
+        colons, newlines = count_bounds(buf, n)
+        yield _Chunk(buf, n, byte == 0, line, byte, gz, int(colons), int(newlines), size)
+        line += int(newlines)
+        empty = False
+    if empty:
         raise PerceptronsError(f"{path}: the file is empty; expected LIBSVM lines 'label index:value ...'")
-    with open(path, "rb") as f:
-        skip = len(_BOM) if f.read(len(_BOM)) == _BOM else 0
-        f.seek(skip)
-        try:
-            X, _ = load_svmlight_file(f, n_features=n_features, zero_based=False)
-        except (ValueError, RuntimeError, UnicodeDecodeError, OverflowError, IndexError) as exc:
-            _explain_libsvm(path, n_features)
-            raise PerceptronsError(
-                f"{path}: not LIBSVM text ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
-            ) from None
-    if X.shape[1] > MAX_LIBSVM_INDEX:
-        _explain_libsvm(path, n_features)
-        raise PerceptronsError(f"{path}: a feature index exceeds {MAX_LIBSVM_INDEX} (2^31 - 1)")
-    if X.nnz and not np.all(np.isfinite(X.data)):
-        row = int(np.searchsorted(X.indptr, np.flatnonzero(~np.isfinite(X.data))[0], side="right")) - 1
-        _explain_libsvm(path, n_features)
-        raise PerceptronsError(f"{path}, data row {row + 1}: a value is not finite; expected finite numbers")
-    texts, lines = _libsvm_labels(path, skip)
-    if len(texts) != X.shape[0]:  # pragma: no cover - the two readers split lines alike
-        raise PerceptronsError(f"{path}: {len(texts)} labels for {X.shape[0]} rows; the file is not LIBSVM text")
-    for t, lineno in lines.items():
-        check_label(f"{path}, line {lineno}", t)
-    return X, typed_labels(texts), None
 
 
-def _libsvm_labels(path, skip):
-    """The label text of every data line, and the first line of each distinct label."""
-    texts, first = [], {}
-    match = _LIBSVM_LABEL.match
-    with open(path, "rb") as f:
-        f.seek(skip)
-        for lineno, line in enumerate(f, 1):
-            m = match(line)
-            if m is None:
-                continue
-            tok = m.group(1)
-            if tok not in first:
-                first[tok] = lineno
-            texts.append(tok)
-    names = {tok: tok.decode("utf-8", errors="replace") for tok in first}
-    return [names[t] for t in texts], {names[t]: n for t, n in first.items()}
+def _error(path, chunk, info, n_features):
+    """The PerceptronsError for the parser's error code in ``info``."""
+    from perceptrons._jit import libsvm_parse as P
 
-
-def _explain_libsvm(path, n_features):
-    """Raise a PerceptronsError naming the first line that is not LIBSVM text; return if none is found."""
-    for lineno, line in enumerate(text_lines(path), 1):
-        text = line.split("#", 1)[0].strip()
-        if not text:
-            continue
-        parts = text.split()
-        if "\x00" in text:
-            raise PerceptronsError(f"{path}, line {lineno}: contains a NUL byte; expected text")
-        if parts[0].lower() in MISSING_LABELS or parts[0].lower() in INFINITE_LABELS:
-            check_label(f"{path}, line {lineno}", parts[0])
-        if not is_float(parts[0]):
-            raise PerceptronsError(f"{path}, line {lineno}: label {parts[0][:40]!r} is not a number")
-        prev = 0
-        for k, tok in enumerate(parts[1:]):
-            if k == 0 and tok.startswith("qid:"):
-                if not tok[4:].isdigit():
-                    raise PerceptronsError(f"{path}, line {lineno}: {tok[:40]!r} is not 'qid:<integer>'")
-                continue
-            idx, sep, val = tok.partition(":")
-            if not sep or not idx.isascii() or not idx.isdigit() or not is_float(val):
-                raise PerceptronsError(
-                    f"{path}, line {lineno}: {tok[:40]!r} is not 'index:value' with a positive integer index"
-                )
-            i = int(idx)
-            if i < 1:
-                raise PerceptronsError(f"{path}, line {lineno}: feature index {idx} < 1; LIBSVM indices start at 1")
-            if i > MAX_LIBSVM_INDEX:
-                raise PerceptronsError(
-                    f"{path}, line {lineno}: feature index {idx[:40]} is too large; at most {MAX_LIBSVM_INDEX} (2^31 - 1)"
-                )
-            if i <= prev:
-                what = "repeats" if i == prev else f"comes after index {prev}"
-                raise PerceptronsError(
-                    f"{path}, line {lineno}: feature index {i} {what}; expected increasing indices, each once"
-                )
-            if n_features is not None and i > n_features:
-                raise PerceptronsError(
-                    f"{path}, line {lineno}: feature index {idx} exceeds the model's {n_features} features"
-                )
-            if not np.isfinite(float(val)):
-                raise PerceptronsError(
-                    f"{path}, line {lineno}: value {val[:40]!r} of feature {i} is not finite; expected a finite number"
-                )
-            prev = i
+    code, a, b = int(info[P.STATUS]), int(info[P.ERR_A]), int(info[P.ERR_B])
+    at = int(info[P.ERR_BYTE])
+    line = chunk.line + int(info[P.ERR_LINE]) - 1
+    byte = chunk.byte + at
+    where = f"{path}, line {line} (byte {byte}{' of the decompressed stream' if chunk.gz else ''})"
+    token = _TOKEN.match(bytes(chunk.buf[at : min(chunk.n, at + 400)])).group()
+    if b"\x00" in token:
+        return PerceptronsError(f"{where}: a NUL byte; expected text")
+    try:
+        seen = token.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return PerceptronsError(f"{where}: byte {token[exc.start]:#04x} is not UTF-8 text; expected LIBSVM text")
+    shown = seen[:40]
+    value = seen.partition(":")[2][:40]
+    if code in (P.LABEL_BAD, P.LABEL_NONFINITE):
+        check_label(where, seen)  # NA, nan, inf: the messages every reader gives
+        what = "not a number" if code == P.LABEL_BAD else "not finite"
+        return PerceptronsError(f"{where}: label {shown!r} is {what}; expected a finite number first on the line")
+    messages = {
+        P.TOKEN_BAD: f"{shown!r} is not 'index:value'; expected a positive integer index, ':' and a number",
+        P.QID_BAD: f"{shown!r} is not 'qid:<integer>'; expected a query id of digits",
+        P.INDEX_ZERO: "feature index 0 < 1; expected LIBSVM indices, which start at 1",
+        P.INDEX_TOO_LARGE: f"feature index {seen.partition(':')[0][:40]} is too large; "
+        f"expected at most {MAX_LIBSVM_INDEX} (2^31 - 1)",
+        P.INDEX_ORDER: f"feature index {a} {'repeats' if a == b else f'comes after index {b}'}; "
+        "expected increasing indices, each once",
+        P.INDEX_BEYOND: f"feature index {a} exceeds the model's {n_features} features; expected at most {n_features}",
+        P.VALUE_NONFINITE: f"value {value!r} of feature {a} is not finite; expected a finite number",
+        P.VALUE_FLOAT32: f"value {value!r} of feature {a} is beyond float32's range (±3.4e38); expected a smaller number",
+    }
+    return PerceptronsError(f"{where}: {messages[code]}")

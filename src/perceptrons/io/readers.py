@@ -10,7 +10,7 @@ from importlib import import_module
 
 from perceptrons._validation import PerceptronsError
 
-FORMATS = ("csv", "tsv", "libsvm", "npz")
+FORMATS = ("csv", "tsv", "libsvm", "npz", "vw", "parquet")
 _BY_EXTENSION = {
     ".csv": "csv",
     ".tsv": "tsv",
@@ -20,6 +20,9 @@ _BY_EXTENSION = {
     ".svmlight": "libsvm",
     ".txt": "libsvm",
     ".t": "libsvm",
+    ".vw": "vw",
+    ".parquet": "parquet",
+    ".pq": "parquet",
 }
 
 #: format -> "module:function"; each reader takes (path, label=, n_features=) and returns (X, y, label name)
@@ -28,7 +31,12 @@ READERS = {
     "tsv": "perceptrons.io.delimited:read_tsv",
     "libsvm": "perceptrons.io.libsvm:read_libsvm",
     "npz": "perceptrons.io.npz:read_npz",
+    "vw": "perceptrons.io.vw:read_vw",
+    "parquet": "perceptrons.io.arrow:read_parquet",
 }
+#: bytes in memory per byte of file, at most, once read (LIBSVM: int32 + float32 per "i:v " of ≥ 4
+#: bytes; CSV: a float64 per number of ≥ 2 bytes); a file this large that does not fit is refused
+_MEMORY_PER_BYTE = {"libsvm": 2.0, "vw": 2.0, "csv": 4.0, "tsv": 4.0}
 
 
 def guess_format(path):
@@ -72,6 +80,7 @@ def read_data(path, label=None, fmt=None, n_features=None, return_label_name=Fal
         raise PerceptronsError(f"{path}: no such file")
     if os.path.isdir(path):
         raise PerceptronsError(f"{path}: is a directory, expected a data file")
+    check_fits_in_memory(path, fmt)
     module, function = READERS[fmt].split(":")
     X, y, label_name = getattr(import_module(module), function)(path, label=label, n_features=n_features)
     if X.shape[0] == 0:
@@ -79,10 +88,40 @@ def read_data(path, label=None, fmt=None, n_features=None, return_label_name=Fal
     return (X, y, label_name) if return_label_name else (X, y)
 
 
+def available_memory():
+    """Bytes of memory available to a new allocation (MemAvailable of /proc/meminfo), or None."""
+    try:
+        with open("/proc/meminfo", "rb") as f:
+            for line in f:
+                if line.startswith(b"MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:  # pragma: no cover - not Linux
+        return None
+    return None  # pragma: no cover
+
+
+def check_fits_in_memory(path, fmt):
+    """Refuse, before reading, a text file whose arrays would not fit in the available memory."""
+    factor = _MEMORY_PER_BYTE.get(fmt)
+    if factor is None:
+        return
+    size = os.path.getsize(path)
+    with open(path, "rb") as f:
+        if f.read(2) == b"\x1f\x8b":
+            factor *= 4  # gzip: the text is several times the compressed size
+    need = size * factor
+    free = available_memory()
+    if free is not None and need > free:
+        raise PerceptronsError(
+            f"{path}: {size / 1e9:.1f} GB of {fmt} would need up to {need / 1e9:.1f} GB in memory, more than the "
+            f"{free / 1e9:.1f} GB available; use --stream to train and predict block by block"
+        )
+
+
 def _read_stdin(label, fmt, n_features, return_label_name):
     """``read_data("-")``: standard input, spooled to a temporary file first, since the readers
-    need a real file (LIBSVM reads a refused file twice to say which line is wrong, ``.npz`` is
-    a zip read by seeking).  Errors name standard input, not the temporary file.
+    need a real file (``.npz`` is a zip read by seeking, the CSV reader and the readers of text
+    check the file's size first).  Errors name standard input, not the temporary file.
     """
     import shutil
     import sys

@@ -1,7 +1,10 @@
 """The kernel perceptron: the perceptron in dual form (Aizerman, Braverman & Rozonoer 1964)."""
 
+from __future__ import annotations
+
 import warnings
 from numbers import Integral, Real
+from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -29,6 +32,15 @@ from perceptrons.kernel._cache import make_cache
 from perceptrons.kernel._predict import DualModel, block_scores
 from perceptrons.kernel._train import DualState, run_epochs
 from perceptrons.kernel.kernels import KERNEL_NAMES, USES_GAMMA, KernelBlock, resolve_gamma, sq_norms
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, Literal
+
+    from numpy.typing import ArrayLike
+    from scipy.sparse import sparray, spmatrix
+
+    _KernelName = Literal["linear", "poly", "rbf", "sigmoid", "precomputed"]
 
 #: highest polynomial degree accepted (see the constraint's comment)
 _MAX_DEGREE = 100
@@ -182,22 +194,22 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     def __init__(
         self,
         *,
-        kernel="rbf",
-        degree=3,
-        gamma="scale",
-        coef0=0.0,
-        margin=0.0,
-        averaged=False,
-        voted=False,
-        budget=None,
-        budget_policy="random",
-        fit_intercept=True,
-        max_epochs=100,
-        order="cyclic",
-        class_weight=None,
-        cache_size=200,
-        random_state=None,
-    ):
+        kernel: _KernelName | Callable[[np.ndarray, np.ndarray], ArrayLike] = "rbf",
+        degree: int = 3,
+        gamma: Literal["scale", "auto"] | float = "scale",
+        coef0: float = 0.0,
+        margin: float = 0.0,
+        averaged: bool = False,
+        voted: bool = False,
+        budget: int | None = None,
+        budget_policy: Literal["random", "oldest"] = "random",
+        fit_intercept: bool = True,
+        max_epochs: int = 100,
+        order: Literal["cyclic", "shuffle"] = "cyclic",
+        class_weight: dict[Any, float] | Literal["balanced"] | None = None,
+        cache_size: float = 200,
+        random_state: int | np.random.RandomState | None = None,
+    ) -> None:
         self.kernel = kernel
         self.degree = degree
         self.gamma = gamma
@@ -215,7 +227,13 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     # ------------------------------------------------------------------ fit
-    def fit(self, X, y, sample_weight=None, callback=None):
+    def fit(
+        self,
+        X: ArrayLike | spmatrix | sparray,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+        callback: Callable[[int, int, float], object] | None = None,
+    ) -> KernelPerceptron:
         """Run the dual PLA for up to ``max_epochs`` epochs.
 
         Parameters
@@ -270,7 +288,13 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         return self
 
     @available_if(_stream.streamable)
-    def partial_fit(self, X, y, classes=None, sample_weight=None):
+    def partial_fit(
+        self,
+        X: ArrayLike | spmatrix | sparray,
+        y: ArrayLike,
+        classes: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
+    ) -> KernelPerceptron:
         """One online pass over a batch, continuing from the support examples kept so far.
 
         Memory is the support (at most ``budget`` examples) plus the batch: a stream of calls
@@ -407,7 +431,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         return X, y
 
     # ------------------------------------------------------------------ predict
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Scores: shape (n,) for two classes (≥ 0 predicts ``classes_[1]``), else (n, n_classes).
 
         Voted models return the survival-weighted votes divided by the number of visits
@@ -449,7 +473,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             ),
         )
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Labels; a score of exactly 0 predicts ``classes_[1]`` (sign(0) = +1), multiclass ties
         go to the lowest class index.
 

@@ -6,9 +6,12 @@ the plain PLA, overrides one hook: ``_averaging`` (keep the lazy sum of iterates
 compiled loop, as the pocket algorithm needs) or ``_finalize`` (turn the running state into ``coef_``).
 """
 
+from __future__ import annotations
+
 import time
 import warnings
 from numbers import Integral, Real
+from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -17,6 +20,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from perceptrons._jit import linear as K
+from perceptrons._jit.rows import kernel_operand, weight_dtype
 from perceptrons._validation import (
     RANDOM_STATE,
     Interval,
@@ -28,14 +32,21 @@ from perceptrons._validation import (
     check_same_classes,
     encode_labels,
     fit_labels,
-    kernel_operand,
     overflow_error,
     sample_scale,
     seed_of,
     validate_params,
-    weight_dtype,
 )
 from perceptrons.io.model_state import FLOATS
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeVar
+
+    from numpy.typing import ArrayLike
+    from scipy.sparse import sparray, spmatrix
+
+    _Linear = TypeVar("_Linear", bound="LinearPerceptronBase")
 
 _NO_LOG = np.zeros((0, 3), dtype=np.int64)
 _IN_ORDER = np.zeros(0, dtype=np.int64)  # an empty permutation: the compiled loops visit rows in order
@@ -86,7 +97,13 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
     _log_updates = False
 
     # ------------------------------------------------------------------ public API
-    def fit(self, X, y, sample_weight=None, callback=None):
+    def fit(
+        self: _Linear,
+        X: ArrayLike | spmatrix | sparray,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+        callback: Callable[[int, int, float], object] | None = None,
+    ) -> _Linear:
         """Run the PLA for up to ``max_epochs`` epochs, stopping at the first epoch without mistakes.
 
         Parameters
@@ -153,7 +170,13 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             )
         return self
 
-    def partial_fit(self, X, y, classes=None, sample_weight=None):
+    def partial_fit(
+        self: _Linear,
+        X: ArrayLike | spmatrix | sparray,
+        y: ArrayLike,
+        classes: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
+    ) -> _Linear:
         """One online pass over the examples given, counting mistakes.
 
         The first call must pass ``classes`` (every label that will ever be seen).  Unlike
@@ -207,7 +230,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         self._check_finite_model(Xop)
         return self
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Scores w·x + b of each class.
 
         Parameters
@@ -225,7 +248,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         scores = X @ self.coef_.T + self.intercept_
         return scores.ravel() if scores.shape[1] == 1 else scores
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Labels; a score of exactly 0 predicts the positive class ``classes_[1]`` (sign(0) = +1,
         as in Gormley's notes — scikit-learn's Perceptron picks the negative class there).
         Multiclass ties go to the lowest class index.
@@ -317,6 +340,41 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         if i >= 0 and self._log_updates:
             self._record_updates(np.array([[i, count_before, runner]], dtype=np.int64))
         return m, int(i >= 0)
+
+    # ------------------------------------------------------------------ streaming (perceptrons.stream)
+    #: why this estimator cannot train from a stream, or None when it can
+    _stream_refusal = None
+
+    def _stream_begin(self, n_features, classes, w_dtype):
+        """Start a streamed fit: fresh weights for ``n_features`` columns and these classes."""
+        self._validate_params()
+        if self._stream_refusal is not None:
+            raise PerceptronsError(f"{type(self).__name__} cannot train from a stream: {self._stream_refusal}")
+        if self.order == "random-mistake":
+            raise PerceptronsError(
+                "order='random-mistake' cannot train from a stream: each step scans every row for "
+                "the mistakes to draw from; use order='cyclic' or 'shuffle'"
+            )
+        self.classes_ = classes
+        self.n_features_in_ = n_features
+        self._rng = np.random.default_rng(seed_of(self.random_state))
+        self._init_state(n_features, self._rng, w_dtype)
+        self._reset_history()
+        self._stopped_by_callback = False
+        self.converged_ = False
+
+    def _stream_block(self, Xop, yi, scale, perm):
+        """One epoch's pass over one block of rows (``perm`` empty: in order); returns its
+        mistakes, or −1 − i when row i's score is not finite."""
+        self._start_fit(None, Xop, yi, scale)
+        return self._run_epoch(Xop, yi, scale, perm)
+
+    def _stream_epoch_done(self, mistakes):
+        """Book-keeping of one streamed epoch, as :meth:`fit` does after each epoch."""
+        self.n_epochs_ += 1
+        self.mistakes_per_epoch_.append(int(mistakes))
+        self.n_updates_ += int(mistakes)
+        self.converged_ = mistakes == 0
 
     # ------------------------------------------------------------------ hooks
     def _reset_history(self):

@@ -1,6 +1,15 @@
 """The classic Perceptron Learning Algorithm (Rosenblatt 1957; Block 1962; Novikoff 1962)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from perceptrons.linear._base import LinearPerceptronBase
+
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    import numpy as np
 
 
 class Perceptron(LinearPerceptronBase):
@@ -88,15 +97,15 @@ class Perceptron(LinearPerceptronBase):
     def __init__(
         self,
         *,
-        fit_intercept=True,
-        max_epochs=1000,
-        order="cyclic",
-        init="zeros",
-        margin=0.0,
-        class_weight=None,
-        random_state=None,
-        warm_start=False,
-    ):
+        fit_intercept: bool = True,
+        max_epochs: int = 1000,
+        order: Literal["cyclic", "shuffle", "random-mistake"] = "cyclic",
+        init: Literal["zeros", "random"] = "zeros",
+        margin: float = 0.0,
+        class_weight: dict[Any, float] | Literal["balanced"] | None = None,
+        random_state: int | np.random.RandomState | None = None,
+        warm_start: bool = False,
+    ) -> None:
         self.fit_intercept = fit_intercept
         self.max_epochs = max_epochs
         self.order = order

@@ -1,11 +1,18 @@
 """The pocket algorithm (Gallant 1990): the PLA that keeps the best weights it has seen."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from perceptrons._jit import linear as K
 from perceptrons._jit.pocket import pocket_epoch_binary, pocket_epoch_multiclass
 from perceptrons._validation import Kind
 from perceptrons.linear._base import LinearPerceptronBase
+
+if TYPE_CHECKING:
+    from typing import Any, Literal
 
 
 class PocketPerceptron(LinearPerceptronBase):
@@ -65,20 +72,25 @@ class PocketPerceptron(LinearPerceptronBase):
     """
 
     _parameter_constraints = {**LinearPerceptronBase._parameter_constraints, "ratchet": (Kind(bool, "a bool"),)}
+    _stream_refusal = (
+        "the pocket is judged by its errors on the whole training set (Gallant's ratchet) and by "
+        "runs of correct examples across it, so it needs every row at hand; use Perceptron or "
+        "AveragedPerceptron, or train in memory"
+    )
 
     def __init__(
         self,
         *,
-        ratchet=True,
-        fit_intercept=True,
-        max_epochs=1000,
-        order="cyclic",
-        init="zeros",
-        margin=0.0,
-        class_weight=None,
-        random_state=None,
-        warm_start=False,
-    ):
+        ratchet: bool = True,
+        fit_intercept: bool = True,
+        max_epochs: int = 1000,
+        order: Literal["cyclic", "shuffle", "random-mistake"] = "cyclic",
+        init: Literal["zeros", "random"] = "zeros",
+        margin: float = 0.0,
+        class_weight: dict[Any, float] | Literal["balanced"] | None = None,
+        random_state: int | np.random.RandomState | None = None,
+        warm_start: bool = False,
+    ) -> None:
         self.ratchet = ratchet
         self.fit_intercept = fit_intercept
         self.max_epochs = max_epochs

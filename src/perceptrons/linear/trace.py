@@ -5,11 +5,19 @@ intermediate weight vectors are replayed from that log, so the trace and ``Perce
 cannot disagree.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from perceptrons.linear.perceptron import Perceptron
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from numpy.typing import ArrayLike
 
 
 @dataclass(frozen=True)
@@ -45,8 +53,16 @@ class _TracingPerceptron(Perceptron):
 
 
 def trace_updates(
-    X, y, *, fit_intercept=True, max_epochs=1000, order="cyclic", init="zeros", margin=0.0, random_state=None
-):
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    fit_intercept: bool = True,
+    max_epochs: int = 1000,
+    order: Literal["cyclic", "shuffle", "random-mistake"] = "cyclic",
+    init: Literal["zeros", "random"] = "zeros",
+    margin: float = 0.0,
+    random_state: int | np.random.RandomState | None = None,
+) -> tuple[Perceptron, list[Update]]:
     """Run the PLA and return its fitted estimator and the list of every :class:`Update`.
 
     Parameters

@@ -1,15 +1,24 @@
 """The voted perceptron (Freund & Schapire 1999)."""
 
+from __future__ import annotations
+
 import heapq
 from numbers import Integral
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted
 
+from perceptrons._jit import linear as K
 from perceptrons._validation import Interval
 from perceptrons.io.model_state import FLOATS
 from perceptrons.linear._base import LinearPerceptronBase
+
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    from numpy.typing import ArrayLike
+    from scipy.sparse import sparray, spmatrix
 
 
 class VotedPerceptron(LinearPerceptronBase):
@@ -74,16 +83,16 @@ class VotedPerceptron(LinearPerceptronBase):
     def __init__(
         self,
         *,
-        max_vectors=None,
-        fit_intercept=True,
-        max_epochs=1000,
-        order="cyclic",
-        init="zeros",
-        margin=0.0,
-        class_weight=None,
-        random_state=None,
-        warm_start=False,
-    ):
+        max_vectors: int | None = None,
+        fit_intercept: bool = True,
+        max_epochs: int = 1000,
+        order: Literal["cyclic", "shuffle", "random-mistake"] = "cyclic",
+        init: Literal["zeros", "random"] = "zeros",
+        margin: float = 0.0,
+        class_weight: dict[Any, float] | Literal["balanced"] | None = None,
+        random_state: int | np.random.RandomState | None = None,
+        warm_start: bool = False,
+    ) -> None:
         self.max_vectors = max_vectors
         self.fit_intercept = fit_intercept
         self.max_epochs = max_epochs
@@ -109,29 +118,23 @@ class VotedPerceptron(LinearPerceptronBase):
         s = self._state
         if self._current is None:
             self._current = (s["w"].copy(), s["b"].copy(), int(s["count"][0]))
-        self._fit_X, self._fit_yi, self._fit_scale = X, yi, scale
+        self._fit_X, self._fit_yi, self._fit_scale = Xop, yi, scale
 
     def _record_updates(self, log):
-        X, yi, scale = self._fit_X, self._fit_yi, self._fit_scale
-        binary = self._state["binary"]
+        # The kernel logged which example updated the weights at which visit; the vectors
+        # themselves are rebuilt by replaying those updates with the epoch's own update step.
         w, b, since = self._current
-        for i, c, runner in log:
-            self._close(w, b, int(c) - since)
-            x = X[i].toarray().ravel() if sp.issparse(X) else np.asarray(X[i], dtype=np.float64)
-            a = scale[i]
-            w, b = w.copy(), b.copy()
-            if binary:
-                step = a if yi[i] == 1 else -a
-                w += step * x
-                b[0] += step if self.fit_intercept else 0.0
-            else:
-                w[:, yi[i]] += a * x
-                w[:, runner] -= a * x
-                if self.fit_intercept:
-                    b[yi[i]] += a
-                    b[runner] -= a
-            since = int(c)
-        self._current = (w, b, since)
+        w, b = w.copy(), b.copy()
+        vectors = np.empty((len(log), *w.shape), dtype=w.dtype)
+        intercepts = np.empty((len(log), *b.shape), dtype=b.dtype)
+        replay = K.replay_binary if self._state["binary"] else K.replay_multiclass
+        replay(self._fit_X, self._fit_yi, self._fit_scale, log, w, b, self.fit_intercept, vectors, intercepts)
+        w_prev, b_prev = self._current[:2]
+        for j, c in enumerate(log[:, 1].tolist()):
+            self._close(w_prev, b_prev, c - since)
+            # copies, so that the heap never keeps the whole batch alive through views
+            w_prev, b_prev, since = vectors[j].copy(), intercepts[j].copy(), c
+        self._current = (w_prev, b_prev, since)
 
     def _close(self, w, b, count):
         if count == 0:  # replaced before it classified anything: it would cast no vote
@@ -158,7 +161,7 @@ class VotedPerceptron(LinearPerceptronBase):
         self.n_vectors_ = len(kept)
 
     # ------------------------------------------------------------------ the vote
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Weighted vote of the kept vectors, each counting as many times as it survived.
 
         Parameters

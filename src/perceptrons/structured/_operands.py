@@ -1,9 +1,10 @@
 """Input checks that turn X, X_edge, lengths, forced tags and a development set into the plain
-arrays the ``_jit`` compiled loops read."""
+arrays the ``_jit`` compiled loops read, in the operand convention of :mod:`perceptrons._jit.rows`."""
 
 import numpy as np
 import scipy.sparse as sp
 
+from perceptrons._jit.rows import kernel_operand
 from perceptrons._validation import PerceptronsError
 
 
@@ -24,12 +25,12 @@ def sequence_offsets(lengths, n_tokens, what="lengths"):
     return np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)])
 
 
-_NO_EDGES = (np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32))
+_NO_EDGES = (np.zeros(0, dtype=np.int32), np.zeros(1, dtype=np.int64))
 NO_FORCED = np.zeros(0, dtype=np.int64)
 
 
 def edge_operand(X_edge, n_tokens, n_edge=None, assume_binary=False):
-    """(indptr, indices) of binary edge features, checked against the token count.
+    """Binary edge features as the operand ``(indices, indptr)``, checked against the token count.
 
     ``assume_binary``: the caller built ``X_edge`` with 1s only (as a
     :class:`~perceptrons.structured.features.FeatureMap` does), so the scan that checks it is
@@ -38,7 +39,7 @@ def edge_operand(X_edge, n_tokens, n_edge=None, assume_binary=False):
     if X_edge is None:
         if n_edge:
             raise PerceptronsError(f"this model has {n_edge} edge features: pass X_edge to predict")
-        return (np.zeros(n_tokens + 1, dtype=np.int64), _NO_EDGES[1]), 0
+        return (_NO_EDGES[0], np.zeros(n_tokens + 1, dtype=np.int64)), 0
     X_edge = sp.csr_matrix(X_edge)
     if X_edge.shape[0] != n_tokens:
         raise PerceptronsError(f"X_edge has {X_edge.shape[0]} rows, but X has {n_tokens} (one per token)")
@@ -46,22 +47,7 @@ def edge_operand(X_edge, n_tokens, n_edge=None, assume_binary=False):
         raise PerceptronsError(f"X_edge has {X_edge.shape[1]} columns, but the model was fitted with {n_edge}")
     if not assume_binary and X_edge.nnz and not np.all(X_edge.data == 1):
         raise PerceptronsError("X_edge must be binary (every stored value 1): edge features are indicators")
-    return (X_edge.indptr.astype(np.int64), X_edge.indices.astype(np.int32)), X_edge.shape[1]
-
-
-def csr_operand(X, assume_binary=False):
-    """(indptr, indices, data, binary) for the compiled loops; indices become int32 when they fit.
-
-    ``binary`` says every stored value is 1, found by a scan of ``X.data`` unless
-    ``assume_binary``: the caller built ``X`` with 1s only (a
-    :class:`~perceptrons.structured.features.FeatureMap` does) and already knows.
-    """
-    indices = (
-        X.indices if X.indices.dtype == np.int32 or X.shape[1] > np.iinfo(np.int32).max else X.indices.astype(np.int32)
-    )
-    data = np.ascontiguousarray(X.data, dtype=np.float64)
-    binary = assume_binary or bool(data.size == 0 or np.all(data == 1.0))
-    return X.indptr.astype(np.int64, copy=False), indices, data, binary
+    return (X_edge.indices.astype(np.int32), X_edge.indptr.astype(np.int64)), X_edge.shape[1]
 
 
 def tag_indices(classes, forced, n_tokens):
@@ -93,7 +79,7 @@ def dev_operands(dev, check_X, classes, n_edge, assume_binary=False):
     if yd.shape != (Xd.shape[0],):
         raise PerceptronsError(f"dev: y has shape {yd.shape}, expected ({Xd.shape[0]},)")
     return (
-        csr_operand(Xd, assume_binary),
+        kernel_operand(Xd, assume_binary),
         edge_operand(dev.get("X_edge"), Xd.shape[0], n_edge, assume_binary)[0],
         yd,
         sequence_offsets(dev["lengths"], Xd.shape[0], "dev lengths"),

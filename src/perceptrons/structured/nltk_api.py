@@ -10,12 +10,22 @@ Honnibal, M. (2013). "A Good Part-of-Speech Tagger in about 200 Lines of Python"
 ``PerceptronTagger``).
 """
 
+from __future__ import annotations
+
 from numbers import Integral
+from typing import TYPE_CHECKING
 
 from perceptrons._validation import Interval, PerceptronsError, PerceptronsTypeError
 
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Iterable, Sequence
+    from typing import Any, TypeVar
 
-def split_tagged(tagged, what="sentences"):
+    _Tagger = TypeVar("_Tagger", bound="NLTKTaggerAPI")
+
+
+def split_tagged(tagged: Iterable[Any], what: str = "sentences") -> tuple[list[list[str]], list[list[str]]]:
     """``[[(word, tag), …], …]`` (NLTK's tagged sentences; any iterable) → (words, tags)."""
     if isinstance(tagged, str):
         raise PerceptronsTypeError(f"{what}: expected a list of sentences (lists of (word, tag) pairs), got a string")
@@ -44,7 +54,12 @@ def split_tagged(tagged, what="sentences"):
 class NLTKTaggerAPI:
     """``train``, ``tag``, ``tag_sents``, ``accuracy`` / ``evaluate`` as NLTK defines them."""
 
-    def train(self, sentences, save_loc=None, nr_iter=5):
+    def train(
+        self: _Tagger,
+        sentences: Iterable[Sequence[tuple[str, str]]],
+        save_loc: str | os.PathLike[str] | None = None,
+        nr_iter: int = 5,
+    ) -> _Tagger:
         """NLTK's ``PerceptronTagger.train``: ``nr_iter`` epochs on tagged sentences.
 
         Sets ``max_epochs=nr_iter`` (so a saved model records it) and fits on
@@ -74,7 +89,7 @@ class NLTKTaggerAPI:
             save_model(self, save_loc)
         return self
 
-    def tag(self, tokens):
+    def tag(self, tokens: Iterable[str]) -> list[tuple[str, str]]:
         """``[(word, tag), …]`` for one sentence given as a list of words, as NLTK's ``tag``.
 
         Parameters
@@ -98,7 +113,7 @@ class NLTKTaggerAPI:
         words = list(tokens)
         return list(zip(words, self.predict([words])[0]))
 
-    def tag_sents(self, sentences):
+    def tag_sents(self, sentences: Iterable[Sequence[str]]) -> list[list[tuple[str, str]]]:
         """``[[(word, tag), …], …]``: :meth:`tag` of each sentence, decoded in one batch.
 
         Parameters
@@ -118,7 +133,7 @@ class NLTKTaggerAPI:
         tags = self.predict(sentences)
         return [list(zip(words, t)) for words, t in zip(sentences, tags)]
 
-    def accuracy(self, gold):
+    def accuracy(self, gold: Iterable[Sequence[tuple[str, str]]]) -> float:
         """Fraction of the tokens of ``gold`` whose tag the tagger predicts, as NLTK's ``accuracy``.
 
         Parameters
@@ -139,7 +154,7 @@ class NLTKTaggerAPI:
         right = sum(p == g for ps, gs in zip(predicted, tags) for p, g in zip(ps, gs))
         return right / n
 
-    def evaluate(self, gold):
+    def evaluate(self, gold: Iterable[Sequence[tuple[str, str]]]) -> float:
         """:meth:`accuracy` under NLTK's older name (deprecated there, kept here for old code).
 
         Parameters

@@ -1,8 +1,11 @@
 """Collins' structured perceptron for sequence labelling (Collins 2002; Gormley)."""
 
+from __future__ import annotations
+
 import time
 import warnings
 from numbers import Integral
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
@@ -11,11 +14,11 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from perceptrons._jit.rows import is_binary, kernel_operand
 from perceptrons._validation import RANDOM_STATE, Interval, Kind, Options, PerceptronsError, seed_of, validate_params
 from perceptrons.structured import _sequence_state as sequence_state
 from perceptrons.structured._operands import (
     NO_FORCED,
-    csr_operand,
     dev_operands,
     edge_operand,
     sequence_offsets,
@@ -23,8 +26,14 @@ from perceptrons.structured._operands import (
 )
 from perceptrons.structured.decoders import DECODERS, decoder_code
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, Literal
+
+    from numpy.typing import ArrayLike
+
 _NO_SCORES = np.zeros((0, 0))
-_NO_ROWS = (np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32), np.zeros(0), True)
+_NO_ROWS = (np.zeros(0, dtype=np.int32), np.zeros(1, dtype=np.int64))  # no token features: scores given
 _PARTS = ("W", "trans", "E", "trans2", "start", "stop")
 
 
@@ -123,14 +132,14 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
     def __init__(
         self,
         *,
-        decoder="viterbi",
-        max_epochs=10,
-        averaged=True,
-        shuffle=False,
-        patience=None,
-        markov_order=1,
-        random_state=None,
-    ):
+        decoder: Literal["viterbi", "greedy"] = "viterbi",
+        max_epochs: int = 10,
+        averaged: bool = True,
+        shuffle: bool = False,
+        patience: int | None = None,
+        markov_order: Literal[1, 2] = 1,
+        random_state: int | np.random.RandomState | None = None,
+    ) -> None:
         self.decoder = decoder
         self.markov_order = markov_order
         self.max_epochs = max_epochs
@@ -140,7 +149,18 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     # ------------------------------------------------------------------ public API
-    def fit(self, X, y, lengths=None, *, X_edge=None, dev=None, forced=None, callback=None, assume_binary=False):
+    def fit(
+        self,
+        X: ArrayLike | sp.spmatrix | sp.sparray,
+        y: ArrayLike,
+        lengths: ArrayLike | None = None,
+        *,
+        X_edge: ArrayLike | sp.spmatrix | sp.sparray | None = None,
+        dev: tuple[Any, ...] | dict[str, Any] | None = None,
+        forced: ArrayLike | None = None,
+        callback: Callable[[int, int, float], object] | None = None,
+        assume_binary: bool = False,
+    ) -> SequencePerceptron:
         """Train for up to ``max_epochs`` epochs.
 
         Parameters
@@ -177,11 +197,11 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         yi = np.searchsorted(self.classes_, y).astype(np.int64)
         offsets = sequence_offsets(lengths, X.shape[0])
         eop, n_edge = edge_operand(X_edge, X.shape[0], assume_binary=assume_binary)
-        op = csr_operand(X, assume_binary)
+        op = kernel_operand(X, assume_binary)
         # Binary features make every emission weight an integer of magnitude ≤ tokens × epochs
         # (a token moves a weight by at most 1 an epoch); below 2²⁴ float32 holds those exactly,
         # and half the bytes halve the cost of scoring, which is reading weight rows.
-        exact32 = op[3] and X.shape[0] * self.max_epochs < 2**24
+        exact32 = is_binary(op) and X.shape[0] * self.max_epochs < 2**24
         self._init_state(X.shape[1], n_edge, np.float32 if exact32 else np.float64)
         dev_ops = None if dev is None else dev_operands(dev, self._check_X, self.classes_, n_edge, assume_binary)
         self._train(op, eop, yi, offsets, self.forced_indices(forced, X.shape[0]), self.max_epochs, dev_ops, callback)
@@ -195,7 +215,16 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
             )
         return self
 
-    def partial_fit(self, X, y, lengths=None, classes=None, *, X_edge=None, forced=None):
+    def partial_fit(
+        self,
+        X: ArrayLike | sp.spmatrix | sp.sparray,
+        y: ArrayLike,
+        lengths: ArrayLike | None = None,
+        classes: ArrayLike | None = None,
+        *,
+        X_edge: ArrayLike | sp.spmatrix | sp.sparray | None = None,
+        forced: ArrayLike | None = None,
+    ) -> SequencePerceptron:
         """One pass over the sequences given; the first call must pass ``classes``.
 
         Parameters
@@ -235,11 +264,136 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         yi = np.searchsorted(self.classes_, y).astype(np.int64)
         offsets = sequence_offsets(lengths, X.shape[0])
         self._train(
-            csr_operand(X), eop, yi, offsets, self.forced_indices(forced, X.shape[0]), 1, None, None, online=True
+            kernel_operand(X), eop, yi, offsets, self.forced_indices(forced, X.shape[0]), 1, None, None, online=True
         )
         return self
 
-    def predict(self, X, lengths=None, *, X_edge=None, forced=None):
+    # ------------------------------------------------------------------ training block by block
+    # For a training set read a block at a time (``Tagger.fit_stream``): each epoch is fit_block
+    # on every block in order, then end_epoch.  The state carries over from block to block and
+    # train_epoch keeps nothing else between sequences, so the result is fit's with shuffle=False.
+    def begin_epochs(
+        self,
+        classes: ArrayLike,
+        n_features: int,
+        n_edge_features: int = 0,
+        *,
+        n_tokens: int | None = None,
+    ) -> SequencePerceptron:
+        """Start training from zero weights on sequences given block by block.
+
+        Each epoch is :meth:`fit_block` on every block, in order, then :meth:`end_epoch`; the
+        caller runs the epochs (up to ``max_epochs``, stopping when one is without mistakes).
+        Given the same sequences in the same order this is :meth:`fit` with ``shuffle=False``
+        and no development set, weight for weight.
+
+        Parameters
+        ----------
+        classes : array-like of shape (n_classes,)
+            Every tag of the training data.
+        n_features : int
+            Columns of every block's ``X``.
+        n_edge_features : int, default=0
+            Columns of every block's ``X_edge``.
+        n_tokens : int, default=None
+            Tokens in one epoch, when every block's features will be binary: as in :meth:`fit`,
+            the emission weights are then float32 if ``n_tokens * max_epochs < 2**24`` (their
+            values are integers, exact in float32), float64 otherwise or when None.
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        PerceptronsError
+            With ``shuffle=True``: blocks are visited in the order given.
+        """
+        validate_params(self, self._parameter_constraints)
+        if self.shuffle:
+            raise PerceptronsError("training block by block visits the sequences in the order given: set shuffle=False")
+        self.classes_ = np.unique(np.asarray(classes))
+        self.n_features_in_ = int(n_features)
+        exact32 = n_tokens is not None and n_tokens * self.max_epochs < 2**24
+        self._init_state(self.n_features_in_, int(n_edge_features), np.float32 if exact32 else np.float64)
+        self.converged_, self._stopped, self.best_epoch_ = False, False, 0
+        return self
+
+    def fit_block(
+        self,
+        X: ArrayLike | sp.spmatrix | sp.sparray,
+        y: ArrayLike,
+        lengths: ArrayLike | None = None,
+        *,
+        X_edge: ArrayLike | sp.spmatrix | sp.sparray | None = None,
+        forced: ArrayLike | None = None,
+        assume_binary: bool = False,
+    ) -> tuple[int, int]:
+        """One block of an epoch: a pass over these sequences, in order, continuing the weights.
+
+        The weights, their running sums for the average and the count of sequences seen carry
+        over from the previous block; the final weights (``coef_``) are computed by
+        :meth:`end_epoch` only.
+
+        Parameters
+        ----------
+        X, y, lengths, X_edge, forced, assume_binary
+            As in :meth:`fit`, for the sequences of this block.
+
+        Returns
+        -------
+        mistakes : int
+            Sequences of the block with at least one wrong tag.
+        token_mistakes : int
+            Tokens of the block with a wrong tag.
+        """
+        if getattr(self, "_state", None) is None:
+            raise PerceptronsError("call begin_epochs before fit_block")
+        X, y = self._check_Xy(X, y, reset=False)
+        eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_, assume_binary)
+        unknown = np.setdiff1d(np.unique(y), self.classes_)
+        if unknown.size:
+            raise PerceptronsError(f"y contains tags {list(unknown[:5])} that are not in classes {list(self.classes_)}")
+        op = kernel_operand(X, assume_binary)
+        if self._state["W"].dtype == np.float32 and not is_binary(op):
+            raise PerceptronsError("begin_epochs was given n_tokens (float32 weights), but X is not binary")
+        yi = np.searchsorted(self.classes_, y).astype(np.int64)
+        offsets = sequence_offsets(lengths, X.shape[0])
+        perm = np.arange(offsets.shape[0] - 1, dtype=np.int64)
+        m, wrong = self._pass(op, eop, yi, offsets, perm, self.forced_indices(forced, X.shape[0]))
+        return int(m), int(wrong)
+
+    def end_epoch(self, mistakes: int, token_mistakes: int) -> bool:
+        """Close an epoch of :meth:`fit_block` calls: record it and compute the final weights.
+
+        Parameters
+        ----------
+        mistakes, token_mistakes : int
+            The sums of :meth:`fit_block`'s counts over the epoch's blocks.
+
+        Returns
+        -------
+        bool
+            Whether the epoch was without mistakes (``converged_``): training should stop.
+        """
+        if getattr(self, "_state", None) is None:
+            raise PerceptronsError("call begin_epochs before end_epoch")
+        self.n_epochs_ += 1
+        self.mistakes_per_epoch_.append(int(mistakes))
+        self.token_mistakes_per_epoch_.append(int(token_mistakes))
+        self._finalize()
+        self.converged_ = mistakes == 0
+        self.best_epoch_ = self.n_epochs_
+        return self.converged_
+
+    def predict(
+        self,
+        X: ArrayLike | sp.spmatrix | sp.sparray,
+        lengths: ArrayLike | None = None,
+        *,
+        X_edge: ArrayLike | sp.spmatrix | sp.sparray | None = None,
+        forced: ArrayLike | None = None,
+    ) -> np.ndarray:
         """Best tag sequence of each sequence (Viterbi), shape (n_tokens,).
 
         Parameters
@@ -261,9 +415,16 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         X = self._check_X(X)
         offsets = sequence_offsets(lengths, X.shape[0])
         eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_)
-        return self.classes_[self._decode(csr_operand(X), eop, offsets, self.forced_indices(forced, X.shape[0]))]
+        return self.classes_[self._decode(kernel_operand(X), eop, offsets, self.forced_indices(forced, X.shape[0]))]
 
-    def predict_from_scores(self, scores, lengths, X_edge=None, *, assume_binary=False):
+    def predict_from_scores(
+        self,
+        scores: np.ndarray,
+        lengths: ArrayLike | None,
+        X_edge: ArrayLike | sp.spmatrix | sp.sparray | None = None,
+        *,
+        assume_binary: bool = False,
+    ) -> np.ndarray:
         """:meth:`predict` from emission scores that the caller computed.
 
         The :class:`~perceptrons.structured.tagging.Tagger` sums the weight rows once per word
@@ -298,7 +459,7 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         eop, _ = edge_operand(X_edge, scores.shape[0], self.n_edge_features_in_, assume_binary)
         return self.classes_[self._decode(_NO_ROWS, eop, offsets, NO_FORCED, scores)]
 
-    def emission_weights(self):
+    def emission_weights(self) -> np.ndarray:
         """The final emission weights, shape (n_features, n_classes): ``coef_.T``, C-contiguous.
 
         The array itself, not a copy (the model never writes into it: training makes new
@@ -311,7 +472,7 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         return self._W_final
 
-    def forced_indices(self, forced, n_tokens):
+    def forced_indices(self, forced: ArrayLike | None, n_tokens: int) -> np.ndarray:
         """Tag indices (n_tokens,) of the tags in ``forced``; −1 where a token is free.
 
         Parameters
@@ -329,7 +490,7 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         """
         return tag_indices(self.classes_, forced, n_tokens)
 
-    def prune_features(self, keep):
+    def prune_features(self, keep: np.ndarray) -> SequencePerceptron:
         """Keep only the emission weights of the features where ``keep`` is true.
 
         All-zero weight rows are safe to drop: they add exactly 0 to every score.  Columns of
@@ -351,7 +512,7 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         self._state = None
         return self
 
-    def to_single_precision(self):
+    def to_single_precision(self) -> SequencePerceptron:
         """Cast the emission weights to float32, for tagging.
 
         Scoring a token reads one weight row per feature, so half the bytes is most of the
@@ -366,7 +527,7 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         self.coef_ = self._W_final.T
         return self
 
-    def score(self, X, y, lengths=None):
+    def score(self, X: ArrayLike | sp.spmatrix | sp.sparray, y: ArrayLike, lengths: ArrayLike | None = None) -> float:
         """Token accuracy.
 
         Parameters
@@ -386,45 +547,14 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ the loop
     def _train(self, op, eop, yi, offsets, forced, n_epochs, dev_ops, callback, online=False):
-        from perceptrons._jit import structured as K
-
-        indptr, indices, data, binary = op
-        s = self._state
         n_seq = offsets.shape[0] - 1
-        code = decoder_code(self.decoder)
         rng = self._rng
         self.converged_, self._stopped = False, False
         best, best_score, since_best = None, -1.0, 0
         t0 = time.perf_counter()
         for epoch in range(1, n_epochs + 1):
             perm = rng.permutation(n_seq) if self.shuffle else np.arange(n_seq, dtype=np.int64)
-            m, wrong = K.train_epoch(
-                indptr,
-                indices,
-                data,
-                binary,
-                eop[0],
-                eop[1],
-                yi,
-                offsets,
-                perm.astype(np.int64),
-                forced,
-                s["W"],
-                s["trans"],
-                s["E"],
-                s["trans2"],
-                s["start"],
-                s["stop"],
-                s["U"],
-                s["Utrans"],
-                s["UE"],
-                s["Utrans2"],
-                s["Ustart"],
-                s["Ustop"],
-                s["count"],
-                self.averaged,
-                code,
-            )
+            m, wrong = self._pass(op, eop, yi, offsets, perm.astype(np.int64), forced)
             self.n_epochs_ += 1
             self.mistakes_per_epoch_.append(int(m))
             self.token_mistakes_per_epoch_.append(int(wrong))
@@ -450,18 +580,44 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         else:
             self.best_epoch_ = self.n_epochs_
 
+    def _pass(self, op, eop, yi, offsets, perm, forced):
+        """One perceptron pass over the sequences in the order ``perm``, continuing ``_state``:
+        weights, their running sums for the average and the visit counter.  (mistakes, wrong tokens).
+        """
+        from perceptrons._jit import structured as K
+
+        s = self._state
+        return K.train_epoch(
+            op,
+            eop,
+            yi,
+            offsets,
+            perm,
+            forced,
+            s["W"],
+            s["trans"],
+            s["E"],
+            s["trans2"],
+            s["start"],
+            s["stop"],
+            s["U"],
+            s["Utrans"],
+            s["UE"],
+            s["Utrans2"],
+            s["Ustart"],
+            s["Ustop"],
+            s["count"],
+            self.averaged,
+            decoder_code(self.decoder),
+        )
+
     def _decode(self, op, eop, offsets, forced, scores=_NO_SCORES):
         from perceptrons._jit import structured as K
 
-        indptr, indices, data, binary = op
         out = np.empty(offsets[-1], dtype=np.int64)
         K.decode_all(
-            indptr,
-            indices,
-            data,
-            binary,
-            eop[0],
-            eop[1],
+            op,
+            eop,
             offsets,
             forced,
             self._W_final,

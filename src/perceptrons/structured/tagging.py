@@ -1,8 +1,11 @@
 """``Tagger``: words in, part-of-speech tags out, with the structured perceptron."""
 
+from __future__ import annotations
+
 import warnings
 from collections import Counter, defaultdict
 from numbers import Integral, Real
+from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -23,6 +26,11 @@ from perceptrons.structured.features import CLUSTER, TEMPLATE_SETS, FeatureMap, 
 from perceptrons.structured.nltk_api import NLTKTaggerAPI, split_tagged
 from perceptrons.structured.sequence import SequencePerceptron
 from perceptrons.structured.words import corpus_types
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Callable, Iterable, Sequence
+    from typing import Literal
 
 
 def _check_corpus(sentences, tags=None, what="sentences"):
@@ -155,23 +163,23 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
     def __init__(
         self,
         *,
-        templates="rich",
-        clusters=None,
-        decoder="viterbi",
-        max_epochs=10,
-        averaged=True,
-        shuffle=True,
-        patience=None,
-        tag_dict=False,
-        tag_dict_min_count=20,
-        tag_dict_ratio=0.97,
-        min_count=2,
-        edges="",
-        edge_min_count=20,
-        markov_order=1,
-        rare_count=0,
-        random_state=0,
-    ):
+        templates: str = "rich",
+        clusters: str | None = None,
+        decoder: Literal["viterbi", "greedy"] = "viterbi",
+        max_epochs: int = 10,
+        averaged: bool = True,
+        shuffle: bool = True,
+        patience: int | None = None,
+        tag_dict: bool = False,
+        tag_dict_min_count: int = 20,
+        tag_dict_ratio: float = 0.97,
+        min_count: int = 2,
+        edges: str = "",
+        edge_min_count: int = 20,
+        markov_order: Literal[1, 2] = 1,
+        rare_count: int = 0,
+        random_state: int | np.random.RandomState | None = 0,
+    ) -> None:
         self.templates = templates
         self.clusters = clusters
         self.decoder = decoder
@@ -189,7 +197,13 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
         self.rare_count = rare_count
         self.random_state = random_state
 
-    def fit(self, sentences, tags=None, dev=None, callback=None):
+    def fit(
+        self,
+        sentences: Sequence[Sequence[str]] | Iterable[Sequence[tuple[str, str]]],
+        tags: Sequence[Sequence[str]] | None = None,
+        dev: tuple[Sequence[Sequence[str]], Sequence[Sequence[str]]] | None = None,
+        callback: Callable[[int, int, float], object] | None = None,
+    ) -> Tagger:
         """Learn features and weights.
 
         Parameters
@@ -246,13 +260,58 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
                 callback=callback,
                 assume_binary=True,
             )
+        self._finish_fit()
+        return self
+
+    def fit_stream(
+        self,
+        paths: str | os.PathLike | Sequence[str | os.PathLike],
+        column: Literal["upos", "xpos"] = "upos",
+        chunk_sentences: int = 2000,
+        callback: Callable[[int, int, float], object] | None = None,
+    ) -> Tagger:
+        """Learn features and weights from CoNLL-U files read a chunk of sentences at a time.
+
+        Memory is bounded by ``chunk_sentences`` sentences and their feature matrices, plus what
+        the model itself holds (vocabulary, feature dictionary, weights); the files are read two
+        times to build the features, then once per epoch.  The result is exactly that of
+        :meth:`fit` with ``shuffle=False`` on the same sentences in the same order: same
+        features, tag dictionary and weights (:mod:`perceptrons.structured.tagger_stream`).
+
+        Parameters
+        ----------
+        paths : str, path-like or list of them
+            ``.conllu`` files, read in the order given.
+        column : {"upos", "xpos"}, default="upos"
+            The tag column; every token must have a tag (not ``_``).
+        chunk_sentences : int, default=2000
+            Sentences read, featurised and trained on at a time.
+        callback : callable, default=None
+            ``callback(epoch, mistakes, elapsed_seconds)`` after each epoch, as in :meth:`fit`;
+            returning ``False`` stops.
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        PerceptronsError
+            With ``shuffle=True`` or ``patience`` set (a streamed fit visits the sentences in file
+            order and has no development set), or for a file that is not CoNLL-U with tags.
+        """
+        from perceptrons.structured.tagger_stream import fit_stream
+
+        return fit_stream(self, paths, column, chunk_sentences, callback)
+
+    def _finish_fit(self):
+        """After training: drop the features whose weights stayed zero, cast to float32."""
         self.tags_ = self.model_.classes_
         # about half the features never get a non-zero weight (never involved in a mistake)
         used = np.any(self.model_.emission_weights() != 0, axis=1)
         self.features_.prune(used)
         self.model_.prune_features(used)
         self._single_precision()
-        return self
 
     def _single_precision(self):
         """Emission weights in float32 for tagging (:meth:`SequencePerceptron.to_single_precision`:
@@ -260,7 +319,7 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
         """
         self.model_.to_single_precision()
 
-    def predict(self, sentences):
+    def predict(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
         """Tags of each sentence: a list of lists of str.
 
         Parameters
@@ -290,7 +349,7 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
             i += n
         return out
 
-    def known(self, sentences):
+    def known(self, sentences: Iterable[Iterable[str]]) -> np.ndarray:
         """Boolean mask (n_tokens,): was each word seen in training?
 
         Parameters
@@ -319,10 +378,18 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
 
     # ------------------------------------------------------------------ tag dictionary
     def _build_tagdict(self, sentences, tags):
-        counts = defaultdict(Counter)
+        return self._select_tagdict(self._count_tags(defaultdict(Counter), sentences, tags))
+
+    @staticmethod
+    def _count_tags(counts, sentences, tags):
+        """Add the tag counts of each word to ``counts`` (word → Counter), in corpus order."""
         for s, t in zip(sentences, tags):
             for w, g in zip(s, t):
                 counts[w][g] += 1
+        return counts
+
+    def _select_tagdict(self, counts):
+        """The frequent unambiguous words of ``counts``, with their tag (ties: the tag seen first)."""
         out = {}
         for w, c in counts.items():
             n = sum(c.values())

@@ -6,12 +6,19 @@ hyperplane separates — the Freund–Schapire bound for its best direction next
 of one online pass.
 """
 
+from __future__ import annotations
+
 import warnings
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from perceptrons.theory._common import SCALE_HINT, check_bool, check_X
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+    from scipy.sparse import sparray, spmatrix
 
 
 @dataclass(frozen=True)
@@ -55,7 +62,9 @@ class Analysis:
     n_support: int | None
 
 
-def analyze(X, y, *, fit_intercept=True, max_epochs=10000):
+def analyze(
+    X: ArrayLike | spmatrix | sparray, y: ArrayLike, *, fit_intercept: bool = True, max_epochs: int = 10000
+) -> Analysis:
     """Radius, separability certificate, margin, mistake bound and the mistakes actually made.
 
     Parameters

@@ -4,14 +4,23 @@ Both bounds are stated for the vectors the PLA updates with: with ``fit_intercep
 bias is folded in (zᵢ = (xᵢ, 1)), R is the radius of the zᵢ and u, γ live in that space too.
 """
 
+from __future__ import annotations
+
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.theory._common import SCALE_HINT, check_bool, check_option, check_Xy
 from perceptrons.theory.margins import max_margin
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from numpy.typing import ArrayLike
+    from scipy.sparse import sparray, spmatrix
 
 
 @dataclass(frozen=True)
@@ -40,7 +49,14 @@ class NovikoffBound:
     intercept: float | None
 
 
-def novikoff_bound(X, y, *, fit_intercept=True, coef=None, intercept=None):
+def novikoff_bound(
+    X: ArrayLike | spmatrix | sparray,
+    y: ArrayLike,
+    *,
+    fit_intercept: bool = True,
+    coef: ArrayLike | None = None,
+    intercept: float | None = None,
+) -> NovikoffBound:
     """The Block–Novikoff bound: at most (R/γ)² mistakes of the PLA on separable data.
 
     Without ``coef`` the margin is the dataset's γ* (the largest over all separators, from
@@ -141,7 +157,9 @@ def _margins_along(X, y, u, fit_intercept):
     return Z @ u, R
 
 
-def freund_schapire_bound(X, y, u, gamma, *, fit_intercept=True):
+def freund_schapire_bound(
+    X: ArrayLike | spmatrix | sparray, y: ArrayLike, u: ArrayLike, gamma: float, *, fit_intercept: bool = True
+) -> FreundSchapireBound:
     """Freund & Schapire's mistake bound for one online pass on any (even inseparable) data.
 
     With dᵢ = max(0, γ − yᵢ u·zᵢ) and D = sqrt(Σ dᵢ²), the online perceptron makes at most
@@ -186,7 +204,9 @@ def freund_schapire_bound(X, y, u, gamma, *, fit_intercept=True):
     return FreundSchapireBound(R, gamma, D, ((R + D) / gamma) ** 2, dev)
 
 
-def best_gamma(X, y, u, *, fit_intercept=True):
+def best_gamma(
+    X: ArrayLike | spmatrix | sparray, y: ArrayLike, u: ArrayLike, *, fit_intercept: bool = True
+) -> FreundSchapireBound:
     """The γ > 0 minimising the Freund–Schapire bound for a fixed direction u.
 
     ``g(γ) = (R + D(γ))/γ`` is quasi-convex (its sublevel sets ``{γ : R + D(γ) ≤ tγ}`` are
@@ -230,7 +250,13 @@ def best_gamma(X, y, u, *, fit_intercept=True):
     return freund_schapire_bound(X, y, u, gam, fit_intercept=fit_intercept)
 
 
-def fs_optimal_direction(X, y, *, fit_intercept=True, solver="auto"):
+def fs_optimal_direction(
+    X: ArrayLike | spmatrix | sparray,
+    y: ArrayLike,
+    *,
+    fit_intercept: bool = True,
+    solver: Literal["auto", "socp", "lbfgs"] = "auto",
+) -> tuple[FreundSchapireBound, np.ndarray]:
     """The direction u minimising the Freund–Schapire bound over all u and γ.
 
     With v = u/γ, ``(R + D)/γ = R‖v‖ + ‖(1 − yᵢ v·zᵢ)₊‖``, convex in v: the soft-margin problem
@@ -334,7 +360,7 @@ def _fs_lbfgs(Z, R):
     return v / np.linalg.norm(v)
 
 
-def online_mistakes(X, y, *, fit_intercept=True):
+def online_mistakes(X: ArrayLike | spmatrix | sparray, y: ArrayLike, *, fit_intercept: bool = True) -> int:
     """Mistakes of one online pass of the PLA (cyclic order, zero start) over (X, y).
 
     Parameters

@@ -10,13 +10,22 @@ rescaled perceptron of Dunagan & Vempala widens the cone by linear maps and need
 rounds polynomial in the dimension and log(1/γ).
 """
 
+from __future__ import annotations
+
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.theory._common import check_option
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Literal
+
+    from numpy.typing import ArrayLike
 
 LP_METHODS = ("perceptron", "rescaled")
 
@@ -58,7 +67,7 @@ class FeasibilityResult:
     method: str
 
 
-def _as_system(A, b):
+def _as_system(A: ArrayLike, b: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     A = np.asarray(A, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64).ravel()
     if A.ndim != 2 or A.shape[0] != b.shape[0] or A.shape[0] == 0:
@@ -68,7 +77,7 @@ def _as_system(A, b):
     return A, b
 
 
-def homogenise(A, b):
+def homogenise(A: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Unit rows ``(−aᵢ, bᵢ)/‖·‖`` plus ``e_t``: shape (m + 1, n + 1); ``A x < b`` ⇔ rows·(x, 1) > 0."""
     H = np.hstack([-A, b[:, None]])
     norms = np.linalg.norm(H, axis=1)
@@ -82,8 +91,16 @@ def homogenise(A, b):
 
 
 def solve_feasibility(
-    A, b, *, method="perceptron", max_updates=1_000_000, sigma=None, max_rounds=None, random_state=0, report_bound=True
-):
+    A: ArrayLike,
+    b: ArrayLike,
+    *,
+    method: Literal["perceptron", "rescaled"] = "perceptron",
+    max_updates: int = 1_000_000,
+    sigma: float | None = None,
+    max_rounds: int | None = None,
+    random_state: int | None = 0,
+    report_bound: bool = True,
+) -> FeasibilityResult:
     """Find x with ``A x < b`` by running a perceptron on the homogenised system.
 
     Parameters
@@ -236,17 +253,17 @@ def _bounds_rows(bounds, n):
 
 
 def linprog_perceptron(
-    c,
-    A_ub,
-    b_ub,
-    bounds=(0, None),
+    c: ArrayLike,
+    A_ub: ArrayLike,
+    b_ub: ArrayLike,
+    bounds: tuple[float | None, float | None] | Sequence[tuple[float | None, float | None]] | None = (0, None),
     *,
-    method="perceptron",
-    tol=1e-3,
-    max_updates=200_000,
-    random_state=0,
-    max_calls=200,
-):
+    method: Literal["perceptron", "rescaled"] = "perceptron",
+    tol: float = 1e-3,
+    max_updates: int = 200_000,
+    random_state: int | None = 0,
+    max_calls: int = 200,
+) -> LinprogResult:
     """Minimise ``c·x`` subject to ``A_ub x ≤ b_ub`` and ``bounds``, by bisection over a perceptron.
 
     Each bisection step asks the feasibility oracle for x with ``A x < b`` and ``c·x < θ``;

@@ -7,18 +7,26 @@ for the run the perceptron makes.  ``geometry="input"`` is the textbook distance
 hyperplane, ``y(w·x + b)/‖w‖``, and its maximum is the hard-margin SVM with a free bias.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.theory._common import SCALE_HINT, augment, check_bool, check_option, check_X, check_Xy, signed_labels
 
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from numpy.typing import ArrayLike
+    from scipy.sparse import sparray, spmatrix
+
 GEOMETRIES = ("augmented", "input")
 
 
-def radius(X, fit_intercept=True):
+def radius(X: ArrayLike | spmatrix | sparray, fit_intercept: bool = True) -> float:
     """R = max ‖xᵢ‖, over the augmented vectors ``(xᵢ, 1)`` when the bias is folded in.
 
     Parameters
@@ -61,7 +69,14 @@ class Margins(NamedTuple):
     gamma: float
 
 
-def margin(w, b, X, y, *, geometry="augmented"):
+def margin(
+    w: ArrayLike,
+    b: float,
+    X: ArrayLike | spmatrix | sparray,
+    y: ArrayLike,
+    *,
+    geometry: Literal["augmented", "input"] = "augmented",
+) -> Margins:
     """Geometric margin of each example, and of the set, with respect to the separator (w, b).
 
     ``geometry="augmented"``: ``yᵢ(w·xᵢ + b)/‖(w, b)‖`` — the margin the PLA with a folded bias
@@ -142,7 +157,14 @@ class MaxMarginResult:
     n_working: int
 
 
-def max_margin(X, y, fit_intercept=True, *, geometry="augmented", max_working=2000):
+def max_margin(
+    X: ArrayLike | spmatrix | sparray,
+    y: ArrayLike,
+    fit_intercept: bool = True,
+    *,
+    geometry: Literal["augmented", "input"] = "augmented",
+    max_working: int = 2000,
+) -> MaxMarginResult:
     """The dataset's margin γ* and the separator achieving it (hard-margin problem).
 
     Solves ``min ‖v‖² s.t. yᵢ(v·zᵢ) ≥ 1`` with ``zᵢ = (xᵢ, 1)`` when the bias is folded in
@@ -201,7 +223,9 @@ def max_margin(X, y, fit_intercept=True, *, geometry="augmented", max_working=20
     return MaxMarginResult(True, gamma, w, b, support, status, n_working)
 
 
-def hard_margin_signed(Z, *, free_last=False, max_working=2000, rng=None):
+def hard_margin_signed(
+    Z: np.ndarray, *, free_last: bool = False, max_working: int = 2000, rng: np.random.Generator | None = None
+) -> tuple[np.ndarray | None, str, int]:
     """Solve ``min ‖v‖² s.t. Z v ≥ 1`` (rows already signed); ``(v or None, status, n_working)``.
 
     ``free_last`` leaves the last coordinate (a bias) out of the norm.

@@ -10,13 +10,22 @@ no hyperplane can put on two sides.  Those multipliers are the dual solution of 
 ``min Σ sᵢ  s.t.  Z v + s ≥ 1, s ≥ 0`` whenever its optimum is positive.
 """
 
+from __future__ import annotations
+
 import warnings
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.theory._common import SCALE_HINT, check_bool, check_option, check_Xy
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from numpy.typing import ArrayLike
+    from scipy.sparse import sparray, spmatrix
 
 METHODS = ("auto", "cutting-plane", "lp")
 
@@ -62,7 +71,7 @@ class SeparabilityResult:
     n_lp_rows: int = 0
     n_lp_solves: int = 0
 
-    def summary(self):
+    def summary(self) -> str:
         """One line describing the certificate.
 
         Returns
@@ -80,7 +89,15 @@ class SeparabilityResult:
         )
 
 
-def is_separable(X, y, *, fit_intercept=True, method="auto", pla_epochs=20, working_size=None):
+def is_separable(
+    X: ArrayLike | spmatrix | sparray,
+    y: ArrayLike,
+    *,
+    fit_intercept: bool = True,
+    method: Literal["auto", "cutting-plane", "lp"] = "auto",
+    pla_epochs: int = 20,
+    working_size: int | None = None,
+) -> SeparabilityResult:
     """Decide linear separability of (X, y) exactly, returning a certificate.
 
     ``method="auto"`` first runs the PLA for at most ``pla_epochs`` epochs: an epoch without a
@@ -180,7 +197,7 @@ def is_separable(X, y, *, fit_intercept=True, method="auto", pla_epochs=20, work
         work = np.union1d(work, add)
 
 
-def method_name(method):
+def method_name(method: str) -> str:
     """The name a separability result reports for ``method``."""
     return "lp" if method == "lp" else "cutting-plane"
 

@@ -6,14 +6,22 @@ one labeling is realisable — exactly, by a linear program where one is needed 
 ``|U(X, R)|`` is counted, not estimated.
 """
 
+from __future__ import annotations
+
 import math
 from dataclasses import dataclass
 from itertools import product
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.theory._common import SCALE_HINT, check_X
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from numpy.typing import ArrayLike
 
 
 def _trivial(mask):
@@ -98,11 +106,11 @@ class Concept:
     """A class of ranges: its realisability test, the dimensions it lives in, its VC dimension."""
 
     name: str
-    realisable: object
-    dims: tuple  # allowed point dimensions; () means any
-    vc: object  # int, a callable of the dimension, or math.inf
+    realisable: Callable[[np.ndarray, np.ndarray], bool]  # (points, labeling as bools) -> realised?
+    dims: tuple[int, ...]  # allowed point dimensions; () means any
+    vc: float | Callable[[int], float]  # int, a callable of the dimension, or math.inf
 
-    def vc_dimension(self, d):
+    def vc_dimension(self, d: int) -> float:
         """The concept class's VC dimension in ``d`` dimensions."""
         return self.vc(d) if callable(self.vc) else self.vc
 
@@ -117,7 +125,7 @@ CONCEPTS = {
 }
 
 
-def get_concept(name):
+def get_concept(name: str | Concept) -> Concept:
     """The :class:`Concept` called ``name``; the error lists the valid names."""
     if isinstance(name, Concept):
         return name
@@ -142,7 +150,7 @@ def _check_points(points, concept, max_points):
     return P
 
 
-def labelings(points, concept, *, max_points=20):
+def labelings(points: ArrayLike, concept: str | Concept, *, max_points: int = 20) -> frozenset[tuple[int, ...]]:
     """U(X, R): every labeling of ``points`` that a range of ``concept`` realises.
 
     Parameters
@@ -180,7 +188,7 @@ def labelings(points, concept, *, max_points=20):
     return frozenset(found)
 
 
-def shatters(points, concept, *, max_points=20):
+def shatters(points: ArrayLike, concept: str | Concept, *, max_points: int = 20) -> bool:
     """True when ``concept`` realises all 2^m labelings of ``points`` (stops at the first miss).
 
     Parameters
@@ -205,7 +213,7 @@ def shatters(points, concept, *, max_points=20):
     return all(c.realisable(P, np.array(bits, dtype=bool)) for bits in product((0, 1), repeat=P.shape[0]))
 
 
-def sauer_bound(d, m):
+def sauer_bound(d: int, m: int) -> int:
     """Sauer's lemma: a class of VC dimension d realises at most Σ_{i ≤ d} C(m, i) labelings of m points.
 
     Parameters
@@ -250,7 +258,15 @@ class GrowthResult:
     n_sets: int
 
 
-def growth(concept, m, *, dim=None, n_sets=30, random_state=0, max_points=20):
+def growth(
+    concept: str | Concept,
+    m: int,
+    *,
+    dim: int | None = None,
+    n_sets: int = 30,
+    random_state: int | None = 0,
+    max_points: int = 20,
+) -> GrowthResult:
     """A lower bound on the growth function: max ``|U(X, R)|`` over m-point sets searched.
 
     Tried: points in convex position (on a circle or moment curve), a diamond/cross pattern,

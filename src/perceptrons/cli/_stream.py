@@ -1,0 +1,106 @@
+"""The ``--stream`` side of ``train``, ``predict`` and ``evaluate``: files larger than memory.
+
+Training parses the file once into an epoch cache (by default ``MODEL.cache`` beside the model)
+and reads that back each epoch; prediction writes its labels as it reads.  Ctrl-C or SIGTERM
+leaves neither a model nor a half-written cache.
+"""
+
+import os
+
+import click
+
+from perceptrons.cli._options import BoundedInt
+
+HASH_BITS = BoundedInt(1, 31)
+SHUFFLE_BUFFER = BoundedInt(1, 2**40)
+
+STREAM_OPTIONS = (
+    click.option("--stream", is_flag=True, help="Read DATA block by block (files larger than memory)."),
+    click.option(
+        "--cache",
+        "cache_path",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="--stream: epoch cache file (default: MODEL.cache beside the model).",
+    ),
+    click.option(
+        "--hash-bits",
+        type=HASH_BITS,
+        default=None,
+        help="--stream: hash feature names into 2^B columns (default 18 where names must be hashed).",
+    ),
+    click.option(
+        "--shuffle-buffer",
+        type=SHUFFLE_BUFFER,
+        default=None,
+        help="--stream: shuffle each run of N rows (seeded; a local, not a global shuffle).",
+    ),
+    click.option("--text", "text_column", default=None, help="--stream: a CSV/Parquet column of raw text to hash."),
+)
+
+
+def stream_options(f):
+    """Decorate a command with the streaming options."""
+    for option in reversed(STREAM_OPTIONS):
+        f = option(f)
+    return f
+
+
+def source_of(data, fmt, label, hash_bits, text_column):
+    """The :class:`~perceptrons.io.sources.Source` of DATA; its errors become one-line CLI errors."""
+    from perceptrons.io.sources import Source
+
+    return Source(data, fmt, label=label, hash_bits=hash_bits, text=text_column)
+
+
+def train(estimator, src, output, cache_path, shuffle_buffer, check):
+    """Fit ``estimator`` from ``src`` with a progress bar of rows/s, epochs and mistakes."""
+    import warnings
+
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from sklearn.exceptions import ConvergenceWarning
+
+    from perceptrons import stream
+
+    cache_path = cache_path or f"{output}.cache"
+    if os.path.abspath(cache_path) in {os.path.abspath(p) for p in src.paths}:
+        raise click.BadParameter(f"{cache_path}: is an input file; choose another cache path", param_hint="--cache")
+    total_bytes = sum(os.path.getsize(p) for p in src.paths)
+    console = Console(stderr=True)
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[rows]:,} rows  {task.fields[rate]}"),
+        TextColumn("{task.fields[mistakes]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(f"parse {total_bytes / 1e6:,.0f} MB", total=None, rows=0, rate="", mistakes="")
+        state = {"t0": None, "rows": 0, "epoch": 0}
+
+        def progress(phase, rows, epoch):
+            import time
+
+            now = time.perf_counter()
+            if state["t0"] is None or epoch != state["epoch"]:
+                state.update(t0=now, epoch=epoch)
+                if phase == "train":
+                    bar.update(task, description=f"epoch {epoch}/{estimator.max_epochs}", total=state["rows"])
+            if phase == "parse":
+                state["rows"] = rows
+            rate = rows / max(now - state["t0"], 1e-9)
+            bar.update(task, completed=rows if phase == "train" else None, rows=rows, rate=f"{rate:,.0f} rows/s")
+            check()
+
+        def on_epoch(epoch, mistakes, elapsed):
+            bar.update(task, mistakes=f"{mistakes:,} mistakes (epoch {epoch})")
+            check()
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
+            stream.fit(
+                estimator, src, cache=cache_path, shuffle_buffer=shuffle_buffer, callback=on_epoch, progress=progress
+            )
+    return any(issubclass(w.category, ConvergenceWarning) for w in caught)

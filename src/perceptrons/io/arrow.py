@@ -1,0 +1,289 @@
+"""CSV/TSV and Parquet read in batches through pyarrow, as blocks of rows.
+
+Memory is bounded by one batch: ``pyarrow.csv.open_csv`` parses a block of the file at a time
+on its own threads, ``pyarrow.parquet.ParquetFile.iter_batches`` decodes a batch at a time.
+
+Columns become features in one of three ways, decided by the first batch's schema:
+
+* every feature column numeric → dense float64 rows, one column each (as the in-memory reader);
+* one feature column that is a list of integers (Parquet) → binary CSR rows, the list holding
+  the 0-based indices of the row's features;
+* otherwise (string columns, or a ``text`` column) → CSR rows of width ``2**hash_bits``:
+  a numeric column ``c`` adds its value at ``h("c")``, a string column adds 1 at
+  ``h("c=value")``, and the ``text`` column's tokens are counted at the indices scikit-learn's
+  ``HashingVectorizer(alternate_sign=False, norm=None)`` gives them (its tokeniser too).
+  ``h`` is MurmurHash3 (scikit-learn's ``murmurhash3_32``, seed 0, positive) modulo the width.
+
+Labels are read as text and typed as the in-memory reader types them
+(:func:`perceptrons.io.labels.typed_labels`) once all are known.
+"""
+
+import numpy as np
+
+from perceptrons._validation import PerceptronsError
+from perceptrons.io.blocks import Block
+from perceptrons.io.labels import MISSING_LABELS
+
+
+def _pyarrow():
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:  # pragma: no cover - the stream extra is installed by make test
+        raise PerceptronsError("streaming CSV/TSV/Parquet needs pyarrow: pip install 'perceptrons[stream]'") from None
+
+
+def delimited_blocks(path, *, label=None, delimiter=",", hash_bits=None, text=None, block_bytes=1 << 24):
+    """Blocks of a CSV/TSV file with a header line, read by ``pyarrow.csv.open_csv``."""
+    _pyarrow()
+    import pyarrow as pa
+    import pyarrow.csv as pc
+
+    try:
+        reader = pc.open_csv(
+            path,
+            read_options=pc.ReadOptions(block_size=max(int(block_bytes), 1 << 16)),
+            parse_options=pc.ParseOptions(delimiter=delimiter),
+            convert_options=pc.ConvertOptions(strings_can_be_null=False),
+        )
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise PerceptronsError(f"{path}: not CSV with a header ({_first_line(exc)})") from None
+    names = reader.schema.names
+    col = _label_column(path, names, label)
+    # the label is read as text, so that its classes stay exact; reopen with that type fixed
+    reader = pc.open_csv(
+        path,
+        read_options=pc.ReadOptions(block_size=max(int(block_bytes), 1 << 16)),
+        parse_options=pc.ParseOptions(delimiter=delimiter),
+        convert_options=pc.ConvertOptions(column_types={names[col]: pa.string()}, strings_can_be_null=False),
+    )
+    yield from _batches(path, _csv_batches(path, reader), names, col, hash_bits, text, first_row_line=2)
+
+
+def _csv_batches(path, reader):
+    import pyarrow as pa
+
+    while True:
+        try:
+            batch = reader.read_next_batch()
+        except StopIteration:
+            return
+        except pa.ArrowInvalid as exc:
+            raise PerceptronsError(f"{path}: {_first_line(exc)}; expected the column types of the first rows") from None
+        yield batch
+
+
+def parquet_blocks(path, *, label=None, hash_bits=None, text=None, block_bytes=1 << 24, **_):
+    """Blocks of a Parquet file, a batch of row groups' rows at a time."""
+    _pyarrow()
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        pf = pq.ParquetFile(path)
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise PerceptronsError(f"{path}: not a Parquet file ({_first_line(exc)})") from None
+    names = pf.schema_arrow.names
+    col = _label_column(path, names, label)
+    rows = max(1, int(block_bytes) // (8 * max(len(names), 1)))
+    yield from _batches(path, pf.iter_batches(batch_size=rows), names, col, hash_bits, text, first_row_line=None)
+
+
+def _label_column(path, names, label):
+    if label is None:
+        if len(names) < 2:
+            raise PerceptronsError(f"{path}: expected at least one feature column and a label column; got {names}")
+        return len(names) - 1
+    if label not in names:
+        shown = names[:20] + (["..."] if len(names) > 20 else [])
+        raise PerceptronsError(f"{path}: no label column {label!r}; columns are {shown}")
+    return names.index(label)
+
+
+def _batches(path, batches, names, col, hash_bits, text, first_row_line):
+    """Turn record batches into blocks; ``first_row_line`` is the file line of data row 1 (CSV)."""
+    feature_names = [n for j, n in enumerate(names) if j != col]
+    if text is not None and text not in feature_names:
+        raise PerceptronsError(f"{path}: no text column {text!r}; columns are {feature_names[:20]}")
+    done = 0
+    layout = None
+    for batch in batches:
+        n = batch.num_rows
+        if n == 0:
+            continue
+        y = _labels(path, batch.column(col), done, first_row_line)
+        columns = [batch.column(names.index(f)) for f in feature_names]
+        if layout is None:
+            layout = _layout(columns, feature_names, hash_bits, text)
+        if layout == "dense":
+            X = _dense(path, columns, feature_names, done, first_row_line)
+            yield Block(y=y, X=X, path=path, line=first_row_line + done if first_row_line else done + 1)
+        elif layout == "indices":
+            yield _index_lists(path, columns[0], y, first_row_line, done)
+        else:
+            yield _hashed(path, columns, feature_names, y, hash_bits, text, done, first_row_line)
+        done += n
+
+
+def _layout(columns, feature_names, hash_bits, text):
+    import pyarrow.types as pt
+
+    if len(columns) == 1 and pt.is_list(columns[0].type) and pt.is_integer(columns[0].type.value_type):
+        return "indices"
+    numeric = all(pt.is_integer(c.type) or pt.is_floating(c.type) or pt.is_boolean(c.type) for c in columns)
+    if numeric and text is None and hash_bits is None:
+        return "dense"
+    return "hashed"
+
+
+def _row_where(path, row, first_row_line):
+    return f"{path}, line {first_row_line + row}" if first_row_line else f"{path}, row {row + 1}"
+
+
+def _labels(path, column, done, first_row_line):
+    """The labels of a batch as text; a missing or NA label names its row."""
+    import pyarrow.compute as pc
+
+    texts = column.cast("string") if str(column.type) != "string" else column
+    if texts.null_count:
+        bad = int(np.flatnonzero(np.asarray(texts.is_null()))[0])
+        raise PerceptronsError(
+            f"{_row_where(path, done + bad, first_row_line)}: the label is empty; every row needs a class label"
+        )
+    stripped = pc.utf8_trim_whitespace(texts)
+    values = np.asarray(stripped.to_numpy(zero_copy_only=False), dtype=object)
+    uniq = np.unique(values)
+    low = {u: u.lower() for u in uniq}
+    missing = [u for u in uniq if low[u] in MISSING_LABELS or low[u].lstrip("+-") in ("inf", "infinity")]
+    if missing:
+        bad = int(np.flatnonzero(values == missing[0])[0])
+        what = "empty" if not missing[0] else f"{missing[0]!r}, a missing or infinite value"
+        raise PerceptronsError(
+            f"{_row_where(path, done + bad, first_row_line)}: the label is {what}; expected a class name or a finite number"
+        )
+    return values.astype(str)
+
+
+def _dense(path, columns, feature_names, done, first_row_line):
+    X = np.empty((len(columns[0]), len(columns)), dtype=np.float64)
+    for j, c in enumerate(columns):
+        if c.null_count:
+            bad = int(np.flatnonzero(np.asarray(c.is_null()))[0])
+            raise PerceptronsError(
+                f"{_row_where(path, done + bad, first_row_line)}: column {feature_names[j]!r} is empty; expected a number"
+            )
+        X[:, j] = c.to_numpy(zero_copy_only=False)
+    bad = ~np.isfinite(X)
+    if bad.any():
+        r, j = (int(v[0]) for v in np.nonzero(bad))
+        raise PerceptronsError(
+            f"{_row_where(path, done + r, first_row_line)}: value {X[r, j]!r} of column {feature_names[j]!r} "
+            "is not finite; expected a finite number"
+        )
+    return X
+
+
+def _index_lists(path, column, y, first_row_line, done):
+    import pyarrow.compute as pc
+
+    if column.null_count:
+        bad = int(np.flatnonzero(np.asarray(column.is_null()))[0])
+        raise PerceptronsError(f"{_row_where(path, done + bad, first_row_line)}: the feature list is empty (null)")
+    flat = column.flatten()
+    if flat.null_count:
+        raise PerceptronsError(f"{_row_where(path, done, first_row_line)}: a feature index is null; expected integers")
+    lengths = np.asarray(pc.list_value_length(column), dtype=np.int64)
+    indptr = np.concatenate([[0], np.cumsum(lengths)])
+    indices = np.asarray(flat.to_numpy(zero_copy_only=False), dtype=np.int64)
+    if indices.size and (indices.min() < 0 or indices.max() > np.iinfo(np.int32).max):
+        bad = int(np.flatnonzero((indices < 0) | (indices > np.iinfo(np.int32).max))[0])
+        row = int(np.searchsorted(indptr, bad, side="right")) - 1
+        raise PerceptronsError(
+            f"{_row_where(path, done + row, first_row_line)}: feature index {int(indices[bad])} is outside "
+            f"[0, {np.iinfo(np.int32).max}]"
+        )
+    return _csr_block(path, y, indptr, indices, np.ones(indices.size, np.float32), done, first_row_line)
+
+
+def _hashed(path, columns, feature_names, y, hash_bits, text, done, first_row_line):
+    import pyarrow.types as pt
+    import scipy.sparse as sp
+    from sklearn.feature_extraction.text import HashingVectorizer
+    from sklearn.utils import murmurhash3_32
+
+    from perceptrons.io.sources import DEFAULT_HASH_BITS
+
+    width = 2 ** (hash_bits or DEFAULT_HASH_BITS)
+    n = len(y)
+    rows, cols, vals = [], [], []
+    parts = []
+    for name, c in zip(feature_names, columns):
+        if name == text:
+            texts = np.asarray(c.cast("string").fill_null("").to_numpy(zero_copy_only=False), dtype=object)
+            parts.append(HashingVectorizer(n_features=width, alternate_sign=False, norm=None).transform(texts))
+            continue
+        if pt.is_integer(c.type) or pt.is_floating(c.type) or pt.is_boolean(c.type):
+            v = np.asarray(c.to_numpy(zero_copy_only=False), dtype=np.float64)
+            if c.null_count or not np.all(np.isfinite(v)):
+                bad = int(np.flatnonzero(~np.isfinite(v))[0])
+                raise PerceptronsError(
+                    f"{_row_where(path, done + bad, first_row_line)}: column {name!r} is empty or not finite; "
+                    "expected a number"
+                )
+            rows.append(np.arange(n))
+            cols.append(np.full(n, murmurhash3_32(name, positive=True) % width))
+            vals.append(v)
+            continue
+        s = np.asarray(c.cast("string").fill_null("").to_numpy(zero_copy_only=False), dtype=object)
+        uniq, inv = np.unique(s, return_inverse=True)
+        h = np.array([murmurhash3_32(f"{name}={u}", positive=True) % width for u in uniq], dtype=np.int64)
+        rows.append(np.arange(n))
+        cols.append(h[inv.ravel()])
+        vals.append(np.ones(n))
+    if rows:
+        parts.append(
+            sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n, width))
+        )
+    X = parts[0] if len(parts) == 1 else sp.csr_matrix(sum(parts[1:], parts[0]))
+    X.sum_duplicates()
+    X.sort_indices()
+    return _csr_block(path, y, X.indptr, X.indices, X.data, done, first_row_line)
+
+
+def _csr_block(path, y, indptr, indices, data, done, first_row_line):
+    data = np.asarray(data, dtype=np.float32)
+    return Block(
+        y=y,
+        indptr=np.asarray(indptr, dtype=np.int64),
+        indices=np.asarray(indices, dtype=np.int32),
+        data=None if np.all(data == 1.0) else data,
+        path=path,
+        line=first_row_line + done if first_row_line else done + 1,
+    )
+
+
+def _first_line(exc):
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def read_parquet(path, label=None, n_features=None):
+    """``(X, y, label name)`` of a whole Parquet file in memory, from its blocks.
+
+    X is dense float64 for numeric feature columns, CSR for a list-of-indices column (width
+    ``n_features`` when given, else the largest index + 1).
+    """
+    import pyarrow.parquet as pq
+    import scipy.sparse as sp
+
+    from perceptrons.io.labels import typed_labels
+
+    blocks = list(parquet_blocks(path, label=label))
+    if not blocks:
+        raise PerceptronsError(f"{path}: no data rows")
+    y = typed_labels(np.concatenate([b.y for b in blocks]).tolist())
+    names = pq.ParquetFile(path).schema_arrow.names
+    label_name = names[_label_column(path, names, label)]
+    if not blocks[0].sparse:
+        return np.concatenate([b.X for b in blocks]), y, label_name
+    width = n_features or max(b.n_features for b in blocks)
+    return sp.vstack([b.csr(width) for b in blocks], format="csr"), y, label_name

@@ -1,0 +1,66 @@
+"""A block: consecutive rows of a data source, in the storage the compiled loops take.
+
+Streaming sources (LIBSVM, Vowpal Wabbit text, CSV, Parquet, the epoch cache) yield blocks;
+the streaming fit, prediction and the distributed trainer consume them.  A block holds either
+
+* dense rows ``X`` (n, d), C-contiguous float32 or float64; or
+* CSR rows: ``indptr`` (n + 1,) int64 starting at 0, ``indices`` (nnz,) int32, 0-based, and
+  ``data`` (nnz,) float32 — or ``data is None`` when every stored value is 1 (binary features),
+  so that no value array is stored, read or streamed.
+
+``y`` holds the labels as read (float64 numbers, or strings), ``weight`` optional per-row
+importances.  ``path`` and ``line`` (the 1-based line of the first row) let a later check name
+the row it refuses.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Block:
+    """Rows ``line .. line + n_rows - 1`` of ``path`` (see the module docstring for the layout)."""
+
+    y: np.ndarray
+    X: np.ndarray | None = None
+    indptr: np.ndarray | None = None
+    indices: np.ndarray | None = None
+    data: np.ndarray | None = None
+    weight: np.ndarray | None = None
+    path: str = ""
+    line: int = 1
+
+    @property
+    def n_rows(self):
+        """Number of rows."""
+        return int(self.y.shape[0])
+
+    @property
+    def sparse(self):
+        """Whether the rows are CSR."""
+        return self.X is None
+
+    @property
+    def n_features(self):
+        """Columns this block needs: d for dense rows, the largest index + 1 for CSR (0 if empty)."""
+        if self.X is not None:
+            return int(self.X.shape[1])
+        return int(self.indices.max()) + 1 if self.indices.size else 0
+
+    def operand(self):
+        """The arrays a ``_jit`` loop reads: ``X``, ``(indices, indptr)`` or ``(data, indices, indptr)``."""
+        if self.X is not None:
+            return self.X
+        if self.data is None:
+            return (self.indices, self.indptr)
+        return (self.data, self.indices, self.indptr)
+
+    def csr(self, n_features):
+        """The rows as a scipy CSR matrix of width ``n_features`` (values 1.0 when binary)."""
+        import scipy.sparse as sp
+
+        if self.X is not None:
+            return sp.csr_matrix(self.X)
+        data = np.ones(self.indices.shape[0], np.float32) if self.data is None else self.data
+        return sp.csr_matrix((data, self.indices, self.indptr), shape=(self.n_rows, n_features))

@@ -1,0 +1,158 @@
+"""Streaming sources: a data file, a directory or a glob of shards, read as blocks of rows.
+
+A :class:`Source` is re-readable: every call of :meth:`Source.blocks` reads its files again
+from the start, in order, yielding :class:`~perceptrons.io.blocks.Block` s whose memory is
+bounded by one block.  The format is chosen per source by ``fmt`` or by the first file's
+extension (a ``.gz`` suffix is looked through):
+
+=========  =====================================  ===========================================
+format     extensions                             reader
+=========  =====================================  ===========================================
+libsvm     ``.svm .libsvm .svmlight .txt .t``     compiled parser (:mod:`perceptrons.io.libsvm`)
+           or none
+vw         ``.vw``                                compiled parser, names hashed (:mod:`perceptrons.io.vw`)
+csv, tsv   ``.csv .tsv``                          ``pyarrow.csv.open_csv`` (:mod:`perceptrons.io.arrow`)
+parquet    ``.parquet .pq``                       ``pyarrow.parquet.ParquetFile.iter_batches``
+=========  =====================================  ===========================================
+"""
+
+import glob
+import os
+
+from perceptrons._validation import PerceptronsError
+from perceptrons.io.readers import guess_format
+
+STREAM_FORMATS = ("libsvm", "vw", "csv", "tsv", "parquet")
+#: the hash width used when feature names must be hashed and ``hash_bits`` is not given
+DEFAULT_HASH_BITS = 18
+_GLOB_CHARS = frozenset("*?[")
+
+
+def stream_format(path):
+    """The format a file's name says (``.gz`` looked through); LIBSVM when it says none."""
+    name = os.fspath(path)
+    return guess_format(name[:-3] if name.lower().endswith(".gz") else name)
+
+
+def shard_paths(spec):
+    """The files ``spec`` names, in order: one file, every visible file of a directory, or a glob.
+
+    Raises
+    ------
+    PerceptronsError
+        When nothing matches, or a directory holds no file.
+    """
+    spec = os.fspath(spec)
+    if os.path.isdir(spec):
+        paths = sorted(
+            os.path.join(spec, n)
+            for n in os.listdir(spec)
+            if not n.startswith(".") and os.path.isfile(os.path.join(spec, n))
+        )
+        if not paths:
+            raise PerceptronsError(f"{spec}: the directory holds no data file")
+        return paths
+    if _GLOB_CHARS & set(os.path.basename(spec)) and not os.path.exists(spec):
+        paths = sorted(p for p in glob.glob(spec) if os.path.isfile(p))
+        if not paths:
+            raise PerceptronsError(f"{spec}: no file matches this pattern")
+        return paths
+    if not os.path.exists(spec):
+        raise PerceptronsError(f"{spec}: no such file")
+    return [spec]
+
+
+class Source:
+    r"""Rows of one or more files of one format, read block by block and in order.
+
+    Parameters
+    ----------
+    spec : str or path-like
+        A file, a directory (its visible files, sorted by name) or a glob pattern
+        (``"data/part-*.svm"``, sorted by name).
+    fmt : {"libsvm", "vw", "csv", "tsv", "parquet"}, optional
+        By default chosen from the first file's extension.
+    label : str, optional
+        CSV/TSV/Parquet: the label column (default: the last column).
+    hash_bits : int, optional
+        Width 2**hash_bits of the hashed feature space, for formats whose features are names
+        (Vowpal Wabbit text; CSV/Parquet with string or ``text`` columns).  Default 18.
+    text : str, optional
+        CSV/TSV/Parquet: a column of raw text, tokenised and hashed as scikit-learn's
+        ``HashingVectorizer`` does.
+    block_bytes : int, default=4 MiB
+        Text read per block (LIBSVM, VW); CSV and Parquet read batches of about this size.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from perceptrons.io.sources import Source
+    >>> d = tempfile.mkdtemp()
+    >>> for k in range(2):
+    ...     with open(os.path.join(d, f"part-{k}.svm"), "w") as f:
+    ...         _ = f.write(f"1 1:1 3:1\n-1 2:{k + 1}\n")
+    >>> src = Source(os.path.join(d, "part-*.svm"))
+    >>> [b.n_rows for b in src.blocks()], src.fmt
+    ([2, 2], 'libsvm')
+    """
+
+    def __init__(self, spec, fmt=None, *, label=None, hash_bits=None, text=None, block_bytes=1 << 22):
+        self.spec = os.fspath(spec)
+        self.paths = shard_paths(self.spec)
+        self.fmt = fmt or stream_format(self.paths[0])
+        if self.fmt not in STREAM_FORMATS:
+            raise PerceptronsError(f"--format must be one of {list(STREAM_FORMATS)} to stream; got {self.fmt!r}")
+        if hash_bits is not None and (
+            isinstance(hash_bits, bool) or not isinstance(hash_bits, int) or not 1 <= hash_bits <= 31
+        ):
+            raise PerceptronsError(f"--hash-bits must be an integer in [1, 31]; got {hash_bits!r}")
+        if self.fmt in ("libsvm", "vw") and (text is not None or label is not None):
+            raise PerceptronsError(f"{self.spec}: --label and --text apply to CSV/TSV/Parquet, not to {self.fmt}")
+        self.label = label
+        self.hash_bits = hash_bits
+        self.text = text
+        self.block_bytes = int(block_bytes)
+
+    @property
+    def hashed_width(self):
+        """2**hash_bits when this source hashes feature names, else None (the width is found by reading)."""
+        if self.fmt == "vw" or self.text is not None:
+            return 2 ** (self.hash_bits or DEFAULT_HASH_BITS)
+        return 2**self.hash_bits if self.hash_bits is not None else None
+
+    def options(self):
+        """What, besides the files, decides the rows read (part of the epoch cache's fingerprint).
+
+        Returns
+        -------
+        dict
+        """
+        return {"fmt": self.fmt, "label": self.label, "hash_bits": self.hash_bits, "text": self.text}
+
+    def blocks(self):
+        """Yield the rows of every file in order, as :class:`~perceptrons.io.blocks.Block` s."""
+        for path in self.paths:
+            if not os.path.isfile(path):  # a shard removed since the pattern was expanded
+                raise PerceptronsError(f"{path}: no such file (a shard of {self.spec})")
+            yield from self._file_blocks(path)
+
+    def _file_blocks(self, path):
+        if self.fmt == "libsvm":
+            from perceptrons.io.libsvm import libsvm_blocks
+
+            return libsvm_blocks(path, block_bytes=self.block_bytes)
+        if self.fmt == "vw":
+            from perceptrons.io.vw import vw_blocks
+
+            return vw_blocks(path, hash_bits=self.hash_bits or DEFAULT_HASH_BITS, block_bytes=self.block_bytes)
+        from perceptrons.io import arrow
+
+        reader = arrow.parquet_blocks if self.fmt == "parquet" else arrow.delimited_blocks
+        return reader(
+            path,
+            label=self.label,
+            delimiter="\t" if self.fmt == "tsv" else ",",
+            hash_bits=self.hash_bits,
+            text=self.text,
+            block_bytes=self.block_bytes,
+        )

@@ -1,0 +1,350 @@
+r"""Train, predict and evaluate on data larger than memory, on the in-memory compiled loops.
+
+A fit makes a first pass over the source that parses every row once and writes it to an
+*epoch cache* (:mod:`perceptrons.io.cache`: a compact binary file); every epoch then reads the
+cache block by block, a reader thread filling the next block while the compiled loop (which
+releases the GIL) works on this one.  Memory is bounded by a few blocks, whatever the file's
+size.  The loop run on each block is the in-memory fit's own epoch loop, and the weights, the
+visit counter and the averaging sums carry over from block to block, so with the same row
+order a streamed fit gives the weights of the in-memory fit **exactly**.
+
+Row order: the file's (``order="cyclic"``), or with ``shuffle_buffer=N`` (or
+``order="shuffle"``, N = 100,000 by default) each run of N rows is shuffled by a seeded
+permutation — a local shuffle, not a global one: a row never moves past the buffer it is read in.
+
+Examples
+--------
+>>> import os, tempfile, numpy as np
+>>> from perceptrons import Perceptron
+>>> from perceptrons import stream
+>>> d = tempfile.mkdtemp()
+>>> path = os.path.join(d, "train.svm")
+>>> with open(path, "w") as f:
+...     _ = f.write("1 1:2 2:1\n-1 1:-1 2:-2\n1 2:3\n-1 1:-3\n")
+>>> clf = stream.fit(Perceptron(), path)
+>>> clf.predict(np.array([[1.0, 1.0], [-1.0, -1.0]])).tolist()
+[1, -1]
+>>> stream.evaluate(clf, path)["accuracy"]
+1.0
+"""
+
+import contextlib
+import os
+import tempfile
+import time
+import warnings
+
+import numpy as np
+
+from perceptrons._validation import PerceptronsError, sample_scale, seed_of
+from perceptrons.io.labels import typed_labels
+from perceptrons.io.sources import Source
+
+#: rows shuffled together when ``order="shuffle"`` and no ``shuffle_buffer`` is given
+DEFAULT_SHUFFLE_BUFFER = 100_000
+_IN_ORDER = np.zeros(0, dtype=np.int64)
+
+
+def as_source(source, **options):
+    """``source`` itself when it is a :class:`~perceptrons.io.sources.Source`, else a Source of it."""
+    return source if isinstance(source, Source) else Source(source, **options)
+
+
+def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, progress=None):
+    """Fit ``estimator`` on the rows of ``source`` without holding them in memory.
+
+    Parameters
+    ----------
+    estimator : Perceptron, AveragedPerceptron or VotedPerceptron
+        Its parameters (``max_epochs``, ``order``, ``margin``, ``class_weight`` as a dict, ...)
+        apply as in ``fit``.  ``PocketPerceptron`` and ``order="random-mistake"`` are refused with
+        the reason: both need every row at hand.
+    source : str, path-like or Source
+        A file, a directory or glob of shards (see :class:`~perceptrons.io.sources.Source`).
+    cache : str or path-like, optional
+        Where to keep the epoch cache.  A cache whose source has not changed (size, time
+        stamp and a hash of its head and tail) is read instead of parsing again; a stale,
+        truncated, tampered or foreign one is rebuilt.  By default a temporary file, removed
+        afterwards.
+    shuffle_buffer : int, optional
+        Shuffle each run of this many rows (seeded by ``random_state``); see the module notes.
+    callback : callable, optional
+        ``callback(epoch, mistakes, elapsed_seconds)`` after every epoch; ``False`` stops.
+    progress : callable, optional
+        ``progress(phase, rows, epoch)`` after every block: phase ``"parse"`` (the first pass)
+        or ``"train"``; for a progress display.
+
+    Returns
+    -------
+    estimator
+        Fitted, with ``n_epochs_``, ``mistakes_per_epoch_`` and ``converged_`` as after ``fit``.
+    """
+    from sklearn.exceptions import ConvergenceWarning
+
+    src = as_source(source)
+    if getattr(estimator, "_stream_begin", None) is None:
+        raise PerceptronsError(
+            f"{type(estimator).__name__} cannot train from a stream; the linear perceptrons "
+            "(Perceptron, AveragedPerceptron, VotedPerceptron) can"
+        )
+    if isinstance(getattr(estimator, "class_weight", None), str):
+        raise PerceptronsError(
+            "class_weight='balanced' cannot train from a stream: it needs the class counts before "
+            "the first update; pass a dict of weights"
+        )
+    _check_shuffle_buffer(shuffle_buffer)
+    from perceptrons.io.cache import CacheError
+
+    # A cache whose footer checks out can still hold a damaged block, found only when read (each
+    # block's CRC): then it is rebuilt from the source once and the fit starts again.
+    for rebuild in (False, True):
+        with epoch_cache(src, cache, progress, rebuild=rebuild) as ec:
+            try:
+                _epochs(estimator, ec, src, shuffle_buffer, callback, progress)
+                break
+            except CacheError:
+                if rebuild:
+                    raise
+    if not estimator.converged_ and not estimator._stopped_by_callback:
+        warnings.warn(
+            f"{type(estimator).__name__} made {estimator.mistakes_per_epoch_[-1]} mistakes in its last "
+            f"epoch and stopped at max_epochs={estimator.max_epochs}: the data may not be linearly separable.",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
+    return estimator
+
+
+def _epochs(estimator, ec, src, shuffle_buffer, callback, progress):
+    """The epochs of a streamed fit, each a pass over the epoch cache ``ec``."""
+    classes, rank = _classes(src, ec.labels)
+    estimator._stream_begin(src.hashed_width or ec.n_features, classes, np.float32 if ec.sparse else np.float64)
+    buffer = shuffle_buffer or (DEFAULT_SHUFFLE_BUFFER if estimator.order == "shuffle" else None)
+    rng = np.random.default_rng(seed_of(estimator.random_state))
+    start = time.perf_counter()
+    Xop = None
+    for epoch in range(1, estimator.max_epochs + 1):
+        mistakes = rows = 0
+        for block, perm in _ordered(ec.blocks(), buffer, rng):
+            Xop = block.operand()
+            yi = rank[block.y]
+            scale = sample_scale(block.weight, estimator.class_weight, yi, classes, block.n_rows)
+            m = estimator._stream_block(Xop, yi, scale, perm)
+            if m < 0:
+                raise _overflow(block, -1 - int(m))
+            mistakes += int(m)
+            rows += block.n_rows
+            if progress is not None:
+                progress("train", rows, epoch)
+        estimator._stream_epoch_done(mistakes)
+        if callback is not None and callback(epoch, mistakes, time.perf_counter() - start) is False:
+            estimator._stopped_by_callback = True
+            break
+        if mistakes == 0:
+            break
+    estimator._finalize()
+    estimator._check_finite_model(Xop)
+
+
+def predict_blocks(estimator, source):
+    """Yield ``(block, predicted labels)`` for each block of ``source``: predictions with
+    memory bounded by a block, for a caller that writes them as they come.
+
+    Parameters
+    ----------
+    estimator : fitted classifier
+    source : str, path-like or Source
+
+    Yields
+    ------
+    block : Block
+    labels : ndarray of shape (block.n_rows,)
+    """
+    src = as_source(source)
+    d = estimator.n_features_in_
+    if src.hashed_width is not None and src.hashed_width != d:
+        raise PerceptronsError(
+            f"{src.spec}: hashes features into {src.hashed_width} columns, but the model has {d}; "
+            "give the --hash-bits the model was trained with"
+        )
+    for block in src.blocks():
+        yield block, estimator.predict(_features(block, d))
+
+
+def evaluate(estimator, source):
+    """Accuracy of ``estimator`` on the labelled rows of ``source``, read block by block.
+
+    Parameters
+    ----------
+    estimator : fitted classifier
+    source : str, path-like or Source
+
+    Returns
+    -------
+    dict
+        ``{"rows": n, "correct": c, "accuracy": c / n}``.
+    """
+    classes = estimator.classes_
+    n = correct = 0
+    for block, pred in predict_blocks(estimator, source):
+        y = labels_as_classes(block.y, classes)
+        correct += int(np.count_nonzero(pred == y))
+        n += block.n_rows
+    if n == 0:
+        raise PerceptronsError(f"{as_source(source).spec}: no data rows")
+    return {"rows": n, "correct": correct, "accuracy": correct / n}
+
+
+# ---------------------------------------------------------------------- the epoch cache
+class _EpochCache:
+    """An open cache and what a fit needs of it."""
+
+    def __init__(self, cache):
+        self.cache = cache
+        self.labels = cache.labels
+        self.n_features = cache.n_features
+        self.sparse = cache.storage == "csr"
+
+    def blocks(self):
+        return self.cache.blocks()
+
+
+@contextlib.contextmanager
+def epoch_cache(src, path=None, progress=None, rebuild=False):
+    """The epoch cache of ``src`` at ``path``: reused when valid for this source (and not
+    ``rebuild``), else (re)built by a first pass; a temporary file removed on exit when
+    ``path`` is None.
+
+    A first pass that fails (a bad row, Ctrl-C, SIGTERM) leaves no cache file.
+    """
+    from perceptrons.io.cache import CacheWriter, fingerprint, open_cache
+
+    fp = fingerprint(src.paths, src.options())
+    tmpdir = None
+    if path is None:
+        tmpdir = tempfile.TemporaryDirectory(prefix="perceptrons-cache-")
+        path = os.path.join(tmpdir.name, "epochs.cache")
+    try:
+        cache = None if rebuild else open_cache(path, fp)[0]
+        if cache is None:
+            rows = 0
+            with CacheWriter(path, fp, n_features_hint=src.hashed_width) as writer:
+                for block in src.blocks():
+                    writer.append(block)
+                    rows += block.n_rows
+                    if progress is not None:
+                        progress("parse", rows, 0)
+            cache, reason = open_cache(path, fp)
+            if cache is None:  # pragma: no cover - a cache just written is valid
+                raise PerceptronsError(f"{path}: the epoch cache just written cannot be read back ({reason})")
+        if cache.n_rows == 0:
+            raise PerceptronsError(f"{src.spec}: no data rows")
+        yield _EpochCache(cache)
+    finally:
+        if tmpdir is not None:
+            tmpdir.cleanup()
+
+
+# ---------------------------------------------------------------------- pieces
+def _classes(src, table):
+    """The sorted classes and, per label code of the cache, its class index."""
+    labels = typed_labels([str(v) for v in table.tolist()]) if table.dtype.kind in "OUS" else np.asarray(table)
+    classes, rank = np.unique(labels, return_inverse=True)
+    if classes.shape[0] < 2:
+        raise PerceptronsError(
+            f"{src.spec}: every row has the label {classes.tolist()[0]!r}; a classifier needs at least two classes"
+        )
+    return classes, rank.ravel().astype(np.int64)
+
+
+def _ordered(blocks, buffer, rng):
+    """``(block, perm)`` pairs: blocks in order with an empty permutation (cyclic), or runs of
+    ``buffer`` rows joined into one block and visited in a seeded random order.
+    """
+    if not buffer:
+        for block in blocks:
+            yield block, _IN_ORDER
+        return
+    pending, n = [], 0
+    for block in blocks:
+        pending.append(block)
+        n += block.n_rows
+        if n >= buffer:
+            joined = _join(pending)
+            yield joined, rng.permutation(joined.n_rows).astype(np.int64)
+            pending, n = [], 0
+    if pending:
+        joined = _join(pending)
+        yield joined, rng.permutation(joined.n_rows).astype(np.int64)
+
+
+def _join(blocks):
+    """Consecutive blocks as one (their rows in order)."""
+    from perceptrons.io.blocks import Block
+
+    if len(blocks) == 1:
+        return blocks[0]
+    first = blocks[0]
+    y = np.concatenate([b.y for b in blocks])
+    weight = None
+    if any(b.weight is not None for b in blocks):
+        weight = np.concatenate([np.ones(b.n_rows) if b.weight is None else b.weight for b in blocks])
+    if not first.sparse:
+        return Block(y=y, X=np.concatenate([b.X for b in blocks]), weight=weight, path=first.path, line=first.line)
+    nnz = np.cumsum([0] + [b.indices.shape[0] for b in blocks])
+    indptr = np.concatenate([[0]] + [b.indptr[1:] + nnz[k] for k, b in enumerate(blocks)]).astype(np.int64)
+    binary = all(b.data is None for b in blocks)
+    data = None
+    if not binary:
+        data = np.concatenate([np.ones(b.indices.shape[0], np.float32) if b.data is None else b.data for b in blocks])
+    return Block(
+        y=y,
+        indptr=indptr,
+        indices=np.concatenate([b.indices for b in blocks]),
+        data=data,
+        weight=weight,
+        path=first.path,
+        line=first.line,
+    )
+
+
+def _check_shuffle_buffer(n):
+    if n is not None and (isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1):
+        raise PerceptronsError(f"--shuffle-buffer must be a positive integer (rows); got {n!r}")
+
+
+def _features(block, d):
+    """A block's rows as the estimator's ``predict`` takes them, checked against its width."""
+    if not block.sparse:
+        if block.X.shape[1] != d:
+            raise PerceptronsError(f"{block.path}: {block.X.shape[1]} features, but the model was trained on {d}")
+        return block.X
+    if block.indices.size and int(block.indices.max()) >= d:
+        k = int(np.flatnonzero(block.indices >= d)[0])
+        row = int(np.searchsorted(block.indptr, k, side="right")) - 1
+        raise PerceptronsError(
+            f"{block.path}, data row {block.line + row}: feature index {int(block.indices[k]) + 1} exceeds "
+            f"the model's {d} features"
+        )
+    return block.csr(d)
+
+
+def labels_as_classes(y, classes):
+    """Labels read from a file, in the type of the model's classes (text is typed as the
+    in-memory readers type it; whole-number floats of LIBSVM/VW become integers).
+    """
+    y = np.asarray(y)
+    if y.dtype.kind in "OUS":
+        y = typed_labels([str(v) for v in y.tolist()])
+    elif y.dtype.kind == "f" and classes.dtype.kind in "iu" and np.all(y == np.round(y)):
+        y = y.astype(np.int64)
+    if classes.dtype.kind == "U" and y.dtype.kind != "U":
+        y = y.astype(str)
+    return y
+
+
+def _overflow(block, row):
+    return PerceptronsError(
+        f"{block.path}, data row {block.line + row}: a score overflowed float64 (the features are too "
+        "large for these weights); scale the features down"
+    )

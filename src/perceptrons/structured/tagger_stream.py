@@ -1,0 +1,223 @@
+"""Train a :class:`~perceptrons.structured.tagging.Tagger` from CoNLL-U files a chunk at a time.
+
+:meth:`Tagger.fit <perceptrons.structured.tagging.Tagger.fit>` holds the whole corpus and its
+feature matrix (on EWT train, 200,000 tokens × 43 templates).  :func:`fit_stream` holds one chunk
+of sentences and its matrices at a time, plus what the model itself is made of (vocabulary,
+feature dictionary, tag dictionary counts, weights), and reads the files several times:
+
+1. pass 1: the word types with their attribute strings (the vocabulary, hence V), the type
+   counts (for ``rare_count``), the tag set and the tag-dictionary counts;
+2. pass 2: the feature values of every token, counted per template — a conjunction's key is
+   v₁·V + v₂, so this needs pass 1's final V — then ``min_count`` applied;
+3. the epochs: each chunk is featurised with the fitted maps and trained on with
+   :meth:`SequencePerceptron.fit_block`, which continues the weights, their running sums and the
+   visit counter from the chunk before; an epoch without mistakes or ``max_epochs`` ends it.
+
+Every step counts what :meth:`Tagger.fit` counts, in the same order, so with ``shuffle=False`` the
+two give the same features, tag dictionary and weights (``tests/test_tagger_stream.py``).  The
+sentences are visited in file order: a global shuffle needs every sentence at hand.
+
+Each epoch parses the CoNLL-U text again and rebuilds the chunks' matrices: that costs little
+next to decoding, and keeps the files the only thing on disk (no cache of matrices to manage).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter, defaultdict
+from itertools import chain
+from numbers import Integral
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from perceptrons._validation import Interval, PerceptronsError, check_param, validate_params
+from perceptrons.io.conllu import iter_conllu
+from perceptrons.structured.clusters import load_clusters
+from perceptrons.structured.features import FeatureMap
+from perceptrons.structured.words import corpus_types
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Sequence
+
+    from perceptrons.structured.tagging import Tagger
+
+
+def fit_stream(
+    tagger: Tagger,
+    paths: str | os.PathLike | Sequence[str | os.PathLike],
+    column: str = "upos",
+    chunk_sentences: int = 2000,
+    callback: Callable[[int, int, float], object] | None = None,
+) -> Tagger:
+    """Fit ``tagger`` on CoNLL-U files read ``chunk_sentences`` sentences at a time.
+
+    See :meth:`Tagger.fit_stream <perceptrons.structured.tagging.Tagger.fit_stream>`.
+
+    Parameters
+    ----------
+    tagger : Tagger
+        Its parameters, with ``shuffle=False`` and ``patience=None``.
+    paths : str, path-like or list of them
+        Regular ``.conllu`` files, read in order (several times).
+    column : {"upos", "xpos"}, default="upos"
+    chunk_sentences : int, default=2000
+    callback : callable, default=None
+        ``callback(epoch, mistakes, elapsed_seconds)`` after each epoch; ``False`` stops.
+
+    Returns
+    -------
+    Tagger
+        ``tagger``, fitted.
+    """
+    validate_params(tagger, tagger._parameter_constraints)
+    _check_stream_params(tagger, chunk_sentences)
+    paths = _regular_files(paths)
+
+    def read(check=None):
+        return _chunks(paths, column, chunk_sentences, check)
+
+    tagger.clusters_ = load_clusters(tagger.clusters)
+    maps = [FeatureMap(tagger._templates(), tagger.min_count, tagger.rare_count, tagger.clusters_).begin_fit()]
+    if tagger.edges:
+        maps.append(FeatureMap(tagger.edges, tagger.edge_min_count, 0, tagger.clusters_).begin_fit())
+    tags, n_tokens, tag_counts = _survey(read(_TagCheck(column)), maps, tagger)
+    _count_keys(read(), maps)
+    tagger.features_ = maps[0]
+    tagger.edge_features_ = maps[1] if tagger.edges else None
+    tagger.tagdict_ = tagger._select_tagdict(tag_counts) if tagger.tag_dict else {}
+    tagger.model_ = tagger._sequence_model().begin_epochs(
+        tags, maps[0].n_features, maps[1].n_features if tagger.edges else 0, n_tokens=n_tokens
+    )
+    _epochs(tagger, read, callback)
+    tagger._finish_fit()
+    return tagger
+
+
+def _check_stream_params(tagger, chunk_sentences):
+    """What a streamed fit cannot do, refused before any file is read."""
+    check_param(chunk_sentences, "chunk_sentences", (Interval(Integral, 1, None),), "Tagger.fit_stream")
+    if tagger.shuffle:
+        raise PerceptronsError(
+            "a streamed fit visits the sentences in file order (a global shuffle needs every sentence "
+            "at hand): pass shuffle=False"
+        )
+    if tagger.patience is not None:
+        raise PerceptronsError("a streamed fit has no development set to stop early on: pass patience=None")
+
+
+def _regular_files(paths):
+    """``paths`` as a list of regular files: each is read once per pass, which a pipe cannot be."""
+    paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    if not paths:
+        raise PerceptronsError("no CoNLL-U file to train on")
+    for p in paths:
+        if not os.path.exists(p):
+            raise PerceptronsError(f"{os.fspath(p)}: no such file")
+        if not os.path.isfile(p):
+            raise PerceptronsError(f"{os.fspath(p)}: not a regular file (a streamed fit reads it once per epoch)")
+    return paths
+
+
+def _chunks(paths, column, size, check=None) -> Iterator[tuple[list, list]]:
+    """(words, tags) of up to ``size`` sentences at a time, from the files in order.
+
+    Only the chunk being built is alive here: the caller drops a chunk before asking for the
+    next.  ``check`` (a :class:`_TagCheck`) sees every sentence and each end of file.
+    """
+    words, tags = [], []
+    for path in paths:
+        for s in iter_conllu(path, column, keep_lines=False):
+            if check is not None:
+                check.sentence(s)
+            words.append(s.words)
+            tags.append(s.tags)
+            if len(words) == size:
+                yield words, tags
+                words, tags = [], []
+        if check is not None:
+            check.end_of_file(path)
+    if words:
+        yield words, tags
+
+
+class _TagCheck:
+    """Refuse a tag column with ``_`` on a token, file by file, with the messages of
+    :func:`perceptrons.io.conllu.check_tags` (which needs the whole file in memory).
+    """
+
+    def __init__(self, column):
+        self.column = column
+        self.n, self.missing, self.first = 0, 0, None
+
+    def sentence(self, s):
+        self.n += len(s.tags)
+        if "_" in s.tags:
+            if self.first is None:
+                self.first = s.first_line + s.token_lines[s.tags.index("_")]
+            self.missing += s.tags.count("_")
+
+    def end_of_file(self, path):
+        path = os.fspath(path)
+        if self.missing and self.missing == self.n:
+            raise PerceptronsError(
+                f"{path}: the {self.column} column is empty ('_' on every token); choose another with --column"
+            )
+        if self.missing:
+            raise PerceptronsError(
+                f"{path}:{self.first}: the {self.column} column is '_' on {self.missing} of {self.n} tokens"
+            )
+        self.n, self.missing, self.first = 0, 0, None
+
+
+def _survey(chunks, maps, tagger):
+    """Pass 1: the feature maps' vocabularies and type counts; the tags, tokens, tag counts."""
+    tags, n_tokens = set(), 0
+    tag_counts = defaultdict(Counter)
+    for words, chunk_tags in chunks:
+        tok, types, _ = corpus_types(words)
+        for fm in maps:
+            fm.add_types(tok, types)
+        tags.update(chain.from_iterable(chunk_tags))
+        n_tokens += tok.shape[0]
+        if tagger.tag_dict:  # the same counting as fit's, in the same order: the same ties
+            tagger._count_tags(tag_counts, words, chunk_tags)
+    for fm in maps:
+        fm.end_types()
+    return np.array(sorted(tags)), n_tokens, tag_counts
+
+
+def _count_keys(chunks, maps):
+    """Pass 2: count the feature values (V is final now), keep those seen ``min_count`` times."""
+    for words, _ in chunks:
+        tok, types, lengths = corpus_types(words)
+        for fm in maps:
+            fm.add_keys(tok, types, lengths)
+    for fm in maps:
+        fm.end_keys()
+
+
+def _epochs(tagger, read, callback):
+    """Up to ``max_epochs`` passes over the chunks; an epoch without mistakes ends training."""
+    model = tagger.model_
+    t0 = time.perf_counter()
+    for epoch in range(1, tagger.max_epochs + 1):
+        mistakes = token_mistakes = 0
+        for words, tags in read():
+            m, w = _train_chunk(tagger, words, tags)
+            mistakes, token_mistakes = mistakes + m, token_mistakes + w
+        converged = model.end_epoch(mistakes, token_mistakes)
+        if callback is not None and callback(epoch, mistakes, time.perf_counter() - t0) is False:
+            break
+        if converged:
+            break
+
+
+def _train_chunk(tagger, words, tags):
+    """One block of an epoch: the chunk featurised with the fitted maps, then trained on."""
+    tok, types, lengths = corpus_types(words)
+    X = tagger.features_.transform_types(tok, types, lengths)[0]
+    X_edge = tagger.edge_features_.transform_types(tok, types, lengths)[0] if tagger.edge_features_ else None
+    y = np.array([t for s in tags for t in s])
+    return tagger.model_.fit_block(X, y, lengths, X_edge=X_edge, forced=tagger._forced(words), assume_binary=True)

@@ -1,0 +1,299 @@
+"""Streaming fits (perceptrons.stream, train/predict/evaluate --stream): the same weights as the
+in-memory fit, a cache that is reused only when valid, bounded memory, and clean failures."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from zipf_data import run_with_peak_rss, write_zipf_libsvm
+
+from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron, stream
+from perceptrons._validation import PerceptronsError
+from perceptrons.io.readers import read_data
+from perceptrons.io.sources import Source
+
+pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+
+STREAMABLE = [Perceptron, AveragedPerceptron, VotedPerceptron]
+
+
+def write_libsvm(path, X, y):
+    X = sp.csr_matrix(X)
+    with open(path, "w") as f:
+        for i in range(X.shape[0]):
+            lo, hi = X.indptr[i], X.indptr[i + 1]
+            feats = " ".join(f"{j + 1}:{v:g}" for j, v in zip(X.indices[lo:hi], X.data[lo:hi]))
+            f.write(f"{y[i]} {feats}\n")
+    return path
+
+
+def problem(seed, n=600, d=40, k=2, binary_values=False, density=0.2):
+    rng = np.random.default_rng(seed)
+    X = sp.random(n, d, density=density, random_state=seed, format="csr")
+    X.data = np.ones_like(X.data) if binary_values else np.round(rng.normal(size=X.nnz), 3)
+    W = rng.normal(size=(d, k))
+    y = np.argmax(X @ W + 0.3 * rng.normal(size=(n, k)), axis=1)
+    if k == 2:
+        y = np.where(y == 1, 1, -1)
+    return X, y
+
+
+@pytest.mark.parametrize("cls", STREAMABLE)
+@pytest.mark.parametrize("k", [2, 4])
+@pytest.mark.parametrize("binary_values", [False, True])
+@pytest.mark.parametrize("block_bytes", [97, 4096, 1 << 24])
+def test_streamed_fit_gives_the_in_memory_weights(tmp_path, cls, k, binary_values, block_bytes):
+    path = write_libsvm(tmp_path / "d.svm", *problem(k + 10 * binary_values, k=k, binary_values=binary_values))
+    X, y = read_data(path)
+    a = cls(max_epochs=4).fit(X, y)
+    b = stream.fit(cls(max_epochs=4), Source(path, block_bytes=block_bytes))
+    np.testing.assert_array_equal(a.classes_, b.classes_)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    np.testing.assert_array_equal(a.intercept_, b.intercept_)
+    assert a.mistakes_per_epoch_ == b.mistakes_per_epoch_
+    assert a.n_features_in_ == b.n_features_in_
+    np.testing.assert_array_equal(a.predict(X), b.predict(X))
+
+
+def test_shards_read_in_order_equal_one_file(tmp_path):
+    X, y = problem(3, n=300)
+    whole = write_libsvm(tmp_path / "whole.svm", X, y)
+    shards = tmp_path / "shards"
+    shards.mkdir()
+    for s, lo in enumerate(range(0, 300, 100)):
+        write_libsvm(shards / f"part-{s}.svm", X[lo : lo + 100], y[lo : lo + 100])
+    a = stream.fit(Perceptron(max_epochs=3), whole)
+    for spec in (shards, shards / "part-*.svm"):
+        b = stream.fit(Perceptron(max_epochs=3), spec)
+        np.testing.assert_array_equal(a.coef_, b.coef_)
+
+
+def test_dense_csv_and_parquet_stream_like_in_memory(tmp_path):
+    pytest.importorskip("pyarrow")
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(500, 5))
+    y = np.where(X @ rng.normal(size=5) > 0, "yes", "no")
+    df = pd.DataFrame(X, columns=[f"f{j}" for j in range(5)]).assign(label=y)
+    df.to_csv(tmp_path / "d.csv", index=False)
+    df.to_parquet(tmp_path / "d.parquet")
+    Xm, ym = read_data(tmp_path / "d.csv")
+    a = AveragedPerceptron(max_epochs=5).fit(Xm, ym)
+    for name in ("d.csv", "d.parquet"):
+        b = stream.fit(AveragedPerceptron(max_epochs=5), Source(tmp_path / name, block_bytes=1 << 10))
+        np.testing.assert_array_equal(a.coef_, b.coef_)
+        np.testing.assert_array_equal(a.classes_, b.classes_)
+
+
+def test_parquet_index_lists_and_hashed_strings(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    table = pa.table({"features": [[0, 3], [1], [2, 3], [0]], "label": [1, 0, 1, 0]})
+    pq.write_table(table, tmp_path / "lists.parquet")
+    clf = stream.fit(Perceptron(max_epochs=10), tmp_path / "lists.parquet")
+    assert clf.n_features_in_ == 4 and clf.converged_
+    csv = tmp_path / "strings.csv"
+    csv.write_text("colour,size,label\nred,1.5,a\nblue,2.0,b\nred,1.0,a\nblue,3.0,b\n")
+    clf = stream.fit(Perceptron(max_epochs=10), Source(csv, hash_bits=10))
+    assert clf.n_features_in_ == 1024 and clf.converged_
+    text = tmp_path / "text.csv"
+    text.write_text('msg,label\n"good fine day",pos\n"bad awful day",neg\n"fine good",pos\n"awful bad",neg\n')
+    clf = stream.fit(Perceptron(max_epochs=10), Source(text, text="msg", hash_bits=12))
+    assert clf.converged_ and clf.n_features_in_ == 4096
+
+
+def test_refusals_say_why(tmp_path):
+    path = write_libsvm(tmp_path / "d.svm", *problem(1))
+    with pytest.raises(PerceptronsError, match="PocketPerceptron cannot train from a stream: the pocket"):
+        stream.fit(PocketPerceptron(), path)
+    with pytest.raises(PerceptronsError, match="random-mistake"):
+        stream.fit(Perceptron(order="random-mistake"), path)
+    with pytest.raises(PerceptronsError, match="balanced"):
+        stream.fit(Perceptron(class_weight="balanced"), path)
+    with pytest.raises(PerceptronsError, match="shuffle-buffer"):
+        stream.fit(Perceptron(), path, shuffle_buffer=0)
+    for bits in (0, 32, -1, "x"):
+        with pytest.raises(PerceptronsError, match=r"--hash-bits must be an integer in \[1, 31\]"):
+            Source(path, hash_bits=bits)
+
+
+def test_the_cache_is_reused_and_rebuilt_when_stale_or_tampered(tmp_path):
+    path = write_libsvm(tmp_path / "d.svm", *problem(2))
+    cache = tmp_path / "c.cache"
+    a = stream.fit(Perceptron(max_epochs=3), path, cache=cache)
+    first = cache.stat()
+    time.sleep(0.01)
+    b = stream.fit(Perceptron(max_epochs=3), path, cache=cache)
+    assert cache.stat().st_mtime_ns == first.st_mtime_ns and cache.stat().st_ino == first.st_ino  # reused
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    raw = bytearray(cache.read_bytes())
+    raw[40] ^= 0xFF  # inside the first record
+    cache.write_bytes(bytes(raw))
+    c = stream.fit(Perceptron(max_epochs=3), path, cache=cache)  # refused, rebuilt, same result
+    np.testing.assert_array_equal(a.coef_, c.coef_)
+    cache.write_bytes(cache.read_bytes()[:-10])  # truncated
+    np.testing.assert_array_equal(a.coef_, stream.fit(Perceptron(max_epochs=3), path, cache=cache).coef_)
+    X, y = problem(5)
+    write_libsvm(path, X, y)  # the source changed
+    d = stream.fit(Perceptron(max_epochs=3), path, cache=cache)
+    np.testing.assert_array_equal(d.coef_, Perceptron(max_epochs=3).fit(*read_data(path)).coef_)
+
+
+def test_shuffle_buffer_is_seeded_and_local(tmp_path):
+    path = write_libsvm(tmp_path / "d.svm", *problem(4))
+    runs = [stream.fit(Perceptron(max_epochs=2, random_state=s), path, shuffle_buffer=128) for s in (1, 1, 2)]
+    np.testing.assert_array_equal(runs[0].coef_, runs[1].coef_)
+    assert not np.array_equal(runs[0].coef_, runs[2].coef_)
+    cyclic = stream.fit(Perceptron(max_epochs=2), path)
+    assert not np.array_equal(runs[0].coef_, cyclic.coef_)
+    # one buffer holding every row: the fit visits a permutation of all rows, as a shuffled fit does
+    one = stream.fit(VotedPerceptron(max_epochs=1, random_state=3), path, shuffle_buffer=10**6)
+    assert one.n_updates_ == one.mistakes_per_epoch_[0]
+
+
+def test_predict_and_evaluate_blocks(tmp_path):
+    X, y = problem(6, k=3)
+    path = write_libsvm(tmp_path / "d.svm", X, y)
+    clf = stream.fit(AveragedPerceptron(max_epochs=5), Source(path, block_bytes=500))
+    got = np.concatenate([p for _, p in stream.predict_blocks(clf, Source(path, block_bytes=500))])
+    np.testing.assert_array_equal(got, clf.predict(read_data(path)[0]))
+    res = stream.evaluate(clf, path)
+    assert res["rows"] == 600 and res["accuracy"] == pytest.approx(np.mean(got == y))
+
+
+@pytest.fixture
+def cli_run(run_cli):
+    """The CLI through its real entry point: (exit code, stdout + stderr) as attributes."""
+
+    def go(*args):
+        code, out, err = run_cli([str(a) for a in args])
+        return SimpleNamespace(exit_code=code, output=out + err)
+
+    return go
+
+
+def test_cli_train_predict_evaluate_stream(tmp_path, cli_run):
+    X, y = problem(7)
+    path = write_libsvm(tmp_path / "d.svm", X, y)
+    model = tmp_path / "m.npz"
+    r = cli_run("train", path, "--stream", "--epochs", 4, "--model", "averaged", "-o", model, "--test", path)
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "m.npz.cache").exists()
+    assert "test acc" in r.output
+    r = cli_run("predict", model, path, "--stream", "-o", tmp_path / "p.txt")
+    assert r.exit_code == 0, r.output
+    assert len((tmp_path / "p.txt").read_text().split()) == 600
+    r = cli_run("evaluate", model, path, "--stream")
+    assert r.exit_code == 0 and "accuracy" in r.output
+    mem = AveragedPerceptron(max_epochs=4).fit(*read_data(path))
+    assert f"accuracy  {mem.score(*read_data(path)):.4f}" in r.output
+
+
+@pytest.mark.parametrize(
+    "case, args, message",
+    [
+        ("bits", ["--hash-bits", "32"], "--hash-bits"),
+        ("model", ["--model", "pocket"], "pocket cannot train from a stream"),
+        ("kernel", ["--model", "kernel"], "kernel cannot train from a stream"),
+    ],
+)
+def test_cli_stream_option_errors(tmp_path, cli_run, case, args, message):
+    path = write_libsvm(tmp_path / "d.svm", *problem(8))
+    r = cli_run("train", path, "--stream", "-o", tmp_path / "m.npz", *args)
+    assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output
+    assert not (tmp_path / "m.npz").exists() and not (tmp_path / "m.npz.cache").exists()
+
+
+def test_bad_line_deep_in_a_stream_leaves_no_model_and_no_cache(tmp_path, cli_run):
+    X, y = problem(9, n=20000, d=30, density=0.1)
+    path = write_libsvm(tmp_path / "d.svm", X, y)
+    lines = path.read_bytes().split(b"\n")
+    offset = sum(len(line) + 1 for line in lines[:19000])
+    lines[19000] = b"1 3:1 x:2"
+    path.write_bytes(b"\n".join(lines))
+    r = cli_run("train", path, "--stream", "-o", tmp_path / "m.npz")
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert "line 19001" in r.output and f"byte {offset + 6}" in r.output, r.output
+    assert sorted(os.listdir(tmp_path)) == ["d.svm"]
+
+
+def test_missing_shard_truncated_gzip_and_parquet_without_label(tmp_path, cli_run):
+    import gzip
+
+    X, y = problem(10)
+    write_libsvm(tmp_path / "a.svm", X, y)
+    data = gzip.compress((tmp_path / "a.svm").read_bytes())
+    (tmp_path / "t.svm.gz").write_bytes(data[: len(data) // 2])
+    r = cli_run("train", tmp_path / "t.svm.gz", "--stream", "-o", tmp_path / "m.npz")
+    assert r.exit_code == 2 and "gzip" in r.output and "t.svm.gz" in r.output
+    r = cli_run("train", tmp_path / "nothing-*.svm", "--stream", "-o", tmp_path / "m.npz")
+    assert r.exit_code == 2 and "no file matches" in r.output
+    src = Source(tmp_path / "*.svm")
+    (tmp_path / "a.svm").unlink()  # a shard removed after the pattern was expanded
+    with pytest.raises(PerceptronsError, match="a.svm: no such file"):
+        list(src.blocks())
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"x": [1.0, 2.0], "y": [0, 1]}), tmp_path / "p.parquet")
+    r = cli_run("train", tmp_path / "p.parquet", "--stream", "--label", "target", "-o", tmp_path / "m.npz")
+    assert r.exit_code == 2 and "no label column 'target'" in r.output
+    assert not list(tmp_path.glob("m.npz*"))
+
+
+def interrupt_when(directory, ready, cmd):
+    """Start ``cmd``, wait until ``ready(names in directory)``, send SIGINT; the exit status."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while not ready(set(os.listdir(directory))) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert proc.poll() is None, "the run ended before the moment to interrupt it"
+    proc.send_signal(signal.SIGINT)
+    return proc.wait(timeout=60)
+
+
+def test_ctrl_c_leaves_no_model_and_no_half_written_cache(tmp_path):
+    from perceptrons.io.cache import fingerprint, open_cache
+
+    path = write_zipf_libsvm(tmp_path / "big.svm", 150e6)
+    model, cache = tmp_path / "m.npz", tmp_path / "m.npz.cache"
+    cmd = [sys.executable, "-m", "perceptrons", "train", str(path), "--stream", "--epochs", "50", "-o", str(model)]
+    # during the first pass: the cache is being written to a temporary file beside it
+    code = interrupt_when(tmp_path, lambda names: len(names) > 1, cmd)
+    assert code == 130 and sorted(os.listdir(tmp_path)) == ["big.svm"]
+    # during the epochs: the cache is complete, the model not written
+    code = interrupt_when(tmp_path, lambda names: "m.npz.cache" in names, cmd)
+    assert code == 130 and not model.exists()
+    assert sorted(os.listdir(tmp_path)) == ["big.svm", "m.npz.cache"]
+    src = Source(path)
+    assert open_cache(cache, fingerprint(src.paths, src.options()))[0] is not None  # whole and reusable
+
+
+@pytest.mark.slow
+def test_streamed_training_stays_within_a_memory_cap(tmp_path):
+    """The peak RSS of ``train --stream`` (the kernel's high-water mark of that process) stays
+    several times below the file size, and what the data add to the interpreter's own
+    footprint is a small part of it."""
+    path = write_zipf_libsvm(tmp_path / "big.svm", 1.2e9)
+    size_mb = path.stat().st_size / 2**20
+    model = tmp_path / "m.npz"
+    # first a small file of the same kind, so that the compiled loops come from numba's cache:
+    # compiling them (a fresh checkout) costs LLVM memory once, not memory per row
+    small = write_zipf_libsvm(tmp_path / "small.svm", 2e6)
+    code, *_, err = run_with_peak_rss("perceptrons", ["train", small, "--stream", "--epochs", 2, "-o", model])
+    assert code == 0, err[-2000:]
+    # the same command on the 2 MB file: Python, numpy, scipy, scikit-learn, numba and the loops
+    code, _, baseline, _, err = run_with_peak_rss("perceptrons", ["train", small, "--stream", "-o", model])
+    assert code == 0, err[-2000:]
+    code, _, peak, _, err = run_with_peak_rss("perceptrons", ["train", path, "--stream", "--epochs", 2, "-o", model])
+    assert code == 0, err[-2000:]
+    assert peak < size_mb / 3, f"peak RSS {peak:.0f} MB for a {size_mb:.0f} MB file"
+    assert peak - baseline < size_mb / 10, f"peak RSS {peak:.0f} MB, {baseline:.0f} MB before reading"
