@@ -297,3 +297,18 @@ def test_streamed_training_stays_within_a_memory_cap(tmp_path):
     assert code == 0, err[-2000:]
     assert peak < size_mb / 3, f"peak RSS {peak:.0f} MB for a {size_mb:.0f} MB file"
     assert peak - baseline < size_mb / 10, f"peak RSS {peak:.0f} MB, {baseline:.0f} MB before reading"
+
+
+def test_progress_reports_rows_and_text_bytes(tmp_path):
+    X, y = problem(12, n=3000)
+    shards = tmp_path / "s"
+    shards.mkdir()
+    for k in range(2):
+        write_libsvm(shards / f"{k}.svm", X[k * 1500 : (k + 1) * 1500], y[k * 1500 : (k + 1) * 1500])
+    total = sum(p.stat().st_size for p in shards.iterdir())
+    seen = []
+    stream.fit(Perceptron(max_epochs=2), Source(shards, block_bytes=4096), progress=lambda *a: seen.append(a))
+    parse = [a for a in seen if a[0] == "parse"]
+    train = [a for a in seen if a[0] == "train"]
+    assert [a[3] for a in parse] == sorted(a[3] for a in parse) and parse[-1][3] == total
+    assert parse[-1][1] == 3000 and {a[2] for a in train} <= {1, 2} and train[-1][1] == 3000

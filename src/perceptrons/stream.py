@@ -71,8 +71,9 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
     callback : callable, optional
         ``callback(epoch, mistakes, elapsed_seconds)`` after every epoch; ``False`` stops.
     progress : callable, optional
-        ``progress(phase, rows, epoch)`` after every block: phase ``"parse"`` (the first pass)
-        or ``"train"``; for a progress display.
+        ``progress(phase, rows, epoch, text_bytes)`` after every block: phase ``"parse"`` (the
+        first pass; ``text_bytes`` read so far, of the decompressed text, when the reader knows
+        it, else 0) or ``"train"`` (``text_bytes`` 0); for a progress display.
 
     Returns
     -------
@@ -135,7 +136,7 @@ def _epochs(estimator, ec, src, shuffle_buffer, callback, progress):
             mistakes += int(m)
             rows += block.n_rows
             if progress is not None:
-                progress("train", rows, epoch)
+                progress("train", rows, epoch, 0)
         estimator._stream_epoch_done(mistakes)
         if callback is not None and callback(epoch, mistakes, time.perf_counter() - start) is False:
             estimator._stopped_by_callback = True
@@ -227,13 +228,16 @@ def epoch_cache(src, path=None, progress=None, rebuild=False):
     try:
         cache = None if rebuild else open_cache(path, fp)[0]
         if cache is None:
-            rows = 0
+            rows, done, file_bytes = 0, 0, 0  # bytes of the files before the current one
             with CacheWriter(path, fp, n_features_hint=src.hashed_width) as writer:
                 for block in src.blocks():
                     writer.append(block)
                     rows += block.n_rows
+                    if block.end < done - file_bytes:  # the next shard began
+                        file_bytes = done
+                    done = file_bytes + block.end
                     if progress is not None:
-                        progress("parse", rows, 0)
+                        progress("parse", rows, 0, done)
             cache, reason = open_cache(path, fp)
             if cache is None:  # pragma: no cover - a cache just written is valid
                 raise PerceptronsError(f"{path}: the epoch cache just written cannot be read back ({reason})")

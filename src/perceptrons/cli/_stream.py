@@ -62,11 +62,13 @@ def train(estimator, src, output, cache_path, shuffle_buffer, check):
     from sklearn.exceptions import ConvergenceWarning
 
     from perceptrons import stream
+    from perceptrons.io.chunks import is_gzip
 
     cache_path = cache_path or f"{output}.cache"
     if os.path.abspath(cache_path) in {os.path.abspath(p) for p in src.paths}:
         raise click.BadParameter(f"{cache_path}: is an input file; choose another cache path", param_hint="--cache")
     total_bytes = sum(os.path.getsize(p) for p in src.paths)
+    gz = any(is_gzip(p) for p in src.paths)  # the decompressed size is not known beforehand
     console = Console(stderr=True)
     columns = (
         TextColumn("{task.description}"),
@@ -77,21 +79,26 @@ def train(estimator, src, output, cache_path, shuffle_buffer, check):
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task(f"parse {total_bytes / 1e6:,.0f} MB", total=None, rows=0, rate="", mistakes="")
+        task = bar.add_task(
+            f"parse {total_bytes / 1e6:,.0f} MB", total=None if gz else total_bytes, rows=0, rate="", mistakes=""
+        )
         state = {"t0": None, "rows": 0, "epoch": 0}
 
-        def progress(phase, rows, epoch):
+        def progress(phase, rows, epoch, text_bytes):
             import time
 
             now = time.perf_counter()
             if state["t0"] is None or epoch != state["epoch"]:
                 state.update(t0=now, epoch=epoch)
                 if phase == "train":
-                    bar.update(task, description=f"epoch {epoch}/{estimator.max_epochs}", total=state["rows"])
+                    bar.reset(task, description=f"epoch {epoch}/{estimator.max_epochs}", total=state["rows"])
+            seconds = max(now - state["t0"], 1e-9)
             if phase == "parse":
                 state["rows"] = rows
-            rate = rows / max(now - state["t0"], 1e-9)
-            bar.update(task, completed=rows if phase == "train" else None, rows=rows, rate=f"{rate:,.0f} rows/s")
+                rate = f"{rows / seconds:,.0f} rows/s  {text_bytes / seconds / 1e6:,.0f} MB/s"
+                bar.update(task, completed=text_bytes, rows=rows, rate=rate)
+            else:
+                bar.update(task, completed=rows, rows=rows, rate=f"{rows / seconds:,.0f} rows/s")
             check()
 
         def on_epoch(epoch, mistakes, elapsed):

@@ -10,7 +10,8 @@ the streaming fit, prediction and the distributed trainer consume them.  A block
 
 ``y`` holds the labels as read (float64 numbers, or strings), ``weight`` optional per-row
 importances.  ``path`` and ``line`` (the 1-based line of the first row) let a later check name
-the row it refuses.
+the row it refuses; ``end``, when the reader knows it (LIBSVM, VW), is the offset in the
+(decompressed) text just past the block, for a progress display.
 """
 
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ class Block:
     weight: np.ndarray | None = None
     path: str = ""
     line: int = 1
+    end: int = 0
 
     @property
     def n_rows(self):

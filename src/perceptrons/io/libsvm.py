@@ -77,6 +77,7 @@ def libsvm_blocks(path, block_bytes=BLOCK_BYTES, n_features=None):
                 data=None if info[ALL_ONES] else values[:nnz],
                 path=path,
                 line=chunk.line + int(info[FIRST_LINE]) - 1,
+                end=chunk.byte + n,
             )
 
 

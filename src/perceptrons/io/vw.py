@@ -14,6 +14,7 @@ number`` — the line counted from 1, the byte the 0-based offset of the token f
 of the file (of the decompressed stream for gzip), so ``tail -c +313 data.vw`` starts at it.
 """
 
+import dataclasses
 import math
 import os
 import re
@@ -103,7 +104,7 @@ def _blocks(path, bits, chunk):
         # a UTF-8 byte-order mark (Windows editors write one) is no part of the first label
         block, lines = _parse(buf[skip:], end - skip, bits, path, offset + skip, line)
         if block is not None:
-            yield block
+            yield dataclasses.replace(block, end=offset + end)
         line += lines
 
 
