@@ -168,7 +168,7 @@ def test_csr_round_trip_mixed_binary_and_valued(tmp_path, source):
 
 def test_csr_n_features_hint_and_long_rows(tmp_path, source, monkeypatch):
     """Rows longer than the int32 length limit keep their int64 offsets (limit lowered here)."""
-    monkeypatch.setattr(cache_module, "_MAX_ROW_LENGTH", 2)
+    monkeypatch.setattr("perceptrons.io.cache._writer._MAX_ROW_LENGTH", 2)  # where the writer reads it
     fp = fingerprint(source)
     blocks = [csr_block(20, 10, binary=False), csr_block(20, 10, binary=True)]
     cache = opened(write(tmp_path / "c.bin", fp, blocks, n_features_hint=1000), fp)

@@ -1,0 +1,93 @@
+"""What identifies the source of an epoch cache, and the check of a fingerprint's structure."""
+
+import hashlib
+import os
+import re
+import stat
+
+import numpy as np
+
+from perceptrons._validation import PerceptronsError
+from perceptrons.io.cache._format import _INT64
+
+#: bytes hashed at each end of a source file by :func:`fingerprint`
+SAMPLE_BYTES = 1 << 20
+_SOURCE_FIELDS = {"path": str, "size": int, "mtime_ns": int, "head_sha256": str, "tail_sha256": str}
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def fingerprint(paths, options=None):
+    """What identifies the source of a cache: each file's size, mtime and sampled contents.
+
+    Parameters
+    ----------
+    paths : str, path-like or sequence of them
+        The source file(s), regular files only.
+    options : dict, optional
+        Parsing options that change the rows (``{"format": "libsvm", "n_features": 100}``):
+        keys are str, values str, int, finite float, bool or None.  A cache built with other
+        options is stale.
+
+    Returns
+    -------
+    dict
+        JSON-able ``{"sources": [...], "options": {...}}``; each source holds its real path,
+        ``size``, ``mtime_ns`` and the SHA-256 of its first and of its last MiB.  Cheap (2 MiB
+        read per file) and catches edits that keep the size, and touched files.
+
+    Raises
+    ------
+    PerceptronsError
+        A path that is not a readable regular file (standard input cannot be cached).
+    """
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        paths = [paths]
+    result = {"sources": [_source_print(os.fsdecode(p)) for p in paths], "options": dict(options or {})}
+    problem = _fingerprint_problem(result)
+    if problem:
+        raise PerceptronsError(f"fingerprint: {problem}")
+    return result
+
+
+def _source_print(path):
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # before open(): opening a FIFO would block
+            raise PerceptronsError(f"{path}: not a regular file; only files can be cached")
+        with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            head = hashlib.sha256(f.read(SAMPLE_BYTES)).hexdigest()
+            f.seek(max(0, st.st_size - SAMPLE_BYTES))
+            tail = hashlib.sha256(f.read(SAMPLE_BYTES)).hexdigest()
+    except OSError as exc:
+        raise PerceptronsError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return {
+        "path": os.path.realpath(path),
+        "size": st.st_size,
+        "mtime_ns": st.st_mtime_ns,
+        "head_sha256": head,
+        "tail_sha256": tail,
+    }
+
+
+def _fingerprint_problem(fp):
+    """What is wrong with a fingerprint's structure, or None."""
+    if not isinstance(fp, dict) or set(fp) != {"sources", "options"}:
+        return "expected an object with exactly 'sources' and 'options'"
+    if not isinstance(fp["sources"], list) or not all(isinstance(s, dict) for s in fp["sources"]):
+        return "'sources' must be a list of objects"
+    for s in fp["sources"]:
+        if set(s) != set(_SOURCE_FIELDS) or not all(type(s[k]) is t for k, t in _SOURCE_FIELDS.items()):
+            return f"a source must have exactly {sorted(_SOURCE_FIELDS)} of the right types"
+        if not (0 <= s["size"] <= _INT64[1] and _INT64[0] <= s["mtime_ns"] <= _INT64[1]):
+            return "a source's size or mtime is out of range"
+        if not (_HEX64.fullmatch(s["head_sha256"]) and _HEX64.fullmatch(s["tail_sha256"])):
+            return "a source's hashes must be 64 hex digits"
+    options = fp["options"]
+    if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+        return "'options' must be an object with str keys"
+    for value in options.values():
+        if not (value is None or type(value) in (str, int, bool, float)):
+            return "option values must be str, int, float, bool or None"
+        if type(value) is float and not np.isfinite(value):
+            return "option values must be finite"
+    return None
