@@ -531,15 +531,6 @@ def count_bounds(buf, n):
 
 
 @njit(**NJIT_STRICT)
-def last_newline(buf, n):
-    """The position of the last newline in ``buf[:n]``, or -1."""
-    for i in range(n - 1, -1, -1):
-        if buf[i] == 10:
-            return i
-    return -1
-
-
-@njit(**NJIT_STRICT)
 def parse_float(buf, n):
     """The number spelled by all of ``buf[:n]`` (NaN when it is not one); for tests."""
     status, pos, negative, m, e10, inexact = _scan_number(buf, 0, n)

@@ -324,15 +324,6 @@ def _doubled(a):
 
 
 @njit(**_JIT)
-def last_newline(buf, n):
-    """Index of the last ``\\n`` in ``buf[:n]``, or -1."""
-    for i in range(n - 1, -1, -1):
-        if buf[i] == 10:
-            return i
-    return -1
-
-
-@njit(**_JIT)
 def _bounds(buf, end):
     """(rows, entries) a parse of ``buf[:end]`` can produce at most: a row per line, and an
     entry per separator (each feature follows a space, tab, CR or '|').  Sizing the outputs
@@ -357,6 +348,23 @@ def _trim(a, n):
 def _failed(err, code, line, start, stop, indptr, indices, data, y, wt):
     err[0], err[1], err[2], err[3] = code, line, start, stop
     return indptr[:1], indices[:0], data[:0], y[:0], wt[:0], False, False, -1, line, err
+
+
+@njit(**dict(_JIT, inline="always"))
+def _hash_name(buf, q, end, seed):
+    """MurmurHash3 of the name starting at ``buf[q]`` (up to the first byte that ends a name),
+    hashed while it is scanned; returns (hash, the position after the name)."""
+    s = q
+    h = seed
+    k = np.uint64(0)
+    shift = np.uint64(0)
+    while q < end and not _NAME_END[buf[q]]:
+        k |= np.uint64(buf[q]) << shift
+        shift += np.uint64(8)
+        if shift == np.uint64(32):
+            h, k, shift = murmur_round(h, k), np.uint64(0), np.uint64(0)
+        q += 1
+    return murmur_finish(h, k, q - s), q
 
 
 @njit(**_JIT)
@@ -406,17 +414,8 @@ def parse_lines(buf, end, bits):
         m = 0
         while q < end and buf[q] == 124 and m < keys.shape[0]:  # '|': a namespace
             ns_s = q + 1
-            q = ns_s
-            h = np.uint64(0)
-            k = np.uint64(0)
-            shift = np.uint64(0)
-            while q < end and not _NAME_END[buf[q]]:
-                k |= np.uint64(buf[q]) << shift
-                shift += np.uint64(8)
-                if shift == np.uint64(32):
-                    h, k, shift = murmur_round(h, k), np.uint64(0), np.uint64(0)
-                q += 1
-            seed = np.uint64(murmur_finish(h, k, q - ns_s))
+            seed, q = _hash_name(buf, ns_s, end, np.uint64(0))
+            seed = np.uint64(seed)
             scale = 1.0
             if q < end and buf[q] == 58:  # ':'
                 vs = q + 1
@@ -436,15 +435,7 @@ def parse_lines(buf, end, bits):
                 if c == _NUL:
                     return _failed(err, E_NUL, line, q, q + 1, indptr, indices, data, y, wt)
                 fs = q
-                h = seed
-                k = np.uint64(0)
-                shift = np.uint64(0)
-                while q < end and not _NAME_END[buf[q]]:
-                    k |= np.uint64(buf[q]) << shift
-                    shift += np.uint64(8)
-                    if shift == np.uint64(32):
-                        h, k, shift = murmur_round(h, k), np.uint64(0), np.uint64(0)
-                    q += 1
+                name_hash, q = _hash_name(buf, fs, end, seed)
                 fe = q
                 v = 1.0
                 if q < end and buf[q] == 58:
@@ -484,7 +475,7 @@ def parse_lines(buf, end, bits):
                 if v != 0.0:
                     if m == keys.shape[0]:
                         break  # out of room: grown below, and the line parsed again
-                    index = murmur_finish(h, k, fe - fs) & mask
+                    index = name_hash & mask
                     keys[m] = (index << 32) | m
                     vals[m] = v
                     m += 1
