@@ -313,3 +313,11 @@ def test_progress_reports_rows_and_text_bytes(tmp_path):
     train = [a for a in seen if a[0] == "train"]
     assert [a[3] for a in parse] == sorted(a[3] for a in parse) and parse[-1][3] == total
     assert parse[-1][1] == 3000 and {a[2] for a in train} <= {1, 2} and train[-1][1] == 3000
+
+
+def test_csv_stream_refuses_a_missing_label_by_its_line(tmp_path):
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "d.csv"
+    path.write_text("a,b,label\n1,2,x\n3,4,NA\n5,6,y\n")
+    with pytest.raises(PerceptronsError, match=r"d\.csv, line 3: the label is 'NA', a missing value"):
+        list(Source(path).blocks())

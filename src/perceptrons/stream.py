@@ -119,7 +119,8 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
 def _epochs(estimator, ec, src, shuffle_buffer, callback, progress):
     """The epochs of a streamed fit, each a pass over the epoch cache ``ec``."""
     classes, rank = _classes(src, ec.labels)
-    estimator._stream_begin(src.hashed_width or ec.n_features, classes, np.float32 if ec.sparse else np.float64)
+    w_dtype = np.float32 if ec.storage == "csr" else np.float64  # as weight_dtype picks for the in-memory fit
+    estimator._stream_begin(src.hashed_width or ec.n_features, classes, w_dtype)
     buffer = shuffle_buffer or (DEFAULT_SHUFFLE_BUFFER if estimator.order == "shuffle" else None)
     rng = np.random.default_rng(seed_of(estimator.random_state))
     start = time.perf_counter()
@@ -197,19 +198,6 @@ def evaluate(estimator, source):
 
 
 # ---------------------------------------------------------------------- the epoch cache
-class _EpochCache:
-    """An open cache and what a fit needs of it."""
-
-    def __init__(self, cache):
-        self.cache = cache
-        self.labels = cache.labels
-        self.n_features = cache.n_features
-        self.sparse = cache.storage == "csr"
-
-    def blocks(self):
-        return self.cache.blocks()
-
-
 @contextlib.contextmanager
 def epoch_cache(src, path=None, progress=None, rebuild=False):
     """The epoch cache of ``src`` at ``path``: reused when valid for this source (and not
@@ -243,7 +231,7 @@ def epoch_cache(src, path=None, progress=None, rebuild=False):
                 raise PerceptronsError(f"{path}: the epoch cache just written cannot be read back ({reason})")
         if cache.n_rows == 0:
             raise PerceptronsError(f"{src.spec}: no data rows")
-        yield _EpochCache(cache)
+        yield cache
     finally:
         if tmpdir is not None:
             tmpdir.cleanup()

@@ -22,7 +22,7 @@ import numpy as np
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.blocks import Block
-from perceptrons.io.labels import MISSING_LABELS
+from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label
 
 
 def _pyarrow():
@@ -151,15 +151,10 @@ def _labels(path, column, done, first_row_line):
         )
     stripped = pc.utf8_trim_whitespace(texts)
     values = np.asarray(stripped.to_numpy(zero_copy_only=False), dtype=object)
-    uniq = np.unique(values)
-    low = {u: u.lower() for u in uniq}
-    missing = [u for u in uniq if low[u] in MISSING_LABELS or low[u].lstrip("+-") in ("inf", "infinity")]
-    if missing:
-        bad = int(np.flatnonzero(values == missing[0])[0])
-        what = "empty" if not missing[0] else f"{missing[0]!r}, a missing or infinite value"
-        raise PerceptronsError(
-            f"{_row_where(path, done + bad, first_row_line)}: the label is {what}; expected a class name or a finite number"
-        )
+    for u in np.unique(values).tolist():  # each distinct label once, by the rules every reader uses
+        if u.lower() in MISSING_LABELS or u.lower().lstrip("+-") in INFINITE_LABELS:
+            bad = int(np.flatnonzero(values == u)[0])
+            check_label(_row_where(path, done + bad, first_row_line), u)
     return values.astype(str)
 
 
@@ -210,7 +205,7 @@ def _hashed(path, columns, feature_names, y, hash_bits, text, done, first_row_li
     from sklearn.feature_extraction.text import HashingVectorizer
     from sklearn.utils import murmurhash3_32
 
-    from perceptrons.io.sources import DEFAULT_HASH_BITS
+    from perceptrons.io.vw import DEFAULT_HASH_BITS
 
     width = 2 ** (hash_bits or DEFAULT_HASH_BITS)
     n = len(y)

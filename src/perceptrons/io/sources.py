@@ -21,10 +21,9 @@ import os
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.readers import guess_format
+from perceptrons.io.vw import DEFAULT_HASH_BITS, check_hash_bits
 
 STREAM_FORMATS = ("libsvm", "vw", "csv", "tsv", "parquet")
-#: the hash width used when feature names must be hashed and ``hash_bits`` is not given
-DEFAULT_HASH_BITS = 18
 _GLOB_CHARS = frozenset("*?[")
 
 
@@ -102,10 +101,8 @@ class Source:
         self.fmt = fmt or stream_format(self.paths[0])
         if self.fmt not in STREAM_FORMATS:
             raise PerceptronsError(f"--format must be one of {list(STREAM_FORMATS)} to stream; got {self.fmt!r}")
-        if hash_bits is not None and (
-            isinstance(hash_bits, bool) or not isinstance(hash_bits, int) or not 1 <= hash_bits <= 31
-        ):
-            raise PerceptronsError(f"--hash-bits must be an integer in [1, 31]; got {hash_bits!r}")
+        if hash_bits is not None:
+            check_hash_bits(hash_bits)
         if self.fmt in ("libsvm", "vw") and (text is not None or label is not None):
             raise PerceptronsError(f"{self.spec}: --label and --text apply to CSV/TSV/Parquet, not to {self.fmt}")
         self.label = label
