@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test docs bench fuzz install clean
+.PHONY: demo test docs bench fuzz install clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test,bench,clusters,docs,stream]"
+	$(BIN)/python -m pip install --quiet -e ".[test,bench,clusters,docs,stream,distributed]"
 	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed
@@ -26,11 +26,20 @@ demo: $(VENV)/.installed
 # SCIPY_ARRAY_API lets scikit-learn's array-API estimator check run instead of skipping
 # the gates first (formatting, lint with import order, pyupgrade, bugbear and numpydoc-style
 # docstrings of the public API), then the tests (docstring examples included), then the docs
-test: $(VENV)/.installed-dev
+test: $(VENV)/.installed-dev browser
 	$(BIN)/ruff format --check --quiet .
 	$(BIN)/ruff check --quiet .
 	SCIPY_ARRAY_API=1 $(BIN)/python -m pytest -n 2 -q
 	$(MAKE) --no-print-directory docs
+
+# the report's tests drive the operating system's Chromium (Debian's package), never a downloaded
+# build; installed through apt-get when missing (as root), so a fresh machine needs nothing else
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" != 0 ]; then echo "make browser: chromium is missing; install it as root (apt-get install chromium)" >&2; exit 1; fi; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1 || \
+	  { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null; }; }
+	@command -v chromium >/dev/null
 
 # the HTML site in docs/_build/html: user guide, API reference, gallery (examples/ run afresh).
 # -W: a warning (numpydoc validation included) fails the build; -E: every page re-read, so an

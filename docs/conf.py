@@ -47,6 +47,7 @@ numpydoc_validation_exclude = {
         r"|SeparabilityResult|FeasibilityResult|LinprogResult|GrowthResult)$"
     ),
     r"^perceptrons\.lifting\.Circle$",
+    r"^perceptrons\.distributed\.MixingBound$",
 }
 
 # ---------------------------------------------------------------- the gallery

@@ -664,3 +664,39 @@ def multiclass_pocket(X, y, n_classes, *, fit_intercept=True, max_epochs=100, ra
         if mistakes == 0:
             break
     return pW, pb, history, replacements
+
+
+# ----------------------------------------------------------------------------- iterative parameter mixing
+def ipm(shards, *, mixing="error", max_epochs=10, fit_intercept=True):
+    """McDonald, Hall & Mann's iterative parameter mixing over binary cyclic PLAs (checks
+    perceptrons.distributed and its mix of the averaging sums).
+
+    ``shards`` is a list of (X, y).  Returns (w, b, mean of every iterate's w, mean b, the
+    per-epoch list of each shard's mistakes).  The mean runs over each example visited on every
+    shard in every epoch, the explicit way.
+    """
+    d = len(shards[0][0][0])
+    w, b = [0.0] * d, 0.0
+    sum_w, sum_b, visits, history = [0.0] * d, 0.0, 0, []
+    for _ in range(max_epochs):
+        results, ks = [], []
+        for X, y in shards:
+            wi, bi, k = list(w), b, 0
+            for x, label in zip(X, y):
+                if label * (dot(wi, x) + bi) <= 0:
+                    k += 1
+                    wi = [wj + label * xj for wj, xj in zip(wi, x)]
+                    bi += label if fit_intercept else 0.0
+                sum_w = [s + v for s, v in zip(sum_w, wi)]
+                sum_b += bi
+                visits += 1
+            results.append((wi, bi))
+            ks.append(k)
+        history.append(ks)
+        total = sum(ks)
+        mu = [1.0 / len(shards)] * len(shards) if mixing == "uniform" or total == 0 else [k / total for k in ks]
+        w = [sum(m * r[0][j] for m, r in zip(mu, results)) for j in range(d)]
+        b = sum(m * r[1] for m, r in zip(mu, results))
+        if total == 0:
+            break
+    return w, b, [s / visits for s in sum_w], sum_b / visits, history

@@ -101,7 +101,8 @@ def test_demo_runs_and_writes_figures(run_cli, tmp_path):
     assert "breast cancer" in out
     pngs = sorted(p.name for p in (tmp_path / "fig").iterdir())
     assert {"separable_2d.png", "pocket_vs_pla.png", "four_runs.png"} <= set(pngs)
-    for p in (tmp_path / "fig").iterdir():
+    assert "report.html" in pngs  # the interactive report, beside the figures
+    for p in (tmp_path / "fig").glob("*.png"):
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

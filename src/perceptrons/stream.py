@@ -37,6 +37,7 @@ import warnings
 import numpy as np
 
 from perceptrons._validation import PerceptronsError, sample_scale, seed_of
+from perceptrons.io.blocks import join
 from perceptrons.io.labels import typed_labels
 from perceptrons.io.sources import Source
 
@@ -262,42 +263,12 @@ def _ordered(blocks, buffer, rng):
         pending.append(block)
         n += block.n_rows
         if n >= buffer:
-            joined = _join(pending)
+            joined = join(pending)
             yield joined, rng.permutation(joined.n_rows).astype(np.int64)
             pending, n = [], 0
     if pending:
-        joined = _join(pending)
+        joined = join(pending)
         yield joined, rng.permutation(joined.n_rows).astype(np.int64)
-
-
-def _join(blocks):
-    """Consecutive blocks as one (their rows in order)."""
-    from perceptrons.io.blocks import Block
-
-    if len(blocks) == 1:
-        return blocks[0]
-    first = blocks[0]
-    y = np.concatenate([b.y for b in blocks])
-    weight = None
-    if any(b.weight is not None for b in blocks):
-        weight = np.concatenate([np.ones(b.n_rows) if b.weight is None else b.weight for b in blocks])
-    if not first.sparse:
-        return Block(y=y, X=np.concatenate([b.X for b in blocks]), weight=weight, path=first.path, line=first.line)
-    nnz = np.cumsum([0] + [b.indices.shape[0] for b in blocks])
-    indptr = np.concatenate([[0]] + [b.indptr[1:] + nnz[k] for k, b in enumerate(blocks)]).astype(np.int64)
-    binary = all(b.data is None for b in blocks)
-    data = None
-    if not binary:
-        data = np.concatenate([np.ones(b.indices.shape[0], np.float32) if b.data is None else b.data for b in blocks])
-    return Block(
-        y=y,
-        indptr=indptr,
-        indices=np.concatenate([b.indices for b in blocks]),
-        data=data,
-        weight=weight,
-        path=first.path,
-        line=first.line,
-    )
 
 
 def _check_shuffle_buffer(n):

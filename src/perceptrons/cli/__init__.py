@@ -21,6 +21,7 @@ COMMANDS = {
     ),
     "vc": ("perceptrons.cli.vc", "Labelings a concept class realises on a point set (VC dimension)."),
     "tag": ("perceptrons.cli.tag", "Part-of-speech tagging with the structured perceptron."),
+    "report": ("perceptrons.cli.report", "Interactive HTML report of the PLA and its theory on a data set."),
 }
 
 

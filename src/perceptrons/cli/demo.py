@@ -19,7 +19,8 @@ from perceptrons.cli._options import DEMO_SEED
 @click.option("--seed", type=DEMO_SEED, default=0, show_default=True)
 def command(out_dir, seed):
     """Train the family on a generated 2-D separable set, noisy 2-D data and the breast-cancer
-    data bundled with scikit-learn; print a summary table and write PNG figures."""
+    data bundled with scikit-learn; print a summary table, write PNG figures and an
+    interactive HTML report of the separable set."""
     # checked before the imports and the training, so a bad --out costs nothing
     parent = os.path.dirname(os.path.abspath(out_dir))
     if not os.path.isdir(parent):
@@ -39,6 +40,7 @@ def command(out_dir, seed):
 
     from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron, plotting
     from perceptrons.datasets import noisy_blobs, separable
+    from perceptrons.report import write_report
 
     os.makedirs(out_dir, exist_ok=True)
     warnings.simplefilter("ignore", ConvergenceWarning)
@@ -69,6 +71,10 @@ def command(out_dir, seed):
     row("2-D separable", pla, Xtr, ytr, Xte, yte)
     figures.append(
         plotting.save_figure(plotting.plot_separator(pla, Xtr, ytr), os.path.join(out_dir, "separable_2d.png"))
+    )
+    # the same data as one interactive page: step through the PLA, the proof's bounds, four runs
+    report = write_report(
+        os.path.join(out_dir, "report.html"), X, y, random_state=seed, title="perceptrons demo: 2-D separable data"
     )
 
     # 2. Four seeds, four hyperplanes, their in- and out-of-sample errors (Succinctly, Fig. 19).
@@ -115,6 +121,7 @@ def command(out_dir, seed):
     console.print(table)
     for path in figures:
         click.echo(f"figure: {path}")
+    click.echo(f"report: {report}")
 
 
 def _extra_figures(out_dir, seed):

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 
 import click
 
+from perceptrons.cli import _distributed
 from perceptrons.cli._common import interrupt_between_epochs
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import COUNT, EPOCHS, SEED
@@ -102,6 +103,7 @@ def command():
 @click.option(
     "-o", "--output", required=True, type=click.Path(dir_okay=False), callback=note_path, help="Model file to write."
 )
+@_distributed.distributed_options
 def train(
     train,
     dev_path,
@@ -118,11 +120,26 @@ def train(
     stream,
     chunk_sentences,
     output,
+    workers,
+    scheduler,
+    shards,
+    mixing,
 ):
-    """Train a tagger on TRAIN (.conllu) and save it to MODEL."""
+    """Train a tagger on TRAIN (.conllu) and save it to MODEL.
+
+    With --workers N or --scheduler ADDRESS, train by iterative parameter mixing on a Dask
+    cluster; when TRAIN is a directory or a glob of several files, each worker reads its own.
+    """
     _check_stream_options(stream, chunk_sentences, dev_path, patience)
+    cluster = _distributed.wanted(workers, scheduler, shards, mixing)
+    if cluster and (stream or dev_path or patience is not None):
+        raise click.UsageError("--workers/--scheduler do not take --stream, --dev or --patience")
     clusters_file = clusters if clusters and os.path.isfile(clusters) else None  # not a packaged name
-    check_output_path(output, [("TRAIN", train), ("--dev", dev_path), ("--clusters", clusters_file)])
+    from perceptrons.io.sources import shard_paths
+
+    train_files = shard_paths(train) if cluster else [train]
+    inputs = [("TRAIN", p) for p in train_files]
+    check_output_path(output, [*inputs, ("--dev", dev_path), ("--clusters", clusters_file)])
     from perceptrons.io.conllu import read_conllu
     from perceptrons.persistence import save_model
     from perceptrons.structured.tagging import Tagger
@@ -139,7 +156,29 @@ def train(
         markov_order=2 if second_order else 1,
         random_state=seed,
     )
-    if stream:
+    if cluster:
+        from perceptrons import distributed
+
+        if len(train_files) == 1:
+            sents = read_conllu(train, column, require_tags=True, keep_lines=False)
+            data, tags_arg = [s.words for s in sents], [s.tags for s in sents]
+            summary = f"{len(sents)} sentences, {sum(len(w) for w in data)} tokens"
+        else:
+            data, tags_arg = train_files, None
+            summary = f"{train} ({len(train_files)} files, each read by a worker)"
+        with _epoch_bar(tagger, epochs) as on_epoch, _distributed.scheduler_errors():
+            distributed.fit_tagger(
+                tagger,
+                data,
+                tags_arg,
+                shards=shards,
+                column=column,
+                client=scheduler,
+                n_workers=workers,
+                mixing=mixing,
+                callback=on_epoch,
+            )
+    elif stream:
         with _epoch_bar(tagger, epochs) as on_epoch:
             tagger.fit_stream(train, column, chunk_sentences or 2000, callback=on_epoch)
         summary = f"{train} read in chunks of {chunk_sentences or 2000} sentences"
@@ -161,6 +200,9 @@ def train(
         f"epochs     {m.n_epochs_} run, kept epoch {m.best_epoch_}; sentences wrong per epoch "
         f"{' '.join(map(str, m.mistakes_per_epoch_))}"
     )
+    if cluster:
+        for line in _distributed.summary(m):
+            click.echo(line)
     if m.dev_scores_:
         click.echo(f"dev acc    {' '.join(f'{s:.4f}' for s in m.dev_scores_)}  (best {max(m.dev_scores_):.4f})")
 

@@ -7,6 +7,7 @@ train/test accuracy.  Ctrl-C ends training and writes nothing.
 import click
 
 from perceptrons._registry import CLI_NAMES, estimator_class
+from perceptrons.cli import _distributed
 from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, interrupt_between_epochs
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import BUDGET, CACHE_MB, COEF0, COUNT, DEGREE, EPOCHS, GAMMA_OR_WORD, MARGIN, SEED
@@ -78,6 +79,7 @@ from perceptrons.cli._stream import stream_options
     help="Data file to report test accuracy on.",
 )
 @stream_options
+@_distributed.distributed_options
 def command(
     data,
     output,
@@ -106,15 +108,37 @@ def command(
     hash_bits,
     shuffle_buffer,
     text_column,
+    workers,
+    scheduler,
+    shards,
+    mixing,
 ):
-    """Train a perceptron on DATA (CSV/TSV with header, LIBSVM, or .npz) and save it to MODEL."""
-    if stream:  # DATA may be a directory or a glob of shards
+    """Train a perceptron on DATA (CSV/TSV with header, LIBSVM, or .npz) and save it to MODEL.
+
+    With --workers N or --scheduler ADDRESS, train by iterative parameter mixing on a Dask
+    cluster: DATA read into memory and split into shards, or, when DATA is a directory or a glob
+    of several files, each shard's files read by the worker that keeps it.
+    """
+    cluster = _distributed.wanted(workers, scheduler, shards, mixing)
+    if cluster and stream:
+        raise click.UsageError("--stream trains on this machine; --workers/--scheduler read the shards on the workers")
+    if cluster and model_name not in ("perceptron", "averaged"):
+        raise click.BadParameter(
+            f"--model {model_name} cannot be trained by parameter mixing; perceptron and averaged can",
+            param_hint="--workers/--scheduler",
+        )
+    if cluster and order == "random-mistake":
+        raise click.BadParameter(
+            "random-mistake cannot be trained by parameter mixing (each step scans every row)", param_hint="--order"
+        )
+    if stream or cluster:  # DATA may be a directory or a glob of shards
         from perceptrons.io.sources import shard_paths
 
         tests = shard_paths(test_path) if test_path else []
         inputs = [("DATA", p) for p in shard_paths(data)] + [("--test", p) for p in tests]
         check_output_path(output, inputs)
-        check_output_path(cache_path or f"{output}.cache", inputs, hint="--cache")
+        if stream:
+            check_output_path(cache_path or f"{output}.cache", inputs, hint="--cache")
     else:
         check_output_path(output, [("DATA", data), ("--test", test_path)])
     import warnings
@@ -148,6 +172,16 @@ def command(
                 **({"max_vectors": max_vectors} if model_name == "voted" else {}),
             ),
         )
+    params = dict(
+        fit_intercept=not no_intercept, max_epochs=epochs, order=order, init=init, margin=margin, random_state=seed
+    )
+    if cluster:
+        from perceptrons.io.sources import shard_paths
+
+        if len(shard_paths(data)) > 1:
+            return _train_cluster_files(
+                data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, mixing
+            )
     X, y, label_column = read_data(data, label=label, fmt=fmt, return_label_name=True)
     if test_path:
         # read before training: a missing, unlabelled or wrong-width test file must fail before
@@ -166,9 +200,6 @@ def command(
         if yt is None:
             raise click.BadParameter(f"{test_path}: has no label column", param_hint="--test")
     cls = CLI_NAMES[model_name]
-    params = dict(
-        fit_intercept=not no_intercept, max_epochs=epochs, order=order, init=init, margin=margin, random_state=seed
-    )
     if model_name == "voted":
         params["max_vectors"] = max_vectors
     if model_name == "kernel":
@@ -189,6 +220,27 @@ def command(
             order=order,
         )
     estimator = estimator_class(cls)(**params)
+    if cluster:
+        from perceptrons import distributed
+
+        with interrupt_between_epochs() as check:
+            estimator, stopped = _distributed.fit(
+                distributed.fit,
+                epochs,
+                check,
+                estimator=estimator,
+                X=X,
+                y=y,
+                shards=shards,
+                client=scheduler,
+                n_workers=workers,
+                mixing=mixing,
+            )
+        save_model(estimator, output, info={"label_column": label_column})
+        _report(cls, output, X, y, estimator, stopped, Xt if test_path else None, yt if test_path else None)
+        for line in _distributed.summary(estimator):
+            click.echo(line)
+        return
 
     console = Console(stderr=True)
     with (
@@ -212,18 +264,47 @@ def command(
             warnings.simplefilter("always", ConvergenceWarning)
             estimator.fit(X, y, callback=on_epoch)
     save_model(estimator, output, info={"label_column": label_column})
+    stopped = any(issubclass(w.category, ConvergenceWarning) for w in caught)
+    _report(cls, output, X, y, estimator, stopped, Xt if test_path else None, yt if test_path else None)
 
-    click.echo(f"model      {cls} -> {output}")
-    click.echo(f"data       {X.shape[0]} samples x {X.shape[1]} features, {len(estimator.classes_)} classes")
-    click.echo(
-        f"epochs     {estimator.n_epochs_}   updates {estimator.n_updates_}   "
-        f"converged {'yes' if estimator.converged_ else 'no'}"
-    )
-    if any(issubclass(w.category, ConvergenceWarning) for w in caught):
-        click.echo("note       stopped at --epochs with mistakes left: the data may not be linearly separable")
+
+def _report(cls, output, X, y, estimator, stopped, Xt, yt):
+    _outcome(cls, output, f"{X.shape[0]} samples x {X.shape[1]} features", estimator, stopped)
     click.echo(f"train acc  {estimator.score(X, y):.4f}")
-    if test_path:
+    if Xt is not None:
         click.echo(f"test acc   {estimator.score(Xt, yt):.4f}")
+
+
+def _train_cluster_files(data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, mixing):
+    """``train SHARDS --workers/--scheduler``: each shard's files read by the worker that keeps it."""
+    from perceptrons import distributed, stream
+    from perceptrons.cli import _stream
+    from perceptrons.persistence import save_model
+
+    cls = CLI_NAMES[model_name]
+    src = _stream.source_of(data, fmt, label, None, None)
+    test = _stream.source_of(test_path, fmt, label, None, None) if test_path else None
+    estimator = estimator_class(cls)(**params)
+    with interrupt_between_epochs() as check:
+        estimator, stopped = _distributed.fit(
+            distributed.fit,
+            params["max_epochs"],
+            check,
+            estimator=estimator,
+            X=src,
+            shards=shards,
+            client=scheduler,
+            n_workers=workers,
+            mixing=mixing,
+        )
+    save_model(estimator, output, info={"label_column": label})
+    _outcome(
+        cls, output, f"{src.spec} ({len(src.paths)} files), {estimator.n_features_in_} features", estimator, stopped
+    )
+    for line in _distributed.summary(estimator):
+        click.echo(line)
+    if test is not None:
+        click.echo(f"test acc   {stream.evaluate(estimator, test)['accuracy']:.4f}")
 
 
 def _train_stream(data, output, model_name, label, fmt, test_path, cache_path, hash_bits, shuffle_buffer, text, params):
@@ -244,20 +325,23 @@ def _train_stream(data, output, model_name, label, fmt, test_path, cache_path, h
     with interrupt_between_epochs() as check:
         stopped_early = _stream.train(estimator, src, output, cache_path, shuffle_buffer, check)
     save_model(estimator, output, info={"label_column": label})
+    files = f"{len(src.paths)} file{'s' if len(src.paths) > 1 else ''}"
+    _outcome(cls, output, f"{src.spec} ({files}), {estimator.n_features_in_} features", estimator, stopped_early)
+    click.echo(f"last epoch {estimator.mistakes_per_epoch_[-1]} mistakes")
+    if test is not None:
+        click.echo(f"test acc   {stream.evaluate(estimator, test)['accuracy']:.4f}")
+
+
+def _outcome(cls, output, data, estimator, stopped):
+    """The summary's first lines: the model written, the data, epochs and convergence."""
     click.echo(f"model      {cls} -> {output}")
-    click.echo(
-        f"data       {src.spec} ({len(src.paths)} file{'s' if len(src.paths) > 1 else ''}), "
-        f"{estimator.n_features_in_} features, {len(estimator.classes_)} classes"
-    )
+    click.echo(f"data       {data}, {len(estimator.classes_)} classes")
     click.echo(
         f"epochs     {estimator.n_epochs_}   updates {estimator.n_updates_}   "
         f"converged {'yes' if estimator.converged_ else 'no'}"
     )
-    if stopped_early:
+    if stopped:
         click.echo("note       stopped at --epochs with mistakes left: the data may not be linearly separable")
-    click.echo(f"last epoch {estimator.mistakes_per_epoch_[-1]} mistakes")
-    if test is not None:
-        click.echo(f"test acc   {stream.evaluate(estimator, test)['accuracy']:.4f}")
 
 
 def _gamma(text):

@@ -66,3 +66,42 @@ class Block:
             return sp.csr_matrix(self.X)
         data = np.ones(self.indices.shape[0], np.float32) if self.data is None else self.data
         return sp.csr_matrix((data, self.indices, self.indptr), shape=(self.n_rows, n_features))
+
+
+def join(blocks):
+    """Consecutive blocks as one Block (their rows in order; binary CSR stays binary only when
+    every block is).
+
+    Parameters
+    ----------
+    blocks : list of Block
+        Non-empty, all dense or all CSR.
+
+    Returns
+    -------
+    Block
+    """
+    if len(blocks) == 1:
+        return blocks[0]
+    first = blocks[0]
+    y = np.concatenate([b.y for b in blocks])
+    weight = None
+    if any(b.weight is not None for b in blocks):
+        weight = np.concatenate([np.ones(b.n_rows) if b.weight is None else b.weight for b in blocks])
+    if not first.sparse:
+        return Block(y=y, X=np.concatenate([b.X for b in blocks]), weight=weight, path=first.path, line=first.line)
+    nnz = np.cumsum([0] + [b.indices.shape[0] for b in blocks])
+    indptr = np.concatenate([[0]] + [b.indptr[1:] + nnz[k] for k, b in enumerate(blocks)]).astype(np.int64)
+    binary = all(b.data is None for b in blocks)
+    data = None
+    if not binary:
+        data = np.concatenate([np.ones(b.indices.shape[0], np.float32) if b.data is None else b.data for b in blocks])
+    return Block(
+        y=y,
+        indptr=indptr,
+        indices=np.concatenate([b.indices for b in blocks]),
+        data=data,
+        weight=weight,
+        path=first.path,
+        line=first.line,
+    )

@@ -312,6 +312,12 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         validate_params(self, self._parameter_constraints)
         if self.shuffle:
             raise PerceptronsError("training block by block visits the sequences in the order given: set shuffle=False")
+        return self._begin(classes, n_features, n_edge_features, n_tokens)
+
+    def _begin(self, classes, n_features, n_edge_features, n_tokens):
+        """Fresh state for these classes and widths (begin_epochs; the distributed trainer,
+        whose shards shuffle their own sequences).
+        """
         self.classes_ = np.unique(np.asarray(classes))
         self.n_features_in_ = int(n_features)
         exact32 = n_tokens is not None and n_tokens * self.max_epochs < 2**24
@@ -349,6 +355,15 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
         """
         if getattr(self, "_state", None) is None:
             raise PerceptronsError("call begin_epochs before fit_block")
+        op, eop, yi, offsets, forced = self._block_operands(X, y, lengths, X_edge, forced, assume_binary)
+        perm = np.arange(offsets.shape[0] - 1, dtype=np.int64)
+        m, wrong = self._pass(op, eop, yi, offsets, perm, forced)
+        return int(m), int(wrong)
+
+    def _block_operands(self, X, y, lengths, X_edge, forced, assume_binary):
+        """A block's sequences as :meth:`_pass` reads them, checked against the fitted classes
+        and widths: (op, eop, yi, offsets, forced indices).
+        """
         X, y = self._check_Xy(X, y, reset=False)
         eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_, assume_binary)
         unknown = np.setdiff1d(np.unique(y), self.classes_)
@@ -359,9 +374,7 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator):
             raise PerceptronsError("begin_epochs was given n_tokens (float32 weights), but X is not binary")
         yi = np.searchsorted(self.classes_, y).astype(np.int64)
         offsets = sequence_offsets(lengths, X.shape[0])
-        perm = np.arange(offsets.shape[0] - 1, dtype=np.int64)
-        m, wrong = self._pass(op, eop, yi, offsets, perm, self.forced_indices(forced, X.shape[0]))
-        return int(m), int(wrong)
+        return op, eop, yi, offsets, self.forced_indices(forced, X.shape[0])
 
     def end_epoch(self, mistakes: int, token_mistakes: int) -> bool:
         """Close an epoch of :meth:`fit_block` calls: record it and compute the final weights.

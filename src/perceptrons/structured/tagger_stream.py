@@ -78,6 +78,21 @@ def fit_stream(
     def read(check=None):
         return _chunks(paths, column, chunk_sentences, check)
 
+    tags, n_tokens = learn_features(tagger, read, column)
+    tagger.model_ = tagger._sequence_model().begin_epochs(
+        tags, tagger.features_.n_features, tagger.edge_features_.n_features if tagger.edges else 0, n_tokens=n_tokens
+    )
+    _epochs(tagger, read, callback)
+    tagger._finish_fit()
+    return tagger
+
+
+def learn_features(tagger, read, column="upos"):
+    """The tagger's feature maps and tag dictionary from two passes over ``read(check)``'s chunks,
+    as :meth:`Tagger.fit` learns them from the same sentences; returns (tags, n_tokens).
+
+    Also used by the distributed trainer, whose workers then featurise their own shards.
+    """
     tagger.clusters_ = load_clusters(tagger.clusters)
     maps = [FeatureMap(tagger._templates(), tagger.min_count, tagger.rare_count, tagger.clusters_).begin_fit()]
     if tagger.edges:
@@ -87,12 +102,16 @@ def fit_stream(
     tagger.features_ = maps[0]
     tagger.edge_features_ = maps[1] if tagger.edges else None
     tagger.tagdict_ = tagger._select_tagdict(tag_counts) if tagger.tag_dict else {}
-    tagger.model_ = tagger._sequence_model().begin_epochs(
-        tags, maps[0].n_features, maps[1].n_features if tagger.edges else 0, n_tokens=n_tokens
-    )
-    _epochs(tagger, read, callback)
-    tagger._finish_fit()
-    return tagger
+    return tags, n_tokens
+
+
+def chunk_operands(tagger, words, tags):
+    """A chunk of sentences featurised with the fitted maps: ``fit_block``'s arguments."""
+    tok, types, lengths = corpus_types(words)
+    X = tagger.features_.transform_types(tok, types, lengths)[0]
+    X_edge = tagger.edge_features_.transform_types(tok, types, lengths)[0] if tagger.edge_features_ else None
+    y = np.array([t for s in tags for t in s])
+    return {"X": X, "y": y, "lengths": lengths, "X_edge": X_edge, "forced": tagger._forced(words)}
 
 
 def _check_stream_params(tagger, chunk_sentences):
@@ -216,8 +235,5 @@ def _epochs(tagger, read, callback):
 
 def _train_chunk(tagger, words, tags):
     """One block of an epoch: the chunk featurised with the fitted maps, then trained on."""
-    tok, types, lengths = corpus_types(words)
-    X = tagger.features_.transform_types(tok, types, lengths)[0]
-    X_edge = tagger.edge_features_.transform_types(tok, types, lengths)[0] if tagger.edge_features_ else None
-    y = np.array([t for s in tags for t in s])
-    return tagger.model_.fit_block(X, y, lengths, X_edge=X_edge, forced=tagger._forced(words), assume_binary=True)
+    a = chunk_operands(tagger, words, tags)
+    return tagger.model_.fit_block(a.pop("X"), a.pop("y"), a.pop("lengths"), **a, assume_binary=True)

@@ -224,18 +224,9 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
         self
         """
         validate_params(self, self._parameter_constraints)
-        if tags is None:
-            sentences, tags = split_tagged(sentences)
-        _check_corpus(sentences, tags)
         if dev is not None:
             _check_corpus(dev[0], dev[1], "dev sentences")
-        self.clusters_ = load_clusters(self.clusters)
-        self.features_ = FeatureMap(self._templates(), self.min_count, self.rare_count, self.clusters_)
-        X, lengths = self.features_.fit_transform(sentences)
-        self.edge_features_ = FeatureMap(self.edges, self.edge_min_count, 0, self.clusters_) if self.edges else None
-        X_edge = self.edge_features_.fit_transform(sentences)[0] if self.edges else None
-        y = np.array([t for s in tags for t in s])
-        self.tagdict_ = self._build_tagdict(sentences, tags) if self.tag_dict else {}
+        sentences, a = self._learn_features(sentences, tags)
         self.model_ = self._sequence_model()
         dev_arg = None
         if dev is not None:
@@ -251,17 +242,26 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
             warnings.simplefilter("ignore", ConvergenceWarning)
             # the feature maps build their matrices of 1s: no need for the model to scan them
             self.model_.fit(
-                X,
-                y,
-                lengths,
-                X_edge=X_edge,
-                dev=dev_arg,
-                forced=self._forced(sentences),
-                callback=callback,
-                assume_binary=True,
+                a.pop("X"), a.pop("y"), a.pop("lengths"), **a, dev=dev_arg, callback=callback, assume_binary=True
             )
         self._finish_fit()
         return self
+
+    def _learn_features(self, sentences, tags):
+        """Feature maps and tag dictionary from the training sentences, and the sentences as the
+        sequence model's arguments: (sentences, {X, y, lengths, X_edge, forced}).
+        """
+        if tags is None:
+            sentences, tags = split_tagged(sentences)
+        _check_corpus(sentences, tags)
+        self.clusters_ = load_clusters(self.clusters)
+        self.features_ = FeatureMap(self._templates(), self.min_count, self.rare_count, self.clusters_)
+        X, lengths = self.features_.fit_transform(sentences)
+        self.edge_features_ = FeatureMap(self.edges, self.edge_min_count, 0, self.clusters_) if self.edges else None
+        X_edge = self.edge_features_.fit_transform(sentences)[0] if self.edges else None
+        y = np.array([t for s in tags for t in s])
+        self.tagdict_ = self._build_tagdict(sentences, tags) if self.tag_dict else {}
+        return sentences, {"X": X, "y": y, "lengths": lengths, "X_edge": X_edge, "forced": self._forced(sentences)}
 
     def fit_stream(
         self,

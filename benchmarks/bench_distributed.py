@@ -1,0 +1,244 @@
+"""Iterative parameter mixing on a Dask LocalCluster against the serial in-process fit.
+
+Sections (each prints its anchor, measured in the same run):
+
+* accuracy: a9a (AveragedPerceptron) and UD English EWT (Tagger), serial and S = 2, 8 shards at
+  the same epoch count (8 workers on 2 cores simulate a larger cluster: accuracy, not speed);
+* speed, the one-time load (scatter or read on the workers) reported apart from the epochs:
+  - text-like CSR 2M x 1M, ~40 Zipf columns a row, binary, 10 epochs, Perceptron;
+  - the EWT tagger, 5 epochs;
+  - dense 4M x 100 float32, 10 epochs, against the limit two processes can read here: numpy
+    ``sum`` in 1 and in 2 concurrent processes;
+* the per-epoch overhead (scheduling + weight traffic) against S = 1..8 and the width d, with a
+  least-squares model t = a + b·S + c·S·bytes(d) fitted to it.
+
+Epoch times are medians over the epochs of a fit; fits alternate serial / distributed.
+``--quick`` shrinks every size for a smoke run.
+"""
+
+import argparse
+import multiprocessing as mp
+import statistics
+import sys
+import time
+import warnings
+
+import numpy as np
+
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
+from _common import DATA, table  # noqa: E402
+from bench_linear import zipf_csr  # noqa: E402
+
+from perceptrons import AveragedPerceptron, Perceptron, Tagger, distributed  # noqa: E402
+
+
+def cluster(n):
+    from distributed import Client, LocalCluster
+
+    lc = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+    return lc, Client(lc)
+
+
+def quiet(fn, *a, **k):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*a, **k)
+
+
+def serial_epochs(est, X, y):
+    """Seconds per epoch of the in-process fit (median over its epochs) and its whole time."""
+    marks = []
+    t0 = time.perf_counter()
+    quiet(est.fit, X, y, callback=lambda e, m, s: marks.append(s))
+    total = time.perf_counter() - t0
+    return statistics.median(np.diff([0.0, *marks])), total
+
+
+# ---------------------------------------------------------------------- accuracy
+def accuracy_section(quick):
+    from perceptrons.io.conllu import read_conllu
+    from perceptrons.io.readers import read_data
+
+    X, y = read_data(DATA / "a9a" / "a9a")
+    Xt, yt = read_data(DATA / "a9a" / "a9a.t", n_features=X.shape[1])
+    ewt = DATA / "ud-english-ewt"
+    train = read_conllu(str(ewt / "train.conllu"))
+    test = read_conllu(str(ewt / "test.conllu"))
+    if quick:
+        train = train[:2000]
+    words, tags = [s.words for s in train], [s.tags for s in train]
+    tw, tt = [s.words for s in test], [s.tags for s in test]
+
+    def tag_acc(t):
+        pred = t.predict(tw)
+        return float(np.mean([a == b for p, g in zip(pred, tt) for a, b in zip(p, g)]))
+
+    E, TE = 10, 5
+    rows = []
+    serial = quiet(AveragedPerceptron(max_epochs=E).fit, X, y)
+    rows.append(["a9a averaged", "serial", E, f"{serial.score(Xt, yt):.4f}", "-"])
+    tagger = Tagger(max_epochs=TE).fit(words, tags)
+    rows.append(["EWT tagger", "serial", TE, f"{tag_acc(tagger):.4f}", "-"])
+    base = {"a9a averaged": serial.score(Xt, yt), "EWT tagger": tag_acc(tagger)}
+    for S in (2, 8):
+        lc, c = cluster(S)
+        with lc, c:
+            m = quiet(distributed.fit, AveragedPerceptron(max_epochs=E), X, y, shards=S, client=c)
+            acc = m.score(Xt, yt)
+            rows.append(
+                ["a9a averaged", f"IPM S={S}", m.n_epochs_, f"{acc:.4f}", f"{100 * (acc - base['a9a averaged']):+.2f}"]
+            )
+            t = distributed.fit_tagger(Tagger(max_epochs=TE), words, tags, shards=S, client=c)
+            acc = tag_acc(t)
+            rows.append(
+                [
+                    "EWT tagger",
+                    f"IPM S={S}",
+                    t.model_.n_epochs_,
+                    f"{acc:.4f}",
+                    f"{100 * (acc - base['EWT tagger']):+.2f}",
+                ]
+            )
+    table(
+        "accuracy at the same epoch count (error-weighted mixing; test sets a9a.t, EWT test)",
+        ["data", "fit", "epochs", "accuracy", "points vs serial"],
+        rows,
+    )
+
+
+# ---------------------------------------------------------------------- speed
+def speed(name, make_est, X, y, rounds, fit=None):
+    """Serial vs 2 workers, alternating; returns the table row and the speed-up."""
+    fit = fit or (lambda est, c: quiet(distributed.fit, est, X, y, shards=2, client=c))
+    lc, c = cluster(2)
+    s_epochs, d_epochs, loads = [], [], []
+    with lc, c:
+        for _ in range(rounds):
+            s_epochs.append(serial_epochs(make_est(), X, y)[0])
+            t0 = time.perf_counter()
+            m = fit(make_est(), c)
+            total = time.perf_counter() - t0
+            model = getattr(m, "model_", m)
+            d_epochs.append(statistics.median(model.seconds_per_epoch_))
+            loads.append(total - sum(model.seconds_per_epoch_))
+    s, d = statistics.median(s_epochs), statistics.median(d_epochs)
+    row = [
+        name,
+        f"{s:.3f}",
+        f"{d:.3f}",
+        f"{statistics.median(loads):.2f}",
+        f"{model.bytes_per_epoch_ / 1e6:.1f}",
+        f"{s / d:.2f}x",
+    ]
+    return row, s / d
+
+
+def _sum_worker(n_bytes, repeats, barrier, out):
+    a = np.ones(n_bytes // 8)
+    a.sum()
+    barrier.wait()
+    t0 = time.perf_counter()
+    for _ in range(repeats):
+        a.sum()
+    out.put(repeats * a.nbytes / (time.perf_counter() - t0))
+
+
+def read_bandwidth(processes, n_bytes=256 << 20, repeats=20):
+    """Aggregate numpy ``sum`` bandwidth of ``processes`` processes reading at once (bytes/s)."""
+    ctx = mp.get_context("spawn")
+    barrier, out = ctx.Barrier(processes), ctx.Queue()
+    ps = [ctx.Process(target=_sum_worker, args=(n_bytes, repeats, barrier, out)) for _ in range(processes)]
+    for p in ps:
+        p.start()
+    rates = [out.get() for _ in ps]
+    for p in ps:
+        p.join()
+    return sum(rates)
+
+
+def speed_section(quick, rounds):
+    rng = np.random.default_rng(0)
+    rows = []
+    # text-like CSR: binary Zipf columns, labels from a hidden w with 5 % noise (never separable)
+    n, d = (200_000, 1_000_000) if quick else (2_000_000, 1_000_000)
+    A = zipf_csr(n, d, 40, rng, binary=True)
+    w = rng.standard_normal(d)
+    y = np.where((A @ w) * (1 - 2 * (rng.random(n) < 0.05)) > 0, 1, -1)
+    row, csr_x = speed(f"CSR {n:,} x {d:,} binary, Zipf", lambda: Perceptron(max_epochs=10), A, y, rounds)
+    rows.append(row + ["≥ 1.6x"])
+    del A
+
+    from perceptrons.io.conllu import read_conllu
+
+    train = read_conllu(str(DATA / "ud-english-ewt" / "train.conllu"))[: 2000 if quick else None]
+    words, tags = [s.words for s in train], [s.tags for s in train]
+    tagger_fit = lambda est, c: distributed.fit_tagger(est, words, tags, shards=2, client=c)  # noqa: E731
+    row, tag_x = speed("EWT tagger", lambda: Tagger(max_epochs=5), words, tags, rounds, fit=tagger_fit)
+    rows.append(row + ["≥ 1.5x"])
+
+    n = 400_000 if quick else 4_000_000
+    X = rng.standard_normal((n, 100), dtype=np.float32)
+    y = np.where(X[:, :5].sum(axis=1) + rng.standard_normal(n) > 0, 1, -1)
+    bw1, bw2 = read_bandwidth(1), read_bandwidth(2)
+    limit = bw2 / bw1
+    row, dense_x = speed(f"dense {n:,} x 100 float32", lambda: Perceptron(max_epochs=10), X, y, rounds)
+    rows.append(row + [f"≥ {0.9 * limit:.2f}x (0.9 x limit)"])
+    table(
+        f"2 workers vs the serial in-process fit, epoch medians over {rounds} alternating rounds "
+        f"(read bandwidth: 1 process {bw1 / 1e9:.1f} GB/s, 2 processes {bw2 / 1e9:.1f} GB/s, limit {limit:.2f}x)",
+        ["data", "serial s/epoch", "IPM s/epoch", "IPM load s", "MB moved/epoch", "speed-up", "target"],
+        rows,
+    )
+    return csr_x, tag_x, dense_x, limit
+
+
+# ---------------------------------------------------------------------- overhead
+def overhead_section(quick):
+    """Per-epoch time of IPM on 8 rows per shard (nothing to compute) against S and d."""
+    widths = (1_000, 100_000, 1_000_000)
+    shards = (1, 2, 4, 8)
+    lc, c = cluster(8)
+    rows, obs = [], []
+    rng = np.random.default_rng(1)
+    with lc, c:
+        for d in widths:
+            times = []
+            for S in shards:
+                import scipy.sparse as sp
+
+                X = sp.random(8 * S, d, density=min(1.0, 5 / d), format="csr", random_state=1, dtype=np.float64)
+                y = rng.integers(0, 2, 8 * S)
+                m = quiet(distributed.fit, Perceptron(max_epochs=5 if quick else 20), X, y, shards=S, client=c)
+                t = statistics.median(m.seconds_per_epoch_[1:] or m.seconds_per_epoch_)
+                times.append(f"{1000 * t:.1f}")
+                obs.append((S, m.bytes_per_epoch_, t))
+            rows.append([f"{d:,}", *times])
+    table(
+        "per-epoch overhead (ms): scheduling + weights out and back, no rows to speak of",
+        ["d \\ S", *map(str, shards)],
+        rows,
+    )
+    A = np.array([[1.0, S, b] for S, b, _ in obs])
+    t = np.array([t for *_, t in obs])
+    (a, bS, cB), *_ = np.linalg.lstsq(A, t, rcond=None)
+    print(
+        f"\nfit: t_epoch ≈ {1000 * a:.1f} ms + {1000 * bS:.2f} ms·S + bytes moved / {1 / cB / 1e6 if cB > 0 else float('inf'):,.0f} MB/s"
+    )
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--only", choices=["accuracy", "speed", "overhead"], default=None)
+    args = ap.parse_args()
+    if args.only in (None, "accuracy"):
+        accuracy_section(args.quick)
+    if args.only in (None, "speed"):
+        speed_section(args.quick, 1 if args.quick else args.rounds)
+    if args.only in (None, "overhead"):
+        overhead_section(args.quick)
+
+
+if __name__ == "__main__":
+    main()

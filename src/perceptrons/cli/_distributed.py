@@ -1,0 +1,112 @@
+"""The options of training on a Dask cluster (``train`` and ``tag train``), and the fit with a
+progress bar per epoch."""
+
+import contextlib
+
+import click
+
+from perceptrons.cli._options import BoundedInt
+
+WORKERS = BoundedInt(1, 1024)
+SHARDS = BoundedInt(1, 1 << 20)
+
+DISTRIBUTED_OPTIONS = [
+    click.option(
+        "--workers",
+        type=WORKERS,
+        default=None,
+        help="Train by parameter mixing on a local Dask cluster of N worker processes.",
+    ),
+    click.option(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="Train by parameter mixing on the Dask cluster at ADDRESS (tcp://host:8786).",
+    ),
+    click.option(
+        "--shards",
+        type=SHARDS,
+        default=None,
+        help="--workers/--scheduler: shards of the data [default: the workers, or one per file].",
+    ),
+    click.option(
+        "--mixing",
+        type=click.Choice(["error", "uniform"]),
+        default="error",
+        show_default=True,
+        help="--workers/--scheduler: weight each shard by its mistakes, or equally.",
+    ),
+]
+
+
+def distributed_options(f):
+    """Decorate a command with the distributed-training options."""
+    for option in reversed(DISTRIBUTED_OPTIONS):
+        f = option(f)
+    return f
+
+
+def wanted(workers, scheduler, shards, mixing):
+    """Whether the options ask for a distributed fit; their conflicts refused first."""
+    if workers is not None and scheduler is not None:
+        raise click.UsageError("give --workers (a local cluster) or --scheduler (an existing one), not both")
+    if workers is None and scheduler is None:
+        if shards is not None or mixing != "error":
+            raise click.UsageError("--shards and --mixing go with --workers or --scheduler")
+        return False
+    return True
+
+
+def fit(fit_function, max_epochs, check, **kwargs):
+    """``fit_function(..., callback=...)`` with a progress bar per epoch; Ctrl-C (``check``)
+    leaves between epochs, and the cluster started for the fit is closed on the way out.
+
+    Returns
+    -------
+    (fitted, stopped_at_max_epochs)
+    """
+    import warnings
+
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from sklearn.exceptions import ConvergenceWarning
+
+    columns = (
+        TextColumn("epoch {task.completed}/{task.total}"),
+        BarColumn(),
+        TextColumn("{task.fields[mistakes]} mistakes"),
+        TextColumn("{task.fields[shards]}"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("train", total=max_epochs, mistakes="-", shards="starting the cluster")
+
+        def on_epoch(epoch, mistakes, elapsed):
+            bar.update(task, completed=epoch, mistakes=f"{mistakes:,}", shards=f"{elapsed / epoch:.2f} s/epoch")
+            check()
+
+        with warnings.catch_warnings(record=True) as caught, scheduler_errors():
+            warnings.simplefilter("always", ConvergenceWarning)
+            fitted = fit_function(callback=on_epoch, **kwargs)
+    return fitted, any(issubclass(w.category, ConvergenceWarning) for w in caught)
+
+
+@contextlib.contextmanager
+def scheduler_errors():
+    """An unreachable scheduler is the --scheduler option's fault: said as such."""
+    from perceptrons.distributed._engine import SchedulerUnreachable
+
+    try:
+        yield
+    except SchedulerUnreachable as e:
+        raise click.BadParameter(str(e), param_hint="--scheduler") from None
+
+
+def summary(model):
+    """The lines that say how the distributed fit went."""
+    b = model.bytes_per_epoch_
+    moved = f"{b / 1e6:,.1f} MB" if b >= 1e6 else f"{b / 1e3:,.1f} kB"
+    return [
+        f"shards     {model.n_shards_}   weights moved {moved}/epoch   "
+        f"{sum(model.seconds_per_epoch_) / max(len(model.seconds_per_epoch_), 1):.3f} s/epoch"
+    ]

@@ -1,0 +1,118 @@
+"""The Dask client a distributed fit runs on: one given, one at an address, or a LocalCluster
+started for the fit and closed after it (also on an error or Ctrl-C)."""
+
+import contextlib
+import os
+
+from perceptrons._validation import PerceptronsError
+
+
+class SchedulerUnreachable(PerceptronsError):
+    """The scheduler at the address given does not answer."""
+
+
+#: seconds to wait for a scheduler given by address before saying it is unreachable
+CONNECT_TIMEOUT = 10
+
+
+def require_dask():
+    """Import dask.distributed, or say which extra provides it."""
+    try:
+        import distributed
+    except ImportError as e:  # pragma: no cover - the test environment has the extra
+        raise PerceptronsError(
+            "distributed training needs dask.distributed: pip install 'perceptrons[distributed]'"
+        ) from e
+    return distributed
+
+
+@contextlib.contextmanager
+def connect(client=None, n_workers=None, dashboard=False):
+    """Yield a ``distributed.Client``.
+
+    ``client`` may be a Client (used as is, left open), a scheduler address such as
+    ``"tcp://host:8786"`` (connected to, then disconnected), or None: a ``LocalCluster`` of
+    ``n_workers`` single-threaded worker *processes* (default: the machine's cores) is started
+    and closed afterwards.  Processes, not threads, so that each worker has its own interpreter
+    and what goes to a worker really goes through pickling, as on a cluster.  The dashboard is
+    off unless ``dashboard`` is true (then on Dask's default port, or ``dashboard`` as an address).
+    """
+    distributed = require_dask()
+    if isinstance(client, distributed.Client):
+        yield client
+        return
+    if client is not None:
+        if not isinstance(client, str):
+            raise PerceptronsError(f"client must be a dask.distributed.Client or a scheduler address; got {client!r}")
+        with _quiet(), _connected(distributed, client) as c:
+            yield c
+        return
+    n = _n_workers(n_workers)
+    address = (dashboard if isinstance(dashboard, str) else ":8787") if dashboard else None
+    with _quiet():
+        with _sigint_ignored():
+            cluster = distributed.LocalCluster(
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=address
+            )
+        with cluster, distributed.Client(cluster) as c:
+            yield c
+
+
+@contextlib.contextmanager
+def _connected(distributed, address):
+    try:
+        c = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as e:
+        raise SchedulerUnreachable(
+            f"cannot reach the Dask scheduler at {address!r} within {CONNECT_TIMEOUT} s "
+            f"({type(e).__name__}); is `dask scheduler` running there?"
+        ) from None
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """Start the worker processes with Ctrl-C ignored: a terminal's Ctrl-C reaches the whole
+    process group, and workers killed by it would lose their shards while the client, which
+    handles the interrupt, stops the fit and closes them in order.  (A process started with
+    SIGINT ignored keeps ignoring it: Python installs its handler only over the default.)
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _n_workers(n):
+    if n is None:
+        return os.cpu_count() or 1
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise PerceptronsError(f"n_workers must be a positive integer; got {n!r}")
+    return n
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Keep the scheduler's and workers' start/stop chatter (INFO) out of the user's terminal;
+    warnings (a worker lost and its tasks recomputed) still show."""
+    import logging
+
+    loggers = [logging.getLogger(n) for n in ("distributed", "distributed.scheduler", "distributed.nanny")]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(max(lg.level, logging.WARNING))
+    try:
+        yield
+    finally:
+        for lg, lv in zip(loggers, levels):
+            lg.setLevel(lv)

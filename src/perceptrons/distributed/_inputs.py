@@ -1,0 +1,38 @@
+"""What the linear and the structured trainers share about their inputs: which are files, how
+rows (or files, or sentences) split into S shards, and how many workers a LocalCluster gets."""
+
+import os
+
+import numpy as np
+
+from perceptrons._validation import PerceptronsError
+
+
+def looks_like_files(x):
+    """Whether ``x`` names files: a path, or a non-empty list of paths."""
+    if isinstance(x, (str, os.PathLike)):
+        return True
+    return isinstance(x, (list, tuple)) and bool(x) and all(isinstance(p, (str, os.PathLike)) for p in x)
+
+
+def check_shards(S):
+    """``shards`` as given: None or a positive integer."""
+    if S is not None and (isinstance(S, bool) or not isinstance(S, (int, np.integer)) or S < 1):
+        raise PerceptronsError(f"shards must be a positive integer; got {S!r}")
+    return S
+
+
+def split_rows(n, S):
+    """S contiguous ranges of near-equal size over n items (rows, files or sentences)."""
+    if S > n:
+        raise PerceptronsError(f"shards={S} is more than the {n} rows; give at most {n} shards")
+    edges = np.linspace(0, n, S + 1).round().astype(np.int64)
+    return list(zip(edges[:-1].tolist(), edges[1:].tolist()))
+
+
+def default_workers(n_workers, client, S):
+    """Workers of the LocalCluster started when no client is given: S, at most the cores."""
+    if n_workers is not None or client is not None:
+        return n_workers
+    cores = os.cpu_count() or 1
+    return min(S or cores, cores)

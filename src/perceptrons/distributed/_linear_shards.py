@@ -1,0 +1,177 @@
+"""The shards of a linear IPM fit: made on the client from arrays, or on the workers from files
+or from the partitions of Dask collections.  Functions named ``on_worker_*`` run on a worker."""
+
+import copy
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from perceptrons._jit.rows import kernel_operand
+from perceptrons._validation import PerceptronsError, encode_labels, sample_scale
+from perceptrons.distributed._inputs import split_rows
+from perceptrons.io.labels import typed_labels
+
+
+@dataclass
+class LinearShard:
+    """One shard as the compiled epoch reads it: the operand, class indices, update scales.
+
+    ``spans`` — (path, first line, rows) per piece it was read from — lets an error name the row.
+    """
+
+    X: object
+    yi: np.ndarray
+    scale: np.ndarray
+    spans: list
+
+    def locate(self, row):
+        """'path, data row N' of the shard's row ``row``."""
+        for path, line, n in self.spans:
+            if row < n:
+                return f"{path}, data row {line + row}"
+            row -= n
+        return f"row {row}"  # pragma: no cover - rows are within the spans
+
+
+@dataclass
+class RawShard:
+    """A shard as read, before the classes of the whole data are known."""
+
+    block: object  # perceptrons.io.blocks.Block
+    spans: list
+
+
+def slice_operand(Xop, a, b):
+    """Rows a..b-1 of a kernel operand, as its own operand (CSR: indptr rebased to 0)."""
+    if not isinstance(Xop, tuple):
+        return np.ascontiguousarray(Xop[a:b])
+    indptr = Xop[-1]
+    p, q = int(indptr[a]), int(indptr[b])
+    return (*(arr[p:q] for arr in Xop[:-1]), indptr[a : b + 1] - p)
+
+
+def array_shards(X, yi, scale, S):
+    """The S shards of in-memory data (validated by the estimator, as ``fit`` does)."""
+    Xop = kernel_operand(X)
+    return [
+        LinearShard(slice_operand(Xop, a, b), yi[a:b], scale[a:b], [("X", a + 1, b - a)])
+        for a, b in split_rows(len(yi), S)
+    ]
+
+
+# ---------------------------------------------------------------------- run on the workers
+def on_worker_read(paths, options):
+    """Read files with the streaming sources into one shard (``options``: fmt, label, hash_bits, text)."""
+    from perceptrons.io.blocks import join
+    from perceptrons.io.sources import Source
+
+    blocks, spans = [], []
+    for path in paths:
+        if not os.path.isfile(path):
+            raise PerceptronsError(f"{path}: no such file on the worker that reads this shard")
+        for block in Source(path, **options).blocks():
+            if block.n_rows:
+                blocks.append(block)
+                spans.append((block.path, block.line, block.n_rows))
+    if not blocks:
+        raise PerceptronsError(f"{', '.join(paths)}: no data rows in this shard")
+    return RawShard(join(blocks), spans)
+
+
+def on_worker_from_arrays(X, y, where):
+    """A partition of Dask collections (numpy / pandas / scipy CSR) as a raw shard."""
+    import scipy.sparse as sp
+
+    from perceptrons.io.blocks import Block
+
+    y = np.asarray(y).ravel()
+    if hasattr(X, "to_numpy"):  # a pandas partition
+        X = X.to_numpy()
+    if sp.issparse(X):
+        X = sp.csr_matrix(X)
+        data = X.data.astype(np.float32) if X.data.dtype == np.float32 else X.data.astype(np.float64)
+        block = Block(y=y, indptr=X.indptr.astype(np.int64), indices=X.indices.astype(np.int32), data=data, path=where)
+    else:
+        X = np.asarray(X)
+        if X.dtype not in (np.float32, np.float64):
+            X = X.astype(np.float64)
+        block = Block(y=y, X=np.ascontiguousarray(X), path=where)
+    if X.shape[0] != y.shape[0]:
+        raise PerceptronsError(f"{where}: {X.shape[0]} rows of X but {y.shape[0]} labels")
+    return RawShard(block, [(where, 1, block.n_rows)])
+
+
+def on_worker_summary(raw):
+    """What the client needs to know of a raw shard: rows, width, storage, labels."""
+    b = raw.block
+    labels, counts = np.unique(b.y, return_counts=True)
+    values = b.X if not b.sparse else b.data
+    finite = values is None or bool(np.isfinite(values).all())
+    return {
+        "rows": b.n_rows,
+        "features": b.n_features,
+        "sparse": b.sparse,
+        "dtype": None if values is None else values.dtype.str,
+        "labels": labels,
+        "counts": counts,
+        "finite": finite,
+        "where": raw.spans[0][0],
+    }
+
+
+def on_worker_encode(raw, classes, class_weight, n_features):
+    """The raw shard with labels as class indices and updates scaled by class weight."""
+    from perceptrons.stream import labels_as_classes
+
+    b = raw.block
+    if not b.sparse and b.X.shape[1] != n_features:
+        raise PerceptronsError(f"{raw.spans[0][0]}: {b.X.shape[1]} columns, but other shards have {n_features}")
+    yi = encode_labels(labels_as_classes(b.y, classes), classes)
+    scale = sample_scale(b.weight, class_weight, yi, classes, b.n_rows)
+    return LinearShard(b.operand(), yi, scale, raw.spans)
+
+
+def on_worker_epoch(shard, template, state, epoch, index):
+    """One perceptron epoch of the serial estimator's compiled loop on one shard, from ``state``.
+
+    Pure: the state is copied (tasks on one worker share their inputs), and a shuffled order is
+    drawn from (seed, epoch, shard), so a re-run gives the same result.
+    """
+    est = copy.copy(template)
+    est._state = {k: v.copy() for k, v in state.items()}
+    est._state["binary"] = est._state["w"].ndim == 1
+    n = shard.yi.shape[0]
+    perm = np.zeros(0, dtype=np.int64)
+    if est.order == "shuffle":
+        perm = np.random.default_rng([template._ipm_seed, epoch, index]).permutation(n).astype(np.int64)
+    m = est._run_epoch(shard.X, shard.yi, shard.scale, perm)
+    if m < 0:
+        raise PerceptronsError(
+            f"{shard.locate(-1 - int(m))}: a score overflowed float64 (the features are too large for "
+            "these weights); scale the features down"
+        )
+    out = {k: est._state[k] for k in ("w", "b", "u", "ub", "count")}
+    return out, int(m), None
+
+
+# ---------------------------------------------------------------------- on the client
+def classes_of(summaries):
+    """The sorted classes over every shard's labels (typed as the in-memory readers type them)
+    and each class's number of rows."""
+    table = np.concatenate([s["labels"] for s in summaries])
+    labels = typed_labels([str(v) for v in table.tolist()]) if table.dtype.kind in "OUS" else table
+    classes, code = np.unique(labels, return_inverse=True)
+    if classes.shape[0] < 2:
+        raise PerceptronsError(
+            f"every row has the label {classes.tolist()[0]!r}; a classifier needs at least two classes"
+        )
+    counts = np.zeros(classes.shape[0], dtype=np.int64)
+    np.add.at(counts, code.ravel(), np.concatenate([s["counts"] for s in summaries]))
+    return classes, counts
+
+
+def balanced(classes, counts):
+    """``class_weight="balanced"`` over the whole data: n / (n_classes · count), as scikit-learn."""
+    n = counts.sum()
+    return {c: n / (len(classes) * k) for c, k in zip(classes.tolist(), counts.tolist())}

@@ -1,0 +1,286 @@
+"""Iterative parameter mixing for the linear perceptrons (``Perceptron``, ``AveragedPerceptron``)."""
+
+from __future__ import annotations
+
+import os
+import warnings
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from perceptrons._validation import PerceptronsError, assert_finite, fit_labels, sample_scale, seed_of
+from perceptrons.distributed import _linear_shards as ls
+from perceptrons.distributed._engine import connect
+from perceptrons.distributed._inputs import check_shards, default_workers, looks_like_files, split_rows
+from perceptrons.distributed._loop import Shards, run_epochs
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+_PAIRS = (("w", "u"), ("b", "ub"))
+MIXINGS = ("error", "uniform")
+
+
+def fit(
+    estimator,
+    X,
+    y=None,
+    *,
+    sample_weight=None,
+    shards: int | None = None,
+    client=None,
+    n_workers: int | None = None,
+    mixing: str = "error",
+    callback: Callable[[int, int, float], object] | None = None,
+    source_options: dict | None = None,
+    dashboard: bool | str = False,
+):
+    """Fit a linear perceptron by iterative parameter mixing (IPM) on a Dask cluster.
+
+    The rows are split into S shards that stay on the workers.  Each epoch, every shard runs one
+    epoch of the estimator's own compiled loop, starting from the mixed weights; then the
+    client mixes, ``w = Σᵢ μᵢ wᵢ``, with ``μᵢ = kᵢ / Σk`` (``mixing="error"``, kᵢ the shard's
+    mistakes in the epoch) or ``1/S`` (``"uniform"``).  An epoch in which no shard errs ends the
+    fit: the mixed weights then separate every row.  For ``AveragedPerceptron`` the averaging
+    sums are mixed too, so that ``coef_`` is the mean of every iterate visited on every shard.
+    With one shard the result is the serial ``fit``'s, bit for bit.
+
+    Parameters
+    ----------
+    estimator : Perceptron or AveragedPerceptron
+        Its parameters apply as in ``fit``: ``max_epochs``, ``fit_intercept``, ``margin``,
+        ``class_weight``, ``init``, ``order`` ("cyclic", or "shuffle": each shard's rows in an
+        order drawn from (random_state, epoch, shard)).  ``order="random-mistake"``, the pocket
+        and the voted perceptron are refused: their state is not a vector that mixes.
+    X : array-like, sparse matrix, Dask collection, or files
+        In-memory rows (split into ``shards`` contiguous shards, scattered once); a
+        ``dask.array`` (its row chunks, persisted, are the shards) or ``dask.dataframe`` (its
+        partitions; ``y`` a column name or a Series); or a path, glob, directory or list of
+        files, each read **on a worker** with the streaming readers (LIBSVM, VW, CSV, Parquet),
+        one file or group of consecutive files per shard.
+    y : array-like, Dask collection, str or None
+        Labels; None for files; a column name for a Dask DataFrame.
+    sample_weight : array-like, optional
+        In-memory rows only.
+    shards : int, optional
+        S.  Default: the number of workers for in-memory rows, the number of files, the number
+        of partitions of a Dask collection.
+    client : distributed.Client, str or None
+        A client, a scheduler address (``"tcp://host:8786"``), or None to start a
+        ``LocalCluster`` of ``n_workers`` single-threaded processes for this fit.
+    n_workers : int, optional
+        Workers of the LocalCluster started when ``client`` is None (default: S, at most the
+        machine's cores).
+    mixing : {"error", "uniform"}, default="error"
+    callback : callable, optional
+        ``callback(epoch, mistakes, elapsed_seconds)`` after each epoch; ``False`` stops.
+    source_options : dict, optional
+        For files: ``fmt``, ``label``, ``hash_bits``, ``text`` as
+        :class:`~perceptrons.io.sources.Source` takes them.
+    dashboard : bool or str, default=False
+        Start the LocalCluster's dashboard (on Dask's default port, or this address).
+
+    Returns
+    -------
+    estimator
+        Fitted as by ``fit`` (``coef_``, ``n_updates_`` = Σ mistakes, ...), plus
+        ``shard_mistakes_`` (n_epochs, S), ``mixing_weights_`` (n_epochs, S), ``n_shards_``,
+        ``bytes_per_epoch_`` (weights and sums sent to the shards and back in an epoch) and
+        ``seconds_per_epoch_``.
+
+    References
+    ----------
+    McDonald, R., Hall, K. and Mann, G. (2010). "Distributed Training Strategies for the
+    Structured Perceptron". NAACL-HLT, §4 (iterative parameter mixing, Theorem 3).
+
+    Examples
+    --------
+    >>> from perceptrons import Perceptron, distributed
+    >>> from perceptrons.datasets import gormley_example
+    >>> X, y = gormley_example()
+    >>> clf = distributed.fit(Perceptron(fit_intercept=False), X, y, shards=2, n_workers=1)  # doctest: +SKIP
+    >>> clf.predict(X).tolist() == y.tolist()  # doctest: +SKIP
+    True
+    """
+    _check(estimator, mixing)
+    kind = _kind(X)
+    if kind == "arrays":
+        X, y = estimator._check_Xy(X, y, reset=True, finite=False)
+        assert_finite(X)
+    S = check_shards(shards)
+    with connect(client, default_workers(n_workers, client, S), dashboard) as c:
+        if S is None and kind == "arrays":
+            S = len(c.scheduler_info()["workers"])
+        if kind == "arrays":
+            shard_set, classes, d = _from_arrays(c, estimator, X, y, sample_weight, S)
+        else:
+            if sample_weight is not None:
+                raise PerceptronsError("sample_weight applies to in-memory rows; files carry their own weights")
+            makers, width = _file_makers(X, S, source_options) if kind == "files" else (_dask_makers(c, X, y, S), None)
+            shard_set, classes, d = _from_raw(c, estimator, makers, width)
+        return _train(estimator, shard_set, classes, d, mixing, callback)
+
+
+def _train(estimator, shard_set, classes, d, mixing, callback):
+    from sklearn.base import clone
+    from sklearn.exceptions import ConvergenceWarning
+
+    w_dtype = shard_set.w_dtype
+    estimator._stream_begin(d, classes, w_dtype)
+    template = clone(estimator)
+    template._ipm_seed = _seed(estimator)
+    state = {k: estimator._state[k] for k in ("w", "b", "u", "ub", "count")}
+    elapsed = [0.0]
+
+    def on_epoch(epoch, mixed, mistakes, _extra, seconds):
+        estimator._stream_epoch_done(int(mistakes.sum()))
+        elapsed[0] += seconds
+        if callback is not None and callback(epoch, int(mistakes.sum()), elapsed[0]) is False:
+            estimator._stopped_by_callback = True
+            return False
+        return True
+
+    state, history = run_epochs(
+        shard_set,
+        ls.on_worker_epoch,
+        template,
+        state,
+        _PAIRS,
+        max_epochs=estimator.max_epochs,
+        mixing=mixing,
+        on_epoch=on_epoch,
+    )
+    estimator._state = {**state, "binary": state["w"].ndim == 1}
+    estimator._finalize()
+    if not (np.isfinite(estimator.coef_).all() and np.isfinite(estimator.intercept_).all()):
+        raise PerceptronsError("the weights overflowed float64 (the features are too large); scale the features down")
+    estimator.n_shards_ = len(shard_set)
+    estimator.shard_mistakes_ = np.array(history.shard_mistakes, dtype=np.int64)
+    estimator.mixing_weights_ = np.array(history.mixing_weights)
+    estimator.bytes_per_epoch_ = history.bytes_per_epoch
+    estimator.seconds_per_epoch_ = list(history.seconds_per_epoch)
+    if not estimator.converged_ and not estimator._stopped_by_callback:
+        warnings.warn(
+            f"{type(estimator).__name__} made {estimator.mistakes_per_epoch_[-1]} mistakes in its last epoch "
+            f"and stopped at max_epochs={estimator.max_epochs}: the data may not be linearly separable.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+    return estimator
+
+
+# ---------------------------------------------------------------------- checks and inputs
+def _check(estimator, mixing):
+    if mixing not in MIXINGS:
+        raise PerceptronsError(f"mixing must be one of {list(MIXINGS)}; got {mixing!r}")
+    if getattr(estimator, "_stream_begin", None) is None or estimator._log_updates:
+        raise PerceptronsError(
+            f"{type(estimator).__name__} cannot be trained by parameter mixing: its state is not a weight "
+            "vector to average; use Perceptron or AveragedPerceptron"
+        )
+    if estimator._stream_refusal is not None:
+        raise PerceptronsError(
+            f"{type(estimator).__name__} cannot be trained by parameter mixing: {estimator._stream_refusal}"
+        )
+
+
+def _kind(X):
+    from perceptrons.io.sources import Source
+
+    if looks_like_files(X) or isinstance(X, Source):
+        return "files"
+    return "dask" if hasattr(X, "__dask_graph__") else "arrays"
+
+
+def _seed(estimator):
+    """The seed of the shards' shuffles: drawn once per fit when random_state is None, so that a
+    re-run epoch draws the same order.
+    """
+    s = seed_of(estimator.random_state)
+    return int(np.random.SeedSequence().entropy % 2**63) if s is None else int(s)
+
+
+def _from_arrays(client, estimator, X, y, sample_weight, S):
+    classes, yi = fit_labels(y)
+    scale = sample_scale(sample_weight, estimator.class_weight, yi, classes, X.shape[0])
+    pieces = ls.array_shards(X, yi, scale, S)
+    shard_set = Shards(client, [lambda c, p=p: c.scatter(p, hash=False) for p in pieces])
+    from perceptrons._jit.rows import weight_dtype
+
+    shard_set.w_dtype = weight_dtype(pieces[0].X)
+    return shard_set, classes, X.shape[1]
+
+
+def _file_makers(X, S, options):
+    from perceptrons.io.sources import Source, shard_paths
+
+    if isinstance(X, Source):
+        paths, opts = [os.path.abspath(p) for p in X.paths], X.options()
+    else:
+        specs = [X] if isinstance(X, (str, os.PathLike)) else list(X)
+        paths = [os.path.abspath(p) for spec in specs for p in shard_paths(spec)]
+        opts = dict(options or {})
+    width = Source(paths[0], **opts).hashed_width  # the options checked here, before a worker reads
+    S = S or len(paths)
+    if S > len(paths):
+        raise PerceptronsError(
+            f"shards={S} but only {len(paths)} file(s): each shard reads whole files; split the data into "
+            "more files, or load it and pass arrays"
+        )
+    groups = [paths[a:b] for a, b in split_rows(len(paths), S)]
+    return [lambda c, g=g: c.submit(ls.on_worker_read, g, opts, pure=False) for g in groups], width
+
+
+def _dask_makers(client, X, y, S):
+    import dask
+
+    if isinstance(y, str):  # a DataFrame and its label column
+        y, X = X[y], X.drop(columns=[y])
+    if y is None:
+        raise PerceptronsError("a Dask collection needs its labels: y as a Dask array/Series, or a column name")
+    chunks = getattr(X, "chunks", None)  # a dask.array's; a DataFrame's partitions hold whole rows
+    if chunks is not None and len(chunks) == 2 and len(chunks[1]) > 1:
+        X = X.rechunk({1: -1})  # a shard holds whole rows
+    X, y = client.persist([X, y])
+    xs, ys = _partitions(X), _partitions(y)
+    if len(xs) != len(ys):
+        raise PerceptronsError(f"X has {len(xs)} row partitions but y has {len(ys)}; partition them alike")
+    if S is not None and S != len(xs):
+        raise PerceptronsError(f"shards={S}, but the Dask collection has {len(xs)} partitions: repartition it to {S}")
+    make = dask.delayed(ls.on_worker_from_arrays, pure=True)
+    # each maker holds the persisted collections: their partitions live as long as the shards may
+    # need remaking
+    return [lambda c, i=i, held=(X, y): c.compute(make(xs[i], ys[i], f"partition {i}")) for i in range(len(xs))]
+
+
+def _partitions(collection):
+    """A Dask collection's row partitions as delayed objects (an array's come as a grid)."""
+    parts = collection.to_delayed()
+    return parts.ravel().tolist() if hasattr(parts, "ravel") else list(parts)
+
+
+def _from_raw(client, estimator, makers, width):
+    """Shards read on the workers: their summaries decide the classes and the width, then each
+    is encoded where it lives.
+    """
+    raw = Shards(client, makers)
+    summaries = raw.map(ls.on_worker_summary)
+    for s in summaries:
+        if not s["finite"]:
+            raise PerceptronsError(f"{s['where']}: the data hold NaN or infinity; expected finite values")
+    if len({s["sparse"] for s in summaries}) > 1:
+        raise PerceptronsError("some shards are dense and others sparse; give every shard one format")
+    classes, counts = ls.classes_of(summaries)
+    cw = ls.balanced(classes, counts) if estimator.class_weight == "balanced" else estimator.class_weight
+    d = width or max(s["features"] for s in summaries)
+    if max(s["features"] for s in summaries) > d:  # pragma: no cover - a hashing reader stays within its width
+        raise PerceptronsError(f"a shard has features beyond the hashed width {d}")
+    # encoded where each raw shard lives; the raw futures are then let go (the shard keeps their
+    # arrays), and a lost shard is recomputed by Dask from its lineage: read, then encode
+    ready = Shards(
+        client, [lambda c, f=f: c.submit(ls.on_worker_encode, f, classes, cw, d, pure=False) for f in raw.futures]
+    )
+    # the weights' dtype by the rule of the in-memory fit (perceptrons._jit.rows.weight_dtype)
+    float32 = summaries[0]["sparse"] and {s["dtype"] for s in summaries} <= {None, "<f4"}
+    ready.w_dtype = np.float32 if float32 else np.float64
+    return ready, classes, d

@@ -1,0 +1,226 @@
+"""Iterative parameter mixing for the structured perceptron: McDonald, Hall & Mann's own setting."""
+
+from __future__ import annotations
+
+import copy
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from perceptrons._validation import PerceptronsError, validate_params
+from perceptrons.distributed._engine import connect
+from perceptrons.distributed._inputs import check_shards, default_workers, looks_like_files, split_rows
+from perceptrons.distributed._loop import Broadcast, Shards, run_epochs
+from perceptrons.distributed.linear import MIXINGS, _seed
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from perceptrons.structured.tagging import Tagger
+
+_WEIGHTS = ("W", "trans", "E", "trans2", "start", "stop")
+_SUMS = ("U", "Utrans", "UE", "Utrans2", "Ustart", "Ustop")
+
+
+@dataclass
+class SequenceShard:
+    """Sentences as the structured perceptron's epoch reads them (``SequencePerceptron._pass``)."""
+
+    op: object
+    eop: object
+    yi: np.ndarray
+    offsets: np.ndarray
+    forced: np.ndarray
+
+
+def fit_tagger(
+    tagger: Tagger,
+    sentences,
+    tags=None,
+    *,
+    shards: int | None = None,
+    column: str = "upos",
+    client=None,
+    n_workers: int | None = None,
+    mixing: str = "error",
+    callback: Callable[[int, int, float], object] | None = None,
+    dashboard: bool | str = False,
+) -> Tagger:
+    """Fit a :class:`~perceptrons.Tagger` by iterative parameter mixing on a Dask cluster.
+
+    The feature maps and the tag dictionary are learnt on the client, as :meth:`Tagger.fit`
+    learns them (from files: two streamed passes, as :meth:`Tagger.fit_stream`).  The sentences
+    are split into S shards that stay on the workers — featurised there when read from files —
+    and each epoch every shard runs one structured-perceptron epoch (Viterbi or greedy, the
+    tagger's decoder) from the mixed weights, then the client mixes them (see
+    :func:`perceptrons.distributed.fit`).  The averaged tagger's averaging sums are mixed too.
+    With one shard and ``shuffle=False`` the result is :meth:`Tagger.fit`'s, weight for weight.
+
+    Parameters
+    ----------
+    tagger : Tagger
+        Its parameters; ``shuffle=True`` shuffles each shard's sentences by a seed drawn from
+        (random_state, epoch, shard).  ``patience`` is refused (no development set here).
+    sentences : list of list of str, list of tagged sentences, or CoNLL-U files
+        In memory (with ``tags``, or as ``[[(word, tag), ...], ...]``): split into S contiguous
+        shards.  Or a path or list of ``.conllu`` paths: each worker reads its own files.
+    tags : list of list of str, optional
+    shards : int, optional
+        S.  Default: the number of workers in memory, the number of files otherwise.
+    column : {"upos", "xpos"}, default="upos"
+        The CoNLL-U tag column (files).
+    client, n_workers, mixing, callback, dashboard
+        As in :func:`perceptrons.distributed.fit`.
+
+    Returns
+    -------
+    Tagger
+        Fitted; ``tagger.model_`` carries ``shard_mistakes_``, ``mixing_weights_``,
+        ``bytes_per_epoch_`` and ``seconds_per_epoch_``.
+
+    References
+    ----------
+    McDonald, Hall & Mann (2010), Fig. 3 and Theorem 3; Collins (2002).
+    """
+    validate_params(tagger, tagger._parameter_constraints)
+    if mixing not in MIXINGS:
+        raise PerceptronsError(f"mixing must be one of {list(MIXINGS)}; got {mixing!r}")
+    if tagger.patience is not None:
+        raise PerceptronsError("distributed training has no development set to stop early on: pass patience=None")
+    check_shards(shards)
+    files = looks_like_files(sentences)
+    if files:
+        from perceptrons.structured.tagger_stream import _chunks, _regular_files, learn_features
+
+        paths = [os.path.abspath(p) for p in _regular_files(sentences)]
+        classes, n_tokens = learn_features(tagger, lambda check=None: _chunks(paths, column, 2000, check), column)
+        S = shards or len(paths)
+        if S > len(paths):
+            raise PerceptronsError(f"shards={S} but only {len(paths)} file(s): each shard reads whole files")
+    else:
+        _, args = tagger._learn_features(sentences, tags)
+        classes, n_tokens = np.unique(args["y"]), args["y"].shape[0]
+        S = shards
+    with connect(client, default_workers(n_workers, client, S), dashboard) as c:
+        S = S or len(c.scheduler_info()["workers"])
+        model = tagger._sequence_model()
+        n_edge = tagger.edge_features_.n_features if tagger.edges else 0
+        # one shard: weights kept as the serial fit keeps them (float32 when exact); mixing
+        # several makes fractions, so then float64
+        model._begin(classes, tagger.features_.n_features, n_edge, n_tokens if S == 1 else None)
+        if files:
+            groups = [paths[a:b] for a, b in split_rows(len(paths), S)]
+            reader = Broadcast(_reader(tagger, model, column))
+            makers = [lambda c, g=g: c.submit(_on_worker_read, reader.future(c), g, pure=False) for g in groups]
+        else:
+            pieces = _memory_shards(model, args, S)
+            makers = [lambda c, p=p: c.scatter(p, hash=False) for p in pieces]
+        shard_set = Shards(c, makers)
+        tagger.model_ = model  # a callback may look at it (dev_scores_, as after fit)
+        _train(model, shard_set, mixing, callback)
+    tagger._finish_fit()
+    return tagger
+
+
+def _train(model, shard_set, mixing, callback):
+    from sklearn.base import clone
+
+    template = clone(model)  # the parameters _pass reads (averaged, decoder); no weights
+    template._ipm_seed = _seed(model) if model.shuffle else 0
+    pairs = [(w, u if model.averaged else None) for w, u in zip(_WEIGHTS, _SUMS)]
+    keys = list(_WEIGHTS) + (list(_SUMS) if model.averaged else []) + ["count"]
+    state = {k: model._state[k] for k in keys}
+    elapsed = [0.0]
+
+    def on_epoch(epoch, mixed, mistakes, extras, seconds):
+        model._state.update(mixed)
+        model.end_epoch(int(mistakes.sum()), int(sum(extras)))
+        elapsed[0] += seconds
+        return callback is None or callback(epoch, int(mistakes.sum()), elapsed[0]) is not False
+
+    _, history = run_epochs(
+        shard_set,
+        _on_worker_epoch,
+        template,
+        state,
+        pairs,
+        max_epochs=model.max_epochs,
+        mixing=mixing,
+        on_epoch=on_epoch,
+    )
+    model.n_shards_ = len(shard_set)
+    model.shard_mistakes_ = np.array(history.shard_mistakes, dtype=np.int64)
+    model.mixing_weights_ = np.array(history.mixing_weights)
+    model.bytes_per_epoch_ = history.bytes_per_epoch
+    model.seconds_per_epoch_ = list(history.seconds_per_epoch)
+
+
+def _memory_shards(model, args, S):
+    """S contiguous groups of whole sentences from the full corpus' operands."""
+    X, y, lengths, X_edge, forced = (args[k] for k in ("X", "y", "lengths", "X_edge", "forced"))
+    bounds = np.concatenate([[0], np.cumsum(lengths)])
+    out = []
+    for a, b in split_rows(len(lengths), S):
+        p, q = int(bounds[a]), int(bounds[b])
+        out.append(
+            SequenceShard(
+                *model._block_operands(
+                    X[p:q],
+                    y[p:q],
+                    lengths[a:b],
+                    None if X_edge is None else X_edge[p:q],
+                    None if forced is None else forced[p:q],
+                    True,
+                )
+            )
+        )
+    return out
+
+
+def _reader(tagger, model, column):
+    """What a worker needs to featurise its files: the fitted maps, tag dictionary and classes
+    (a copy of the tagger without a model, and the model's state left out).
+    """
+    t = copy.copy(tagger)
+    t.model_ = None
+    m = copy.copy(model)
+    m._state = {"W": model._state["W"][:0]}  # the weights' dtype, for _block_operands' check
+    return {"tagger": t, "model": m, "column": column}
+
+
+def _on_worker_read(reader, paths):
+    """Read and featurise a shard's CoNLL-U files on the worker that keeps it."""
+    from perceptrons.structured.tagger_stream import _chunks, chunk_operands
+
+    parts = [chunk_operands(reader["tagger"], w, t) for w, t in _chunks(paths, reader["column"], 1 << 30)]
+    if not parts:
+        raise PerceptronsError(f"{', '.join(paths)}: no sentence in this shard")
+    import scipy.sparse as sp
+
+    a = {
+        "X": sp.vstack([p["X"] for p in parts], format="csr"),
+        "y": np.concatenate([p["y"] for p in parts]),
+        "lengths": np.concatenate([p["lengths"] for p in parts]),
+        "X_edge": None if parts[0]["X_edge"] is None else sp.vstack([p["X_edge"] for p in parts], format="csr"),
+        "forced": None if parts[0]["forced"] is None else np.concatenate([p["forced"] for p in parts]),
+    }
+    m = reader["model"]
+    return SequenceShard(*m._block_operands(a["X"], a["y"], a["lengths"], a["X_edge"], a["forced"], True))
+
+
+def _on_worker_epoch(shard, template, state, epoch, index):
+    """One structured-perceptron epoch of the compiled loop on one shard, from ``state`` (pure)."""
+    model = copy.copy(template)
+    s = {k: v.copy() for k, v in state.items()}
+    for w, u in zip(_WEIGHTS, _SUMS):
+        if u not in s:  # not averaging: the loop is given empty sums it never touches
+            s[u] = np.zeros(s[w].shape)
+    model._state = s
+    n = shard.offsets.shape[0] - 1
+    perm = np.arange(n, dtype=np.int64)
+    if model.shuffle:
+        perm = np.random.default_rng([template._ipm_seed, epoch, index]).permutation(n).astype(np.int64)
+    m, wrong = model._pass(shard.op, shard.eop, shard.yi, shard.offsets, perm, shard.forced)
+    return {k: s[k] for k in state}, int(m), int(wrong)

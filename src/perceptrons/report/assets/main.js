@@ -1,0 +1,131 @@
+// Start-up: read the embedded numbers, draw the views, wire the keys, the hash and the hooks
+// the browser tests (and curious readers, from the console) use: window.perceptronReport.
+
+function facts(data) {
+  const th = data.theory, t = data.trace, D = data.data;
+  const rows = [
+    ["examples", `${D.n} × ${D.d}`, "n"],
+    ["separable", th.separable ? "yes" : "no", "separable", th.separable ? "yes" : "no"],
+    ["R", fmt(th.R), "R"],
+  ];
+  if (th.max_margin) {
+    rows.push(["γ*", fmt(th.max_margin.gamma), "gamma"], ["(R/γ*)²", fmt(th.max_margin.bound), "bound"]);
+  } else {
+    rows.push(["F–S bound, one pass", fmt(th.freund_schapire.bound), "fs-bound"]);
+  }
+  rows.push(["PLA mistakes", String(t.n_updates), "mistakes"],
+    ["epochs", `${t.n_epochs}${t.converged ? "" : " (not converged)"}`, "epochs"]);
+  $("#facts").replaceChildren(...rows.map(([k, v, q, cls]) => h("div", {}, h("dt", {}, k), h("dd", { "data-q": q, class: cls }, v))));
+  const classes = `${classLabel(D.labels, 1)} and ${classLabel(D.labels, -1)}`;
+  $("#lede").textContent =
+    `The Perceptron Learning Algorithm on ${D.n} examples with ${D.d} feature${D.d === 1 ? "" : "s"} and classes ${classes}` +
+    `${data.fit_intercept ? ", bias folded in as x₀ = 1" : ", no bias (through the origin)"}: ` +
+    "one update at a time, with the theory of its convergence drawn live.";
+  $("#foot").textContent =
+    `Made by perceptrons ${data.library_version} (model: ${data.model}). Every number was computed by the library in Python ` +
+    "and is embedded in this file; only edit mode runs the PLA in the page. Nothing is fetched from a network.";
+}
+
+function goto(id) {
+  const sec = document.getElementById(id);
+  sec.scrollIntoView({ behavior: "smooth", block: "start" });
+  $("h2", sec).focus({ preventScroll: true });
+}
+
+function onKey(e) {
+  if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+  const t = e.target;
+  // the slider, text fields, menus and the edit plane keep their own keys
+  if (t.closest && t.closest("input, select, textarea, .edit-canvas")) return;
+  const k = state.step;
+  const moves = { ArrowRight: k + 1, ArrowLeft: k - 1, Home: 0, End: state.src.K, PageUp: k - 10, PageDown: k + 10 };
+  if (e.key in moves) {
+    if (state.playing) player.toggle(false);
+    setStep(moves[e.key]);
+  } else if (e.key === " " && !(t.closest && t.closest("button, a"))) player.toggle();
+  else return;
+  e.preventDefault();
+}
+
+function act(name) {
+  const k = state.step;
+  if (name === "prev") setStep(k - 1);
+  else if (name === "next") setStep(k + 1);
+  else if (name === "first") setStep(0);
+  else if (name === "last") setStep(state.src.K);
+  else if (name === "play") return player.toggle();
+  else if (name === "restore-source") return setSource(state.python, stepFromHash() || 0);
+  else if (name.startsWith("edit-")) return viewEdit.act(name);
+  if (state.playing && name !== "play") player.toggle(false);
+}
+
+function start() {
+  const data = JSON.parse($("#report-data").textContent);
+  if (data.schema !== 1) throw new Error("report data of an unknown format: " + data.schema);
+  state.data = data;
+  state.python = pythonSource(data);
+  facts(data);
+  state.views = [viewData, viewStep, viewProof];
+  viewCertificate.build();
+  viewRuns.build();
+  const first = stepFromHash();
+  state.src = state.python;
+  setSource(state.python, first === null ? 0 : first);
+  viewEdit.init();
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest("[data-act]");
+    if (b) act(b.dataset.act);
+    const a = e.target.closest("[data-goto]");
+    if (a) {
+      e.preventDefault(); // the address keeps the step, not a section
+      goto(a.dataset.goto);
+    }
+  });
+  $("#slider").addEventListener("input", (e) => setStep(e.target.value));
+  window.addEventListener("hashchange", () => {
+    const k = stepFromHash();
+    if (k !== null && state.src.kind === "python" && k !== state.step) setStep(k);
+  });
+  onResize(() => {
+    for (const v of state.views) v.build(state.src);
+    viewCertificate.build();
+    viewRuns.build();
+    viewEdit.build();
+    setStep(state.step, true);
+  });
+}
+
+start();
+
+// Hooks for the browser tests and the console; they only read or drive what the buttons do.
+window.perceptronReport = {
+  runPLA,
+  data: () => state.data,
+  step: () => state.step,
+  setStep: (k) => setStep(k),
+  source: () => state.src.kind,
+  steps: () => state.src.K,
+  weightsAfter: (k) => Array.from(state.src.weightsAfter(k)),
+  traceLine: (k) => traceLine(state.src, k),
+  formatTrace: (v) => num(v),
+  setEditPoints(points, options) {
+    const o = options || {};
+    viewEdit.points = points.map((p) => ({ x: [Number(p[0]), Number(p[1])], y: p[2] > 0 ? 1 : -1 }));
+    if (o.fitIntercept !== undefined) $("#edit-bias").checked = !!o.fitIntercept;
+    if (o.maxEpochs !== undefined) $("#edit-epochs").value = o.maxEpochs;
+    viewEdit.run(false);
+  },
+  editTrace() {
+    const r = viewEdit.result;
+    return r ? r.run : null;
+  },
+  csv: () => viewEdit.csv(),
+  // one step's render: the views' DOM work plus the layout it forces, in milliseconds
+  timeStep(k) {
+    const t0 = performance.now();
+    setStep(k, true);
+    void document.body.offsetHeight;
+    return performance.now() - t0;
+  },
+};

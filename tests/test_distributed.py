@@ -1,0 +1,360 @@
+"""Iterative parameter mixing on a real Dask cluster of worker processes (perceptrons.distributed).
+
+One LocalCluster of two single-threaded worker *processes* serves the module, so that every
+shard, state and template really goes through pickling, as on a cluster.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, Tagger, VotedPerceptron, distributed
+from perceptrons._validation import PerceptronsError
+from perceptrons.theory import novikoff_bound
+
+pytest.importorskip("distributed")
+from distributed import Client, LocalCluster  # noqa: E402
+
+EWT = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "ud-english-ewt")
+
+
+@pytest.fixture(scope="module")
+def client():
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        Client(cluster) as c,
+    ):
+        yield c
+
+
+def _quiet_fit(est, X, y):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return est.fit(X, y)
+
+
+def _quiet_ipm(est, X, y=None, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return distributed.fit(est, X, y, **kw)
+
+
+def _data(kind, n_classes):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(600, 12))
+    y = np.argmax(X[:, :n_classes] + 0.3 * rng.normal(size=(600, n_classes)), axis=1)
+    if kind == "dense32":
+        return X.astype(np.float32), y
+    if kind == "csr":
+        X[np.abs(X) < 0.8] = 0
+        return sp.csr_matrix(X), y
+    if kind == "csr-binary":
+        return sp.csr_matrix((np.abs(X) > 0.8).astype(np.float64)), y
+    return X, y
+
+
+# ---------------------------------------------------------------------- one shard = the serial fit
+@pytest.mark.parametrize("cls", [Perceptron, AveragedPerceptron])
+@pytest.mark.parametrize("kind", ["dense", "dense32", "csr", "csr-binary"])
+@pytest.mark.parametrize("n_classes", [2, 4])
+def test_one_shard_is_the_serial_fit_bit_for_bit(client, cls, kind, n_classes):
+    X, y = _data(kind, n_classes)
+    serial = _quiet_fit(cls(max_epochs=4), X, y)
+    ipm = _quiet_ipm(cls(max_epochs=4), X, y, shards=1, client=client)
+    assert ipm.coef_.dtype == serial.coef_.dtype
+    assert np.array_equal(ipm.coef_, serial.coef_)
+    assert np.array_equal(ipm.intercept_, serial.intercept_)
+    assert ipm.mistakes_per_epoch_ == serial.mistakes_per_epoch_
+    assert ipm.n_updates_ == serial.n_updates_
+    assert ipm.shard_mistakes_.shape == (4, 1)
+
+
+def test_one_shard_tagger_is_the_serial_fit_bit_for_bit(client):
+    from perceptrons.io.conllu import read_conllu
+
+    sents = read_conllu(os.path.join(EWT, "dev.conllu"))[:400]
+    words, tags = [s.words for s in sents], [s.tags for s in sents]
+    serial = Tagger(shuffle=False, max_epochs=3, tag_dict=True).fit(words, tags)
+    ipm = distributed.fit_tagger(
+        Tagger(shuffle=False, max_epochs=3, tag_dict=True), words, tags, shards=1, client=client
+    )
+    for a, b in [
+        (serial.model_.coef_, ipm.model_.coef_),
+        (serial.model_.coef_trans_, ipm.model_.coef_trans_),
+        (serial.model_.coef_init_, ipm.model_.coef_init_),
+        (serial.model_.coef_final_, ipm.model_.coef_final_),
+    ]:
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+    assert serial.model_.mistakes_per_epoch_ == ipm.model_.mistakes_per_epoch_
+    assert serial.predict(words[:50]) == ipm.predict(words[:50])
+
+
+# ---------------------------------------------------------------------- the oracle
+@pytest.mark.parametrize("mixing", ["error", "uniform"])
+@pytest.mark.parametrize("S", [2, 3])
+def test_ipm_and_its_true_average_match_the_oracle(client, mixing, S):
+    """Weights mixed as McDonald et al. mix them, and coef_ the mean of every iterate visited on
+    every shard (tests/reference.py spells both out), with the weights sent as changed rows."""
+    import reference
+
+    rng = np.random.default_rng(S)
+    X = rng.normal(size=(90, 5000))  # wide enough that the weights come back as changed rows
+    X[rng.random(X.shape) < 0.995] = 0
+    y = np.where(X[:, :40].sum(axis=1) + 0.3 * rng.normal(size=90) > 0, 1, -1)
+    clf = _quiet_ipm(AveragedPerceptron(max_epochs=4), sp.csr_matrix(X), y, shards=S, client=client, mixing=mixing)
+    bounds = np.linspace(0, 90, S + 1).round().astype(int)
+    parts = [(X[a:b].tolist(), y[a:b].tolist()) for a, b in zip(bounds[:-1], bounds[1:])]
+    w, b, avg_w, avg_b, history = reference.ipm(parts, mixing=mixing, max_epochs=4)
+    assert clf.shard_mistakes_.tolist() == history
+    np.testing.assert_allclose(clf.last_coef_[0], w, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(clf.coef_[0], avg_w, rtol=1e-9, atol=1e-9)
+    assert clf.intercept_[0] == pytest.approx(avg_b, rel=1e-9, abs=1e-9)
+    # the weights came back as the rows that changed, not as 5000 values
+    assert clf.bytes_per_epoch_ < 2 * S * 5000 * 8
+
+
+# ---------------------------------------------------------------------- the theory
+def _separable(seed, n, d):
+    rng = np.random.default_rng(seed)
+    w = rng.normal(size=d)
+    X = rng.normal(size=(n, d))
+    s = X @ w
+    keep = np.abs(s) > 0.15 * np.abs(s).max()  # a margin bounded away from 0
+    return X[keep], np.where(s[keep] > 0, 1, -1)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), S=st.sampled_from([2, 3, 5]), d=st.integers(2, 6))
+def test_error_weighted_ipm_keeps_the_serial_mistake_bound(client, seed, S, d):
+    """McDonald et al., Theorem 3: Σₙ Σᵢ μᵢ,ₙ kᵢ,ₙ ≤ (R/γ*)², and IPM converges."""
+    X, y = _separable(seed, 120, d)
+    clf = _quiet_ipm(Perceptron(max_epochs=10_000, fit_intercept=False), X, y, shards=S, client=client)
+    assert clf.converged_ and clf.score(X, y) == 1.0
+    report = distributed.mixing_bound(clf, X, y)
+    nb = novikoff_bound(X, y, fit_intercept=False)
+    assert report.bound == pytest.approx(nb.bound)
+    assert 0 < report.mistake_sum <= report.bound
+    assert report.holds
+    k = clf.shard_mistakes_.astype(float)
+    assert report.mistake_sum == pytest.approx(float((k * k / np.maximum(k.sum(1, keepdims=True), 1)).sum()))
+
+
+# a separable set (w = (1, 0.3) separates it) split in two shards: each shard's PLA converges,
+# their one-shot average (1.5, 1.5) puts (-1, 2) on the wrong side (McDonald et al., Theorem 2)
+THEOREM2_X = np.array([[2.0, 0.0], [-2.0, -2.0], [-1.0, 2.0], [-1.0, -3.0], [1.0, 2.0], [-2.0, 0.0]])
+THEOREM2_Y = np.array([1, -1, -1, -1, 1, -1])
+
+
+def test_one_shot_mixing_fails_where_iterative_mixing_separates(client):
+    X, y = THEOREM2_X, THEOREM2_Y
+    assert np.all(y * (X @ np.array([1.0, 0.3])) > 0)
+    parts = [Perceptron(fit_intercept=False).fit(X[:3], y[:3]), Perceptron(fit_intercept=False).fit(X[3:], y[3:])]
+    assert all(p.converged_ and p.score(X[k * 3 : k * 3 + 3], y[k * 3 : k * 3 + 3]) == 1 for k, p in enumerate(parts))
+    one_shot = (parts[0].coef_[0] + parts[1].coef_[0]) / 2
+    assert np.any(y * (X @ one_shot) <= 0)  # fails to separate
+    for mixing in ("error", "uniform"):
+        ipm = distributed.fit(Perceptron(fit_intercept=False), X, y, shards=2, client=client, mixing=mixing)
+        assert ipm.converged_ and ipm.score(X, y) == 1.0
+
+
+# ---------------------------------------------------------------------- inputs
+def test_file_shards_are_read_on_the_workers(client, tmp_path):
+    X, y = _separable(3, 800, 5)
+    X, y = X[:400], y[:400]
+    for k in range(4):
+        with open(tmp_path / f"part-{k}.svm", "w") as f:
+            for row, label in zip(X[k * 100 : (k + 1) * 100], y[k * 100 : (k + 1) * 100]):
+                f.write(f"{label} " + " ".join(f"{j + 1}:{float(v)!r}" for j, v in enumerate(row)) + "\n")
+    from_files = _quiet_ipm(AveragedPerceptron(max_epochs=20), str(tmp_path / "part-*.svm"), client=client, shards=2)
+    # the LIBSVM reader keeps values in float32: the same rows as float32 CSR in memory
+    X32 = sp.csr_matrix(X.astype(np.float32))
+    in_memory = _quiet_ipm(AveragedPerceptron(max_epochs=20), X32, y, client=client, shards=2)
+    # shard 0 = parts 0-1 = the first 200 rows, as the in-memory split: the same weights
+    assert np.array_equal(from_files.coef_, in_memory.coef_)
+    assert from_files.classes_.tolist() == [-1, 1]
+    assert from_files.shard_mistakes_.shape[1] == 2
+
+
+def test_dask_array_and_dataframe_partitions_are_the_shards(client):
+    da = pytest.importorskip("dask.array")
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    X, y = _separable(5, 600, 4)
+    X, y = X[:300], y[:300]
+    serial_split = _quiet_ipm(Perceptron(max_epochs=50), X, y, client=client, shards=3)
+    clf = _quiet_ipm(
+        Perceptron(max_epochs=50), da.from_array(X, chunks=(100, 4)), da.from_array(y, chunks=100), client=client
+    )
+    assert np.array_equal(clf.coef_, serial_split.coef_) and clf.n_shards_ == 3
+    df = dd.from_pandas(pd.DataFrame(np.column_stack([X, y]), columns=[*"abcd", "label"]), npartitions=3)
+    clf_df = _quiet_ipm(Perceptron(max_epochs=50), df, "label", client=client)
+    assert clf_df.n_shards_ == 3 and clf_df.score(X, y.astype(float)) == serial_split.score(X, y)
+    with pytest.raises(PerceptronsError, match="repartition"):
+        distributed.fit(
+            Perceptron(), da.from_array(X, chunks=(100, 4)), da.from_array(y, chunks=100), client=client, shards=2
+        )
+
+
+def test_the_result_is_an_ordinary_estimator(client, tmp_path):
+    from perceptrons import load_model, save_model
+
+    X, y = _data("dense", 3)
+    clf = _quiet_ipm(AveragedPerceptron(max_epochs=3), X, y, client=client, shards=2)
+    save_model(clf, tmp_path / "m.npz")
+    back = load_model(tmp_path / "m.npz")
+    assert np.array_equal(back.predict(X), clf.predict(X))
+    # out: the weights without the sums (each shard sums from zero), to 2 shards; back: all of it
+    arrays = {k: v for k, v in clf._state.items() if isinstance(v, np.ndarray)}
+    sent = sum(a.nbytes for k, a in arrays.items() if k not in ("u", "ub"))
+    assert clf.bytes_per_epoch_ == 2 * sent + 2 * sum(a.nbytes for a in arrays.values())
+
+
+@pytest.mark.parametrize(
+    "est, match",
+    [
+        (PocketPerceptron(), "cannot be trained by parameter mixing"),
+        (VotedPerceptron(), "cannot be trained by parameter mixing"),
+        (Perceptron(order="random-mistake"), "random-mistake"),
+    ],
+)
+def test_estimators_whose_state_does_not_mix_are_refused(client, est, match):
+    X, y = _data("dense", 2)
+    with pytest.raises(PerceptronsError, match=match):
+        distributed.fit(est, X, y, client=client)
+
+
+def test_bad_arguments_are_refused(client):
+    X, y = _data("dense", 2)
+    with pytest.raises(PerceptronsError, match="mixing must be one of"):
+        distributed.fit(Perceptron(), X, y, client=client, mixing="median")
+    with pytest.raises(PerceptronsError, match="more than the"):
+        distributed.fit(Perceptron(), X[:3], y[:3], client=client, shards=4)
+    with pytest.raises(PerceptronsError, match="shards must be a positive integer"):
+        distributed.fit(Perceptron(), X, y, client=client, shards=0)
+
+
+def test_an_unreachable_scheduler_is_one_clear_error():
+    X, y = _data("dense", 2)
+    with pytest.raises(PerceptronsError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:1'"):
+        distributed.fit(Perceptron(), X, y, client="tcp://127.0.0.1:1")
+
+
+# ---------------------------------------------------------------------- faults
+def _kill_a_worker_after(client, epoch_to_kill):
+    pids = list(client.run(os.getpid).values())
+
+    def callback(epoch, mistakes, elapsed):
+        if epoch == epoch_to_kill:
+            os.kill(pids[0], signal.SIGKILL)  # the nanny restarts it; its shards are gone
+
+    return callback
+
+
+@pytest.mark.parametrize("source", ["memory", "files"])
+def test_killing_a_worker_mid_training_changes_nothing(tmp_path, source):
+    X, y = _data("csr", 2)
+    data, labels = X, y
+    if source == "files":
+        from sklearn.datasets import dump_svmlight_file
+
+        for k in range(2):
+            dump_svmlight_file(
+                X[k * 300 : (k + 1) * 300], y[k * 300 : (k + 1) * 300], str(tmp_path / f"p{k}.svm"), zero_based=False
+            )
+        data, labels = str(tmp_path / "p*.svm"), None
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        Client(cluster) as c,
+    ):
+        calm = _quiet_ipm(AveragedPerceptron(max_epochs=6), data, labels, client=c, shards=2)
+        hit = _quiet_ipm(
+            AveragedPerceptron(max_epochs=6), data, labels, client=c, shards=2, callback=_kill_a_worker_after(c, 2)
+        )
+    assert hit.n_epochs_ == calm.n_epochs_ == 6
+    assert np.array_equal(hit.coef_, calm.coef_) and np.array_equal(hit.intercept_, calm.intercept_)
+    assert np.array_equal(hit.shard_mistakes_, calm.shard_mistakes_)
+
+
+# ---------------------------------------------------------------------- the command line
+def _cli(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "perceptrons", *args], capture_output=True, text=True, **kw)
+
+
+def test_cli_train_with_workers(tmp_path):
+    from sklearn.datasets import dump_svmlight_file
+
+    X, y = _data("csr", 2)
+    for k in range(3):
+        dump_svmlight_file(
+            X[k * 200 : (k + 1) * 200], y[k * 200 : (k + 1) * 200], str(tmp_path / f"p{k}.svm"), zero_based=False
+        )
+    r = _cli("train", str(tmp_path / "p*.svm"), "-o", str(tmp_path / "m.npz"), "--workers", "2", "--epochs", "3")
+    assert r.returncode == 0, r.stderr
+    assert "shards     3" in r.stdout and "weights moved" in r.stdout
+    assert os.path.exists(tmp_path / "m.npz")
+
+
+def test_cli_unreachable_scheduler_exits_2_with_one_line(tmp_path):
+    from sklearn.datasets import dump_svmlight_file
+
+    X, y = _data("dense", 2)
+    dump_svmlight_file(X, y, str(tmp_path / "d.svm"), zero_based=False)
+    r = _cli("train", str(tmp_path / "d.svm"), "-o", str(tmp_path / "m.npz"), "--scheduler", "tcp://127.0.0.1:1")
+    assert r.returncode == 2
+    assert r.stderr.strip().count("\n") == 0 and "--scheduler" in r.stderr and "Traceback" not in r.stderr
+    assert not os.path.exists(tmp_path / "m.npz")
+
+
+def test_cli_conflicting_options(tmp_path):
+    r = _cli("train", "x.svm", "-o", str(tmp_path / "m.npz"), "--workers", "2", "--scheduler", "tcp://h:1")
+    assert r.returncode == 2 and "not both" in r.stderr
+    r = _cli("train", "x.svm", "-o", str(tmp_path / "m.npz"), "--shards", "2")
+    assert r.returncode == 2 and "--shards and --mixing go with" in r.stderr
+
+
+def test_cli_ctrl_c_stops_the_cluster_and_writes_nothing(tmp_path):
+    """Ctrl-C reaches the whole process group, workers included: they ignore it, the command
+    stops between two epochs, closes the cluster it started and writes no model."""
+    import time
+
+    from sklearn.datasets import dump_svmlight_file
+
+    rng = np.random.default_rng(0)
+    # random labels: never separable, so the 1000 epochs (each a round trip) outlast the test
+    dump_svmlight_file(rng.normal(size=(2000, 20)), rng.integers(0, 2, 2000), str(tmp_path / "d.svm"), zero_based=False)
+    out = tmp_path / "m.npz"
+    p = subprocess.Popen(
+        [sys.executable, "-m", "perceptrons", "train", str(tmp_path / "d.svm"), "-o", str(out), "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's Ctrl-C reaches it
+    )
+
+    def group():
+        return subprocess.run(["pgrep", "-g", str(p.pid)], capture_output=True, text=True).stdout.split()
+
+    deadline = time.monotonic() + 60
+    while len(group()) < 4 and time.monotonic() < deadline:  # the command, a tracker, two workers
+        time.sleep(0.2)
+    time.sleep(3)  # a few epochs
+    assert p.poll() is None, "the fit ended before it could be interrupted"
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode in (1, 130), err
+    assert not out.exists()
+    for _ in range(50):  # the workers' shutdown may finish just after the command's
+        left = group()
+        if not left:
+            break
+        time.sleep(0.2)
+    assert left == []
+    assert "Traceback" not in err
