@@ -135,11 +135,11 @@ def on_worker_encode(raw, classes, class_weight, n_features):
 def on_worker_epoch(shard, template, state, epoch, index):
     """One perceptron epoch of the serial estimator's compiled loop on one shard, from ``state``.
 
-    Pure: the state is copied (tasks on one worker share their inputs), and a shuffled order is
-    drawn from (seed, epoch, shard), so a re-run gives the same result.
+    Pure: it runs on its own copy of the state, and a shuffled order is drawn from (seed, epoch,
+    shard), so a re-run gives the same result.
     """
     est = copy.copy(template)
-    est._state = {k: v.copy() for k, v in state.items()}
+    est._state = state  # the task's own copy (_loop._remote)
     est._state["binary"] = est._state["w"].ndim == 1
     n = shard.yi.shape[0]
     perm = np.zeros(0, dtype=np.int64)

@@ -128,9 +128,8 @@ def _send(client, state):
 
 def _remote(shard, task, pairs, template, sent, epoch, index):
     """On a worker: one epoch from the state sent, returned as the rows that changed."""
-    start = restore(sent, pairs)
-    end, mistakes, extra = task(shard, template, start, epoch, index)
-    return pack(start, end, pairs), mistakes, extra
+    end, mistakes, extra = task(shard, template, restore(sent, pairs), epoch, index)
+    return pack(sent, end, pairs), mistakes, extra
 
 
 def _one_epoch(shards, task, template, state, pairs, epoch):

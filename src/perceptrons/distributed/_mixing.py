@@ -44,21 +44,23 @@ def outbound(state, pairs, n_shards):
 
 
 def restore(sent, pairs):
-    """On a worker: the state to run from, with zero sums where none were sent."""
-    s = dict(sent)
+    """On a worker: the state an epoch runs on and may write to — a copy of what was sent (tasks
+    on one worker share their inputs, so the sent arrays are never written), with zero sums
+    where none were sent."""
+    s = {k: v.copy() for k, v in sent.items()}
     for w, u in pairs:
         if u is not None and u not in s:
             s[u] = np.zeros(s[w].shape)
     return s
 
 
-def pack(start, end, pairs):
+def pack(sent, end, pairs):
     """On a worker: the end state, large arrays as ``(rows, values)`` of the rows that changed
-    (against ``start``, the restored state the epoch began from).  A pair's sum comes with its
+    against the state sent (sums not sent started from zero).  A pair's sum comes with its
     weights' rows."""
     out = {"count": end["count"]}
     for wk, uk in pairs:
-        w0, w1 = start[wk], end[wk]
+        w0, w1 = sent[wk], end[wk]
         summed = uk is not None and end[uk].size > 0
         if w1.size < SPARSE_MIN:
             out[wk] = w1
@@ -67,7 +69,8 @@ def pack(start, end, pairs):
             continue
         changed = (w1 != w0).reshape(w1.shape[0], -1).any(axis=1)
         if summed:
-            changed |= (end[uk] != start[uk]).reshape(w1.shape[0], -1).any(axis=1)
+            u0 = sent.get(uk, 0.0)
+            changed |= (end[uk] != u0).reshape(w1.shape[0], -1).any(axis=1)
         rows = np.flatnonzero(changed)
         out[wk] = (rows, w1[rows])
         if uk is not None:
@@ -124,14 +127,23 @@ def mix(start, states, mu, pairs):
     out = {"count": np.array([C], dtype=np.int64)}
     for wk, uk in pairs:
         summed = uk is not None and start[uk].size > 0
-        parts = [_rows_of(s[wk], s[uk] if summed else None, start[wk].shape[0]) for s in states]
-        R = np.unique(np.concatenate([p[0] for p in parts])) if parts else np.zeros(0, np.int64)
+        n = start[wk].shape[0]
+        parts = [_rows_of(s[wk], s[uk] if summed else None, n) for s in states]
+        # the rows some shard changed, and where each shard's rows sit among them: by marking
+        # an array of n flags, O(n), rather than sorting the shards' rows (np.unique: 0.7 s an
+        # epoch for a million-wide w, measured)
+        touched = np.zeros(n, dtype=bool)
+        for rows, _, _ in parts:
+            touched[rows] = True
+        R = np.flatnonzero(touched)
+        slot = np.empty(n, dtype=np.int64)
+        slot[R] = np.arange(R.shape[0])
         w0 = start[wk][R].astype(np.float64)
         tail = (1,) * (w0.ndim - 1)
         acc = np.zeros_like(w0)
         cover = np.zeros(R.shape[0])
         for m, (rows, wv, _) in zip(mu, parts):
-            at = np.searchsorted(R, rows)
+            at = slot[rows]
             acc[at] += m * wv
             cover[at] += m
         w = (acc + (1.0 - cover).reshape(-1, *tail) * w0).astype(start[wk].dtype, copy=False)
@@ -147,7 +159,7 @@ def mix(start, states, mu, pairs):
         n_touch, c_touch = np.zeros(R.shape[0]), np.zeros(R.shape[0])
         sum_u, sum_cw = np.zeros_like(u0), np.zeros_like(w0)
         for c, (rows, wv, uv) in zip(cs, parts):
-            at = np.searchsorted(R, rows)
+            at = slot[rows]
             n_touch[at] += 1
             c_touch[at] += c
             sum_u[at] += uv

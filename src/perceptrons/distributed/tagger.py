@@ -213,7 +213,7 @@ def _on_worker_read(reader, paths):
 def _on_worker_epoch(shard, template, state, epoch, index):
     """One structured-perceptron epoch of the compiled loop on one shard, from ``state`` (pure)."""
     model = copy.copy(template)
-    s = {k: v.copy() for k, v in state.items()}
+    s = dict(state)  # the task's own copy (_loop._remote)
     for w, u in zip(_WEIGHTS, _SUMS):
         if u not in s:  # not averaging: the loop is given empty sums it never touches
             s[u] = np.zeros(s[w].shape)
