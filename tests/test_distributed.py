@@ -97,6 +97,26 @@ def test_one_shard_tagger_is_the_serial_fit_bit_for_bit(client):
     assert serial.predict(words[:50]) == ipm.predict(words[:50])
 
 
+def test_one_shard_sequence_perceptron_is_the_serial_fit_bit_for_bit(client):
+    from perceptrons import SequencePerceptron
+
+    rng = np.random.default_rng(7)
+    lengths = rng.integers(2, 7, size=60)
+    n = int(lengths.sum())
+    X = rng.normal(size=(n, 6))  # real values: float64 weights, as fit keeps them
+    y = np.array(list("ABC"))[np.argmax(X[:, :3] + 0.5 * rng.normal(size=(n, 3)), axis=1)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        serial = SequencePerceptron(shuffle=False, max_epochs=4).fit(X, y, lengths)
+    ipm = distributed.fit_sequences(
+        SequencePerceptron(shuffle=False, max_epochs=4), X, y, lengths, shards=1, client=client
+    )
+    assert np.array_equal(serial.coef_, ipm.coef_) and np.array_equal(serial.coef_trans_, ipm.coef_trans_)
+    assert serial.mistakes_per_epoch_ == ipm.mistakes_per_epoch_
+    three = distributed.fit_sequences(SequencePerceptron(max_epochs=4), X, y, lengths, shards=3, client=client)
+    assert three.shard_mistakes_.shape[1] == 3 and three.score(X, y, lengths) > 0.5
+
+
 # ---------------------------------------------------------------------- the oracle
 @pytest.mark.parametrize("mixing", ["error", "uniform"])
 @pytest.mark.parametrize("S", [2, 3])
@@ -181,6 +201,29 @@ def test_file_shards_are_read_on_the_workers(client, tmp_path):
     assert np.array_equal(from_files.coef_, in_memory.coef_)
     assert from_files.classes_.tolist() == [-1, 1]
     assert from_files.shard_mistakes_.shape[1] == 2
+
+
+def test_csv_shards_through_the_streaming_reader(client, tmp_path):
+    pytest.importorskip("pyarrow")
+    from perceptrons.io.sources import Source
+
+    X, y = _separable(11, 400, 3)
+    X, y = X[:200], y[:200]
+    for k in range(2):
+        rows = [
+            ",".join(map(repr, map(float, r))) + f",{'yes' if t > 0 else 'no'}"
+            for r, t in zip(X[k * 100 :], y[k * 100 :])
+        ]
+        (tmp_path / f"p{k}.csv").write_text("a,b,c,label\n" + "\n".join(rows[:100]) + "\n")
+    clf = _quiet_ipm(Perceptron(max_epochs=100), Source(str(tmp_path / "p*.csv"), label="label"), client=client)
+    assert clf.classes_.tolist() == ["no", "yes"] and clf.n_shards_ == 2
+    assert clf.converged_ and np.mean(clf.predict(X) == np.where(y > 0, "yes", "no")) == 1.0
+
+
+def test_importing_perceptrons_does_not_import_dask():
+    code = "import sys, perceptrons; from perceptrons import distributed; print('dask' in sys.modules, 'distributed' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "False"]
 
 
 def test_dask_array_and_dataframe_partitions_are_the_shards(client):

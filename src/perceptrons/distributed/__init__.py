@@ -22,7 +22,7 @@ Perceptron". Proceedings of NAACL-HLT, 456–464.
 """
 
 from perceptrons.distributed.linear import fit
-from perceptrons.distributed.tagger import fit_tagger
+from perceptrons.distributed.tagger import fit_sequences, fit_tagger
 from perceptrons.distributed.theory import MixingBound, mistake_sum, mixing_bound
 
-__all__ = ["MixingBound", "fit", "fit_tagger", "mistake_sum", "mixing_bound"]
+__all__ = ["MixingBound", "fit", "fit_sequences", "fit_tagger", "mistake_sum", "mixing_bound"]

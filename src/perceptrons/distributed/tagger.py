@@ -18,6 +18,7 @@ from perceptrons.distributed.linear import MIXINGS, _seed
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from perceptrons.structured.sequence import SequencePerceptron
     from perceptrons.structured.tagging import Tagger
 
 _WEIGHTS = ("W", "trans", "E", "trans2", "start", "stop")
@@ -85,10 +86,7 @@ def fit_tagger(
     McDonald, Hall & Mann (2010), Fig. 3 and Theorem 3; Collins (2002).
     """
     validate_params(tagger, tagger._parameter_constraints)
-    if mixing not in MIXINGS:
-        raise PerceptronsError(f"mixing must be one of {list(MIXINGS)}; got {mixing!r}")
-    if tagger.patience is not None:
-        raise PerceptronsError("distributed training has no development set to stop early on: pass patience=None")
+    _check_mixing(mixing, tagger.patience)
     check_shards(shards)
     files = looks_like_files(sentences)
     if files:
@@ -115,13 +113,77 @@ def fit_tagger(
             reader = Broadcast(_reader(tagger, model, column))
             makers = [lambda c, g=g: c.submit(_on_worker_read, reader.future(c), g, pure=False) for g in groups]
         else:
-            pieces = _memory_shards(model, args, S)
+            pieces = _memory_shards(model, args, S, assume_binary=True)  # a FeatureMap's 1s
             makers = [lambda c, p=p: c.scatter(p, hash=False) for p in pieces]
         shard_set = Shards(c, makers)
         tagger.model_ = model  # a callback may look at it (dev_scores_, as after fit)
         _train(model, shard_set, mixing, callback)
     tagger._finish_fit()
     return tagger
+
+
+def fit_sequences(
+    model: SequencePerceptron,
+    X,
+    y,
+    lengths=None,
+    *,
+    X_edge=None,
+    forced=None,
+    shards: int | None = None,
+    client=None,
+    n_workers: int | None = None,
+    mixing: str = "error",
+    callback: Callable[[int, int, float], object] | None = None,
+    dashboard: bool | str = False,
+) -> SequencePerceptron:
+    """Fit a :class:`~perceptrons.SequencePerceptron` by iterative parameter mixing on a Dask
+    cluster: S contiguous groups of whole sequences, scattered once; see :func:`fit_tagger`.
+
+    Parameters
+    ----------
+    model : SequencePerceptron
+        Its parameters (``patience`` is refused: no development set here).
+    X, y, lengths, X_edge, forced
+        As in :meth:`SequencePerceptron.fit`.
+    shards, client, n_workers, mixing, callback, dashboard
+        As in :func:`perceptrons.distributed.fit`.
+
+    Returns
+    -------
+    SequencePerceptron
+        Fitted, with ``shard_mistakes_``, ``mixing_weights_``, ``bytes_per_epoch_`` and
+        ``seconds_per_epoch_``.  With one shard and ``shuffle=False``, :meth:`fit`'s weights.
+
+    References
+    ----------
+    McDonald, Hall & Mann (2010); Collins (2002).
+    """
+    from perceptrons._jit.rows import is_binary, kernel_operand
+
+    validate_params(model, model._parameter_constraints)
+    _check_mixing(mixing, model.patience)
+    check_shards(shards)
+    X, y = model._check_Xy(X, y, reset=True)
+    n = X.shape[0]
+    lengths = np.ones(n, dtype=np.int64) if lengths is None else np.asarray(lengths)
+    binary = is_binary(kernel_operand(X))
+    args = {"X": X, "y": y, "lengths": lengths, "X_edge": X_edge, "forced": forced}
+    with connect(client, default_workers(n_workers, client, shards), dashboard) as c:
+        S = shards or len(c.scheduler_info()["workers"])
+        n_edge = 0 if X_edge is None else X_edge.shape[1]
+        # as fit keeps them: float32 emission weights when binary and exact, with one shard only
+        model._begin(np.unique(y), X.shape[1], n_edge, n if S == 1 and binary else None)
+        pieces = _memory_shards(model, args, S, assume_binary=False)
+        _train(model, Shards(c, [lambda c, p=p: c.scatter(p, hash=False) for p in pieces]), mixing, callback)
+    return model
+
+
+def _check_mixing(mixing, patience):
+    if mixing not in MIXINGS:
+        raise PerceptronsError(f"mixing must be one of {list(MIXINGS)}; got {mixing!r}")
+    if patience is not None:
+        raise PerceptronsError("distributed training has no development set to stop early on: pass patience=None")
 
 
 def _train(model, shard_set, mixing, callback):
@@ -157,7 +219,7 @@ def _train(model, shard_set, mixing, callback):
     model.seconds_per_epoch_ = list(history.seconds_per_epoch)
 
 
-def _memory_shards(model, args, S):
+def _memory_shards(model, args, S, assume_binary):
     """S contiguous groups of whole sentences from the full corpus' operands."""
     X, y, lengths, X_edge, forced = (args[k] for k in ("X", "y", "lengths", "X_edge", "forced"))
     bounds = np.concatenate([[0], np.cumsum(lengths)])
@@ -172,7 +234,7 @@ def _memory_shards(model, args, S):
                     lengths[a:b],
                     None if X_edge is None else X_edge[p:q],
                     None if forced is None else forced[p:q],
-                    True,
+                    assume_binary,
                 )
             )
         )
