@@ -255,3 +255,20 @@ def assert_finite(X, name="X"):
 
 
 # ----------------------------------------------------------------------------- operands of the compiled loops
+
+
+def warn_not_converged(estimator, stacklevel):
+    """The ConvergenceWarning of a linear fit that stopped at ``max_epochs`` with mistakes left
+    (streamed and distributed fits; not after a callback stopped it)."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    if estimator.converged_ or estimator._stopped_by_callback:
+        return
+    warnings.warn(
+        f"{type(estimator).__name__} made {estimator.mistakes_per_epoch_[-1]} mistakes in its last "
+        f"epoch and stopped at max_epochs={estimator.max_epochs}: the data may not be linearly separable.",
+        ConvergenceWarning,
+        stacklevel=stacklevel + 1,
+    )

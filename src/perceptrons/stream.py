@@ -32,11 +32,10 @@ import contextlib
 import os
 import tempfile
 import time
-import warnings
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError, sample_scale, seed_of
+from perceptrons._validation import PerceptronsError, sample_scale, seed_of, warn_not_converged
 from perceptrons.io.blocks import join
 from perceptrons.io.labels import typed_labels
 from perceptrons.io.sources import Source
@@ -81,8 +80,6 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
     estimator
         Fitted, with ``n_epochs_``, ``mistakes_per_epoch_`` and ``converged_`` as after ``fit``.
     """
-    from sklearn.exceptions import ConvergenceWarning
-
     src = as_source(source)
     if getattr(estimator, "_stream_begin", None) is None:
         raise PerceptronsError(
@@ -107,13 +104,7 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
             except CacheError:
                 if rebuild:
                     raise
-    if not estimator.converged_ and not estimator._stopped_by_callback:
-        warnings.warn(
-            f"{type(estimator).__name__} made {estimator.mistakes_per_epoch_[-1]} mistakes in its last "
-            f"epoch and stopped at max_epochs={estimator.max_epochs}: the data may not be linearly separable.",
-            ConvergenceWarning,
-            stacklevel=2,
-        )
+    warn_not_converged(estimator, stacklevel=2)
     return estimator
 
 

@@ -221,21 +221,7 @@ def command(
         )
     estimator = estimator_class(cls)(**params)
     if cluster:
-        from perceptrons import distributed
-
-        with interrupt_between_epochs() as check:
-            estimator, stopped = _distributed.fit(
-                distributed.fit,
-                epochs,
-                check,
-                estimator=estimator,
-                X=X,
-                y=y,
-                shards=shards,
-                client=scheduler,
-                n_workers=workers,
-                mixing=mixing,
-            )
+        estimator, stopped = _on_cluster(estimator, X, y, shards, scheduler, workers, mixing)
         save_model(estimator, output, info={"label_column": label_column})
         _report(cls, output, X, y, estimator, stopped, Xt if test_path else None, yt if test_path else None)
         for line in _distributed.summary(estimator):
@@ -277,7 +263,7 @@ def _report(cls, output, X, y, estimator, stopped, Xt, yt):
 
 def _train_cluster_files(data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, mixing):
     """``train SHARDS --workers/--scheduler``: each shard's files read by the worker that keeps it."""
-    from perceptrons import distributed, stream
+    from perceptrons import stream
     from perceptrons.cli import _stream
     from perceptrons.persistence import save_model
 
@@ -285,18 +271,7 @@ def _train_cluster_files(data, output, model_name, label, fmt, test_path, params
     src = _stream.source_of(data, fmt, label, None, None)
     test = _stream.source_of(test_path, fmt, label, None, None) if test_path else None
     estimator = estimator_class(cls)(**params)
-    with interrupt_between_epochs() as check:
-        estimator, stopped = _distributed.fit(
-            distributed.fit,
-            params["max_epochs"],
-            check,
-            estimator=estimator,
-            X=src,
-            shards=shards,
-            client=scheduler,
-            n_workers=workers,
-            mixing=mixing,
-        )
+    estimator, stopped = _on_cluster(estimator, src, None, shards, scheduler, workers, mixing)
     save_model(estimator, output, info={"label_column": label})
     _outcome(
         cls, output, f"{src.spec} ({len(src.paths)} files), {estimator.n_features_in_} features", estimator, stopped
@@ -330,6 +305,25 @@ def _train_stream(data, output, model_name, label, fmt, test_path, cache_path, h
     click.echo(f"last epoch {estimator.mistakes_per_epoch_[-1]} mistakes")
     if test is not None:
         click.echo(f"test acc   {stream.evaluate(estimator, test)['accuracy']:.4f}")
+
+
+def _on_cluster(estimator, X, y, shards, scheduler, workers, mixing):
+    """``distributed.fit`` with the epoch bar; Ctrl-C between epochs. (fitted, stopped at --epochs)."""
+    from perceptrons import distributed
+
+    with interrupt_between_epochs() as check:
+        return _distributed.fit(
+            distributed.fit,
+            estimator.max_epochs,
+            check,
+            estimator=estimator,
+            X=X,
+            y=y,
+            shards=shards,
+            client=scheduler,
+            n_workers=workers,
+            mixing=mixing,
+        )
 
 
 def _outcome(cls, output, data, estimator, stopped):

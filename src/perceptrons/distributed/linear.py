@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import os
-import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError, assert_finite, fit_labels, sample_scale, seed_of
+from perceptrons._validation import (
+    PerceptronsError,
+    assert_finite,
+    fit_labels,
+    sample_scale,
+    seed_of,
+    warn_not_converged,
+)
 from perceptrons.distributed import _linear_shards as ls
 from perceptrons.distributed._engine import connect
 from perceptrons.distributed._inputs import check_shards, default_workers, looks_like_files, split_rows
@@ -123,7 +129,6 @@ def fit(
 
 def _train(estimator, shard_set, classes, d, mixing, callback):
     from sklearn.base import clone
-    from sklearn.exceptions import ConvergenceWarning
 
     w_dtype = shard_set.w_dtype
     estimator._stream_begin(d, classes, w_dtype)
@@ -159,13 +164,7 @@ def _train(estimator, shard_set, classes, d, mixing, callback):
     estimator.mixing_weights_ = np.array(history.mixing_weights)
     estimator.bytes_per_epoch_ = history.bytes_per_epoch
     estimator.seconds_per_epoch_ = list(history.seconds_per_epoch)
-    if not estimator.converged_ and not estimator._stopped_by_callback:
-        warnings.warn(
-            f"{type(estimator).__name__} made {estimator.mistakes_per_epoch_[-1]} mistakes in its last epoch "
-            f"and stopped at max_epochs={estimator.max_epochs}: the data may not be linearly separable.",
-            ConvergenceWarning,
-            stacklevel=3,
-        )
+    warn_not_converged(estimator, stacklevel=3)
     return estimator
 
 
