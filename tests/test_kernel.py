@@ -16,6 +16,9 @@ from perceptrons._validation import PerceptronsError
 
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 
+#: the dual PLA of the oracle (and the defaults before issue 15.4): last iterate, classic rule, bias
+PLA = {"averaged": False, "margin": 0.0, "fit_intercept": True}
+
 KERNEL_PARAMS = {
     "linear": {},
     "poly": {"degree": 2, "gamma": 1.0, "coef0": 1.0},
@@ -59,7 +62,12 @@ def test_alpha_matches_oracle(kernel, n_classes, margin, fit_intercept):
     epochs = 6
     want = _oracle(X, y, n_classes, kernel, fit_intercept=fit_intercept, max_epochs=epochs, margin=margin)
     clf = KernelPerceptron(
-        kernel=kernel, fit_intercept=fit_intercept, max_epochs=epochs, margin=margin, **KERNEL_PARAMS[kernel]
+        kernel=kernel,
+        fit_intercept=fit_intercept,
+        max_epochs=epochs,
+        margin=margin,
+        averaged=False,
+        **KERNEL_PARAMS[kernel],
     ).fit(X, y)
     assert clf.alpha_.tolist() == want["alpha"]
     assert clf.mistakes_per_epoch_ == want["mistakes_per_epoch"]
@@ -73,7 +81,7 @@ def test_sample_weight_matches_oracle():
     X, y = _data(25, 2, 3, seed=3)
     w = np.random.default_rng(1).choice([0.0, 0.5, 1.0, 2.0], size=25)
     want = _oracle(X, y, 3, "rbf", max_epochs=5, weights=w.tolist())
-    clf = KernelPerceptron(kernel="rbf", gamma=0.5, max_epochs=5).fit(X, y, sample_weight=w)
+    clf = KernelPerceptron(kernel="rbf", gamma=0.5, max_epochs=5, **PLA).fit(X, y, sample_weight=w)
     assert clf.alpha_.tolist() == want["alpha"]
     np.testing.assert_allclose(clf.dual_coef_, _coef_matrix(want, want["support"]), atol=1e-12)
 
@@ -83,7 +91,7 @@ def test_averaged_matches_mean_of_all_hypotheses(n_classes):
     X, y = _data(30, 3, n_classes, seed=11)
     want = _oracle(X, y, n_classes, "rbf", max_epochs=4, margin=0.3)
     A, b = ref.averaged_dual(want)
-    clf = KernelPerceptron(gamma=0.5, max_epochs=4, margin=0.3, averaged=True).fit(X, y)
+    clf = KernelPerceptron(gamma=0.5, max_epochs=4, margin=0.3, averaged=True, fit_intercept=True).fit(X, y)
     np.testing.assert_allclose(clf.dual_coef_, np.array([A[j] for j in want["support"]]).T, atol=1e-12)
     np.testing.assert_allclose(clf.intercept_, b, atol=1e-12)
 
@@ -96,7 +104,7 @@ def test_voted_matches_vote_of_all_hypotheses(n_classes):
     expected = ref.voted_dual_predict(
         want, X.tolist(), X_test.tolist(), lambda a, b: ref.kernel_rbf(a, b, 0.5), n_classes
     )
-    clf = KernelPerceptron(gamma=0.5, max_epochs=4, voted=True).fit(X, y)
+    clf = KernelPerceptron(gamma=0.5, max_epochs=4, voted=True, margin=0.0, fit_intercept=True).fit(X, y)
     assert clf.predict(X_test).tolist() == expected
     # the state is one record per update, not one hypothesis per update
     assert clf._votes["sv"].shape == (clf.n_updates_,)
@@ -110,7 +118,9 @@ def test_linear_kernel_is_the_primal_perceptron(n_classes, margin, fit_intercept
     X, y = _data(60, 4, n_classes, seed=2, integer=True)
     X_test = np.random.default_rng(4).integers(-3, 4, size=(50, 4)).astype(float)
     primal = Perceptron(max_epochs=15, margin=margin, fit_intercept=fit_intercept).fit(X, y)
-    dual = KernelPerceptron(kernel="linear", max_epochs=15, margin=margin, fit_intercept=fit_intercept).fit(X, y)
+    dual = KernelPerceptron(
+        kernel="linear", max_epochs=15, margin=margin, fit_intercept=fit_intercept, averaged=False
+    ).fit(X, y)
     assert dual.mistakes_per_epoch_ == primal.mistakes_per_epoch_
     assert dual.predict(X_test).tolist() == primal.predict(X_test).tolist()
     np.testing.assert_array_equal(dual.dual_coef_ @ dual.support_vectors_, primal.coef_)

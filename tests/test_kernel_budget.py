@@ -86,10 +86,12 @@ def test_predictions_use_only_the_kept_examples():
     np.testing.assert_allclose(clone.decision_function(X_test), clf.decision_function(X_test), atol=1e-12)
 
 
-def test_budget_larger_than_support_changes_nothing():
+@pytest.mark.parametrize("averaged", [False, True])
+def test_budget_larger_than_support_changes_nothing(averaged):
+    # averaged given explicitly: its default "auto" averages only without a budget
     X, y = _noisy(50, 3, seed=8)
-    free = KernelPerceptron(gamma=0.5, max_epochs=4).fit(X, y)
-    roomy = KernelPerceptron(gamma=0.5, max_epochs=4, budget=50).fit(X, y)
+    free = KernelPerceptron(gamma=0.5, max_epochs=4, averaged=averaged).fit(X, y)
+    roomy = KernelPerceptron(gamma=0.5, max_epochs=4, averaged=averaged, budget=50).fit(X, y)
     assert roomy.n_removed_ == 0
     assert roomy.alpha_.tolist() == free.alpha_.tolist()
     np.testing.assert_allclose(roomy.dual_coef_, free.dual_coef_, atol=1e-12)

@@ -19,10 +19,15 @@ ONLINE_WEIGHTS = {
 @parametrize_with_checks(
     [
         KernelPerceptron(),
+        # the dual PLA: the defaults before issue 15.4
+        KernelPerceptron(averaged=False, margin=0.0, fit_intercept=True, max_epochs=100),
         KernelPerceptron(averaged=True, margin=0.5),
         KernelPerceptron(voted=True, kernel="poly", degree=2, coef0=1.0),
         KernelPerceptron(budget=100, random_state=0),
-        KernelPerceptron(budget=100, budget_policy="oldest", kernel="precomputed"),
+        # With a bias: check_class_weight_classifiers' precomputed RBF matrix of blobs with
+        # std 20 is nearly the identity, so test points score ~0 against every support example
+        # and only a bias can carry the class weights to them.
+        KernelPerceptron(budget=100, budget_policy="oldest", kernel="precomputed", fit_intercept=True),
     ],
     expected_failed_checks=lambda est: ONLINE_WEIGHTS,
 )

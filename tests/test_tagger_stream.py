@@ -19,6 +19,7 @@ from perceptrons import SequencePerceptron, Tagger, load_model
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.conllu import iter_conllu
 from perceptrons.structured import tagger_stream
+from perceptrons.structured._sequence_model import SequenceModel
 from perceptrons.structured.features import FeatureMap
 from perceptrons.structured.words import corpus_types
 
@@ -357,7 +358,7 @@ def test_cli_stream_usage_errors(run_cli, train_file, tmp_path):
 def test_cli_stream_ctrl_c_between_epochs_writes_nothing(run_cli, train_file, tmp_path, monkeypatch):
     path = str(train_file[0])
     model = tmp_path / "m.npz"
-    end_epoch = SequencePerceptron.end_epoch
+    end_epoch = SequenceModel.end_epoch  # the model a Tagger trains
     epochs = []
 
     def ctrl_c_after_first_epoch(self, *args):
@@ -366,7 +367,7 @@ def test_cli_stream_ctrl_c_between_epochs_writes_nothing(run_cli, train_file, tm
             os.kill(os.getpid(), signal.SIGINT)  # the handler only sets a flag: checked after the epoch
         return end_epoch(self, *args)
 
-    monkeypatch.setattr(SequencePerceptron, "end_epoch", ctrl_c_after_first_epoch)
+    monkeypatch.setattr(SequenceModel, "end_epoch", ctrl_c_after_first_epoch)
     code, _, err = run_cli(["tag", "train", path, "--stream", "--epochs", "5", "-o", str(model)])
     assert code == 130 and "nothing was written" in err
     assert len(epochs) == 1 and not model.exists()

@@ -1,4 +1,5 @@
-"""Compiled helpers of the tagging feature map: an int64 → int64 hash table and CSR compaction.
+"""Compiled helpers of the tagging feature map: an int64 → int64 hash table, CSR compaction,
+and the tagging of sentences from a cache of per-word scores.
 
 Arrays in, arrays out; see :mod:`perceptrons.structured.features` for where they are used.
 """
@@ -7,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from perceptrons._config import NJIT_STRICT
+from perceptrons._jit.structured import _workspace, decode_one
 
 
 @njit(**NJIT_STRICT)
@@ -42,6 +44,38 @@ def _find(table, q):
             return table[h, 1]
         h = (h + np.uint64(1)) & np.uint64(mask)
     return -1
+
+
+@njit(**NJIT_STRICT)
+def _filter_bit(key, shift):
+    # the top bits of the same Fibonacci product: independent of the slot's bits (from 20 up)
+    return (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(shift)
+
+
+@njit(**NJIT_STRICT)
+def key_filter(table, n_bits_log2):
+    """A one-hash Bloom filter of the keys of ``hash_build``'s table: 2^n_bits_log2 bits as
+    uint64 words, the bit of every key set.
+
+    Most conjunction values met when tagging are not features (on EWT test 3.3 of the 11 a
+    token reads are): with about 16 bits a key the filter stays in the second-level cache and
+    answers "absent" for ~94 % of them, where a probe of the table is a miss to main memory.
+    """
+    out = np.zeros(1 << (n_bits_log2 - 6), dtype=np.uint64)
+    shift = 64 - n_bits_log2
+    for h in range(table.shape[0]):
+        if table[h, 0] >= 0:
+            b = _filter_bit(table[h, 0], shift)
+            out[b >> np.uint64(6)] |= np.uint64(1) << (b & np.uint64(63))
+    return out
+
+
+@njit(**NJIT_STRICT)
+def _may_hold(filt, shift, key):
+    """False when ``key`` is surely not in the table ``filt`` was built from (``shift`` = 64 −
+    log2 of its bits)."""
+    b = _filter_bit(key, shift)
+    return (filt[b >> np.uint64(6)] >> (b & np.uint64(63))) & np.uint64(1) != np.uint64(0)
 
 
 @njit(**NJIT_STRICT)
@@ -112,3 +146,139 @@ def token_features(tok, pos, slen, table, type_cols, spec, rare, n_values, hashe
                         c = _find(hashed, (v * n_values + v2) * nt + t)
             col[q, i] = c
     return compact_rows(col, indptr, indices)
+
+
+@njit(**NJIT_STRICT)
+def word_emissions(attrs, rare, luts, one, attr, bias, withhold, slot, W, out):
+    """``out[r, q]`` (n_words, n_offsets, T) = Σ of ``W[luts[one[i], attrs[r, attr[i]]]]`` over
+    the one-part templates i whose offset is the q-th, in template order; the bias reads value 0,
+    absent values and features add nothing, and templates flagged in ``withhold`` are skipped
+    for the words flagged in ``rare``.
+
+    The sums of :func:`perceptrons._jit.structured.type_emissions` (same additions in the same
+    order), one word per row, as the word cache keeps them.
+    """
+    T = W.shape[1]
+    for r in range(attrs.shape[0]):
+        for q in range(out.shape[1]):
+            for s in range(T):
+                out[r, q, s] = 0.0
+        for i in range(one.shape[0]):
+            if withhold[i] and rare[r]:
+                continue
+            v = 0 if bias[i] else attrs[r, attr[i]]
+            if v < 0:
+                continue
+            c = luts[one[i], v]
+            if c >= 0:
+                for s in range(T):
+                    out[r, slot[i], s] += W[c, s]
+
+
+@njit(**NJIT_STRICT)
+def _word_row(rows, lo, n, j):
+    """Cache row of the word at position j of the sentence starting at ``lo``: rows 0 and 1 of
+    the word cache are BOS and EOS."""
+    if j < 0:
+        return 0
+    if j >= n:
+        return 1
+    return rows[lo + j]
+
+
+@njit(**NJIT_STRICT)
+def cached_emissions(
+    rows, lo, n, ks, word_emit, attrs, rare, forced, pairs, spec, n_values, hashed, filt, shift, W, out
+):
+    """Emission scores ``out[:n]`` of one sentence, the tokens given by their word-cache rows.
+
+    ``word_emit[r, q]`` (n_rows, len(ks), T) is the sum of the one-part templates' weight rows
+    of word r at offset ``ks[q]`` (:func:`perceptrons._jit.structured.type_emissions`), kept
+    from call to call; ``attrs`` (n_rows, n_attributes) its attribute ids for the conjunctions
+    ``pairs`` (looked up in ``hashed`` as in :func:`token_features`, after the filter ``filt`` of
+    :func:`key_filter`, whose bit of a key is its hash shifted right by ``shift``: most are
+    absent), ``rare`` (n_rows,) whether
+    it gets no identity features, ``forced`` (n_rows,) its fixed tag or −1.
+
+    The additions are those of :func:`perceptrons._jit.structured.factored_emissions` in the
+    same order (offsets, then conjunctions in template order), so the scores are identical.
+    """
+    T = W.shape[1]
+    nt = spec.shape[0]
+    for i in range(n):
+        e = out[i]
+        for t in range(T):
+            e[t] = 0.0
+        for q in range(ks.shape[0]):
+            r = _word_row(rows, lo, n, i + ks[q])
+            for t in range(T):
+                e[t] += word_emit[r, q, t]
+        me = rows[lo + i]
+        for p in range(pairs.shape[0]):
+            t = pairs[p]
+            if spec[t, 5] == 1 and rare[me]:
+                continue
+            v = attrs[_word_row(rows, lo, n, i + spec[t, 2]), spec[t, 1]]
+            v2 = attrs[_word_row(rows, lo, n, i + spec[t, 4]), spec[t, 3]]
+            if v >= 0 and v2 >= 0:
+                key = (v * n_values + v2) * nt + t
+                c = _find(hashed, key) if _may_hold(filt, shift, key) else -1
+                if c >= 0:
+                    for s in range(T):
+                        e[s] += W[c, s]
+        if forced[me] >= 0:
+            for t in range(T):
+                if t != forced[me]:
+                    e[t] = -np.inf
+
+
+@njit(**NJIT_STRICT)
+def tag_cached(
+    rows,
+    offsets,
+    ks,
+    word_emit,
+    attrs,
+    rare,
+    forced,
+    pairs,
+    spec,
+    n_values,
+    hashed,
+    filt,
+    W,
+    trans,
+    trans2,
+    start,
+    stop,
+    decoder,
+    out,
+):
+    """Tag indices ``out`` (n_tokens,) of the sentences ``offsets`` of the word-cache ``rows``:
+    :func:`cached_emissions`, then the decoder of :func:`perceptrons._jit.structured.decode_all`
+    (plain transitions: a model with edge features is not tagged here).
+
+    One compiled call per batch, however short: a sentence tagged on its own pays one dispatch.
+    """
+    T = W.shape[1]
+    maxlen = 1
+    for s in range(offsets.shape[0] - 1):
+        maxlen = max(maxlen, offsets[s + 1] - offsets[s])
+    tr, emit, delta, bp, delta2, bp2, path = _workspace(maxlen, T, False, trans2.shape[0] > 0)
+    tr[0] = trans
+    shift = 58  # filt holds 2^k bits in 2^(k − 6) words: shift = 64 − k
+    words = filt.shape[0]
+    while words > 1:
+        words >>= 1
+        shift -= 1
+    for s in range(offsets.shape[0] - 1):
+        lo = offsets[s]
+        n = offsets[s + 1] - lo
+        if n == 0:
+            continue
+        cached_emissions(
+            rows, lo, n, ks, word_emit, attrs, rare, forced, pairs, spec, n_values, hashed, filt, shift, W, emit
+        )
+        decode_one(decoder, emit, n, tr, False, trans2, start, stop, delta, bp, delta2, bp2, path)
+        for r in range(n):
+            out[lo + r] = path[r]

@@ -13,7 +13,7 @@ PARAM_OPTIONS = {
         "margin": "--margin",
         "order": "--order",
         "init": "--init",
-        "fit_intercept": "--no-intercept",
+        "fit_intercept": "--intercept/--no-intercept",
         "max_vectors": "--max-vectors",
         "kernel": "--kernel",
         "gamma": "--gamma",

@@ -28,14 +28,28 @@ from perceptrons.cli._stream import stream_options
 @click.option("--model", "model_name", type=click.Choice(list(CLI_NAMES)), default="perceptron", show_default=True)
 @LABEL_OPTION
 @FORMAT_OPTION
-@click.option("--epochs", type=EPOCHS, default=1000, show_default=True, help="Maximum number of epochs.")
+@click.option(
+    "--epochs",
+    type=EPOCHS,
+    default=None,
+    help="Maximum number of epochs  [default: the model's own: perceptron 1000, pocket 20, averaged, voted and kernel 10]",
+)
 @click.option(
     "--order", type=click.Choice(["cyclic", "shuffle", "random-mistake"]), default="cyclic", show_default=True
 )
 @click.option("--init", type=click.Choice(["zeros", "random"]), default="zeros", show_default=True)
 @click.option("--seed", type=SEED, default=None, help="Random seed (shuffle, random-mistake, init).")
-@click.option("--margin", type=MARGIN, default=0.0, show_default=True, help="Update when y·f(x) ≤ margin.")
-@click.option("--no-intercept", is_flag=True, help="Do not fold in a bias term.")
+@click.option(
+    "--margin",
+    type=MARGIN,
+    default=None,
+    help="Update when y·f(x) ≤ margin  [default: the model's own: kernel 1, else 0].",
+)
+@click.option(
+    "--intercept/--no-intercept",
+    default=None,
+    help="Fold in a bias term, or not  [default: the model's own: yes, except for kernel].",
+)
 @click.option("--max-vectors", type=COUNT, default=None, help="voted: keep at most this many vectors.")
 @click.option(
     "--kernel",
@@ -91,7 +105,7 @@ def command(
     init,
     seed,
     margin,
-    no_intercept,
+    intercept,
     max_vectors,
     kernel,
     gamma,
@@ -162,8 +176,8 @@ def command(
             hash_bits,
             shuffle_buffer,
             text_column,
-            dict(
-                fit_intercept=not no_intercept,
+            _given(
+                fit_intercept=intercept,
                 max_epochs=epochs,
                 order=order,
                 init=init,
@@ -172,8 +186,8 @@ def command(
                 **({"max_vectors": max_vectors} if model_name == "voted" else {}),
             ),
         )
-    params = dict(
-        fit_intercept=not no_intercept, max_epochs=epochs, order=order, init=init, margin=margin, random_state=seed
+    params = _given(
+        fit_intercept=intercept, max_epochs=epochs, order=order, init=init, margin=margin, random_state=seed
     )
     if cluster:
         from perceptrons.io.sources import shard_paths
@@ -203,7 +217,7 @@ def command(
     if model_name == "voted":
         params["max_vectors"] = max_vectors
     if model_name == "kernel":
-        params = dict(
+        params = _given(
             max_epochs=epochs,
             margin=margin,
             random_state=seed,
@@ -211,12 +225,12 @@ def command(
             gamma=_gamma(gamma),
             degree=degree,
             coef0=coef0,
-            averaged=averaged,
+            averaged=True if averaged else None,  # not given: the model's own ("auto")
             voted=voted,
             budget=budget,
             budget_policy=budget_policy,
             cache_size=cache_size,
-            fit_intercept=not no_intercept,
+            fit_intercept=intercept,
             order=order,
         )
     estimator = estimator_class(cls)(**params)
@@ -240,7 +254,7 @@ def command(
             transient=True,
         ) as bar,
     ):
-        task = bar.add_task("train", total=epochs, mistakes="-")
+        task = bar.add_task("train", total=estimator.max_epochs, mistakes="-")
 
         def on_epoch(epoch, mistakes, elapsed):
             bar.update(task, completed=epoch, mistakes=mistakes)
@@ -324,6 +338,11 @@ def _on_cluster(estimator, X, y, shards, scheduler, workers, mixing):
             n_workers=workers,
             mixing=mixing,
         )
+
+
+def _given(**params):
+    """The parameters the user gave; the others are left to the model's own defaults."""
+    return {k: v for k, v in params.items() if v is not None}
 
 
 def _outcome(cls, output, data, estimator, stopped):

@@ -25,7 +25,13 @@ class AveragedPerceptron(LinearPerceptronBase):
 
     Parameters
     ----------
-    fit_intercept, max_epochs, order, init, margin, class_weight, random_state, warm_start
+    max_epochs : int, default=10
+        Upper bound on passes (it was 1000).  The average settles within a few epochs: on a9a,
+        MNIST, breast cancer and digits its test accuracy after 10 epochs is within 0.002 of
+        (or above) its accuracy after 1000, at 1/100 of the cost on data that is not separable
+        (``benchmarks/bench_defaults.py``).  Separable data still stop at the first epoch
+        without mistakes; hitting the bound raises a ``ConvergenceWarning``.
+    fit_intercept, order, init, margin, class_weight, random_state, warm_start
         As in :class:`Perceptron`.
 
     Attributes
@@ -64,7 +70,7 @@ class AveragedPerceptron(LinearPerceptronBase):
         self,
         *,
         fit_intercept: bool = True,
-        max_epochs: int = 1000,
+        max_epochs: int = 10,
         order: Literal["cyclic", "shuffle", "random-mistake"] = "cyclic",
         init: Literal["zeros", "random"] = "zeros",
         margin: float = 0.0,

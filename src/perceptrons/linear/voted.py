@@ -37,7 +37,11 @@ class VotedPerceptron(LinearPerceptronBase):
     max_vectors : int or None, default=None
         Keep at most this many vectors — the ones that survived longest.  **Memory is
         O(number of updates × n_features)** (× n_classes for multiclass) without a cap.
-    fit_intercept, max_epochs, order, init, margin, class_weight, random_state, warm_start
+    max_epochs : int, default=10
+        Upper bound on passes (it was 1000).  As for :class:`AveragedPerceptron`, the vote
+        settles within a few epochs, while the vectors kept (memory) and the cost of
+        ``predict`` grow with every epoch's updates (``benchmarks/bench_defaults.py``).
+    fit_intercept, order, init, margin, class_weight, random_state, warm_start
         As in :class:`Perceptron`.
 
     Attributes
@@ -85,7 +89,7 @@ class VotedPerceptron(LinearPerceptronBase):
         *,
         max_vectors: int | None = None,
         fit_intercept: bool = True,
-        max_epochs: int = 1000,
+        max_epochs: int = 10,
         order: Literal["cyclic", "shuffle", "random-mistake"] = "cyclic",
         init: Literal["zeros", "random"] = "zeros",
         margin: float = 0.0,

@@ -225,6 +225,17 @@ class FeatureMap:
         self.rare_count = rare_count
         # templates that name the current word itself: withheld from rare words (Ratnaparkhi §3)
         self._identity = [any(a in (_A["w"], _A["l"]) and k == 0 for a, k in parts) for parts in self._parsed]
+        # the one-part templates (indices, attribute read, whether it is the bias), and the
+        # distinct offsets they read with each one's slot among them: scored once per word type
+        one = [t for t, parts in enumerate(self._parsed) if len(parts) < 2]
+        first = [self._parsed[t][0] if self._parsed[t] else (0, 0) for t in one]
+        self._one_part = (
+            np.array(one, dtype=np.int64),
+            np.array([a for a, _ in first], dtype=np.int64),
+            np.array([not self._parsed[t] for t in one], dtype=bool),
+        )
+        ks = np.array(sorted({k for _, k in first}), dtype=np.int64)
+        self._offsets = (ks, np.searchsorted(ks, [k for _, k in first]).astype(np.int64))
 
     # ------------------------------------------------------------------ attribute tables
     def _table(self, types, grow):
@@ -263,6 +274,15 @@ class FeatureMap:
             strings = list(self.vocab_)
             self._known = {strings[v][2:]: r for r, v in enumerate(self.type_table_[:, 0].tolist())}
         return self._known
+
+    def training_words(self):
+        """The distinct words of the training data (in the order of ``type_table_``'s rows).
+
+        Returns
+        -------
+        list of str
+        """
+        return list(self._known_rows())
 
     def _values(self, tok, lengths, table, rare=None):
         """Yield (template index, values (n_tokens,) int64, −1 where the feature is absent).
@@ -490,17 +510,11 @@ class FeatureMap:
         tokens has about 6,000 types: most of the per-token reads disappear.  ``forced``
         (n_tokens,) tag indices, −1 for free tokens, as in :class:`SequencePerceptron`.
         """
-        from perceptrons._jit.structured import factored_emissions, type_emissions
+        from perceptrons._jit.structured import factored_emissions
 
         p = self._prepare(tok, types, lengths)
-        one = [t for t, parts in enumerate(self._parsed) if len(parts) < 2]
-        offsets = [parts[0][1] if parts else 0 for parts in (self._parsed[t] for t in one)]
-        ks = np.array(sorted(set(offsets)), dtype=np.int64)
-        slot = np.searchsorted(ks, offsets).astype(np.int64)
-        per_type = np.zeros((ks.shape[0], p.table.shape[0], W.shape[1]))
-        type_emissions(p.type_cols[one], slot, p.spec[one, 5] == 1, p.rare_rows, W, per_type)
-        pairs = np.array([t for t, parts in enumerate(self._parsed) if len(parts) == 2], dtype=np.int64)
-        indptr, indices = self._columns(p, pairs)
+        ks, per_type = self._type_emissions(p, W)
+        indptr, indices = self._columns(p, self.conjunction_tables()[0])
         out = np.empty((tok.shape[0], W.shape[1]))
         factored_emissions(
             tok,
@@ -515,6 +529,84 @@ class FeatureMap:
         )
         return out
 
+    def word_table(self, types):
+        """Attribute ids and rare flags of word types, for the tagger's word cache.
+
+        Parameters
+        ----------
+        types : list of str
+            Distinct words.
+
+        Returns
+        -------
+        attrs : ndarray of int32, shape (n_types, n_attributes)
+            Attribute ids (−1: absent), as the rows of :meth:`scores`' type table.
+        rare : ndarray of bool, shape (n_types,)
+            The words that get no identity features (all false with ``rare_count=0``).
+        """
+        if len(types) > 32:
+            attrs = self._table(types, grow=False)[:-2].astype(np.int32)
+            rows = self._rows
+        else:  # a sentence's few new words: numpy's per-call cost would outweigh the work
+            known, get, table = self._known_rows(), self.vocab_.get, self.type_table_
+            attrs = np.empty((len(types), len(ATTRIBUTES)), dtype=np.int32)
+            rows = np.fromiter(map(known.get, types, repeat(-1)), dtype=np.int64, count=len(types))
+            for i, (w, r) in enumerate(zip(types, rows.tolist())):
+                attrs[i] = table[r] if r >= 0 else [get(a, -1) for a in word_attributes(w, self.clusters)]
+        if self.rare_count > 0:
+            return attrs, (rows < 0) | (self.type_counts_[np.maximum(rows, 0)] < self.rare_count)
+        return attrs, np.zeros(len(types), dtype=np.bool_)
+
+    def one_part_tables(self):
+        """The one-part templates as the compiled passes read them.
+
+        Returns
+        -------
+        luts : ndarray of int32, shape (n_templates, n_values + 1)
+            Attribute id → column, per one-part template (−1: not a feature).
+        one, attr : ndarray of int64
+            The one-part templates in order, and the attribute each reads.
+        bias, withhold : ndarray of bool
+            Whether each is the bias (it reads value 0), whether it names the word itself.
+        ks : ndarray of int64
+            The distinct offsets the one-part templates read.
+        slot : ndarray of int64
+            Each one-part template's offset, as a position in ``ks``.
+        """
+        spec, luts, _ = self._compiled()
+        one, attr, bias = self._one_part
+        ks, slot = self._offsets
+        return luts, one, attr, bias, spec[one, 5] == 1, ks, slot
+
+    def conjunction_tables(self):
+        """The two-part templates as the compiled passes read them.
+
+        Returns
+        -------
+        pairs : ndarray of int64
+            Indices of the two-part templates, in template order.
+        spec : ndarray of int64, shape (n_templates, 6)
+            Kind, attribute and offset of each part, identity flag (see
+            :func:`~perceptrons._jit.features.token_features`).
+        hashed : ndarray of int64, shape (capacity, 2)
+            Key ``value · n_templates + t`` → column.
+        n_values : int
+            V, the number of attribute values (a conjunction's value is ``v₁·V + v₂``).
+        """
+        spec, _, hashed = self._compiled()
+        pairs = np.array([t for t, parts in enumerate(self._parsed) if len(parts) == 2], dtype=np.int64)
+        return pairs, spec, hashed, self.n_values_
+
+    def _type_emissions(self, p, W):
+        """(offsets ks, per-type sums (len(ks), n_rows, n_classes)) of the one-part templates."""
+        from perceptrons._jit.structured import type_emissions
+
+        one = self._one_part[0]
+        ks, slot = self._offsets
+        per_type = np.zeros((ks.shape[0], p.table.shape[0], W.shape[1]))
+        type_emissions(p.type_cols[one], slot, p.spec[one, 5] == 1, p.rare_rows, W, per_type)
+        return ks, per_type
+
     def _prepare(self, tok, types, lengths):
         """Attribute table of the types, token positions, rare flags and one-part columns per type."""
         table = self._table(types, grow=False)
@@ -528,10 +620,12 @@ class FeatureMap:
             rare_rows = np.concatenate([counts < self.rare_count, [False, False]])
             rare = rare_rows[tok]
         spec, luts, hashed = self._compiled()
+        # one lookup per type (a few thousand), not per token; the bias reads value 0
+        one, attr, bias = self._one_part
+        vals = table[:, attr].T
+        vals[bias] = 0
         type_cols = np.full((len(self._parsed), table.shape[0]), -1, dtype=np.int32)
-        for t, parts in enumerate(self._parsed):
-            if len(parts) < 2:  # one lookup per type (a few thousand), not per token
-                type_cols[t] = luts[t, table[:, parts[0][0]] if parts else 0]
+        type_cols[one] = luts[one[:, None], vals]
         return _Prepared(tok, table.astype(np.int32), pos, slen, rare, rare_rows, spec, hashed, type_cols)
 
     def _columns(self, p, which):
@@ -644,7 +738,7 @@ class FeatureMap:
         strings = st.strings("vocab_bytes", "vocab_offsets")
         V = len(strings)
         st.require(V == n_values and V >= 2, "n_values", f"says {n_values} attribute values, the string table has {V}")
-        fm.vocab_ = {w: i for i, w in enumerate(strings)}
+        fm.vocab_ = dict(zip(strings, range(V)))
         st.require(
             len(fm.vocab_) == V and BOS in fm.vocab_ and EOS in fm.vocab_,
             "vocab_bytes",

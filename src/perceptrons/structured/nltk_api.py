@@ -111,7 +111,11 @@ class NLTKTaggerAPI:
         if isinstance(tokens, str):
             raise PerceptronsTypeError("tokens: expected a list of strings, got a string")
         words = list(tokens)
-        return list(zip(words, self.predict([words])[0]))
+        return list(zip(words, self._predict_sentence(words)))
+
+    def _predict_sentence(self, words: list[str]) -> list[str]:
+        """The tags of one sentence (a tagger may do this faster than a batch of one)."""
+        return self.predict([words])[0]
 
     def tag_sents(self, sentences: Iterable[Sequence[str]]) -> list[list[tuple[str, str]]]:
         """``[[(word, tag), …], …]``: :meth:`tag` of each sentence, decoded in one batch.

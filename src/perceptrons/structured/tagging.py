@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import warnings
 from collections import Counter, defaultdict
 from numbers import Integral, Real
 from typing import TYPE_CHECKING
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.exceptions import ConvergenceWarning
 
 from perceptrons._validation import (
     RANDOM_STATE,
@@ -20,11 +17,12 @@ from perceptrons._validation import (
     PerceptronsTypeError,
     validate_params,
 )
+from perceptrons.structured._params import ParamsMixin
+from perceptrons.structured._sequence_model import SequenceModel
 from perceptrons.structured.clusters import WordClusters, load_clusters
 from perceptrons.structured.decoders import DECODERS
 from perceptrons.structured.features import CLUSTER, TEMPLATE_SETS, FeatureMap, uses_clusters
 from perceptrons.structured.nltk_api import NLTKTaggerAPI, split_tagged
-from perceptrons.structured.sequence import SequencePerceptron
 from perceptrons.structured.words import corpus_types
 
 if TYPE_CHECKING:
@@ -56,7 +54,7 @@ def _check_corpus(sentences, tags=None, what="sentences"):
                 raise PerceptronsError(f"{what}[{i}] has {len(s)} words but {len(t)} tags")
 
 
-class Tagger(NLTKTaggerAPI, BaseEstimator):
+class Tagger(NLTKTaggerAPI, ParamsMixin):
     """Part-of-speech tagger: feature templates + :class:`SequencePerceptron`.
 
     Parameters
@@ -101,7 +99,10 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
 
     Attributes
     ----------
-    model_ : SequencePerceptron
+    model_ : SequenceModel
+        The trained structured perceptron: :class:`SequencePerceptron`'s model and attributes
+        (``coef_``, ``n_epochs_``, ``dev_scores_``, …) without scikit-learn's estimator
+        interface, so that training and tagging never import scikit-learn.
     features_ : FeatureMap
     clusters_ : WordClusters or None
     tags_ : ndarray of shape (n_tags,)
@@ -238,12 +239,10 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
                 "forced": self._forced(dev[0]),
                 "X_edge": self.edge_features_.transform(dev[0])[0] if self.edges else None,
             }
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            # the feature maps build their matrices of 1s: no need for the model to scan them
-            self.model_.fit(
-                a.pop("X"), a.pop("y"), a.pop("lengths"), **a, dev=dev_arg, callback=callback, assume_binary=True
-            )
+        # the feature maps build their matrices of 1s: no need for the model to scan them
+        self.model_.fit(
+            a.pop("X"), a.pop("y"), a.pop("lengths"), **a, dev=dev_arg, callback=callback, assume_binary=True
+        )
         self._finish_fit()
         return self
 
@@ -312,6 +311,7 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
         self.features_.prune(used)
         self.model_.prune_features(used)
         self._single_precision()
+        self._word_cache = None
 
     def _single_precision(self):
         """Emission weights in float32 for tagging (:meth:`SequencePerceptron.to_single_precision`:
@@ -337,17 +337,56 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
         tok, types, lengths = corpus_types(sentences)
         if tok.shape[0] == 0:
             return [[] for _ in sentences]
-        forced = self._forced_types(tok, types)
-        model = self.model_
-        forced_idx = None if forced is None else model.forced_indices(forced, tok.shape[0])
-        scores = self.features_.scores(tok, types, lengths, model.emission_weights(), forced_idx)
-        X_edge = self.edge_features_.transform_types(tok, types, lengths)[0] if self.edge_features_ else None
-        flat = model.predict_from_scores(scores, lengths, X_edge, assume_binary=True).tolist()
+        cache = self._words()
+        if cache is None:
+            flat = self._predict_with_edges(tok, types, lengths).tolist()
+        else:
+            rows, state = cache.rows(types)
+            offsets = np.zeros(lengths.shape[0] + 1, dtype=np.int64)
+            np.cumsum(lengths, out=offsets[1:])
+            names = cache.names
+            flat = [names[i] for i in cache.tag(rows[tok], state, offsets).tolist()]
         out, i = [], 0
         for n in lengths.tolist():
             out.append(flat[i : i + n])
             i += n
         return out
+
+    def _predict_sentence(self, words):
+        """One sentence through the word cache: the per-call work is a dict lookup per word and
+        one compiled call (:mod:`perceptrons.structured._word_cache`).
+        """
+        self._check_fitted()
+        cache = self._words()
+        if cache is None or not words:
+            return self.predict([words])[0]
+        rows, state = cache.rows(words, warm=True)
+        names = cache.names
+        return [names[i] for i in cache.tag(rows, state, np.array([0, len(words)], dtype=np.int64)).tolist()]
+
+    def _words(self):
+        """The word cache, made on first use; None with edge features (scored per batch)."""
+        cache = self.__dict__.get("_word_cache")
+        if cache is None and self.edge_features_ is None:
+            from perceptrons.structured._word_cache import WordCache
+
+            cache = self._word_cache = WordCache(self.features_, self.model_, self.tagdict_)
+        return cache
+
+    def _predict_with_edges(self, tok, types, lengths):
+        """Tags (n_tokens,) of a model with edge features: emissions and edges per batch."""
+        forced = self._forced_types(tok, types)
+        model = self.model_
+        forced_idx = None if forced is None else model.forced_indices(forced, tok.shape[0])
+        scores = self.features_.scores(tok, types, lengths, model.emission_weights(), forced_idx)
+        X_edge = self.edge_features_.transform_types(tok, types, lengths)[0]
+        return model.predict_from_scores(scores, lengths, X_edge, assume_binary=True)
+
+    def __getstate__(self):
+        # the word cache holds a lock (not picklable) and is rebuilt on first use anyway
+        state = self.__dict__.copy()
+        state.pop("_word_cache", None)
+        return state
 
     def known(self, sentences: Iterable[Iterable[str]]) -> np.ndarray:
         """Boolean mask (n_tokens,): was each word seen in training?
@@ -477,11 +516,12 @@ class Tagger(NLTKTaggerAPI, BaseEstimator):
         self._single_precision()
         self.tags_ = self.model_.classes_
         self.tagdict_ = dict(zip(words.tolist(), tags.tolist()))
+        self._word_cache = None
         return self
 
     def _sequence_model(self):
         """The unfitted sequence model with the tagger's training parameters."""
-        return SequencePerceptron(
+        return SequenceModel(
             decoder=self.decoder,
             max_epochs=self.max_epochs,
             averaged=self.averaged,

@@ -1,0 +1,229 @@
+"""Decoding with, and the state of, a trained :class:`~perceptrons.structured._sequence_model.SequenceModel`:
+prediction, the final weights, pruning and precision, and the model-file state.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import scipy.sparse as sp
+
+from perceptrons._jit.rows import kernel_operand
+from perceptrons._validation import PerceptronsError, seed_of
+from perceptrons.structured import _sequence_state as sequence_state
+from perceptrons.structured._operands import NO_FORCED, edge_operand, sequence_offsets, tag_indices
+from perceptrons.structured.decoders import decoder_code
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+_NO_SCORES = np.zeros((0, 0))
+_NO_ROWS = (np.zeros(0, dtype=np.int32), np.zeros(1, dtype=np.int64))  # no token features: scores given
+
+
+class DecodingMixin:
+    """What a fitted sequence model does with its final weights (``_W_final``, ``coef_*``)."""
+
+    def predict(
+        self,
+        X: ArrayLike | sp.spmatrix | sp.sparray,
+        lengths: ArrayLike | None = None,
+        *,
+        X_edge: ArrayLike | sp.spmatrix | sp.sparray | None = None,
+        forced: ArrayLike | None = None,
+    ) -> np.ndarray:
+        """Best tag sequence of each sequence (Viterbi), shape (n_tokens,).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_tokens, n_features)
+        lengths : array-like of shape (n_sequences,), default=None
+            As in :meth:`fit`.
+        X_edge : sparse matrix of shape (n_tokens, n_edge_features), default=None
+            As in :meth:`fit`.
+        forced : array-like of shape (n_tokens,), default=None
+            As in :meth:`fit`.
+
+        Returns
+        -------
+        ndarray of shape (n_tokens,)
+            The tags, from ``classes_``.
+        """
+        self._check_fitted()
+        X = self._check_X(X)
+        offsets = sequence_offsets(lengths, X.shape[0])
+        eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_)
+        return self.classes_[self._decode(kernel_operand(X), eop, offsets, self.forced_indices(forced, X.shape[0]))]
+
+    def predict_from_scores(
+        self,
+        scores: np.ndarray,
+        lengths: ArrayLike | None,
+        X_edge: ArrayLike | sp.spmatrix | sp.sparray | None = None,
+        *,
+        assume_binary: bool = False,
+    ) -> np.ndarray:
+        """:meth:`predict` from emission scores that the caller computed.
+
+        The :class:`~perceptrons.structured.tagging.Tagger` sums the weight rows once per word
+        type (:meth:`~perceptrons.structured.features.FeatureMap.scores`), forced tags
+        included.  ``scores`` are not validated: that would cost more than decoding a short
+        sentence.
+
+        Parameters
+        ----------
+        scores : ndarray of shape (n_tokens, n_classes)
+            Emission scores, ``X @ emission_weights()`` for token features ``X``; a forced
+            token has ``-inf`` for every other tag.
+        lengths, X_edge : see :meth:`predict`
+        assume_binary : bool, default=False
+            As in :meth:`fit`: ``X_edge`` is known to store 1s only, so it is not scanned.
+
+        Returns
+        -------
+        ndarray of shape (n_tokens,)
+            The tags.
+
+        Examples
+        --------
+        >>> import numpy as np, scipy.sparse as sp
+        >>> from perceptrons import SequencePerceptron
+        >>> X = sp.csr_matrix(np.eye(3)[[0, 1, 2, 0, 2]])
+        >>> clf = SequencePerceptron(max_epochs=5).fit(X, ["D", "N", "V", "D", "V"], lengths=[3, 2])
+        >>> clf.predict_from_scores(X @ clf.emission_weights(), [3, 2]).tolist()
+        ['D', 'N', 'V', 'D', 'V']
+        """
+        offsets = sequence_offsets(lengths, scores.shape[0])
+        eop, _ = edge_operand(X_edge, scores.shape[0], self.n_edge_features_in_, assume_binary)
+        return self.classes_[self._decode(_NO_ROWS, eop, offsets, NO_FORCED, scores)]
+
+    def emission_weights(self) -> np.ndarray:
+        """The final emission weights, shape (n_features, n_classes): ``coef_.T``, C-contiguous.
+
+        The array itself, not a copy (the model never writes into it: training makes new
+        arrays); do not write into it either.
+
+        Returns
+        -------
+        ndarray of shape (n_features, n_classes)
+        """
+        self._check_fitted()
+        return self._W_final
+
+    def forced_indices(self, forced: ArrayLike | None, n_tokens: int) -> np.ndarray:
+        """Tag indices (n_tokens,) of the tags in ``forced``; −1 where a token is free.
+
+        Parameters
+        ----------
+        forced : array-like of shape (n_tokens,) or None
+            A tag (label) per token, or a value that is not a tag (the ``Tagger`` uses ``""``)
+            for a free token.  None: no token is forced.
+        n_tokens : int
+
+        Returns
+        -------
+        ndarray of int64, shape (n_tokens,), or shape (0,) when ``forced`` is None
+            Positions in ``classes_``, as
+            :meth:`~perceptrons.structured.features.FeatureMap.scores` takes them.
+        """
+        return tag_indices(self.classes_, forced, n_tokens)
+
+    def prune_features(self, keep: np.ndarray) -> DecodingMixin:
+        """Keep only the emission weights of the features where ``keep`` is true.
+
+        All-zero weight rows are safe to drop: they add exactly 0 to every score.  Columns of
+        ``X`` must then be dropped alike (the ``Tagger`` prunes its feature map).  Online
+        training restarts from the final weights, as after loading a model.
+
+        Parameters
+        ----------
+        keep : ndarray of bool, shape (n_features,)
+            One entry per feature the model was fitted on (``n_features_in_``).
+
+        Returns
+        -------
+        self
+        """
+        self._W_final = np.ascontiguousarray(self._W_final[keep])
+        self.coef_ = self._W_final.T
+        self.n_features_in_ = int(self._W_final.shape[0])
+        self._state = None
+        return self
+
+    def to_single_precision(self) -> DecodingMixin:
+        """Cast the emission weights to float32, for tagging.
+
+        Scoring a token reads one weight row per feature, so half the bytes is most of the
+        decoding time saved.  Rounding the averaged weights to 24 bits changed no tag of EWT
+        test when measured (``tests/test_tagger.py`` checks a sample).
+
+        Returns
+        -------
+        self
+        """
+        self._W_final = self._W_final.astype(np.float32)
+        self.coef_ = self._W_final.T
+        return self
+
+    def _decode(self, op, eop, offsets, forced, scores=_NO_SCORES):
+        from perceptrons._jit import structured as K
+
+        out = np.empty(offsets[-1], dtype=np.int64)
+        K.decode_all(
+            op,
+            eop,
+            offsets,
+            forced,
+            self._W_final,
+            self.coef_trans_,
+            self.coef_edge_,
+            self.coef_trans2_,
+            self.coef_init_,
+            self.coef_final_,
+            decoder_code(self.decoder),
+            out,
+            scores,
+        )
+        return out
+
+    def _final_weights(self):
+        """The final weight arrays; never written in place (``_finalize`` makes new ones)."""
+        return (self._W_final, self.coef_trans_, self.coef_edge_, self.coef_trans2_, self.coef_init_, self.coef_final_)
+
+    def _set_final(self, W, trans, E, trans2, start, stop):
+        self._W_final = np.ascontiguousarray(W)
+        self.coef_ = self._W_final.T
+        self.coef_trans_, self.coef_edge_, self.coef_trans2_ = trans, E, trans2
+        self.coef_init_, self.coef_final_ = start, stop
+
+    def _check_X(self, X, reset=False):
+        X = X if sp.issparse(X) and X.format == "csr" else sp.csr_matrix(X)
+        if reset:
+            self.n_features_in_ = X.shape[1]
+        elif X.shape[1] != self.n_features_in_:
+            raise PerceptronsError(f"X has {X.shape[1]} features, but the model was fitted with {self.n_features_in_}")
+        return X
+
+    def _check_fitted(self):
+        if not hasattr(self, "_W_final"):
+            from sklearn.exceptions import NotFittedError
+
+            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet. Call 'fit' first.")
+
+    def _to_state(self):
+        """Final weights only; the emission matrix is stored sparse (most entries stay 0)."""
+        self._check_fitted()
+        return sequence_state.to_state(self)
+
+    def _from_state(self, st):
+        """Restore from a :class:`~perceptrons.io.model_state.ModelState`, every field checked
+        before anything is built (:func:`~perceptrons.structured._sequence_state.from_state`).
+        """
+        fitted, weights = sequence_state.from_state(st, self.markov_order)
+        for name, value in fitted.items():
+            setattr(self, name, value)
+        self._state = None
+        self._rng = np.random.default_rng(seed_of(self.random_state))
+        self._set_final(*weights)
+        return self

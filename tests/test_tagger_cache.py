@@ -1,0 +1,158 @@
+"""The tagger's word cache and one-sentence path: the same tags as the batch path, bounded
+memory, checked words, and no scikit-learn on the way from a model file to tags."""
+
+import copy
+import pickle
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+from perceptrons import Tagger, load_model, save_model
+from perceptrons._validation import PerceptronsError
+from perceptrons.io.conllu import read_conllu
+from perceptrons.io.model_state import ModelState
+from perceptrons.structured import _word_cache
+from perceptrons.structured.words import corpus_types, pack_strings
+
+
+def factored(tagger, sentences):
+    """Tags through the per-batch factored scores and the model's decoder (the path of a model
+    with edge features), flattened: what the word cache must reproduce exactly."""
+    tok, types, lengths = corpus_types(sentences)
+    forced = tagger._forced_types(tok, types)
+    model = tagger.model_
+    idx = None if forced is None else model.forced_indices(forced, tok.shape[0])
+    scores = tagger.features_.scores(tok, types, lengths, model.emission_weights(), idx)
+    return model.predict_from_scores(scores, lengths, None, assume_binary=True).tolist()
+
+
+@pytest.fixture(scope="module")
+def ewt(data_dir):
+    ewt = data_dir / "ud-english-ewt"
+    train = read_conllu(ewt / "train.conllu", "upos", require_tags=True, keep_lines=False)[:1500]
+    test = read_conllu(ewt / "dev.conllu", "upos", require_tags=True, keep_lines=False)[:400]
+    return [s.words for s in train], [s.tags for s in train], [s.words for s in test]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"tag_dict": True, "tag_dict_min_count": 3},
+        {"rare_count": 3},
+        {"markov_order": 2},
+        {"decoder": "greedy"},
+        {"templates": "basic"},
+    ],
+)
+def test_one_sentence_and_batch_equal_factored_path(ewt, params):
+    words, tags, test = ewt
+    tagger = Tagger(max_epochs=2, **params).fit(words, tags)
+    expected = factored(tagger, test)
+    one = [t for s in test for _, t in tagger.tag(s)]  # cache filled a sentence at a time
+    assert one == expected
+    fresh = copy.deepcopy(tagger)  # the cache is not copied: this one starts empty
+    assert [t for s in fresh.predict(test) for t in s] == expected
+
+
+def test_cache_is_bounded_and_starts_afresh(ewt, monkeypatch):
+    words, tags, test = ewt
+    tagger = Tagger(max_epochs=1).fit(words, tags)
+    expected = factored(tagger, test)
+    cache = tagger._words()
+    monkeypatch.setattr(_word_cache, "MAX_BYTES", 200 * cache._state.row_bytes)
+    sizes = []
+    got = []
+    for s in test:
+        got.extend(t for _, t in tagger.tag(s))
+        sizes.append(cache._state.n)
+    assert got == expected
+    assert max(sizes) <= 200 + max(map(len, test)) and min(sizes[50:]) < max(sizes)  # it started afresh
+
+
+def test_threads_share_the_cache(ewt):
+    words, tags, test = ewt
+    tagger = Tagger(max_epochs=1).fit(words, tags)
+    expected = [[t for _, t in tagger.tag(s)] for s in test]
+    tagger = copy.deepcopy(tagger)
+    results = [None, None]
+
+    def work(k):
+        results[k] = [[t for _, t in tagger.tag(s)] for s in (test if k == 0 else test[::-1])]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results[0] == expected and results[1] == expected[::-1]
+
+
+@pytest.mark.parametrize("bad", [["a", 3], ["a", ["b"]], [None]])
+def test_words_must_be_strings(ewt, bad):
+    words, tags, _ = ewt
+    tagger = Tagger(max_epochs=1).fit(words[:50], tags[:50])
+    with pytest.raises(PerceptronsError, match="word strings"):
+        tagger.tag(bad)
+    with pytest.raises(PerceptronsError, match="word strings"):
+        tagger.predict([bad])
+    assert tagger.tag(["a"])[0][0] == "a"  # the cache is unharmed
+
+
+def test_pickles_after_tagging(ewt):
+    words, tags, test = ewt
+    tagger = Tagger(max_epochs=1).fit(words[:200], tags[:200])
+    before = tagger.predict(test[:20])
+    back = pickle.loads(pickle.dumps(tagger))
+    assert vars(back).get("_word_cache") is None
+    assert back.predict(test[:20]) == before
+
+
+def test_tagging_from_a_model_file_imports_no_sklearn(ewt, tmp_path):
+    words, tags, test = ewt
+    path = tmp_path / "m.npz"
+    tagger = Tagger(max_epochs=1).fit(words[:200], tags[:200])
+    save_model(tagger, path)
+    code = (
+        "import sys; from perceptrons import load_model; "
+        f"t = load_model({str(path)!r}); t.tag(['The', 'dog']); t.predict([['a', 'b']]); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'pandas', 'matplotlib')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+    assert load_model(path).predict(test) == tagger.predict(test)
+
+
+def test_strings_decoded_at_once_are_checked():
+    blob, offsets = pack_strings(["a", "é", "日本", ""])
+    assert ModelState("m", {}, {"b": blob, "o": offsets}).strings("b", "o") == ["a", "é", "日本", ""]
+    split = offsets.copy()
+    split[2] += 1  # inside "é"
+    with pytest.raises(PerceptronsError, match="splits a character"):
+        ModelState("m", {}, {"b": blob, "o": split}).strings("b", "o")
+    bad = blob.copy()
+    bad[1] = 0xFF
+    with pytest.raises(PerceptronsError, match="not UTF-8"):
+        ModelState("m", {}, {"b": bad, "o": offsets}).strings("b", "o")
+    assert np.all(offsets >= 0)
+
+
+SMALL = [["The", "old", "man", "the", "boats", "."], ["Time", "flies", "like", "an", "arrow", "."]] * 3
+SMALL_TAGS = [["DET", "NOUN", "VERB", "DET", "NOUN", "PUNCT"], ["NOUN", "VERB", "ADP", "DET", "NOUN", "PUNCT"]] * 3
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"tag_dict": True, "tag_dict_min_count": 2}, {"rare_count": 4}, {"markov_order": 2}, {"decoder": "greedy"}],
+)
+def test_small_data_every_path(params):
+    """Small enough to run without the JIT (``test_disable_jit.py``): every branch of the cache's
+    compiled loops, against the factored batch path."""
+    tagger = Tagger(max_epochs=2, min_count=1, **params).fit(SMALL, SMALL_TAGS)
+    test = [["The", "man", "flies", "unseen-word", "."], ["An"], ["arrow", "like", "Time"]]
+    expected = factored(tagger, test)
+    assert [t for s in test for _, t in tagger.tag(s)] == expected
+    assert [t for s in copy.deepcopy(tagger).predict(test) for t in s] == expected
