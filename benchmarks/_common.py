@@ -1,5 +1,6 @@
 """What the benchmark scripts share: where the data lives, timing, and the table printer."""
 
+import os
 import statistics
 import time
 from pathlib import Path
@@ -34,3 +35,24 @@ def table(title, header, rows):
     print("  ".join(str(h).ljust(w) for h, w in zip(header, widths)))
     for r in rows:
         print("  ".join(str(v).ljust(w) for v, w in zip(r, widths)))
+
+
+def machine_line():
+    """CPU model, data caches (per core L1/L2, shared L3) and the transparent-huge-page mode:
+    what a latency-bound loop's speed depends on, printed beside its table."""
+    model = "unknown CPU"
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    caches = []
+    for index in sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*")):
+        kind = (index / "type").read_text().strip()
+        if kind != "Instruction":
+            caches.append(f"L{(index / 'level').read_text().strip()} {(index / 'size').read_text().strip()}")
+    thp = Path("/sys/kernel/mm/transparent_hugepage/enabled")
+    mode = thp.read_text().split("[")[1].split("]")[0] if thp.exists() else "unknown"
+    cores = os.cpu_count()
+    return f"{model}, {cores} cores, caches {', '.join(caches) or 'unknown'}, transparent huge pages: {mode}"

@@ -24,7 +24,7 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from _common import DATA, interleaved, median_time, table
+from _common import DATA, interleaved, machine_line, median_time, table
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Perceptron as SkPerceptron
 
@@ -210,6 +210,7 @@ def main(argv=None):
     Perceptron(max_epochs=1).fit(np.eye(2), [0, 1])  # compile before timing
     bandwidth = read_bandwidth(repeats)
     print(f"perceptrons bench_linear — {time.strftime('%Y-%m-%d')} — python {sys.version.split()[0]}")
+    print(machine_line())
     dense_section(400_000 // scale, 100, repeats, bandwidth)
     csr_section(200_000 // scale, 1_000_000, 40, repeats)
     a9a_section()

@@ -211,6 +211,52 @@ def check_bad_parameters_are_named(name):
             raise AssertionError(f"{name}({param}=object()) was accepted")
 
 
+def _corrupted(X):
+    """(what, matrix) pairs: X as CSR with its index arrays broken one way each, built by
+    assigning the arrays (scipy checks nothing then, as for a matrix built by hand)."""
+    X = sp.csr_matrix(X)
+    n, d = X.shape
+    rng = np.random.default_rng(0)
+    out = []
+    for what, value in (("one past the last column", d), ("int32 max", 2**31 - 1), ("negative", -1)):
+        for dtype in (np.int32, np.int64):
+            M = X.copy()
+            M.indices = M.indices.astype(dtype)
+            M.indices[rng.integers(M.nnz)] = value
+            out.append((f"a column index {what} ({np.dtype(dtype).name})", M))
+    steps = {
+        "indptr decreasing": lambda p: np.concatenate([p[:2], p[1:2] - 1, p[3:]]),
+        "indptr past the end": lambda p: np.concatenate([p[:-1], p[-1:] + 5]),
+        "indptr not from 0": lambda p: p + 1,
+        "indptr one entry short": lambda p: p[:-1],
+    }
+    for what, change in steps.items():
+        M = X.copy()
+        M.indptr = change(M.indptr).astype(M.indptr.dtype)
+        out.append((what, M))
+    return out
+
+
+def check_hostile_sparse_indices(name):
+    """A sparse X whose index arrays point outside it is refused in one line, in fit, partial_fit
+    and predict alike, before scipy's or our compiled loops read through them (a crash before)."""
+    data = ADAPTERS[name].data()
+    clean = fit(make(name), data)
+    calls = [("fit", lambda M: fit(make(name), data._replace(args=(M,) + data.args[1:])))]
+    if hasattr(clean, "partial_fit"):
+        kw = {"classes": data.classes}
+        calls.append(("partial_fit", lambda M: make(name).partial_fit(M, *data.args[1:], **kw)))
+    calls.append(("predict", lambda M: clean.predict(M, *data.predict[1:])))
+    for what, M in _corrupted(data.args[0]):
+        for call, run in calls:
+            try:
+                run(M)
+            except PerceptronsError as exc:
+                assert "\n" not in str(exc) and "X (CSR)" in str(exc), (call, what, str(exc))
+            else:
+                raise AssertionError(f"{name}.{call} accepted X with {what}")
+
+
 def _has(param):
     return lambda name: param in estimator_class(name)._get_param_names()
 
@@ -225,6 +271,7 @@ CHECKS = (
     (check_prints_nothing, None),
     (check_warm_start_refuses_changes, _has("warm_start")),
     (check_bad_parameters_are_named, None),
+    (check_hostile_sparse_indices, lambda name: name != "Tagger"),  # a Tagger takes words, not X
 )
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron, save_model
 from perceptrons._validation import PerceptronsError
@@ -1395,3 +1396,21 @@ def test_integer_labels_compare_with_a_model_of_text_classes(run_cli, tmp_path):
     assert code == 0, err
     code, out, err = run_cli(["evaluate", str(model), str(write(tmp_path, "e.csv", "a,label\n1,0\n2,1\n"))])
     assert code == 0 and "samples   2" in out, err
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda t, X: t.radius(X),
+        lambda t, X: t.margin(np.ones(3), 0.0, X, [0, 1, 1]),
+        lambda t, X: t.is_separable(X, [0, 1, 1]),
+    ],
+    ids=["radius", "margin", "is_separable"],
+)
+def test_theory_refuses_sparse_indices_outside_the_matrix(call):
+    import perceptrons.theory as theory
+
+    X = sp.csr_matrix(np.eye(3))
+    X.indices[1] = 10**8  # scipy's toarray would write outside its output here
+    with pytest.raises(PerceptronsError, match=r"X \(CSR\): column index 100000000 at stored entry 1"):
+        call(theory, X)

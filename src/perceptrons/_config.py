@@ -13,5 +13,8 @@ NJIT = {
     "error_model": "numpy",
 }
 
-# Flags for compiled loops whose floating-point order must match the pure-Python reference exactly.
-NJIT_STRICT = {"cache": True, "nogil": True, "error_model": "numpy"}
+# Flags for compiled loops whose floating-point order must be exactly the order written.
+# ``fastmath=False`` must be spelled out: numba compiles a function that leaves an option unset
+# with its caller's value (flag inheritance), so a "strict" helper called from a fastmath loop
+# would silently be compiled with fastmath too.
+NJIT_STRICT = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": False}

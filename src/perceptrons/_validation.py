@@ -272,3 +272,18 @@ def warn_not_converged(estimator, stacklevel):
         ConvergenceWarning,
         stacklevel=stacklevel + 1,
     )
+
+
+def validate_data(estimator, X="no_validation", y="no_validation", **kwargs):
+    """scikit-learn's ``validate_data``, with the index arrays of a sparse ``X`` checked first.
+
+    A hand-built sparse matrix with an index past its shape would send scipy's conversions and
+    every compiled loop outside their arrays (a crash, or silently wrong weights), so the check
+    runs before scikit-learn touches ``X`` (see :mod:`perceptrons._sparse_check`).
+    """
+    from sklearn.utils.validation import validate_data as sklearn_validate_data
+
+    from perceptrons._sparse_check import check_sparse_indices
+
+    check_sparse_indices(X)
+    return sklearn_validate_data(estimator, X, y, **kwargs)

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._validation import PerceptronsError, validate_data
 
 if TYPE_CHECKING:
     from typing import Any

@@ -25,6 +25,7 @@ from perceptrons._jit.linear import (
     judge_multiclass,
     update_binary,
     update_multiclass,
+    visit_ahead,
 )
 
 
@@ -34,8 +35,10 @@ def pocket_epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, pw, pb, run, perr,
     no_sums = np.zeros(0, dtype=w.dtype)  # the pocket keeps no averaging sums
     mistakes = 0
     cyclic = perm.shape[0] == 0
-    for t in range(yi.shape[0] if cyclic else perm.shape[0]):
+    n_visit = yi.shape[0] if cyclic else perm.shape[0]
+    for t in range(n_visit):
         i = t if cyclic else perm[t]
+        visit_ahead(X, t, perm, cyclic, n_visit, w)
         a = scale[i]
         if a == 0.0:
             continue
@@ -75,8 +78,10 @@ def pocket_epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, pW, pbias,
     scores = np.empty(Wt.shape[1])
     mistakes = 0
     cyclic = perm.shape[0] == 0
-    for t in range(yi.shape[0] if cyclic else perm.shape[0]):
+    n_visit = yi.shape[0] if cyclic else perm.shape[0]
+    for t in range(n_visit):
         i = t if cyclic else perm[t]
+        visit_ahead(X, t, perm, cyclic, n_visit, Wt)
         a = scale[i]
         if a == 0.0:
             continue

@@ -11,7 +11,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from perceptrons._validation import (
     RANDOM_STATE,
@@ -25,6 +25,7 @@ from perceptrons._validation import (
     overflow_error,
     sample_scale,
     seed_of,
+    validate_data,
     validate_params,
 )
 from perceptrons.kernel import _stream

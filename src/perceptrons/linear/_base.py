@@ -17,7 +17,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from perceptrons._jit import linear as K
 from perceptrons._jit.rows import kernel_operand, weight_dtype
@@ -35,6 +35,7 @@ from perceptrons._validation import (
     overflow_error,
     sample_scale,
     seed_of,
+    validate_data,
     validate_params,
 )
 from perceptrons.io.model_state import FLOATS

@@ -13,9 +13,9 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._validation import PerceptronsError, validate_data
 from perceptrons.structured._sequence_model import SequenceModel
 
 if TYPE_CHECKING:

@@ -8,6 +8,7 @@ a margin and a mistake count all refer to the same points.
 import numpy as np
 import scipy.sparse as sp
 
+from perceptrons._sparse_check import check_sparse_indices
 from perceptrons._validation import Kind, Options, PerceptronsError, check_classes, check_param
 
 #: appended to a solver failure: badly scaled data is the usual cause
@@ -20,6 +21,7 @@ SCALE_HINT = (
 def check_X(X, name="X"):
     """A finite 2-D float64 array (sparse input is densified: the theory solvers are dense)."""
     if sp.issparse(X):
+        check_sparse_indices(X, name)
         X = X.toarray()
     try:
         X = np.asarray(X, dtype=np.float64)

@@ -1,0 +1,37 @@
+"""A software prefetch for compiled loops: LLVM's ``llvm.prefetch`` on the address of ``W[j]``.
+
+numba has no prefetch of its own; this intrinsic emits the one instruction (``prefetcht0`` on
+x86-64) and nothing else.  It is a hint: it never faults, whatever the address, and changes no
+value, so results do not depend on it.
+"""
+
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+_I8P = ir.IntType(8).as_pointer()
+_I32 = ir.IntType(32)
+# llvm.prefetch(address, rw = 0 read, locality = 3 keep in all cache levels, cache type = 1 data)
+_READ, _KEEP, _DATA = _I32(0), _I32(3), _I32(1)
+
+
+@intrinsic
+def prefetch(typingctx, W, j):  # pragma: no cover - compile-time only; the JIT runs it
+    """Start loading ``W[j]`` (a 1-D array) or the row ``W[j, :]`` (a C-ordered 2-D array)."""
+    if not isinstance(W, types.Array) or not isinstance(j, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        index = context.cast(builder, args[1], signature.args[1], types.intp)
+        zero = context.get_constant(types.intp, 0)
+        where = [index] + [zero] * (array_type.ndim - 1)
+        address = cgutils.get_item_pointer(context, builder, array_type, array, where, wraparound=False)
+        fnty = ir.FunctionType(ir.VoidType(), [_I8P, _I32, _I32, _I32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(address, _I8P), _READ, _KEEP, _DATA])
+        return context.get_dummy_value()
+
+    return types.void(W, j), codegen

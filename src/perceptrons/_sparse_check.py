@@ -1,0 +1,85 @@
+"""The index arrays of a sparse input checked before anything compiled reads through them.
+
+scipy builds a ``csr_matrix((data, indices, indptr))`` without looking at the index values, and
+neither scikit-learn's ``check_array`` nor scipy's own C++ loops (``X @ w``, ``tocsr``) check
+them either: a column index past the last column makes them, and our loops, read or write
+outside their arrays.  Every estimator therefore passes its input through
+:func:`check_sparse_indices` first (through :func:`perceptrons._validation.validate_data`).
+"""
+
+import numpy as np
+import scipy.sparse as sp
+
+from perceptrons._validation import PerceptronsError
+
+
+def check_sparse_indices(X, name="X"):
+    """Refuse a sparse ``X`` whose index arrays do not describe a matrix of its shape.
+
+    CSR and CSC: ``indptr`` has one entry per row (column) plus one, starts at 0, never
+    decreases and ends within ``indices`` and ``data``; every index lies in [0, the other
+    dimension).  COO: as many rows as columns as values, each in range.  BSR is checked through
+    its block structure.  Other formats hold Python or dense structures and are left alone.
+
+    Raises
+    ------
+    PerceptronsError
+        One line naming the array, the first bad position and the value seen.
+    """
+    if not sp.issparse(X):
+        return
+    fmt = X.format
+    if fmt in ("csr", "csc", "bsr"):
+        n_major, n_minor = X.shape if fmt != "csc" else X.shape[::-1]
+        if fmt == "bsr":
+            r, c = X.blocksize
+            n_major, n_minor = n_major // r, n_minor // c
+        _check_compressed(name, fmt, X.indptr, X.indices, X.data, n_major, n_minor)
+    elif fmt == "coo":
+        row, col = X.coords if hasattr(X, "coords") else (X.row, X.col)
+        if not row.shape == col.shape == X.data.shape:
+            raise PerceptronsError(
+                f"{name} (COO): row, col and data have different lengths "
+                f"({row.shape[0]}, {col.shape[0]}, {X.data.shape[0]})"
+            )
+        _check_range(name, "COO", "row", row, X.shape[0])
+        _check_range(name, "COO", "column", col, X.shape[1])
+
+
+def _check_compressed(name, fmt, indptr, indices, data, n_major, n_minor):
+    what = "column" if fmt != "csc" else "row"
+    label = fmt.upper()
+    if indptr.ndim != 1 or indptr.shape[0] != n_major + 1:
+        raise PerceptronsError(
+            f"{name} ({label}): indptr has {indptr.shape[0]} entries; expected {n_major + 1} "
+            f"(one per {'row' if what == 'column' else 'column'} plus one)"
+        )
+    if indptr[0] != 0:
+        raise PerceptronsError(f"{name} ({label}): indptr starts at {indptr[0]}; expected 0")
+    steps = np.diff(indptr)
+    if steps.size and steps.min() < 0:
+        k = int(np.argmax(steps < 0))
+        raise PerceptronsError(
+            f"{name} ({label}): indptr decreases at entry {k + 1} ({indptr[k]} then {indptr[k + 1]}); "
+            "expected non-decreasing offsets"
+        )
+    nnz = int(indptr[-1])
+    if nnz > indices.shape[0] or nnz > data.shape[0]:
+        raise PerceptronsError(
+            f"{name} ({label}): indptr ends at {nnz} but indices has {indices.shape[0]} entries and "
+            f"data {data.shape[0]}; expected at least {nnz} of each"
+        )
+    _check_range(name, label, what, indices[:nnz], n_minor)
+
+
+def _check_range(name, label, what, index, size):
+    if index.size == 0:
+        return
+    low, high = index.min(), index.max()
+    if low >= 0 and high < size:
+        return
+    k = int(np.argmax((index < 0) | (index >= size)))
+    raise PerceptronsError(
+        f"{name} ({label}): {what} index {index[k]} at stored entry {k} is outside [0, {size}) "
+        f"(the matrix has {size} {what}s)"
+    )
