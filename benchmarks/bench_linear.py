@@ -92,6 +92,7 @@ def dense_section(n, d, repeats, bandwidth):
             f"{5 * X64.nbytes / sk_fit / 1e9:.2f}",
             "1.00",
             f"{5 * X64.nbytes / sk_fit / bandwidth:.2f}",
+            f"{5 * X64.nbytes / sk_fit / bandwidth:.2f}",
             "-",
             "-",
         ]
@@ -107,6 +108,7 @@ def dense_section(n, d, repeats, bandwidth):
                 f"{X.nbytes / epoch / 1e9:.2f}",
                 f"{5 * n / fit / sk_rate:.2f}",
                 f"{X.nbytes / epoch / bandwidth:.2f}",
+                f"{5 * X.nbytes / fit / bandwidth:.2f}",
                 f"{X.nbytes / 2**20:.0f}",
                 f"{peak / 2**20:.1f}",
             ]
@@ -120,6 +122,7 @@ def dense_section(n, d, repeats, bandwidth):
             "epoch GB/s",
             "fit vs sklearn",
             "epoch vs bandwidth",
+            "whole fit vs bandwidth",
             "input MiB",
             "peak MiB (tracemalloc)",
         ],

@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from perceptrons._config import NJIT_STRICT
+from perceptrons._jit.arrays import copy_into
 from perceptrons._jit.structured import _workspace, decode_one
 
 
@@ -265,7 +266,7 @@ def tag_cached(
     for s in range(offsets.shape[0] - 1):
         maxlen = max(maxlen, offsets[s + 1] - offsets[s])
     tr, emit, delta, bp, delta2, bp2, path = _workspace(maxlen, T, False, trans2.shape[0] > 0)
-    tr[0] = trans
+    copy_into(tr[0], trans)
     shift = 58  # filt holds 2^k bits in 2^(k − 6) words: shift = 64 − k
     words = filt.shape[0]
     while words > 1:

@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from perceptrons._config import NJIT
+from perceptrons._jit.arrays import copy_into
 from perceptrons._jit.rows import prefetch_row, row_axpy, row_axpy_col, row_dot, row_scores
 
 # `not abs(s) <= _FLOAT_MAX` is true for NaN and ±inf.  np.isfinite would not do: under the
@@ -286,7 +287,7 @@ def replay_binary(X, yi, scale, log, w, b, fit_b, vectors, intercepts):
         i = log[j, 0]
         step = scale[i] * (1.0 if yi[i] == 1 else -1.0)
         bias, _ = update_binary(X, i, step, w, bias, fit_b, no_sums, 0.0, 0)
-        vectors[j] = w
+        copy_into(vectors[j], w)
         intercepts[j] = bias
     b[0] = bias
 
@@ -298,5 +299,5 @@ def replay_multiclass(X, yi, scale, log, Wt, bias, fit_b, vectors, intercepts):
     for j in range(log.shape[0]):
         i = log[j, 0]
         update_multiclass(X, i, scale[i], yi[i], log[j, 2], Wt, bias, fit_b, no_sums, bias[0:0], 0)
-        vectors[j] = Wt
-        intercepts[j] = bias
+        copy_into(vectors[j], Wt)
+        copy_into(intercepts[j], bias)

@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from perceptrons._config import NJIT
+from perceptrons._jit.arrays import copy_into
 from perceptrons._jit.linear import (
     count_errors_binary,
     count_errors_multiclass,
@@ -59,12 +60,12 @@ def pocket_epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, pw, pb, run, perr,
                 e = count_errors_binary(X, yi, scale, w, b[0], perr[0])
                 run[1] = run[0]
                 if e < perr[0]:
-                    pw[:] = w
+                    copy_into(pw, w)
                     pb[0] = b[0]
                     perr[0] = e
                     run[3] += 1
             else:
-                pw[:] = w
+                copy_into(pw, w)
                 pb[0] = b[0]
                 run[1] = run[0]
                 run[3] += 1
@@ -102,13 +103,13 @@ def pocket_epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, pW, pbias,
                 e = count_errors_multiclass(X, yi, scale, Wt, bias, perr[0])
                 run[1] = run[0]
                 if e < perr[0]:
-                    pW[:, :] = Wt
-                    pbias[:] = bias
+                    copy_into(pW, Wt)
+                    copy_into(pbias, bias)
                     perr[0] = e
                     run[3] += 1
             else:
-                pW[:, :] = Wt
-                pbias[:] = bias
+                copy_into(pW, Wt)
+                copy_into(pbias, bias)
                 run[1] = run[0]
                 run[3] += 1
     return mistakes

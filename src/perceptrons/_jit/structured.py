@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from perceptrons._config import NJIT_STRICT
+from perceptrons._jit.arrays import copy_into
 from perceptrons._jit.rows import row_axpy_col, row_scores
 
 VITERBI = 0
@@ -295,7 +296,7 @@ def decode_all(
         maxlen = max(maxlen, offsets[s + 1] - offsets[s])
     lex = E.shape[0] > 0
     tr, emit, delta, bp, delta2, bp2, path = _workspace(maxlen, T, lex, trans2.shape[0] > 0)
-    tr[0] = trans
+    copy_into(tr[0], trans)
     for s in range(n_seq):
         lo = offsets[s]
         n = offsets[s + 1] - lo
@@ -456,7 +457,7 @@ def train_epoch(
         if lex:
             transitions(Xe, lo, n, trans, E, tr)
         else:
-            tr[0] = trans
+            copy_into(tr[0], trans)
         decode_one(decoder, emit, n, tr, lex, trans2, start, stop, delta, bp, delta2, bp2, path)
         wrong = 0
         for r in range(n):
