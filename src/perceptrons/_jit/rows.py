@@ -30,18 +30,21 @@ def kernel_operand(X, assume_binary=False):
 
     Dense C-contiguous float32/float64 input is passed through untouched (no copy).  For CSR
     the decision is taken once per fit: indices become int32 whenever the column count allows
-    it (also when int64 come in), and the value array is dropped when every stored value is 1
-    (binary features), leaving ``(indices, indptr)``; otherwise ``(data, indices, indptr)``.
-    A CSR epoch streams values + indices, so this is what makes it faster than 12 bytes per
-    non-zero.  ``assume_binary``: the caller built ``X`` with 1s only (a
+    it, and indptr whenever the number of stored values does (also when int64 come in), and
+    the value array is dropped when every stored value is 1 (binary features), leaving
+    ``(indices, indptr)``; otherwise ``(data, indices, indptr)``.  A CSR epoch streams values +
+    indices, so this is what makes it faster than 12 bytes per non-zero.  ``assume_binary``: the caller built ``X`` with 1s only (a
     :class:`~perceptrons.structured.features.FeatureMap` does) and the scan is skipped.
     """
     if not sp.issparse(X):
         return X
+    int32_max = np.iinfo(np.int32).max
     indices = X.indices
-    if indices.dtype != np.int32 and X.shape[1] <= np.iinfo(np.int32).max:
+    if indices.dtype != np.int32 and X.shape[1] <= int32_max:
         indices = indices.astype(np.int32)
     indptr = X.indptr
+    if indptr.dtype != np.int32 and X.nnz <= int32_max:
+        indptr = indptr.astype(np.int32)  # one compiled specialisation for int32 and int64 input
     if assume_binary or (X.nnz and all_ones(X.data)):
         return (indices, indptr)
     return (X.data, indices, indptr)
