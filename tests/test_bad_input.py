@@ -1414,3 +1414,36 @@ def test_theory_refuses_sparse_indices_outside_the_matrix(call):
     X.indices[1] = 10**8  # scipy's toarray would write outside its output here
     with pytest.raises(PerceptronsError, match=r"X \(CSR\): column index 100000000 at stored entry 1"):
         call(theory, X)
+
+
+def _coo_bad_col():
+    X = sp.coo_matrix(np.eye(3))
+    X.col[2] = 7
+    return X
+
+
+def _csc_bad_row():
+    X = sp.csc_matrix(np.eye(3))
+    X.indices[0] = -2
+    return X
+
+
+def _bsr_bad_block():
+    X = sp.bsr_matrix(np.eye(4), blocksize=(2, 2))
+    X.indices[1] = 5
+    return X
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (_coo_bad_col, r"X \(COO\): column index 7 at stored entry 2 is outside \[0, 3\)"),
+        (_csc_bad_row, r"X \(CSC\): row index -2 at stored entry 0 is outside \[0, 3\)"),
+        (_bsr_bad_block, r"X \(BSR\): block column index 5 at stored entry 1 is outside \[0, 2\)"),
+    ],
+    ids=["coo", "csc", "bsr"],
+)
+def test_other_sparse_formats_with_indices_outside_are_refused(make, message):
+    # scipy converts these to CSR in compiled code that trusts the indices: the check comes first
+    with pytest.raises(PerceptronsError, match=message):
+        Perceptron().fit(make(), [0, 1, 1] if make is not _bsr_bad_block else [0, 1, 1, 0])

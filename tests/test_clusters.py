@@ -13,7 +13,8 @@ from perceptrons._validation import PerceptronsError
 from perceptrons.io.conllu import read_conllu
 from perceptrons.io.model_state import ModelState
 from perceptrons.structured.clusters import WordClusters, load_clusters
-from perceptrons.structured.features import CLUSTER, RICH, FeatureMap
+from perceptrons.structured.features import FeatureMap
+from perceptrons.structured.templates import CLUSTER, RICH
 
 PATHS = {
     "The": "0010",

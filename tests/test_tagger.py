@@ -10,8 +10,9 @@ import scipy.sparse as sp
 from perceptrons import SequencePerceptron, Tagger, load_model, save_model
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.conllu import read_conllu
-from perceptrons.structured.features import BASIC, RICH, FeatureMap, parse_templates
+from perceptrons.structured.features import FeatureMap
 from perceptrons.structured.metrics import tagging_report
+from perceptrons.structured.templates import BASIC, RICH, parse_templates
 from perceptrons.structured.words import corpus_types
 
 # Short runs on data that are not separable, by design here: not converging is expected.

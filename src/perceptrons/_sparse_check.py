@@ -47,12 +47,12 @@ def check_sparse_indices(X, name="X"):
 
 
 def _check_compressed(name, fmt, indptr, indices, data, n_major, n_minor):
-    what = "column" if fmt != "csc" else "row"
+    what = {"csr": "column", "csc": "row", "bsr": "block column"}[fmt]
     label = fmt.upper()
     if indptr.ndim != 1 or indptr.shape[0] != n_major + 1:
         raise PerceptronsError(
             f"{name} ({label}): indptr has {indptr.shape[0]} entries; expected {n_major + 1} "
-            f"(one per {'row' if what == 'column' else 'column'} plus one)"
+            f"(one per {'column' if fmt == 'csc' else 'row'}{' of blocks' if fmt == 'bsr' else ''} plus one)"
         )
     if indptr[0] != 0:
         raise PerceptronsError(f"{name} ({label}): indptr starts at {indptr[0]}; expected 0")

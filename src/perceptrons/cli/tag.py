@@ -24,7 +24,7 @@ def _check_templates(ctx, param, value):
     """--templates / --edges: parsed when the option is read, so a typo fails before any data is."""
     if value:
         from perceptrons._validation import PerceptronsError
-        from perceptrons.structured.features import parse_templates
+        from perceptrons.structured.templates import parse_templates
 
         try:
             parse_templates(value)

@@ -1,16 +1,16 @@
-"""Feature templates for tagging, mapped to integers once per corpus.
+"""Feature templates for tagging (:mod:`~perceptrons.structured.templates`), mapped to integers
+once per corpus.
 
 Strings are handled once per word *type*, never per token: each distinct word gets a row of
 attribute ids (its lower case, prefixes, suffixes, shape, flags, …; a few tens of thousands of
-types in a corpus of a few hundred thousand tokens).  A template names attributes at offsets
-around the token (``"l[-1]"``: the lower-cased previous word; ``"l[-1]|l[0]"``: that word with
-the current one; ``"bc[1]"``: the Brown cluster path of the next word, given clusters); the
-feature of a token under a template is an integer value computed with numpy from the attribute
-ids of its neighbours' types.  The values seen in training, sorted per
+types in a corpus of a few hundred thousand tokens).  The feature of a token under a template
+is an integer value computed with numpy from the attribute ids of its neighbours' types.  The values seen in training, sorted per
 template, are the feature dictionary: a value's position in that table is its column in X.
 Unseen values are simply absent, which is how unknown words fall back on their suffixes, shape
 and context.  At prediction time the attribute rows of training words are reused, single-part
-templates map values through a lookup array and conjunctions through a compiled hash table.
+templates map values through a lookup array and conjunctions through a compiled hash table
+(:mod:`~perceptrons.structured._feature_tables`); learning the map chunk by chunk is
+:mod:`~perceptrons.structured._feature_fit`.
 
 State is a string table (attribute values such as ``"s3=ing"``, as UTF-8 bytes + offsets), the
 sorted int64 values per template and the attribute table of the training words: arrays only.
@@ -23,7 +23,6 @@ Ratnaparkhi (1996), "A Maximum Entropy Model for Part-of-Speech Tagging", EMNLP 
 Collins (2002), "Discriminative Training Methods for Hidden Markov Models", EMNLP (§3).
 """
 
-import re
 from itertools import chain, repeat
 from typing import NamedTuple
 
@@ -32,118 +31,12 @@ import scipy.sparse as sp
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.structured._feature_fit import IncrementalFit
-from perceptrons.structured.words import ATTRIBUTES, CLUSTER_ATTRIBUTES, corpus_types, pack_strings, word_attributes
+from perceptrons.structured._feature_tables import CompiledTables
+from perceptrons.structured.templates import parse_templates
+from perceptrons.structured.words import ATTRIBUTES, corpus_types, pack_strings, word_attributes
 
 _A = {a: i for i, a in enumerate(ATTRIBUTES)}
 BOS, EOS = "<s>", "</s>"
-
-#: Ratnaparkhi-style baseline: the word itself and its spelling, the words around it
-BASIC = (
-    "bias",
-    "w[0]",
-    "l[0]",
-    "p1[0]",
-    "p2[0]",
-    "p3[0]",
-    "p4[0]",
-    "s1[0]",
-    "s2[0]",
-    "s3[0]",
-    "s4[0]",
-    "sh[0]",
-    "ss[0]",
-    "d[0]",
-    "h[0]",
-    "c[0]",
-    "u[0]",
-    "l[-1]",
-    "l[-2]",
-    "l[1]",
-    "l[2]",
-    "s3[-1]",
-    "s3[1]",
-)
-#: richer context: suffixes and shapes of the neighbours, word bigrams around the token
-RICH = BASIC + (
-    "s2[-1]",
-    "s2[1]",
-    "s3[-2]",
-    "s3[2]",
-    "ss[-1]",
-    "ss[1]",
-    "c[-1]",
-    "l[-1]|l[0]",
-    "l[0]|l[1]",
-    "l[-2]|l[-1]",
-    "l[1]|l[2]",
-    "l[-1]|l[1]",
-    "s3[-1]|s3[0]",
-    "s3[0]|s3[1]",
-    "c[0]|l[-1]",
-    "s3[0]|l[-1]",
-    "l[0]|s3[1]",
-    "sh[0]|l[-1]",
-    "w[-1]",
-    "w[1]",
-)
-#: added to a named set when the tagger has word clusters: the Brown path of the word (of its
-#: lower case too) and its 4-, 6- and 10-bit prefixes (Koo et al. 2008), those of the neighbours
-CLUSTER = (
-    "bc[0]",
-    "bc4[0]",
-    "bc6[0]",
-    "bc10[0]",
-    "bcl[0]",
-    "bc[-1]",
-    "bc[1]",
-    "bc6[-1]",
-    "bc6[1]",
-    "bc[-2]",
-    "bc[2]",
-    "bc10[-1]",
-    "bc10[1]",
-    "bc[-1]|bc[0]",
-    "bc[0]|bc[1]",
-)
-TEMPLATE_SETS = {"basic": BASIC, "rich": RICH}
-
-_PART = re.compile(r"^([a-z0-9]+)\[(-?\d+)\]$")
-
-
-def parse_templates(templates):
-    """Template strings → list of tuples of (attribute index, offset); ``"bias"`` → ()."""
-    if isinstance(templates, str):
-        if templates in TEMPLATE_SETS:
-            templates = TEMPLATE_SETS[templates]
-        elif "[" in templates or templates == "bias":
-            templates = [t.strip() for t in templates.split(",") if t.strip()]
-        else:
-            raise PerceptronsError(
-                f"unknown template set {templates!r}; expected one of {sorted(TEMPLATE_SETS)} or comma-separated templates"
-            )
-    parsed = []
-    for t in templates:
-        if t == "bias":
-            parsed.append(())
-            continue
-        parts = []
-        for p in t.split("|"):
-            m = _PART.match(p)
-            if not m or m.group(1) not in _A or abs(int(m.group(2))) > 5:
-                raise PerceptronsError(
-                    f"bad feature template {t!r}: expected 'attr[offset]' parts joined by '|', attr in {list(ATTRIBUTES)}, |offset| ≤ 5"
-                )
-            parts.append((_A[m.group(1)], int(m.group(2))))
-        if len(parts) > 2:
-            raise PerceptronsError(f"bad feature template {t!r}: at most two parts can be conjoined")
-        parsed.append(tuple(parts))
-    return list(templates), parsed
-
-
-def uses_clusters(templates):
-    """Whether any of the templates names a cluster attribute."""
-    ids = {_A[a] for a in CLUSTER_ATTRIBUTES}
-    return any(a in ids for parts in parse_templates(templates)[1] for a, _ in parts)
 
 
 class _Prepared(NamedTuple):
@@ -162,7 +55,7 @@ class _Prepared(NamedTuple):
     type_cols: np.ndarray
 
 
-class FeatureMap(IncrementalFit):
+class FeatureMap(IncrementalFit, CompiledTables):
     """Templates → integer features for a corpus (fit once, transform new corpora).
 
     Parameters
@@ -345,113 +238,6 @@ class FeatureMap(IncrementalFit):
         """
         return self._columns(self._prepare(tok, types, lengths), np.arange(len(self._parsed)))
 
-    def scores(self, tok, types, lengths, W, forced=None):
-        """Emission scores (n_tokens, n_classes) of the tokens under weights ``W`` (n_features,
-        n_classes): the sums of :meth:`token_columns`' weight rows, computed in two parts.
-
-        A one-part template's feature depends on one word type, so its weight rows are summed
-        once per distinct word and offset (:func:`~perceptrons._jit.structured.type_emissions`);
-        per token only those few sums and the conjunctions' rows are added.  A text of 25,000
-        tokens has about 6,000 types: most of the per-token reads disappear.  ``forced``
-        (n_tokens,) tag indices, −1 for free tokens, as in :class:`SequencePerceptron`.
-        """
-        from perceptrons._jit.structured import factored_emissions
-
-        p = self._prepare(tok, types, lengths)
-        ks, per_type = self._type_emissions(p, W)
-        indptr, indices = self._columns(p, self.conjunction_tables()[0])
-        out = np.empty((tok.shape[0], W.shape[1]))
-        factored_emissions(
-            tok,
-            p.pos,
-            p.slen,
-            ks,
-            per_type,
-            (indices, indptr),
-            W,
-            np.zeros(0, dtype=np.int64) if forced is None else forced,
-            out,
-        )
-        return out
-
-    def word_table(self, types):
-        """Attribute ids and rare flags of word types, for the tagger's word cache.
-
-        Parameters
-        ----------
-        types : list of str
-            Distinct words.
-
-        Returns
-        -------
-        attrs : ndarray of int32, shape (n_types, n_attributes)
-            Attribute ids (−1: absent), as the rows of :meth:`scores`' type table.
-        rare : ndarray of bool, shape (n_types,)
-            The words that get no identity features (all false with ``rare_count=0``).
-        """
-        if len(types) > 32:
-            attrs = self._table(types, grow=False)[:-2].astype(np.int32)
-            rows = self._rows
-        else:  # a sentence's few new words: numpy's per-call cost would outweigh the work
-            known, get, table = self._known_rows(), self.vocab_.get, self.type_table_
-            attrs = np.empty((len(types), len(ATTRIBUTES)), dtype=np.int32)
-            rows = np.fromiter(map(known.get, types, repeat(-1)), dtype=np.int64, count=len(types))
-            for i, (w, r) in enumerate(zip(types, rows.tolist())):
-                attrs[i] = table[r] if r >= 0 else [get(a, -1) for a in word_attributes(w, self.clusters)]
-        if self.rare_count > 0:
-            return attrs, (rows < 0) | (self.type_counts_[np.maximum(rows, 0)] < self.rare_count)
-        return attrs, np.zeros(len(types), dtype=np.bool_)
-
-    def one_part_tables(self):
-        """The one-part templates as the compiled passes read them.
-
-        Returns
-        -------
-        luts : ndarray of int32, shape (n_templates, n_values + 1)
-            Attribute id → column, per one-part template (−1: not a feature).
-        one, attr : ndarray of int64
-            The one-part templates in order, and the attribute each reads.
-        bias, withhold : ndarray of bool
-            Whether each is the bias (it reads value 0), whether it names the word itself.
-        ks : ndarray of int64
-            The distinct offsets the one-part templates read.
-        slot : ndarray of int64
-            Each one-part template's offset, as a position in ``ks``.
-        """
-        spec, luts, _ = self._compiled()
-        one, attr, bias = self._one_part
-        ks, slot = self._offsets
-        return luts, one, attr, bias, spec[one, 5] == 1, ks, slot
-
-    def conjunction_tables(self):
-        """The two-part templates as the compiled passes read them.
-
-        Returns
-        -------
-        pairs : ndarray of int64
-            Indices of the two-part templates, in template order.
-        spec : ndarray of int64, shape (n_templates, 6)
-            Kind, attribute and offset of each part, identity flag (see
-            :func:`~perceptrons._jit.features.token_features`).
-        hashed : ndarray of int64, shape (capacity, 2)
-            Key ``value · n_templates + t`` → column.
-        n_values : int
-            V, the number of attribute values (a conjunction's value is ``v₁·V + v₂``).
-        """
-        spec, _, hashed = self._compiled()
-        pairs = np.array([t for t, parts in enumerate(self._parsed) if len(parts) == 2], dtype=np.int64)
-        return pairs, spec, hashed, self.n_values_
-
-    def _type_emissions(self, p, W):
-        """(offsets ks, per-type sums (len(ks), n_rows, n_classes)) of the one-part templates."""
-        from perceptrons._jit.structured import type_emissions
-
-        one = self._one_part[0]
-        ks, slot = self._offsets
-        per_type = np.zeros((ks.shape[0], p.table.shape[0], W.shape[1]))
-        type_emissions(p.type_cols[one], slot, p.spec[one, 5] == 1, p.rare_rows, W, per_type)
-        return ks, per_type
-
     def _prepare(self, tok, types, lengths):
         """Attribute table of the types, token positions, rare flags and one-part columns per type."""
         table = self._table(types, grow=False)
@@ -496,31 +282,6 @@ class FeatureMap(IncrementalFit):
             indices,
         )
         return indptr, indices[:nnz]
-
-    def _compiled(self):
-        """Templates as an int array, one lookup row per one-part template, the conjunction hash."""
-        if getattr(self, "_tables", None) is None:
-            from perceptrons._jit.features import hash_build
-
-            nt = len(self._parsed)
-            spec = np.zeros((nt, 6), dtype=np.int64)
-            luts = np.full((nt, self.n_values_ + 1), -1, dtype=np.int32)
-            keys, cols = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
-            for t, parts in enumerate(self._parsed):
-                lo, hi = self.ptr_[t], self.ptr_[t + 1]
-                spec[t, 0] = len(parts)
-                for p, (a, k) in enumerate(parts):
-                    spec[t, 1 + 2 * p], spec[t, 2 + 2 * p] = a, k
-                spec[t, 5] = self._identity[t]
-                if len(parts) < 2:
-                    luts[t, self.keys_[lo:hi]] = np.arange(lo, hi)
-                else:
-                    keys.append(self.keys_[lo:hi] * nt + t)
-                    cols.append(np.arange(lo, hi, dtype=np.int64))
-            keys, cols = np.concatenate(keys), np.concatenate(cols)
-            hashed = hash_build(keys, cols, 1 << max(4, int(2 * keys.shape[0]).bit_length()))
-            self._tables = (spec, luts, hashed)
-        return self._tables
 
     def _csr(self, col):
         from perceptrons._jit.features import compact_rows

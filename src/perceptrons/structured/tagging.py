@@ -21,8 +21,9 @@ from perceptrons.structured._params import ParamsMixin
 from perceptrons.structured._sequence_model import SequenceModel
 from perceptrons.structured.clusters import WordClusters, load_clusters
 from perceptrons.structured.decoders import DECODERS
-from perceptrons.structured.features import CLUSTER, TEMPLATE_SETS, FeatureMap, uses_clusters
+from perceptrons.structured.features import FeatureMap
 from perceptrons.structured.nltk_api import NLTKTaggerAPI, split_tagged
+from perceptrons.structured.templates import CLUSTER, TEMPLATE_SETS, uses_clusters
 from perceptrons.structured.words import corpus_types
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class Tagger(NLTKTaggerAPI, ParamsMixin):
         Ratnaparkhi set (word, prefixes/suffixes up to 4, shape, flags, words at −2…+2);
         ``"rich"`` adds neighbour suffixes and shapes and word bigrams; or templates such as
         ``"l[0],s3[0],l[-1]|l[0]"`` joined by commas.  With ``clusters``, a named set gets the
-        cluster templates too (``features.CLUSTER``).
+        cluster templates too (``templates.CLUSTER``).
     clusters : str or None, default=None
         Brown word clusters for features that reach words never seen in training:
         ``"spacy-en"`` (the clusters shipped by ``spacy-lookups-data``, learned on Reddit

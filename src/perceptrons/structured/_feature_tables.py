@@ -1,0 +1,148 @@
+"""The feature map as the compiled prediction passes read it: lookup arrays for one-part
+templates, a hash table for conjunctions, attribute rows for new words, and emission scores.
+
+A mixin of :class:`~perceptrons.structured.features.FeatureMap`: it reads the map's fitted state
+(``keys_``, ``offsets_``, ``vocab_``, the type table) and builds nothing that training needs.
+"""
+
+from itertools import repeat
+
+import numpy as np
+
+from perceptrons.structured.words import ATTRIBUTES, word_attributes
+
+
+class CompiledTables:
+    """Prediction-time tables and scores of a fitted :class:`~perceptrons.structured.features.FeatureMap`."""
+
+    def scores(self, tok, types, lengths, W, forced=None):
+        """Emission scores (n_tokens, n_classes) of the tokens under weights ``W`` (n_features,
+        n_classes): the sums of :meth:`token_columns`' weight rows, computed in two parts.
+
+        A one-part template's feature depends on one word type, so its weight rows are summed
+        once per distinct word and offset (:func:`~perceptrons._jit.structured.type_emissions`);
+        per token only those few sums and the conjunctions' rows are added.  A text of 25,000
+        tokens has about 6,000 types: most of the per-token reads disappear.  ``forced``
+        (n_tokens,) tag indices, −1 for free tokens, as in :class:`SequencePerceptron`.
+        """
+        from perceptrons._jit.structured import factored_emissions
+
+        p = self._prepare(tok, types, lengths)
+        ks, per_type = self._type_emissions(p, W)
+        indptr, indices = self._columns(p, self.conjunction_tables()[0])
+        out = np.empty((tok.shape[0], W.shape[1]))
+        factored_emissions(
+            tok,
+            p.pos,
+            p.slen,
+            ks,
+            per_type,
+            (indices, indptr),
+            W,
+            np.zeros(0, dtype=np.int64) if forced is None else forced,
+            out,
+        )
+        return out
+
+    def word_table(self, types):
+        """Attribute ids and rare flags of word types, for the tagger's word cache.
+
+        Parameters
+        ----------
+        types : list of str
+            Distinct words.
+
+        Returns
+        -------
+        attrs : ndarray of int32, shape (n_types, n_attributes)
+            Attribute ids (−1: absent), as the rows of :meth:`scores`' type table.
+        rare : ndarray of bool, shape (n_types,)
+            The words that get no identity features (all false with ``rare_count=0``).
+        """
+        if len(types) > 32:
+            attrs = self._table(types, grow=False)[:-2].astype(np.int32)
+            rows = self._rows
+        else:  # a sentence's few new words: numpy's per-call cost would outweigh the work
+            known, get, table = self._known_rows(), self.vocab_.get, self.type_table_
+            attrs = np.empty((len(types), len(ATTRIBUTES)), dtype=np.int32)
+            rows = np.fromiter(map(known.get, types, repeat(-1)), dtype=np.int64, count=len(types))
+            for i, (w, r) in enumerate(zip(types, rows.tolist())):
+                attrs[i] = table[r] if r >= 0 else [get(a, -1) for a in word_attributes(w, self.clusters)]
+        if self.rare_count > 0:
+            return attrs, (rows < 0) | (self.type_counts_[np.maximum(rows, 0)] < self.rare_count)
+        return attrs, np.zeros(len(types), dtype=np.bool_)
+
+    def one_part_tables(self):
+        """The one-part templates as the compiled passes read them.
+
+        Returns
+        -------
+        luts : ndarray of int32, shape (n_templates, n_values + 1)
+            Attribute id → column, per one-part template (−1: not a feature).
+        one, attr : ndarray of int64
+            The one-part templates in order, and the attribute each reads.
+        bias, withhold : ndarray of bool
+            Whether each is the bias (it reads value 0), whether it names the word itself.
+        ks : ndarray of int64
+            The distinct offsets the one-part templates read.
+        slot : ndarray of int64
+            Each one-part template's offset, as a position in ``ks``.
+        """
+        spec, luts, _ = self._compiled()
+        one, attr, bias = self._one_part
+        ks, slot = self._offsets
+        return luts, one, attr, bias, spec[one, 5] == 1, ks, slot
+
+    def conjunction_tables(self):
+        """The two-part templates as the compiled passes read them.
+
+        Returns
+        -------
+        pairs : ndarray of int64
+            Indices of the two-part templates, in template order.
+        spec : ndarray of int64, shape (n_templates, 6)
+            Kind, attribute and offset of each part, identity flag (see
+            :func:`~perceptrons._jit.features.token_features`).
+        hashed : ndarray of int64, shape (capacity, 2)
+            Key ``value · n_templates + t`` → column.
+        n_values : int
+            V, the number of attribute values (a conjunction's value is ``v₁·V + v₂``).
+        """
+        spec, _, hashed = self._compiled()
+        pairs = np.array([t for t, parts in enumerate(self._parsed) if len(parts) == 2], dtype=np.int64)
+        return pairs, spec, hashed, self.n_values_
+
+    def _type_emissions(self, p, W):
+        """(offsets ks, per-type sums (len(ks), n_rows, n_classes)) of the one-part templates."""
+        from perceptrons._jit.structured import type_emissions
+
+        one = self._one_part[0]
+        ks, slot = self._offsets
+        per_type = np.zeros((ks.shape[0], p.table.shape[0], W.shape[1]))
+        type_emissions(p.type_cols[one], slot, p.spec[one, 5] == 1, p.rare_rows, W, per_type)
+        return ks, per_type
+
+    def _compiled(self):
+        """Templates as an int array, one lookup row per one-part template, the conjunction hash."""
+        if getattr(self, "_tables", None) is None:
+            from perceptrons._jit.features import hash_build
+
+            nt = len(self._parsed)
+            spec = np.zeros((nt, 6), dtype=np.int64)
+            luts = np.full((nt, self.n_values_ + 1), -1, dtype=np.int32)
+            keys, cols = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+            for t, parts in enumerate(self._parsed):
+                lo, hi = self.ptr_[t], self.ptr_[t + 1]
+                spec[t, 0] = len(parts)
+                for p, (a, k) in enumerate(parts):
+                    spec[t, 1 + 2 * p], spec[t, 2 + 2 * p] = a, k
+                spec[t, 5] = self._identity[t]
+                if len(parts) < 2:
+                    luts[t, self.keys_[lo:hi]] = np.arange(lo, hi)
+                else:
+                    keys.append(self.keys_[lo:hi] * nt + t)
+                    cols.append(np.arange(lo, hi, dtype=np.int64))
+            keys, cols = np.concatenate(keys), np.concatenate(cols)
+            hashed = hash_build(keys, cols, 1 << max(4, int(2 * keys.shape[0]).bit_length()))
+            self._tables = (spec, luts, hashed)
+        return self._tables
