@@ -29,23 +29,13 @@ from sklearn.linear_model import Perceptron as SkPerceptron
 
 from perceptrons import Perceptron
 from perceptrons._jit.prefetch import prefetch
+from perceptrons._jit.rows import _dot_csr
 
 _FAST = {"reassoc", "contract", "nsz", "arcp"}
 
 
-def _dot4(data, ind, ptr, i, w):
-    p, end = ptr[i], ptr[i + 1]
-    s0 = s1 = s2 = s3 = 0.0
-    while p + 4 <= end:
-        s0 += data[p] * w[ind[p]]
-        s1 += data[p + 1] * w[ind[p + 1]]
-        s2 += data[p + 2] * w[ind[p + 2]]
-        s3 += data[p + 3] * w[ind[p + 3]]
-        p += 4
-    while p < end:
-        s0 += data[p] * w[ind[p]]
-        p += 1
-    return (s0 + s1) + (s2 + s3)
+# The library's own sparse dot product (four sums), as Python, compiled here with either flag.
+_dot4 = _dot_csr.py_func
 
 
 def _dot1(data, ind, ptr, i, w):
