@@ -1447,3 +1447,13 @@ def test_other_sparse_formats_with_indices_outside_are_refused(make, message):
     # scipy converts these to CSR in compiled code that trusts the indices: the check comes first
     with pytest.raises(PerceptronsError, match=message):
         Perceptron().fit(make(), [0, 1, 1] if make is not _bsr_bad_block else [0, 1, 1, 0])
+
+
+def test_edge_features_with_indices_outside_are_refused():
+    from perceptrons import SequencePerceptron
+
+    X = sp.csr_matrix(np.eye(4))
+    X_edge = sp.csr_matrix(np.eye(4))
+    X_edge.indices[3] = 99
+    with pytest.raises(PerceptronsError, match=r"X_edge \(CSR\): column index 99 at stored entry 3"):
+        SequencePerceptron(max_epochs=1).fit(X, ["a", "b", "a", "b"], lengths=[2, 2], X_edge=X_edge)

@@ -8,7 +8,6 @@ form scikit-learn uses: "The 'max_epochs' parameter of Perceptron must be an int
 from numbers import Integral
 
 import numpy as np
-import scipy.sparse as sp
 
 
 class PerceptronsError(ValueError):
@@ -249,6 +248,8 @@ def class_weight_vector(class_weight, classes, y_idx):
 
 def assert_finite(X, name="X"):
     """Raise when X (dense or sparse) holds NaN or infinity."""
+    import scipy.sparse as sp  # here, not at import: tagging never needs scipy
+
     values = X.data if sp.issparse(X) else X
     if not np.isfinite(values.sum()) and not np.isfinite(values).all():
         raise PerceptronsError(f"Input {name} contains NaN or infinity; expected finite values")

@@ -15,7 +15,6 @@ versions are what compiled loops inline.
 """
 
 import numpy as np
-import scipy.sparse as sp
 from numba import njit, types
 from numba.extending import overload
 
@@ -36,7 +35,7 @@ def kernel_operand(X, assume_binary=False):
     indices, so this is what makes it faster than 12 bytes per non-zero.  ``assume_binary``: the caller built ``X`` with 1s only (a
     :class:`~perceptrons.structured.features.FeatureMap` does) and the scan is skipped.
     """
-    if not sp.issparse(X):
+    if isinstance(X, np.ndarray):  # dense rows (validated input is an ndarray or scipy sparse)
         return X
     int32_max = np.iinfo(np.int32).max
     indices = X.indices

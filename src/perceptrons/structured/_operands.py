@@ -2,7 +2,6 @@
 arrays the ``_jit`` compiled loops read, in the operand convention of :mod:`perceptrons._jit.rows`."""
 
 import numpy as np
-import scipy.sparse as sp
 
 from perceptrons._jit.rows import kernel_operand
 from perceptrons._validation import PerceptronsError
@@ -40,6 +39,11 @@ def edge_operand(X_edge, n_tokens, n_edge=None, assume_binary=False):
         if n_edge:
             raise PerceptronsError(f"this model has {n_edge} edge features: pass X_edge to predict")
         return (_NO_EDGES[0], np.zeros(n_tokens + 1, dtype=np.int64)), 0
+    import scipy.sparse as sp  # training and decoding with edge features only
+
+    from perceptrons._sparse_check import check_sparse_indices
+
+    check_sparse_indices(X_edge, "X_edge")  # before scipy or a compiled loop reads through them
     X_edge = sp.csr_matrix(X_edge)
     if X_edge.shape[0] != n_tokens:
         raise PerceptronsError(f"X_edge has {X_edge.shape[0]} rows, but X has {n_tokens} (one per token)")

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
 from perceptrons._jit.rows import kernel_operand
 from perceptrons._validation import PerceptronsError, seed_of
@@ -16,6 +15,7 @@ from perceptrons.structured._operands import NO_FORCED, edge_operand, sequence_o
 from perceptrons.structured.decoders import decoder_code
 
 if TYPE_CHECKING:
+    import scipy.sparse as sp
     from numpy.typing import ArrayLike
 
 _NO_SCORES = np.zeros((0, 0))
@@ -198,6 +198,8 @@ class DecodingMixin:
         self.coef_init_, self.coef_final_ = start, stop
 
     def _check_X(self, X, reset=False):
+        import scipy.sparse as sp
+
         X = X if sp.issparse(X) and X.format == "csr" else sp.csr_matrix(X)
         if reset:
             self.n_features_in_ = X.shape[1]

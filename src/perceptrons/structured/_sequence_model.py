@@ -14,7 +14,6 @@ from numbers import Integral
 from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
 from perceptrons._jit.rows import is_binary, kernel_operand
 from perceptrons._validation import RANDOM_STATE, Interval, Kind, Options, PerceptronsError, seed_of, validate_params
@@ -31,6 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, Literal
 
+    import scipy.sparse as sp
     from numpy.typing import ArrayLike
 
 _PARTS = ("W", "trans", "E", "trans2", "start", "stop")
@@ -148,7 +148,7 @@ class SequenceModel(DecodingMixin, ParamsMixin):
                 )
             X, y = self._check_Xy(X, y, reset=True)
             self.classes_ = np.unique(np.asarray(classes))
-            self._init_state(X.shape[1], 0 if X_edge is None else sp.csr_matrix(X_edge).shape[1])
+            self._init_state(X.shape[1], 0 if X_edge is None else edge_operand(X_edge, X.shape[0], None)[1])
         else:
             X, y = self._check_Xy(X, y, reset=False)
         eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_)

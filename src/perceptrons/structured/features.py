@@ -27,7 +27,6 @@ from itertools import chain, repeat
 from typing import NamedTuple
 
 import numpy as np
-import scipy.sparse as sp
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.structured._feature_fit import IncrementalFit
@@ -225,6 +224,8 @@ class FeatureMap(IncrementalFit, CompiledTables):
     def transform_types(self, tok, types, lengths):
         """(X, lengths) from token type ids and the distinct words (see :func:`corpus_types`)."""
         indptr, indices = self.token_columns(tok, types, lengths)
+        import scipy.sparse as sp  # the training path: tagging reads the compiled tables
+
         return sp.csr_matrix(
             (np.ones(indices.shape[0]), indices, indptr), shape=(tok.shape[0], len(self.keys_))
         ), lengths
@@ -290,6 +291,8 @@ class FeatureMap(IncrementalFit, CompiledTables):
         indices = np.empty(col.size, dtype=np.int32)
         nnz = compact_rows(col, indptr, indices)
         indices = indices[:nnz]
+        import scipy.sparse as sp
+
         return sp.csr_matrix((np.ones(nnz), indices, indptr), shape=(col.shape[1], len(self.keys_)))
 
     def prune(self, keep):
