@@ -141,17 +141,16 @@ class SequenceModel(DecodingMixin, ParamsMixin):
         validate_params(self, self._parameter_constraints)
         if getattr(self, "_state", None) is None and hasattr(self, "_W_final"):
             self._restart_from_final()
-        if getattr(self, "_state", None) is None:
-            if classes is None:
-                raise PerceptronsError(
-                    "classes must be passed on the first call to partial_fit (all tags that will be seen)"
-                )
-            X, y = self._check_Xy(X, y, reset=True)
+        first = getattr(self, "_state", None) is None
+        if first and classes is None:
+            raise PerceptronsError(
+                "classes must be passed on the first call to partial_fit (all tags that will be seen)"
+            )
+        X, y = self._check_Xy(X, y, reset=first)
+        eop, n_edge = edge_operand(X_edge, X.shape[0], None if first else self.n_edge_features_in_)
+        if first:
             self.classes_ = np.unique(np.asarray(classes))
-            self._init_state(X.shape[1], 0 if X_edge is None else edge_operand(X_edge, X.shape[0], None)[1])
-        else:
-            X, y = self._check_Xy(X, y, reset=False)
-        eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_)
+            self._init_state(X.shape[1], n_edge)
         unknown = np.setdiff1d(np.unique(y), self.classes_)
         if unknown.size:
             raise PerceptronsError(f"y contains tags {list(unknown[:5])} that are not in classes {list(self.classes_)}")
