@@ -8,15 +8,6 @@ from pathlib import Path
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
-def median_time(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def interleaved(fns, repeats):
     """Median seconds of each function, run in turn A, B, C, A, B, C, ... so that a noisy,
     shared machine slows every contestant alike rather than whichever ran during a burst."""

@@ -5,7 +5,8 @@ contestants run in turn (A, B, A, B, ...) so that bursts of load on a shared mac
 
 * dense 400k x 100, float64 and float32, 5 cyclic epochs: samples/s and GB/s of the epochs, the
   whole fit's samples/s against ``sklearn.linear_model.Perceptron(max_iter=5, tol=None,
-  shuffle=False)``, and numpy's ``sum`` over a 256 MiB array as the read bandwidth;
+  shuffle=False)``, and numpy's ``sum`` over a 256 MiB array as the read bandwidth, measured
+  in every round beside the epochs it is the anchor of;
 * CSR 200k x 1M, ~40 non-zeros a row on Zipf-distributed columns, 5 epochs: real values and
   binary (all-ones) values, ours against scikit-learn (which needs int32 indices), plus ours on
   int64 indices, which scikit-learn refuses;
@@ -24,7 +25,7 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from _common import DATA, interleaved, machine_line, median_time, table
+from _common import DATA, interleaved, machine_line, table
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Perceptron as SkPerceptron
 
@@ -33,34 +34,29 @@ from perceptrons import Perceptron
 warnings.simplefilter("ignore", ConvergenceWarning)
 
 
-def read_bandwidth(repeats):
-    a = np.ones(256 * 2**20 // 8)
+def bandwidth_sample(a):
+    """Bytes per second of one numpy ``sum`` over ``a`` (a 256 MiB array: far past the caches)."""
+    start = time.perf_counter()
     a.sum()
-    return a.nbytes / median_time(a.sum, max(repeats, 5))
+    return a.nbytes / (time.perf_counter() - start)
 
 
-def epoch_seconds(est, X, y, repeats):
-    """Median seconds per epoch from the fit's own per-epoch callback (validation excluded)."""
-    per_epoch = []
-    for _ in range(repeats):
-        stamps = [0.0]
-        est.fit(X, y, callback=lambda e, m, t: stamps.append(t))
-        first = stamps[1]  # the first epoch's stamp also holds the work before the loop
-        per_epoch.append((stamps[-1] - first) / max(1, len(stamps) - 2))
-    return statistics.median(per_epoch)
+def epoch_sample(est, X, y):
+    """Seconds per epoch of one fit, from its own per-epoch callback (validation excluded)."""
+    stamps = [0.0]
+    est.fit(X, y, callback=lambda e, m, t: stamps.append(t))
+    first = stamps[1]  # the first epoch's stamp also holds the work before the loop
+    return (stamps[-1] - first) / max(1, len(stamps) - 2)
 
 
-def clean_epoch_seconds(X, y, repeats):
-    """Median seconds of an epoch that makes no mistake: the last epoch of a fit to convergence
-    on separable data.  It streams X and scores every row, but updates nothing, so set beside
-    an ordinary epoch it shows what the updates (and their mispredicted branches) cost."""
-    last = []
-    for _ in range(repeats):
-        stamps = [(0.0, -1)]
-        Perceptron(max_epochs=100).fit(X, y, callback=lambda e, m, t: stamps.append((t, m)))
-        assert stamps[-1][1] == 0 and len(stamps) > 2, "the separable copy did not converge"
-        last.append(stamps[-1][0] - stamps[-2][0])
-    return statistics.median(last)
+def clean_epoch_sample(X, y):
+    """Seconds of an epoch that makes no mistake: the last epoch of a fit to convergence on
+    separable data.  It streams X and scores every row, but updates nothing, so set beside an
+    ordinary epoch it shows what the updates (and their mispredicted branches) cost."""
+    stamps = [(0.0, -1)]
+    Perceptron(max_epochs=100).fit(X, y, callback=lambda e, m, t: stamps.append((t, m)))
+    assert stamps[-1][1] == 0 and len(stamps) > 2, "the separable copy did not converge"
+    return stamps[-1][0] - stamps[-2][0]
 
 
 def peak_bytes(fn):
@@ -86,16 +82,52 @@ def zipf_csr(n, d, nnz_per_row, rng, binary):
     return A
 
 
-def dense_section(n, d, repeats, bandwidth):
+def dense_section(n, d, repeats):
+    """Each round measures the read bandwidth, then every contestant, in turn: an epoch's share
+    of the bandwidth is taken against the bandwidth of its own round (the machine's bandwidth
+    swings by 10-30 % from minute to minute), and the median of the rounds is reported."""
     rng = np.random.default_rng(0)
     X64 = rng.standard_normal((n, d))
     y = np.where(X64[:, :5].sum(axis=1) + rng.standard_normal(n) > 0, 1, -1)
+    X32 = X64.astype(np.float32)
+    # The same rows made separable with margin: every row pushed 2 along (1,1,1,1,1)/√5 units
+    # away from the plane its label comes from, so the PLA converges in a few epochs.
+    y_sep = np.where(X64[:, :5].sum(axis=1) >= 0, 1, -1)
+    S64 = X64.copy()
+    S64[:, :5] += (2 / 5) * y_sep[:, None]
+    S32 = S64.astype(np.float32)
     ours = Perceptron(max_epochs=5)
     sk = SkPerceptron(max_iter=5, tol=None, shuffle=False)
-    X32 = X64.astype(np.float32)
-    sk_fit, fit64, fit32 = interleaved(
-        [lambda: sk.fit(X64, y), lambda: ours.fit(X64, y), lambda: ours.fit(X32, y)], repeats
-    )
+    big = np.ones(256 * 2**20 // 8)
+    big.sum()
+    timed = {
+        "sk": lambda: sk.fit(X64, y),
+        "fit64": lambda: ours.fit(X64, y),
+        "fit32": lambda: ours.fit(X32, y),
+    }
+    epochs = {
+        "epoch64": lambda: epoch_sample(ours, X64, y),
+        "epoch32": lambda: epoch_sample(ours, X32, y),
+        "clean64": lambda: clean_epoch_sample(S64, y_sep),
+        "clean32": lambda: clean_epoch_sample(S32, y_sep),
+    }
+    rounds = {k: [] for k in ["bandwidth", *timed, *epochs]}
+    for _ in range(repeats):
+        rounds["bandwidth"].append(bandwidth_sample(big))
+        for k, fn in timed.items():
+            start = time.perf_counter()
+            fn()
+            rounds[k].append(time.perf_counter() - start)
+        for k, fn in epochs.items():
+            rounds[k].append(fn())
+    med = statistics.median
+    bw = rounds["bandwidth"]
+
+    def share(key, nbytes):
+        """Median over the rounds of (bytes per second) / (that round's read bandwidth)."""
+        return med(nbytes / t / b for t, b in zip(rounds[key], bw))
+
+    sk_fit = med(rounds["sk"])
     sk_rate = 5 * n / sk_fit
     rows = [
         [
@@ -104,14 +136,14 @@ def dense_section(n, d, repeats, bandwidth):
             f"{sk_rate / 1e6:.2f}",
             f"{5 * X64.nbytes / sk_fit / 1e9:.2f}",
             "1.00",
-            f"{5 * X64.nbytes / sk_fit / bandwidth:.2f}",
-            f"{5 * X64.nbytes / sk_fit / bandwidth:.2f}",
+            f"{share('sk', 5 * X64.nbytes):.2f}",
+            f"{share('sk', 5 * X64.nbytes):.2f}",
             "-",
             "-",
         ]
     ]
-    for X, fit in ((X64, fit64), (X32, fit32)):
-        epoch = epoch_seconds(ours, X, y, repeats)
+    for X, bits in ((X64, "64"), (X32, "32")):
+        fit, epoch = med(rounds["fit" + bits]), med(rounds["epoch" + bits])
         peak = peak_bytes(lambda: ours.fit(X, y))
         rows.append(
             [
@@ -120,34 +152,30 @@ def dense_section(n, d, repeats, bandwidth):
                 f"{5 * n / fit / 1e6:.2f}",
                 f"{X.nbytes / epoch / 1e9:.2f}",
                 f"{5 * n / fit / sk_rate:.2f}",
-                f"{X.nbytes / epoch / bandwidth:.2f}",
-                f"{5 * X.nbytes / fit / bandwidth:.2f}",
+                f"{share('epoch' + bits, X.nbytes):.2f}",
+                f"{share('fit' + bits, 5 * X.nbytes):.2f}",
                 f"{X.nbytes / 2**20:.0f}",
                 f"{peak / 2**20:.1f}",
             ]
         )
-    # The same rows made separable with margin: every row pushed 2 along (1,1,1,1,1)/√5 units
-    # away from the plane its label comes from, so the PLA converges in a few epochs.
-    y_sep = np.where(X64[:, :5].sum(axis=1) >= 0, 1, -1)
-    X_sep = X64.copy()
-    X_sep[:, :5] += (2 / 5) * y_sep[:, None]
-    for X in (X_sep, X_sep.astype(np.float32)):
-        epoch = clean_epoch_seconds(X, y_sep, repeats)
+    for X, bits in ((S64, "64"), (S32, "32")):
         rows.append(
             [
                 "  epoch without mistakes",
                 X.dtype.name,
                 "-",
-                f"{X.nbytes / epoch / 1e9:.2f}",
+                f"{X.nbytes / med(rounds['clean' + bits]) / 1e9:.2f}",
                 "-",
-                f"{X.nbytes / epoch / bandwidth:.2f}",
+                f"{share('clean' + bits, X.nbytes):.2f}",
                 "-",
                 f"{X.nbytes / 2**20:.0f}",
                 "-",
             ]
         )
     table(
-        f"dense {n} x {d}, 5 cyclic epochs (read bandwidth {bandwidth / 1e9:.2f} GB/s, median of {repeats})",
+        f"dense {n} x {d}, 5 cyclic epochs (read bandwidth {med(bw) / 1e9:.2f} GB/s, "
+        f"{min(bw) / 1e9:.2f}-{max(bw) / 1e9:.2f} over the rounds; medians of {repeats} rounds, "
+        "each share against its own round's bandwidth)",
         [
             "estimator",
             "dtype",
@@ -244,10 +272,9 @@ def main(argv=None):
     repeats = 1 if args.quick else args.repeats
     scale = 10 if args.quick else 1
     Perceptron(max_epochs=1).fit(np.eye(2), [0, 1])  # compile before timing
-    bandwidth = read_bandwidth(repeats)
     print(f"perceptrons bench_linear — {time.strftime('%Y-%m-%d')} — python {sys.version.split()[0]}")
     print(machine_line())
-    dense_section(400_000 // scale, 100, repeats, bandwidth)
+    dense_section(400_000 // scale, 100, repeats)
     csr_section(200_000 // scale, 1_000_000, 40, repeats)
     a9a_section()
 
