@@ -150,18 +150,17 @@ def token_features(tok, pos, slen, table, type_cols, spec, rare, n_values, hashe
 
 
 @njit(**NJIT_STRICT)
-def word_emissions(which, attrs, rare, luts, one, attr, bias, withhold, slot, W, out):
-    """For each row r of ``which``: ``out[r, q]`` (n_slots, T) = Σ of
-    ``W[luts[one[i], attrs[r, attr[i]]]]`` over the one-part templates i whose offset is the q-th,
-    in template order; the bias reads value 0, absent values and features add nothing, and
-    templates flagged in ``withhold`` are skipped when ``rare[r]``.
+def word_emissions(attrs, rare, luts, one, attr, bias, withhold, slot, W, out):
+    """``out[r, q]`` (n_words, n_offsets, T) = Σ of ``W[luts[one[i], attrs[r, attr[i]]]]`` over
+    the one-part templates i whose offset is the q-th, in template order; the bias reads value 0,
+    absent values and features add nothing, and templates flagged in ``withhold`` are skipped
+    for the words flagged in ``rare``.
 
     The sums of :func:`perceptrons._jit.structured.type_emissions` (same additions in the same
-    order), one word per row, as the word cache keeps them; the other rows of ``out`` are left
-    as they are.
+    order), one word per row, as the word cache keeps them.
     """
     T = W.shape[1]
-    for r in which:
+    for r in range(attrs.shape[0]):
         for q in range(out.shape[1]):
             for s in range(T):
                 out[r, q, s] = 0.0

@@ -67,27 +67,10 @@ class CompiledTables:
             attrs = np.empty((len(types), len(ATTRIBUTES)), dtype=np.int32)
             rows = np.fromiter(map(known.get, types, repeat(-1)), dtype=np.int64, count=len(types))
             for i, (w, r) in enumerate(zip(types, rows.tolist())):
-                attrs[i] = table[r] if r >= 0 else list(map(get, word_attributes(w, self.clusters), repeat(-1)))
+                attrs[i] = table[r] if r >= 0 else [get(a, -1) for a in word_attributes(w, self.clusters)]
         if self.rare_count > 0:
             return attrs, (rows < 0) | (self.type_counts_[np.maximum(rows, 0)] < self.rare_count)
         return attrs, np.zeros(len(types), dtype=np.bool_)
-
-    def training_table(self):
-        """The training words with their attribute rows and rare flags: where a word cache starts.
-
-        Returns
-        -------
-        rows : dict of str to int
-            Each training word's row in ``attrs``.
-        attrs : ndarray of int32, shape (n_words, n_attributes)
-            Attribute ids, as :meth:`word_table` gives them (the map's own table, not a copy).
-        rare : ndarray of bool, shape (n_words,)
-            The words that get no identity features (all false with ``rare_count=0``).
-        """
-        attrs = self.type_table_
-        if self.rare_count > 0:
-            return self._known_rows(), attrs, self.type_counts_ < self.rare_count
-        return self._known_rows(), attrs, np.zeros(attrs.shape[0], dtype=np.bool_)
 
     def one_part_tables(self):
         """The one-part templates as the compiled passes read them.

@@ -9,12 +9,6 @@ ids, rare flag, forced tag and per-offset sums of one-part weight rows go into r
 arrays, and a sentence is a list of row numbers handed to one compiled function
 (:func:`perceptrons._jit.features.tag_cached`) that adds the conjunctions and decodes.
 
-The cache starts from the training words: their attribute rows and rare flags are the feature
-map's own table, so a training word costs no string work, only its one-part sums, computed the
-first time a call meets it.  Only a word never seen in training has its attributes computed
-here.  (Computing the sums of all 20,000 EWT training words up front made the first call take
-56–111 ms instead of 10 ms, and saved no more than that over the sentences of EWT test.)
-
 The cached sums are computed by the same compiled pass as in a batch and added in the same
 order, so the tags are those of :meth:`FeatureMap.scores` + the decoder, bit for bit.
 """
@@ -28,10 +22,8 @@ from perceptrons._validation import PerceptronsError
 from perceptrons.structured.decoders import decoder_code
 from perceptrons.structured.features import BOS, EOS
 
-#: bytes of rows kept for words never seen in training before the cache starts afresh (a
-#: long-running tagger that meets ever new words must not grow without bound); a single call
-#: may exceed it for its own words.  The training words' rows come on top: at most one per
-#: word of the model's own type table.
+#: bytes of cached rows kept before the cache starts afresh (a long-running tagger that meets
+#: ever new words must not grow without bound); a single call may exceed it for its own words
 MAX_BYTES = 64 * 2**20
 
 
@@ -64,39 +56,38 @@ class WordCache:
             decoder_code(model.decoder),
         )
         self.names = model.classes_.tolist()
-        self.known, attrs, rare = features.training_table()
-        forced = np.full(attrs.shape[0], -1, dtype=np.int64)
-        if tagdict:
-            forced[list(self.known.values())] = self._forced(list(self.known))
-        self._training = (attrs, rare, forced)
         self._lock = threading.Lock()
-        self._state = self._fresh()
+        self._warmed = False
+        self._state = self._empty()
 
-    def _forced(self, words):
-        """Tag index of each word fixed by the tag dictionary, −1 for the others."""
-        if not self.tagdict:
-            return np.full(len(words), -1, dtype=np.int64)
-        return self.model.forced_indices(np.array([self.tagdict.get(w, "") for w in words]), len(words))
-
-    def _fresh(self):
-        """Rows 0 and 1 for BOS and EOS (every attribute is the marker), then the training words'
-        (row 2 + their row in the feature map), whose sums wait until a call meets them."""
-        attrs, rare, forced = self._training
-        base = attrs.shape[0] + 2
-        rows = _Rows(base + max(1024, base // 4), self.ks.shape[0], self.W.shape[1], attrs.shape[1], base)
-        vocab = self.features.vocab_
-        rows.attrs[0], rows.attrs[1] = vocab[BOS], vocab[EOS]
-        rows.attrs[2:base], rows.rare[2:base], rows.forced[2:base] = attrs, rare, forced
-        word_emissions(np.arange(2), rows.attrs, rows.rare, *self._one_part, self.W, rows.emit)
-        rows.n = base
+    def _empty(self):
+        """A cache without words: rows 0 and 1 are BOS and EOS (every attribute is the marker)."""
+        fm = self.features
+        rows = _Rows(64, self.ks.shape[0], self.W.shape[1], fm.type_table_.shape[1])
+        marks = np.array([[fm.vocab_[BOS]], [fm.vocab_[EOS]]], dtype=np.int32) + np.zeros_like(rows.attrs[:2])
+        self._fill(rows, 0, marks, np.zeros(2, dtype=np.bool_), np.full(2, -1, dtype=np.int64))
+        rows.n = 2
         return rows
 
-    def rows(self, words):
-        """The cache rows of the words, adding those it has not met yet.
+    def _fill(self, rows, lo, attrs, rare, forced):
+        """Write the rows ``lo…`` of ``rows`` for words with these attributes, flags, forced tags."""
+        hi = lo + attrs.shape[0]
+        rows.attrs[lo:hi] = attrs
+        rows.rare[lo:hi] = rare
+        rows.forced[lo:hi] = forced
+        word_emissions(attrs, rare, *self._one_part, self.W, rows.emit[lo:hi])
+
+    def rows(self, words, warm=False):
+        """The cache rows of the words, adding those never seen.
 
         Parameters
         ----------
         words : list of str
+        warm : bool, default=False
+            On the first miss, add every training word at once: a caller that tags a sentence
+            at a time then meets a miss only for words never seen in training (on EWT test 1,124
+            of 2,077 sentences instead of 1,660), and one compiled pass over the training words
+            costs less than the per-call work of the misses it saves.
 
         Returns
         -------
@@ -115,53 +106,38 @@ class WordCache:
         except TypeError:  # an unhashable "word"
             found = None
         if found is None or -1 in found:
+            if warm and not self._warmed:
+                self._warmed = True
+                train = self.features.training_words()
+                if (state.n + len(train)) * state.row_bytes <= MAX_BYTES // 2:
+                    self._add(train)
             state = self._add(words)
             found = [state.index[w] for w in words]
         return np.array(found, dtype=np.int64), state
 
     def _add(self, words):
-        """Make rows ready for the words not met yet; returns the state that holds them all
-        (published as ``_state``)."""
-        known = self.known
+        """Add the new words; returns the state that holds them all (published as ``_state``)."""
+        if not all(isinstance(w, str) for w in words):
+            bad = next(w for w in words if not isinstance(w, str))
+            raise PerceptronsError(
+                f"a sentence must be a list of word strings; found a word of type {type(bad).__name__}"
+            )
         with self._lock:  # rows are numbered in order: two threads must not take the same ones
             state = self._state
-            index = state.index
-            try:
-                new = [w for w in dict.fromkeys(words) if w not in index]
-            except TypeError:  # an unhashable "word"
-                new = list(words)
-            if not all(isinstance(w, str) for w in new):  # every word in the index is a str
-                bad = next(w for w in new if not isinstance(w, str))
-                raise PerceptronsError(
-                    f"a sentence must be a list of word strings; found a word of type {type(bad).__name__}"
-                )
-            unseen = [w for w in new if w not in known]
-            if (state.n - state.base + len(unseen)) * state.row_bytes > MAX_BYTES:
-                state = self._fresh()
+            new = [w for w in dict.fromkeys(words) if w not in state.index]
+            if (state.n + len(new)) * state.row_bytes > MAX_BYTES:
+                state = self._empty()
                 new = list(dict.fromkeys(words))
-                unseen = [w for w in new if w not in known]
-            lo = state.n
-            if unseen:
-                attrs, rare = self.features.word_table(unseen)
-                state = state.grown(lo + len(unseen))
-                state.attrs[lo : lo + len(unseen)] = attrs
-                state.rare[lo : lo + len(unseen)] = rare
-                state.forced[lo : lo + len(unseen)] = self._forced(unseen)
-                state.n += len(unseen)
             if new:
-                which = []
-                for w in new:
-                    r = known.get(w)
-                    if r is None:
-                        r, lo = lo, lo + 1
-                    else:
-                        r += 2
-                    which.append(r)
-                word_emissions(
-                    np.array(which, dtype=np.int64), state.attrs, state.rare, *self._one_part, self.W, state.emit
-                )
+                attrs, rare = self.features.word_table(new)
+                forced = np.full(len(new), -1, dtype=np.int64)
+                if self.tagdict:
+                    forced = self.model.forced_indices(np.array([self.tagdict.get(w, "") for w in new]), len(new))
+                state = state.grown(state.n + len(new))
+                self._fill(state, state.n, attrs, rare, forced)
                 # rows written before they are named: a reader of this state never sees a row unwritten
-                state.index.update(zip(new, which))
+                state.index.update(zip(new, range(state.n, state.n + len(new))))
+                state.n += len(new)
             self._state = state
             return state
 
@@ -195,18 +171,15 @@ class WordCache:
 
 
 class _Rows:
-    """The cached arrays, one row per word, and the word → row index of the rows ready to read.
+    """The cached arrays, one row per word, and the word → row index.
 
-    Rows below ``base`` are BOS, EOS and the training words; ``n`` rows have their attributes.
-    A row is named in the index only once its sums are written, and a full set of arrays is
+    Rows past ``n`` are written before the index names them, and a full set of arrays is
     replaced, not resized: a reader holding this object always reads rows that are written.
     """
 
-    def __init__(self, capacity, n_slots, n_classes, n_attributes, base):
-        self.index, self.n, self.base = {}, 0, base
-        # np.empty: the sums of a row are written before the row is named, and pages of rows
-        # never met (most training words, in a short session) are never touched
-        self.emit = np.empty((capacity, n_slots, n_classes))
+    def __init__(self, capacity, n_slots, n_classes, n_attributes):
+        self.index, self.n = {}, 0
+        self.emit = np.zeros((capacity, n_slots, n_classes))
         self.attrs = np.full((capacity, n_attributes), -1, dtype=np.int32)
         self.rare = np.zeros(capacity, dtype=np.bool_)
         self.forced = np.full(capacity, -1, dtype=np.int64)
@@ -219,7 +192,7 @@ class _Rows:
             return self
         while cap < n:
             cap *= 2
-        out = _Rows(cap, self.emit.shape[1], self.emit.shape[2], self.attrs.shape[1], self.base)
+        out = _Rows(cap, self.emit.shape[1], self.emit.shape[2], self.attrs.shape[1])
         out.n, out.index = self.n, dict(self.index)
         for name in ("emit", "attrs", "rare", "forced"):
             getattr(out, name)[: self.n] = getattr(self, name)[: self.n]

@@ -128,6 +128,15 @@ class FeatureMap(IncrementalFit, CompiledTables):
             self._known = {strings[v][2:]: r for r, v in enumerate(self.type_table_[:, 0].tolist())}
         return self._known
 
+    def training_words(self):
+        """The distinct words of the training data (in the order of ``type_table_``'s rows).
+
+        Returns
+        -------
+        list of str
+        """
+        return list(self._known_rows())
+
     def _values(self, tok, lengths, table, rare=None):
         """Yield (template index, values (n_tokens,) int64, −1 where the feature is absent).
 

@@ -361,7 +361,7 @@ class Tagger(NLTKTaggerAPI, ParamsMixin):
         cache = self._words()
         if cache is None or not words:
             return self.predict([words])[0]
-        rows, state = cache.rows(words)
+        rows, state = cache.rows(words, warm=True)
         names = cache.names
         return [names[i] for i in cache.tag(rows, state, np.array([0, len(words)], dtype=np.int64)).tolist()]
 
