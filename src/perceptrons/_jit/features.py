@@ -9,6 +9,7 @@ from numba import njit
 
 from perceptrons._config import NJIT_STRICT
 from perceptrons._jit.arrays import copy_into
+from perceptrons._jit.prefetch import prefetch
 from perceptrons._jit.structured import _workspace, decode_one
 
 
@@ -189,23 +190,55 @@ def _word_row(rows, lo, n, j):
 
 @njit(**NJIT_STRICT)
 def cached_emissions(
-    rows, lo, n, ks, word_emit, attrs, rare, forced, pairs, spec, n_values, hashed, filt, shift, W, out
+    rows, lo, n, ks, word_emit, flat_emit, attrs, rare, forced, pairs, spec, n_values, hashed, filt, shift, W, out, cols
 ):
     """Emission scores ``out[:n]`` of one sentence, the tokens given by their word-cache rows.
 
     ``word_emit[r, q]`` (n_rows, len(ks), T) is the sum of the one-part templates' weight rows
     of word r at offset ``ks[q]`` (:func:`perceptrons._jit.structured.type_emissions`), kept
-    from call to call; ``attrs`` (n_rows, n_attributes) its attribute ids for the conjunctions
-    ``pairs`` (looked up in ``hashed`` as in :func:`token_features`, after the filter ``filt`` of
-    :func:`key_filter`, whose bit of a key is its hash shifted right by ``shift``: most are
-    absent), ``rare`` (n_rows,) whether
-    it gets no identity features, ``forced`` (n_rows,) its fixed tag or −1.
+    from call to call (``flat_emit`` is the same array flattened); ``attrs`` (n_rows,
+    n_attributes) its attribute ids for the conjunctions ``pairs`` (looked up in ``hashed`` as
+    in :func:`token_features`, after the filter ``filt`` of :func:`key_filter`, whose bit of a
+    key is its hash shifted right by ``shift``: most are absent), ``rare`` (n_rows,) whether it
+    gets no identity features, ``forced`` (n_rows,) its fixed tag or −1.  ``cols`` (≥ n,
+    len(pairs)) is scratch.
 
     The additions are those of :func:`perceptrons._jit.structured.factored_emissions` in the
     same order (offsets, then conjunctions in template order), so the scores are identical.
+    They come last: the sentence's keys are computed first and their table slots prefetched,
+    then probed and the weight rows found prefetched, so that the cache misses of a whole
+    sentence overlap instead of each waiting for the one before (1.5–1.7x faster on EWT test,
+    ``benchmarks/README.md``, issue 15.3).
     """
     T = W.shape[1]
     nt = spec.shape[0]
+    P = pairs.shape[0]
+    mask = hashed.shape[0] - 1
+    row_len = word_emit.shape[1] * T
+    for i in range(n):
+        me = rows[lo + i]
+        for x in range(0, row_len, 8):  # the word's cached sums: 8 float64 to a cache line
+            prefetch(flat_emit, me * row_len + x)
+        for p in range(P):
+            t = pairs[p]
+            key = -1
+            if not (spec[t, 5] == 1 and rare[me]):
+                v = attrs[_word_row(rows, lo, n, i + spec[t, 2]), spec[t, 1]]
+                v2 = attrs[_word_row(rows, lo, n, i + spec[t, 4]), spec[t, 3]]
+                if v >= 0 and v2 >= 0:
+                    key = (v * n_values + v2) * nt + t
+                    if _may_hold(filt, shift, key):
+                        prefetch(hashed, _slot(key, mask))
+                    else:
+                        key = -1
+            cols[i, p] = key
+    for i in range(n):
+        for p in range(P):
+            if cols[i, p] >= 0:
+                c = _find(hashed, cols[i, p])
+                cols[i, p] = c
+                if c >= 0:
+                    prefetch(W, c)
     for i in range(n):
         e = out[i]
         for t in range(T):
@@ -214,19 +247,12 @@ def cached_emissions(
             r = _word_row(rows, lo, n, i + ks[q])
             for t in range(T):
                 e[t] += word_emit[r, q, t]
+        for p in range(P):
+            c = cols[i, p]
+            if c >= 0:
+                for s in range(T):
+                    e[s] += W[c, s]
         me = rows[lo + i]
-        for p in range(pairs.shape[0]):
-            t = pairs[p]
-            if spec[t, 5] == 1 and rare[me]:
-                continue
-            v = attrs[_word_row(rows, lo, n, i + spec[t, 2]), spec[t, 1]]
-            v2 = attrs[_word_row(rows, lo, n, i + spec[t, 4]), spec[t, 3]]
-            if v >= 0 and v2 >= 0:
-                key = (v * n_values + v2) * nt + t
-                c = _find(hashed, key) if _may_hold(filt, shift, key) else -1
-                if c >= 0:
-                    for s in range(T):
-                        e[s] += W[c, s]
         if forced[me] >= 0:
             for t in range(T):
                 if t != forced[me]:
@@ -266,6 +292,8 @@ def tag_cached(
     for s in range(offsets.shape[0] - 1):
         maxlen = max(maxlen, offsets[s + 1] - offsets[s])
     tr, emit, delta, bp, delta2, bp2, path = _workspace(maxlen, T, False, trans2.shape[0] > 0)
+    cols = np.empty((maxlen, pairs.shape[0]), dtype=np.int64)
+    flat_emit = word_emit.reshape(-1)
     copy_into(tr[0], trans)
     shift = 58  # filt holds 2^k bits in 2^(k − 6) words: shift = 64 − k
     words = filt.shape[0]
@@ -278,7 +306,24 @@ def tag_cached(
         if n == 0:
             continue
         cached_emissions(
-            rows, lo, n, ks, word_emit, attrs, rare, forced, pairs, spec, n_values, hashed, filt, shift, W, emit
+            rows,
+            lo,
+            n,
+            ks,
+            word_emit,
+            flat_emit,
+            attrs,
+            rare,
+            forced,
+            pairs,
+            spec,
+            n_values,
+            hashed,
+            filt,
+            shift,
+            W,
+            emit,
+            cols,
         )
         decode_one(decoder, emit, n, tr, False, trans2, start, stop, delta, bp, delta2, bp2, path)
         for r in range(n):

@@ -8,7 +8,7 @@ value, so results do not depend on it.
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 _I8P = ir.IntType(8).as_pointer()
 _I32 = ir.IntType(32)
@@ -16,9 +16,25 @@ _I32 = ir.IntType(32)
 _READ, _KEEP, _DATA = _I32(0), _I32(3), _I32(1)
 
 
+def prefetch(W, j):
+    """Start loading ``W[j]`` (a 1-D array) or the row ``W[j, :]`` (a C-ordered 2-D array).
+
+    Without the JIT (``NUMBA_DISABLE_JIT=1``) this body runs, and does nothing: a prefetch
+    changes no value.
+    """
+
+
+@overload(prefetch, inline="always")
+def _prefetch(W, j):  # pragma: no cover - compile-time only; the JIT runs it
+    def impl(W, j):
+        _llvm_prefetch(W, j)
+
+    return impl
+
+
 @intrinsic
-def prefetch(typingctx, W, j):  # pragma: no cover - compile-time only; the JIT runs it
-    """Start loading ``W[j]`` (a 1-D array) or the row ``W[j, :]`` (a C-ordered 2-D array)."""
+def _llvm_prefetch(typingctx, W, j):  # pragma: no cover - compile-time only; the JIT runs it
+    """``llvm.prefetch`` on the address of ``W[j]`` (the first element of row j when 2-D)."""
     if not isinstance(W, types.Array) or not isinstance(j, types.Integer):
         return None
 

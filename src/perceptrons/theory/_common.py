@@ -39,7 +39,7 @@ def check_X(X, name="X"):
     if not np.all(np.isfinite(X)):
         row, col = np.argwhere(~np.isfinite(X))[0]
         raise PerceptronsError(
-            f"{name} contains {X[row, col]!r} at row {row}, column {col}; every value must be finite"
+            f"{name} contains {float(X[row, col])} at row {row}, column {col}; every value must be finite"
         )
     return X
 
