@@ -205,10 +205,11 @@ def cached_emissions(
 
     The additions are those of :func:`perceptrons._jit.structured.factored_emissions` in the
     same order (offsets, then conjunctions in template order), so the scores are identical.
-    They come last: the sentence's keys are computed first and their table slots prefetched,
-    then probed and the weight rows found prefetched, so that the cache misses of a whole
-    sentence overlap instead of each waiting for the one before (1.5–1.7x faster on EWT test,
-    ``benchmarks/README.md``, issue 15.3).
+    They come last.  The sentence's keys are computed in a first pass (their table slots
+    prefetched), probed in a second (the weight rows found prefetched), so that the cache misses
+    of a whole sentence overlap instead of each waiting for the one before: 1.6–1.8x the
+    token-by-token loop on EWT test, the prefetches ~5 % of it (``benchmarks/bench_tag_loops.py``,
+    issue 15.3).
     """
     T = W.shape[1]
     nt = spec.shape[0]

@@ -1,0 +1,192 @@
+"""The tagger's compiled loops against copies of themselves without what made them faster
+(issue 15.3), on the same operands, interleaved; the copies must give the same weights and tags.
+
+* ``train_epoch``: one epoch of Collins' perceptron over EWT train (shuffled, averaged, the
+  default rich templates), against a copy without its prefetch of the next sentence's weight
+  rows (issued while the current sentence is decoded);
+* ``tag_cached``: tagging EWT test from a warm word cache in one call, against a copy whose
+  sentence scores skip the prefetches (keys, then probes, then additions, in three passes) and
+  a copy that scores token by token in one pass (each probe's miss waiting for the one before:
+  the loop as it was before issue 15.3's change, kept here as the anchor).
+
+Run: ``python benchmarks/bench_tag_loops.py [--repeats 7]``.
+"""
+
+import argparse
+import statistics
+import sys
+import time
+import types
+from pathlib import Path
+
+import numpy as np
+from _common import machine_line, table
+from numba import njit
+
+from perceptrons._config import NJIT_STRICT
+from perceptrons._jit import features as F
+from perceptrons._jit import structured as K
+from perceptrons.io.conllu import read_conllu
+from perceptrons.persistence import load_model, save_model
+from perceptrons.structured.tagging import Tagger
+from perceptrons.structured.words import corpus_types
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_DATA = HERE.parent.parent / "shared" / "data"
+
+
+@njit
+def _no_prefetch(*args):
+    """Stands in for a prefetch: compiles to nothing."""
+
+
+def without(dispatcher, **replace):
+    """A fresh compiled copy of ``dispatcher`` whose globals ``replace`` overrides.
+
+    Not cached: numba keys its cache by the source location, which the copy shares with the
+    library's function, and the copy must neither load nor overwrite that entry.
+    """
+    f = dispatcher.py_func
+    g = types.FunctionType(f.__code__, {**f.__globals__, **replace}, f.__name__, f.__defaults__, f.__closure__)
+    options = {k: v for k, v in dispatcher.targetoptions.items() if k != "nopython"}  # njit's own
+    return njit(**{**options, "cache": False})(g)
+
+
+@njit(**NJIT_STRICT)
+def one_pass_emissions(
+    rows, lo, n, ks, word_emit, flat_emit, attrs, rare, forced, pairs, spec, n_values, hashed, filt, shift, W, out, cols
+):
+    """``cached_emissions`` token by token, each conjunction probed and added in turn (the same
+    additions in the same order; ``flat_emit`` and ``cols`` unused)."""
+    T = W.shape[1]
+    nt = spec.shape[0]
+    for i in range(n):
+        e = out[i]
+        for t in range(T):
+            e[t] = 0.0
+        for q in range(ks.shape[0]):
+            r = F._word_row(rows, lo, n, i + ks[q])
+            for t in range(T):
+                e[t] += word_emit[r, q, t]
+        me = rows[lo + i]
+        for p in range(pairs.shape[0]):
+            t = pairs[p]
+            if spec[t, 5] == 1 and rare[me]:
+                continue
+            v = attrs[F._word_row(rows, lo, n, i + spec[t, 2]), spec[t, 1]]
+            v2 = attrs[F._word_row(rows, lo, n, i + spec[t, 4]), spec[t, 3]]
+            if v >= 0 and v2 >= 0:
+                key = (v * n_values + v2) * nt + t
+                c = F._find(hashed, key) if F._may_hold(filt, shift, key) else -1
+                if c >= 0:
+                    for s in range(T):
+                        e[s] += W[c, s]
+        if forced[me] >= 0:
+            for t in range(T):
+                if t != forced[me]:
+                    e[t] = -np.inf
+
+
+def epoch_operands(words, tags):
+    """The arguments of the first ``train_epoch`` call of a one-epoch Tagger fit."""
+    captured = []
+    library = K.train_epoch
+
+    def grab(*args):
+        captured.append(tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args))
+        return library(*args)
+
+    K.train_epoch = grab
+    try:
+        Tagger(max_epochs=1).fit(words, tags)
+    finally:
+        K.train_epoch = library
+    return captured[0]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default=str(DEFAULT_DATA))
+    parser.add_argument("--repeats", type=int, default=7)
+    args = parser.parse_args(argv)
+    print(f"perceptrons bench_prefetch — {time.strftime('%Y-%m-%d')} — python {sys.version.split()[0]}")
+    print(machine_line())
+    ewt = Path(args.data) / "ud-english-ewt"
+    train = read_conllu(ewt / "train.conllu", "upos", require_tags=True, keep_lines=False)
+    test = [s.words for s in read_conllu(ewt / "test.conllu", "upos", keep_lines=False)]
+
+    operands = epoch_operands([s.words for s in train], [s.tags for s in train])
+    epochs = {
+        "train_epoch (library)": K.train_epoch,
+        "train_epoch, no prefetch": without(K.train_epoch, _prefetch_sequence=_no_prefetch),
+    }
+
+    def epoch_run(fn):
+        a = tuple(x.copy() if isinstance(x, np.ndarray) else x for x in operands)
+        fn(*a)  # one epoch first: weights as in the middle of a fit
+        start = time.perf_counter()
+        fn(*a)
+        return time.perf_counter() - start, a[6]
+
+    tagger = Tagger(max_epochs=2).fit([s.words for s in train], [s.tags for s in train])
+    path = HERE / ".bench_prefetch_tagger.npz"
+    try:
+        save_model(tagger, path)
+        tagger = load_model(path)
+    finally:
+        path.unlink(missing_ok=True)
+    tagger.predict(test)
+    cache = tagger._words()
+    tok, types_, lengths = corpus_types(test)
+    rows, state = cache.rows(types_)
+    rows = rows[tok]
+    offsets = np.zeros(lengths.shape[0] + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    taggers = {
+        "tag_cached (library)": F.tag_cached,
+        "tag_cached, no prefetch": without(
+            F.tag_cached, cached_emissions=without(F.cached_emissions, prefetch=_no_prefetch)
+        ),
+        "tag_cached, one pass (anchor)": without(F.tag_cached, cached_emissions=one_pass_emissions),
+    }
+
+    def tag_run(fn):
+        out = np.empty(rows.shape[0], dtype=np.int64)
+        trans, trans2, start_, stop, decoder = cache.decoding
+        start = time.perf_counter()
+        fn(rows, offsets, cache.ks, state.emit, state.attrs, state.rare, state.forced, cache.pairs, cache.spec,
+           cache.n_values, cache.hashed, cache.filter, cache.W, trans, trans2, start_, stop, decoder, out)  # fmt: skip
+        return time.perf_counter() - start, out
+
+    results = {}
+    for name, fn in {**epochs, **taggers}.items():  # compile, and check the copies agree
+        results[name] = (epoch_run if name in epochs else tag_run)(fn)[1]
+    names = list(results)
+    assert np.array_equal(results[names[0]], results[names[1]]), "the epoch copies disagree"
+    assert all(np.array_equal(results[names[2]], results[k]) for k in names[3:]), "the tagging copies disagree"
+
+    times = {name: [] for name in results}
+    for _ in range(args.repeats):
+        for name, fn in epochs.items():
+            times[name].append(epoch_run(fn)[0])
+        for name, fn in taggers.items():
+            times[name].append(tag_run(fn)[0])
+    rows_out = []
+    for group in (list(epochs), list(taggers)):
+        anchor = statistics.median(times[group[-1]])
+        for name in group:
+            ts = times[name]
+            med = statistics.median(ts)
+            rows_out.append(
+                [name, f"{med * 1000:.0f}", f"{min(ts) * 1000:.0f}–{max(ts) * 1000:.0f}", f"{anchor / med:.2f}"]
+            )
+    table(
+        f"EWT: one training epoch ({sum(len(s.words) for s in train):,} tokens), one tagging call "
+        f"({rows.shape[0]:,} tokens, warm cache); median of {args.repeats} interleaved runs",
+        ["loop", "ms", "range ms", "speed vs the last of its group"],
+        rows_out,
+    )
+
+
+if __name__ == "__main__":
+    main()
