@@ -4,6 +4,8 @@
 * ``train_epoch``: one epoch of Collins' perceptron over EWT train (shuffled, averaged, the
   default rich templates), against a copy without its prefetch of the next sentence's weight
   rows (issued while the current sentence is decoded);
+* ``word_emissions``: the word cache's per-word sums of one-part weight rows for EWT's training
+  words (in random order), against a copy that reads each lookup and weight row in turn;
 * ``tag_cached``: tagging EWT test from a warm word cache in one call, against a copy whose
   sentence scores skip the prefetches (keys, then probes, then additions, in three passes) and
   a copy that scores token by token in one pass (each probe's miss waiting for the one before:
@@ -87,6 +89,26 @@ def one_pass_emissions(
                     e[t] = -np.inf
 
 
+@njit(**NJIT_STRICT)
+def one_pass_word_emissions(attrs, rare, luts, one, attr, bias, withhold, slot, W, out):
+    """``word_emissions`` template by template, each lookup and weight row read in turn."""
+    T = W.shape[1]
+    for r in range(attrs.shape[0]):
+        for q in range(out.shape[1]):
+            for s in range(T):
+                out[r, q, s] = 0.0
+        for i in range(one.shape[0]):
+            if withhold[i] and rare[r]:
+                continue
+            v = 0 if bias[i] else attrs[r, attr[i]]
+            if v < 0:
+                continue
+            c = luts[one[i], v]
+            if c >= 0:
+                for s in range(T):
+                    out[r, slot[i], s] += W[c, s]
+
+
 def epoch_operands(words, tags):
     """The arguments of the first ``train_epoch`` call of a one-epoch Tagger fit."""
     captured = []
@@ -158,21 +180,28 @@ def main(argv=None):
            cache.n_values, cache.hashed, cache.filter, cache.W, trans, trans2, start_, stop, decoder, out)  # fmt: skip
         return time.perf_counter() - start, out
 
-    results = {}
-    for name, fn in {**epochs, **taggers}.items():  # compile, and check the copies agree
-        results[name] = (epoch_run if name in epochs else tag_run)(fn)[1]
-    names = list(results)
-    assert np.array_equal(results[names[0]], results[names[1]]), "the epoch copies disagree"
-    assert all(np.array_equal(results[names[2]], results[k]) for k in names[3:]), "the tagging copies disagree"
+    words = cache.features.type_table_[np.random.default_rng(0).permutation(cache.features.type_table_.shape[0])]
+    no_rare = np.zeros(words.shape[0], dtype=np.bool_)
+    sums = {"word_emissions (library)": F.word_emissions, "word_emissions, one pass (anchor)": one_pass_word_emissions}
 
-    times = {name: [] for name in results}
+    def sums_run(fn):
+        out = np.zeros((words.shape[0], cache.ks.shape[0], cache.W.shape[1]))
+        start = time.perf_counter()
+        fn(words, no_rare, *cache._one_part, cache.W, out)
+        return time.perf_counter() - start, out
+
+    groups = [(epochs, epoch_run), (sums, sums_run), (taggers, tag_run)]
+    for loops, run in groups:  # compile, and check that the copies agree
+        first, *others = [run(fn)[1] for fn in loops.values()]
+        assert all(np.array_equal(first, o) for o in others), f"the copies of {list(loops)[0]} disagree"
+
+    times = {name: [] for loops, _ in groups for name in loops}
     for _ in range(args.repeats):
-        for name, fn in epochs.items():
-            times[name].append(epoch_run(fn)[0])
-        for name, fn in taggers.items():
-            times[name].append(tag_run(fn)[0])
+        for loops, run in groups:
+            for name, fn in loops.items():
+                times[name].append(run(fn)[0])
     rows_out = []
-    for group in (list(epochs), list(taggers)):
+    for group in ([*loops] for loops, _ in groups):
         anchor = statistics.median(times[group[-1]])
         for name in group:
             ts = times[name]
@@ -181,8 +210,9 @@ def main(argv=None):
                 [name, f"{med * 1000:.0f}", f"{min(ts) * 1000:.0f}–{max(ts) * 1000:.0f}", f"{anchor / med:.2f}"]
             )
     table(
-        f"EWT: one training epoch ({sum(len(s.words) for s in train):,} tokens), one tagging call "
-        f"({rows.shape[0]:,} tokens, warm cache); median of {args.repeats} interleaved runs",
+        f"EWT: one training epoch ({sum(len(s.words) for s in train):,} tokens), the sums of "
+        f"{words.shape[0]:,} training words, one tagging call ({rows.shape[0]:,} tokens, warm cache); "
+        f"median of {args.repeats} interleaved runs",
         ["loop", "ms", "range ms", "speed vs the last of its group"],
         rows_out,
     )
