@@ -18,7 +18,7 @@ _READ, _KEEP, _DATA = _I32(0), _I32(3), _I32(1)
 
 def prefetch(W, j):
     """Start loading ``W[j]`` (a 1-D array) or the whole row ``W[j, :]`` (a C-ordered 2-D array:
-    every cache line it spans, e.g. the three of 17 float64 weights a tag).
+    every cache line it spans, e.g. the three of a row of 17 float64 weights, one a tag).
 
     Without the JIT (``NUMBA_DISABLE_JIT=1``) this body runs, and does nothing: a prefetch
     changes no value.

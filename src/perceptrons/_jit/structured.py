@@ -53,8 +53,8 @@ def _prefetch_sequence(X, offsets, s, W):
 
     A token's emission scores gather ~40 rows of W (T weights each, from a matrix of several
     MB); loaded one row after another they wait on each other's cache misses.  Asked for one
-    sequence ahead, they overlap the decoding of the current one (an EWT epoch measured 1.5x
-    faster, ``benchmarks/README.md``, issue 15.3).  Dense rows: nothing (they stream).
+    sequence ahead, they overlap the decoding of the current one (an EWT epoch measured 1.4–1.6x
+    faster, ``benchmarks/bench_tag_loops.py``, issue 15.3).  Dense rows: nothing (they stream).
     """
     for i in range(offsets[s], offsets[s + 1]):
         prefetch_row(X, i, W)
