@@ -20,6 +20,17 @@ def interleaved(fns, repeats):
     return [statistics.median(t) for t in times]
 
 
+def speed_rows(times, anchor):
+    """Rows ``[name, median ms, range ms, speed vs anchor]`` of ``times`` (name → seconds of
+    each run), the anchor's median over each one's."""
+    base = statistics.median(times[anchor])
+    rows = []
+    for name, ts in times.items():
+        med = statistics.median(ts)
+        rows.append([name, f"{med * 1000:.0f}", f"{min(ts) * 1000:.0f}–{max(ts) * 1000:.0f}", f"{base / med:.2f}"])
+    return rows
+
+
 def table(title, header, rows):
     print(f"\n{title}")
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]

@@ -17,12 +17,11 @@ Run: ``python benchmarks/bench_csr_gather.py [--repeats 7]``.
 """
 
 import argparse
-import statistics
 import sys
 import time
 
 import numpy as np
-from _common import machine_line, table
+from _common import machine_line, speed_rows, table
 from bench_linear import zipf_csr
 from numba import njit
 from sklearn.linear_model import Perceptron as SkPerceptron
@@ -130,11 +129,7 @@ def main(argv=None):
             start = time.perf_counter()
             run()
             times[name].append(time.perf_counter() - start)
-    anchor = statistics.median(times["scikit-learn Perceptron (anchor)"])
-    rows = []
-    for name, ts in times.items():
-        med = statistics.median(ts)
-        rows.append([name, f"{med * 1000:.0f}", f"{min(ts) * 1000:.0f}–{max(ts) * 1000:.0f}", f"{anchor / med:.2f}"])
+    rows = speed_rows(times, "scikit-learn Perceptron (anchor)")
     table(
         f"CSR {args.rows} x 1,000,000 float64 values, Zipf columns, 5 cyclic epochs "
         f"(median of {args.repeats} interleaved runs)",

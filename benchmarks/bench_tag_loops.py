@@ -15,14 +15,13 @@ Run: ``python benchmarks/bench_tag_loops.py [--repeats 7]``.
 """
 
 import argparse
-import statistics
 import sys
 import time
 import types
 from pathlib import Path
 
 import numpy as np
-from _common import machine_line, table
+from _common import machine_line, speed_rows, table
 from numba import njit
 
 from perceptrons._config import NJIT_STRICT
@@ -201,14 +200,8 @@ def main(argv=None):
             for name, fn in loops.items():
                 times[name].append(run(fn)[0])
     rows_out = []
-    for group in ([*loops] for loops, _ in groups):
-        anchor = statistics.median(times[group[-1]])
-        for name in group:
-            ts = times[name]
-            med = statistics.median(ts)
-            rows_out.append(
-                [name, f"{med * 1000:.0f}", f"{min(ts) * 1000:.0f}–{max(ts) * 1000:.0f}", f"{anchor / med:.2f}"]
-            )
+    for loops, _ in groups:  # each group against its last loop
+        rows_out += speed_rows({name: times[name] for name in loops}, list(loops)[-1])
     table(
         f"EWT: one training epoch ({sum(len(s.words) for s in train):,} tokens), the sums of "
         f"{words.shape[0]:,} training words, one tagging call ({rows.shape[0]:,} tokens, warm cache); "

@@ -160,7 +160,7 @@ def word_emissions(attrs, rare, luts, one, attr, bias, withhold, slot, W, out):
     The sums of :func:`perceptrons._jit.structured.type_emissions` (same additions in the same
     order), one word per row, as the word cache keeps them.  A word's ~45 lookups land in a
     table of several MB and point into a weight matrix of as many: the next word's lookups and
-    this word's weight rows are prefetched before the sums start (2.2–2.4x faster over EWT's
+    this word's weight rows are prefetched before the sums start (1.8–2.4x faster over EWT's
     20,000 training words, ``benchmarks/bench_tag_loops.py``).
     """
     T = W.shape[1]
@@ -221,7 +221,7 @@ def cached_emissions(
     same order (offsets, then conjunctions in template order), so the scores are identical.
     They come last.  The sentence's keys are computed in a first pass (their table slots
     prefetched), probed in a second (the weight rows found prefetched), so that the cache misses
-    of a whole sentence overlap instead of each waiting for the one before: 1.5–1.8x the
+    of a whole sentence overlap instead of each waiting for the one before: 1.4–1.8x the
     token-by-token loop on EWT test, of which the prefetches give a few per cent
     (``benchmarks/bench_tag_loops.py``, issue 15.3).
     """
