@@ -102,6 +102,16 @@ def test_words_must_be_strings(ewt, bad):
     assert tagger.tag(["a"])[0][0] == "a"  # the cache is unharmed
 
 
+def test_a_bad_word_in_a_batch_names_its_sentence(ewt):
+    words, tags, _ = ewt
+    tagger = Tagger(max_epochs=1).fit(words[:50], tags[:50])
+    tagger.predict([["the"]])  # the cache exists: the batch goes straight to its rows
+    with pytest.raises(
+        PerceptronsError, match=r"^sentences\[2\] must be a list of word strings; found a word of type int$"
+    ):
+        tagger.predict([["the"], ["a", "b"], ["c", 7]])
+
+
 def test_pickles_after_tagging(ewt):
     words, tags, test = ewt
     tagger = Tagger(max_epochs=1).fit(words[:200], tags[:200])
@@ -157,3 +167,29 @@ def test_small_data_every_path(params):
     expected = factored(tagger, test)
     assert [t for s in test for _, t in tagger.tag(s)] == expected
     assert [t for s in copy.deepcopy(tagger).predict(test) for t in s] == expected
+
+
+@pytest.mark.parametrize("rare_count", [0, 3])
+def test_add_words_writes_table_rows_unseen_rows_and_their_sums(ewt, rare_count):
+    from perceptrons._jit.features import add_words, word_emissions
+
+    words, tags, _ = ewt
+    cache = Tagger(max_epochs=1, rare_count=rare_count).fit(words[:300], tags[:300])._words()
+    fm = cache.features
+    new = ["the", "zzyzx-9", "of", "Qwerty", "the-thing"]
+    found, unseen = fm.word_rows(new)
+    assert [r >= 0 for r in found.tolist()] == [fm.known(w) for w in new] == [True, False, True, False, False]
+    n_attr = fm.type_table_.shape[1]
+    attrs = np.full((9, n_attr), -7, dtype=np.int32)
+    rare = np.zeros(9, dtype=np.bool_)
+    emit = np.full((9, cache.ks.shape[0], cache.W.shape[1]), np.nan)
+    add_words(found, unseen, *cache._known, *cache._one_part, cache.W, attrs, rare, emit, 3)
+    expect = np.array([fm.type_table_[r] if r >= 0 else unseen[u] for r, u in zip(found, np.cumsum(found < 0) - 1)])
+    np.testing.assert_array_equal(attrs[3:8], expect)
+    assert (attrs[:3] == -7).all() and (attrs[8] == -7).all()  # nothing outside the new rows
+    counts = fm.type_counts_[np.maximum(found, 0)]
+    np.testing.assert_array_equal(rare[3:8], ((found < 0) | (counts < rare_count)) & (rare_count > 0))
+    want = np.empty((5,) + emit.shape[1:])
+    word_emissions(expect, rare[3:8], *cache._one_part, cache.W, want)
+    np.testing.assert_array_equal(emit[3:8], want)
+    assert np.isnan(emit[:3]).all() and np.isnan(emit[8]).all()

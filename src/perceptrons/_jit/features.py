@@ -192,6 +192,33 @@ def word_emissions(attrs, rare, luts, one, attr, bias, withhold, slot, W, out):
 
 
 @njit(**NJIT_STRICT)
+def add_words(
+    found, unseen, type_table, type_counts, rare_count, luts, one, attr, bias, withhold, slot, W, attrs, rare, emit, lo
+):
+    """Write the word-cache rows ``lo…`` of ``found.shape[0]`` new words: attribute ids, rare flag
+    and :func:`word_emissions`.
+
+    ``found`` (n,) is each word's row of the training ``type_table``, −1 for a word never seen,
+    whose attribute ids are the next row of ``unseen`` (n_unseen, n_attributes).  A word is rare
+    when seen fewer than ``rare_count`` times (a word never seen always, unless ``rare_count``
+    is 0).  One compiled call per miss: a sentence tagged alone that meets a new word pays
+    one dispatch here, not a numpy call per array.
+    """
+    n = found.shape[0]
+    u = 0
+    for r in range(n):
+        f = found[r]
+        if f >= 0:
+            copy_into(attrs[lo + r], type_table[f])
+            rare[lo + r] = type_counts[f] < rare_count
+        else:
+            copy_into(attrs[lo + r], unseen[u])
+            u += 1
+            rare[lo + r] = rare_count > 0
+    word_emissions(attrs[lo : lo + n], rare[lo : lo + n], luts, one, attr, bias, withhold, slot, W, emit[lo : lo + n])
+
+
+@njit(**NJIT_STRICT)
 def _word_row(rows, lo, n, j):
     """Cache row of the word at position j of the sentence starting at ``lo``: rows 0 and 1 of
     the word cache are BOS and EOS."""

@@ -5,8 +5,6 @@ A mixin of :class:`~perceptrons.structured.features.FeatureMap`: it reads the ma
 (``keys_``, ``offsets_``, ``vocab_``, the type table) and builds nothing that training needs.
 """
 
-from itertools import repeat
-
 import numpy as np
 
 from perceptrons.structured.words import ATTRIBUTES, word_attributes
@@ -44,8 +42,8 @@ class CompiledTables:
         )
         return out
 
-    def word_table(self, types):
-        """Attribute ids and rare flags of word types, for the tagger's word cache.
+    def word_rows(self, types):
+        """Where the word cache takes the attribute ids of word types from.
 
         Parameters
         ----------
@@ -54,23 +52,17 @@ class CompiledTables:
 
         Returns
         -------
-        attrs : ndarray of int32, shape (n_types, n_attributes)
-            Attribute ids (−1: absent), as the rows of :meth:`scores`' type table.
-        rare : ndarray of bool, shape (n_types,)
-            The words that get no identity features (all false with ``rare_count=0``).
+        found : ndarray of int64, shape (n_types,)
+            Each word's row of ``type_table_``, −1 for a word never seen in training.
+        unseen : ndarray of int32, shape (n_unseen, n_attributes)
+            The attribute ids (−1: absent) of the words never seen, in order: the only string
+            work, a few µs a word.
         """
-        if len(types) > 32:
-            attrs = self._table(types, grow=False)[:-2].astype(np.int32)
-            rows = self._rows
-        else:  # a sentence's few new words: numpy's per-call cost would outweigh the work
-            known, get, table = self._known_rows(), self.vocab_.get, self.type_table_
-            attrs = np.empty((len(types), len(ATTRIBUTES)), dtype=np.int32)
-            rows = np.fromiter(map(known.get, types, repeat(-1)), dtype=np.int64, count=len(types))
-            for i, (w, r) in enumerate(zip(types, rows.tolist())):
-                attrs[i] = table[r] if r >= 0 else [get(a, -1) for a in word_attributes(w, self.clusters)]
-        if self.rare_count > 0:
-            return attrs, (rows < 0) | (self.type_counts_[np.maximum(rows, 0)] < self.rare_count)
-        return attrs, np.zeros(len(types), dtype=np.bool_)
+        found = self._type_rows(types)
+        get, clusters = self.vocab_.get, self.clusters
+        # None is no key either, so get(None, -1) = −1 for an absent attribute
+        ids = [get(a, -1) for w, r in zip(types, found.tolist()) if r < 0 for a in word_attributes(w, clusters)]
+        return found, np.array(ids, dtype=np.int32).reshape(-1, len(ATTRIBUTES))
 
     def one_part_tables(self):
         """The one-part templates as the compiled passes read them.

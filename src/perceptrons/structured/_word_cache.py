@@ -17,7 +17,7 @@ import threading
 
 import numpy as np
 
-from perceptrons._jit.features import key_filter, tag_cached, word_emissions
+from perceptrons._jit.features import add_words, key_filter, tag_cached, word_emissions
 from perceptrons._validation import PerceptronsError
 from perceptrons.structured.decoders import decoder_code
 from perceptrons.structured.features import BOS, EOS
@@ -48,6 +48,11 @@ class WordCache:
         self.filter = key_filter(self.hashed, max(12, (16 * n_keys).bit_length()))  # ~16 bits a key
         luts, one, attr, bias, withhold, self.ks, slot = features.one_part_tables()
         self._one_part = (luts, one, attr, bias, withhold, slot)  # word_emissions' tables
+        self._known = (
+            np.ascontiguousarray(features.type_table_, dtype=np.int32),
+            np.ascontiguousarray(features.type_counts_, dtype=np.int32),
+            features.rare_count,
+        )
         self.decoding = (
             np.ascontiguousarray(model.coef_trans_, dtype=np.float64),
             np.ascontiguousarray(model.coef_trans2_, dtype=np.float64),
@@ -57,37 +62,23 @@ class WordCache:
         )
         self.names = model.classes_.tolist()
         self._lock = threading.Lock()
-        self._warmed = False
         self._state = self._empty()
 
     def _empty(self):
         """A cache without words: rows 0 and 1 are BOS and EOS (every attribute is the marker)."""
         fm = self.features
         rows = _Rows(64, self.ks.shape[0], self.W.shape[1], fm.type_table_.shape[1])
-        marks = np.array([[fm.vocab_[BOS]], [fm.vocab_[EOS]]], dtype=np.int32) + np.zeros_like(rows.attrs[:2])
-        self._fill(rows, 0, marks, np.zeros(2, dtype=np.bool_), np.full(2, -1, dtype=np.int64))
+        rows.attrs[0], rows.attrs[1] = fm.vocab_[BOS], fm.vocab_[EOS]
+        word_emissions(rows.attrs[:2], rows.rare[:2], *self._one_part, self.W, rows.emit[:2])
         rows.n = 2
         return rows
 
-    def _fill(self, rows, lo, attrs, rare, forced):
-        """Write the rows ``lo…`` of ``rows`` for words with these attributes, flags, forced tags."""
-        hi = lo + attrs.shape[0]
-        rows.attrs[lo:hi] = attrs
-        rows.rare[lo:hi] = rare
-        rows.forced[lo:hi] = forced
-        word_emissions(attrs, rare, *self._one_part, self.W, rows.emit[lo:hi])
-
-    def rows(self, words, warm=False):
+    def rows(self, words):
         """The cache rows of the words, adding those never seen.
 
         Parameters
         ----------
         words : list of str
-        warm : bool, default=False
-            On the first miss, add every training word at once: a caller that tags a sentence
-            at a time then meets a miss only for words never seen in training (on EWT test 1,124
-            of 2,077 sentences instead of 1,660), and one compiled pass over the training words
-            costs less than the per-call work of the misses it saves.
 
         Returns
         -------
@@ -106,35 +97,35 @@ class WordCache:
         except TypeError:  # an unhashable "word"
             found = None
         if found is None or -1 in found:
-            if warm and not self._warmed:
-                self._warmed = True
-                train = self.features.training_words()
-                if (state.n + len(train)) * state.row_bytes <= MAX_BYTES // 2:
-                    self._add(train)
             state = self._add(words)
             found = [state.index[w] for w in words]
         return np.array(found, dtype=np.int64), state
 
     def _add(self, words):
         """Add the new words; returns the state that holds them all (published as ``_state``)."""
-        if not all(isinstance(w, str) for w in words):
-            bad = next(w for w in words if not isinstance(w, str))
-            raise PerceptronsError(
-                f"a sentence must be a list of word strings; found a word of type {type(bad).__name__}"
-            )
         with self._lock:  # rows are numbered in order: two threads must not take the same ones
             state = self._state
-            new = [w for w in dict.fromkeys(words) if w not in state.index]
+            try:
+                new = [w for w in dict.fromkeys(words) if w not in state.index]
+            except TypeError:  # an unhashable "word"
+                new = words
+            # the words already cached are str: only the new ones need the check
+            if not all(isinstance(w, str) for w in new):
+                bad = next(w for w in new if not isinstance(w, str))
+                raise PerceptronsError(
+                    f"a sentence must be a list of word strings; found a word of type {type(bad).__name__}"
+                )
             if (state.n + len(new)) * state.row_bytes > MAX_BYTES:
                 state = self._empty()
                 new = list(dict.fromkeys(words))
             if new:
-                attrs, rare = self.features.word_table(new)
-                forced = np.full(len(new), -1, dtype=np.int64)
+                found, unseen = self.features.word_rows(new)
+                lo = state.n
+                state = state.grown(lo + len(new))
+                add_words(found, unseen, *self._known, *self._one_part, self.W, state.attrs, state.rare, state.emit, lo)
                 if self.tagdict:
-                    forced = self.model.forced_indices(np.array([self.tagdict.get(w, "") for w in new]), len(new))
-                state = state.grown(state.n + len(new))
-                self._fill(state, state.n, attrs, rare, forced)
+                    tags = np.array([self.tagdict.get(w, "") for w in new])
+                    state.forced[lo : lo + len(new)] = self.model.forced_indices(tags, len(new))
                 # rows written before they are named: a reader of this state never sees a row unwritten
                 state.index.update(zip(new, range(state.n, state.n + len(new))))
                 state.n += len(new)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from itertools import chain
 from numbers import Integral, Real
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,7 @@ from perceptrons.structured.decoders import DECODERS
 from perceptrons.structured.features import FeatureMap
 from perceptrons.structured.nltk_api import NLTKTaggerAPI, split_tagged
 from perceptrons.structured.templates import CLUSTER, TEMPLATE_SETS, uses_clusters
-from perceptrons.structured.words import corpus_types
+from perceptrons.structured.words import corpus_types, raise_not_words
 
 if TYPE_CHECKING:
     import os
@@ -335,18 +336,22 @@ class Tagger(NLTKTaggerAPI, ParamsMixin):
         """
         self._check_fitted()
         _check_corpus(sentences)
-        tok, types, lengths = corpus_types(sentences)
-        if tok.shape[0] == 0:
+        lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+        if not lengths.any():
             return [[] for _ in sentences]
         cache = self._words()
         if cache is None:
-            flat = self._predict_with_edges(tok, types, lengths).tolist()
+            flat = self._predict_with_edges(*corpus_types(sentences)).tolist()
         else:
-            rows, state = cache.rows(types)
+            try:  # tokens straight to cache rows: no table of the batch's own types is needed
+                rows, state = cache.rows(list(chain.from_iterable(sentences)))
+            except PerceptronsError:
+                raise_not_words(sentences)  # the same error, naming the sentence
+                raise
             offsets = np.zeros(lengths.shape[0] + 1, dtype=np.int64)
             np.cumsum(lengths, out=offsets[1:])
             names = cache.names
-            flat = [names[i] for i in cache.tag(rows[tok], state, offsets).tolist()]
+            flat = [names[i] for i in cache.tag(rows, state, offsets).tolist()]
         out, i = [], 0
         for n in lengths.tolist():
             out.append(flat[i : i + n])
@@ -361,7 +366,7 @@ class Tagger(NLTKTaggerAPI, ParamsMixin):
         cache = self._words()
         if cache is None or not words:
             return self.predict([words])[0]
-        rows, state = cache.rows(words, warm=True)
+        rows, state = cache.rows(words)
         names = cache.names
         return [names[i] for i in cache.tag(rows, state, np.array([0, len(words)], dtype=np.int64)).tolist()]
 

@@ -116,14 +116,17 @@ def corpus_types(sentences):
     except TypeError:  # an unhashable "word"
         words = False
     if not words:
-        i = next(i for i, s in enumerate(sentences) if not all(isinstance(w, str) for w in s))
-        bad = next(w for w in sentences[i] if not isinstance(w, str))
-        raise PerceptronsError(
-            f"sentences[{i}] must be a list of word strings; found a word of type {type(bad).__name__}"
-        )
+        raise_not_words(sentences)
     index = {w: i for i, w in enumerate(types)}
     tok = np.fromiter(map(index.__getitem__, chain.from_iterable(sentences)), dtype=np.int64, count=int(lengths.sum()))
     return tok, types, lengths
+
+
+def raise_not_words(sentences):
+    """Raise the error that names the first sentence holding a word that is not a str."""
+    i = next(i for i, s in enumerate(sentences) if not all(isinstance(w, str) for w in s))
+    bad = next(w for w in sentences[i] if not isinstance(w, str))
+    raise PerceptronsError(f"sentences[{i}] must be a list of word strings; found a word of type {type(bad).__name__}")
 
 
 def pack_strings(strings):
