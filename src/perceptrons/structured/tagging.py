@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
 from itertools import chain
 from numbers import Integral, Real
 from typing import TYPE_CHECKING
@@ -20,7 +19,9 @@ from perceptrons._validation import (
 )
 from perceptrons.structured._params import ParamsMixin
 from perceptrons.structured._sequence_model import SequenceModel
-from perceptrons.structured.clusters import WordClusters, load_clusters
+from perceptrons.structured._tagdict import TagDictMixin
+from perceptrons.structured._tagger_state import TaggerState
+from perceptrons.structured.clusters import load_clusters
 from perceptrons.structured.decoders import DECODERS
 from perceptrons.structured.features import FeatureMap
 from perceptrons.structured.nltk_api import NLTKTaggerAPI, split_tagged
@@ -56,7 +57,7 @@ def _check_corpus(sentences, tags=None, what="sentences"):
                 raise PerceptronsError(f"{what}[{i}] has {len(s)} words but {len(t)} tags")
 
 
-class Tagger(NLTKTaggerAPI, ParamsMixin):
+class Tagger(NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin):
     """Part-of-speech tagger: feature templates + :class:`SequencePerceptron`.
 
     Parameters
@@ -421,109 +422,11 @@ class Tagger(NLTKTaggerAPI, ParamsMixin):
             )
         return self.templates
 
-    # ------------------------------------------------------------------ tag dictionary
-    def _build_tagdict(self, sentences, tags):
-        return self._select_tagdict(self._count_tags(defaultdict(Counter), sentences, tags))
-
-    @staticmethod
-    def _count_tags(counts, sentences, tags):
-        """Add the tag counts of each word to ``counts`` (word → Counter), in corpus order."""
-        for s, t in zip(sentences, tags):
-            for w, g in zip(s, t):
-                counts[w][g] += 1
-        return counts
-
-    def _select_tagdict(self, counts):
-        """The frequent unambiguous words of ``counts``, with their tag (ties: the tag seen first)."""
-        out = {}
-        for w, c in counts.items():
-            n = sum(c.values())
-            tag, k = c.most_common(1)[0]
-            if n >= self.tag_dict_min_count and k / n >= self.tag_dict_ratio:
-                out[w] = tag
-        return out
-
-    def _forced(self, sentences):
-        if not self.tagdict_:
-            return None
-        return np.array([self.tagdict_.get(w, "") for s in sentences for w in s], dtype=object).astype(str)
-
-    def _forced_types(self, tok, types):
-        if not self.tagdict_:
-            return None
-        per_type = np.array([self.tagdict_.get(w, "") for w in types] or [""]).astype(str)
-        return per_type[tok]
-
     def _check_fitted(self):
         if not hasattr(self, "model_"):
             from sklearn.exceptions import NotFittedError
 
             raise NotFittedError("This Tagger instance is not fitted yet. Call 'fit' with appropriate arguments first.")
-
-    # ------------------------------------------------------------------ persistence
-    def _to_state(self):
-        self._check_fitted()
-        meta_m, arrays_m = self.model_._to_state()
-        arrays = {"m_" + k: v for k, v in arrays_m.items()}
-        arrays.update({"f_" + k: v for k, v in self.features_.to_arrays().items()})
-        if self.edge_features_ is not None:
-            arrays.update({"e_" + k: v for k, v in self.edge_features_.to_arrays().items()})
-        if self.clusters_ is not None:
-            arrays.update({"c_" + k: v for k, v in self.clusters_.to_arrays().items()})
-        words = list(self.tagdict_)
-        arrays["tagdict_words"] = np.array(words, dtype=str) if words else np.zeros(0, dtype="<U1")
-        arrays["tagdict_tags"] = (
-            np.array([self.tagdict_[w] for w in words], dtype=str) if words else np.zeros(0, dtype="<U1")
-        )
-        meta = {
-            "model": meta_m,
-            "templates": list(self.features_.templates),
-            "n_values": int(self.features_.n_values_),
-            "min_count": int(self.features_.min_count),
-            "rare_count": int(self.features_.rare_count),
-            "clusters": None if self.clusters_ is None else self.clusters_.source,
-        }
-        if self.edge_features_ is not None:
-            e = self.edge_features_
-            meta["edges"] = {
-                "templates": list(e.templates),
-                "n_values": int(e.n_values_),
-                "min_count": int(e.min_count),
-            }
-        return meta, arrays
-
-    def _from_state(self, st):
-        """Restore from a :class:`~perceptrons.io.model_state.ModelState`: the feature maps,
-        the clusters and the sequence model are each read through their own checked view, and
-        the model must have one weight row per feature of the maps.
-        """
-        source = st.str("clusters", none=True)
-        self.clusters_ = None if source is None else WordClusters.from_state(st.split("c_", "clusters"), source)
-        self.features_ = self._feature_map(st, st, "f_", "features", st.int("rare_count"))
-        self.edge_features_ = None
-        if st.has("edges"):
-            e = st.object("edges")
-            self.edge_features_ = self._feature_map(st, e, "e_", "edges", 0)
-        self.model_ = self._sequence_model()
-        self.model_._from_state(st.sub("model", "m_"))
-        st.require(
-            self.model_.n_features_in_ == self.features_.n_features,
-            "model.n_features_in",
-            f"{self.model_.n_features_in_} weight rows for {self.features_.n_features} features",
-        )
-        n_edge = 0 if self.edge_features_ is None else self.edge_features_.n_features
-        st.require(
-            self.model_.n_edge_features_in_ == n_edge,
-            "model.n_edge_features_in",
-            f"{self.model_.n_edge_features_in_} edge weight rows for {n_edge} edge features",
-        )
-        words, tags = st.text("tagdict_words"), st.text("tagdict_tags")
-        st.require(words.shape == tags.shape, "tagdict_tags", f"{tags.shape[0]} tags for {words.shape[0]} words")
-        self._single_precision()
-        self.tags_ = self.model_.classes_
-        self.tagdict_ = dict(zip(words.tolist(), tags.tolist()))
-        self._word_cache = None
-        return self
 
     def _sequence_model(self):
         """The unfitted sequence model with the tagger's training parameters."""
@@ -536,9 +439,3 @@ class Tagger(NLTKTaggerAPI, ParamsMixin):
             markov_order=self.markov_order,
             random_state=self.random_state,
         )
-
-    def _feature_map(self, st, meta, prefix, what, rare_count):
-        """A feature map read from ``meta``'s template fields and the ``prefix`` arrays."""
-        templates = meta.list("templates", "str")
-        min_count, n_values = meta.int("min_count"), meta.int("n_values")
-        return FeatureMap.from_state(st.split(prefix, what), templates, min_count, n_values, rare_count, self.clusters_)
