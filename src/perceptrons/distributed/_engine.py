@@ -52,7 +52,13 @@ def connect(client=None, n_workers=None, dashboard=False):
     with _quiet():
         with _sigint_ignored():
             cluster = distributed.LocalCluster(
-                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=address
+                n_workers=n,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=address,
+                # without a dashboard the scheduler still serves HTTP (health checks), by default
+                # on the dashboard's port 8787: a second cluster on the machine warned of a clash
+                scheduler_kwargs=None if address else {"dashboard_address": ":0"},
             )
         with cluster, distributed.Client(cluster) as c:
             yield c
