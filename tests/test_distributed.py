@@ -21,20 +21,14 @@ from perceptrons._validation import PerceptronsError
 from perceptrons.theory import novikoff_bound
 
 pytest.importorskip("distributed")
-from distributed import Client, LocalCluster  # noqa: E402
-
-#: no dashboard, and the scheduler's own HTTP server on a free port (tests run two clusters at once)
-NO_DASHBOARD = {"dashboard_address": None, "scheduler_kwargs": {"dashboard_address": ":0"}}
+from perceptrons.distributed._engine import connect  # noqa: E402
 
 EWT = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "ud-english-ewt")
 
 
 @pytest.fixture(scope="module")
 def client():
-    with (
-        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, **NO_DASHBOARD) as cluster,
-        Client(cluster) as c,
-    ):
+    with connect(n_workers=2) as c:  # the library's own LocalCluster: two single-threaded processes
         yield c
 
 
@@ -316,10 +310,7 @@ def test_killing_a_worker_mid_training_changes_nothing(tmp_path, source):
                 X[k * 300 : (k + 1) * 300], y[k * 300 : (k + 1) * 300], str(tmp_path / f"p{k}.svm"), zero_based=False
             )
         data, labels = str(tmp_path / "p*.svm"), None
-    with (
-        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, **NO_DASHBOARD) as cluster,
-        Client(cluster) as c,
-    ):
+    with connect(n_workers=2) as c:
         calm = _quiet_ipm(AveragedPerceptron(max_epochs=6), data, labels, client=c, shards=2)
         hit = _quiet_ipm(
             AveragedPerceptron(max_epochs=6), data, labels, client=c, shards=2, callback=_kill_a_worker_after(c, 2)
@@ -407,8 +398,6 @@ def test_cli_ctrl_c_stops_the_cluster_and_writes_nothing(tmp_path):
 
 
 def test_two_local_clusters_at_once_do_not_clash_on_a_port():
-    from perceptrons.distributed._engine import connect
-
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # distributed warns when a port it wanted is taken
         with connect(n_workers=1) as a, connect(n_workers=1) as b:

@@ -123,8 +123,12 @@ def corpus_types(sentences):
 
 
 def raise_not_words(sentences):
-    """Raise the error that names the first sentence holding a word that is not a str."""
-    i = next(i for i, s in enumerate(sentences) if not all(isinstance(w, str) for w in s))
+    """Raise the error that names the first sentence holding a word that is not a str (return
+    if there is none: the caller's own error then stands).
+    """
+    i = next((i for i, s in enumerate(sentences) if not all(isinstance(w, str) for w in s)), None)
+    if i is None:
+        return
     bad = next(w for w in sentences[i] if not isinstance(w, str))
     raise PerceptronsError(f"sentences[{i}] must be a list of word strings; found a word of type {type(bad).__name__}")
 
