@@ -13,6 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import compile_bytecode
+
 REPEATS = 7
 
 
@@ -49,6 +51,7 @@ def to_first_epoch(csv, model):
 
 def main():
     exe = Path(sys.executable).with_name("perceptrons")
+    compile_bytecode()
     with tempfile.TemporaryDirectory() as tmp:
         csv = Path(tmp) / "small.csv"
         csv.write_text("a,b,label\n" + "".join(f"{i % 7},{(3 * i) % 5},{int(i % 7 > 3)}\n" for i in range(200)))

@@ -19,6 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import compile_bytecode
+
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data"
 CLI = [sys.executable, "-m", "perceptrons"]
@@ -46,6 +48,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
     from perceptrons.io.conllu import read_conllu
+
+    compile_bytecode()
 
     ewt = Path(args.data) / "ud-english-ewt"
     train, test = str(ewt / "train.conllu"), str(ewt / "test.conllu")

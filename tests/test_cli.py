@@ -89,6 +89,31 @@ def test_python_dash_m_and_help():
         assert name in done.stdout
 
 
+def test_the_program_collects_less_often_and_freezes_at_exit(monkeypatch):
+    # main() as the program (argv None) raises the youngest generation's threshold and freezes
+    # what is left at exit; a caller passing argv keeps its own collector
+    import atexit
+    import gc
+
+    from perceptrons.cli import YOUNG_THRESHOLD, main
+
+    registered = []
+    monkeypatch.setattr(atexit, "register", registered.append)
+    old = gc.get_threshold()
+    try:
+        monkeypatch.setattr(sys, "argv", ["perceptrons", "--version"])
+        with pytest.raises(SystemExit, match="0"):
+            main()
+        assert gc.get_threshold() == (YOUNG_THRESHOLD, *old[1:])
+        assert registered == [gc.freeze]
+    finally:
+        gc.set_threshold(*old)
+    registered.clear()
+    with pytest.raises(SystemExit, match="0"):
+        main(["--version"])
+    assert gc.get_threshold() == old and registered == []
+
+
 def test_help_does_not_import_numba():
     code = "import sys; from perceptrons.cli import cli; print('numba' in sys.modules, 'sklearn' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -344,6 +344,21 @@ def test_callback_can_stop():
     assert seen == [1, 2] and clf.n_epochs_ == 2
 
 
+def test_callback_reads_the_averaged_weights_of_each_epoch():
+    # averaged weights are computed when first read: a callback that reads them gets those of the
+    # epoch just run, and one that does not changes nothing
+    _, X, y, lengths = tiny_corpus(5, n_seq=30)
+    seen = {}
+    clf = SequencePerceptron(max_epochs=4, shuffle=True, random_state=3)
+    clf.fit(X, y, lengths, callback=lambda e, m, t: seen.update({e: clf.coef_.copy()}))
+    for epoch in (1, 3):
+        alone = SequencePerceptron(max_epochs=epoch, shuffle=True, random_state=3).fit(X, y, lengths)
+        np.testing.assert_array_equal(seen[epoch], alone.coef_)
+    quiet = SequencePerceptron(max_epochs=4, shuffle=True, random_state=3).fit(X, y, lengths, callback=lambda *a: None)
+    np.testing.assert_array_equal(quiet.coef_, clf.coef_)
+    np.testing.assert_array_equal(quiet.coef_trans_, clf.coef_trans_)
+
+
 def test_same_seed_same_weights():
     _, X, y, lengths = tiny_corpus(7, n_seq=20)
     a = SequencePerceptron(shuffle=True, random_state=11, max_epochs=4).fit(X, y, lengths)

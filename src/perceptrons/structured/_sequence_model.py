@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 _PARTS = ("W", "trans", "E", "trans2", "start", "stop")
+#: the attributes DecodingMixin._set_final sets: the final weights, as tagging reads them
+_FINAL = ("_W_final", "coef_", "coef_trans_", "coef_edge_", "coef_trans2_", "coef_init_", "coef_final_")
 
 
 class SequenceModel(DecodingMixin, ParamsMixin):
@@ -298,7 +300,6 @@ class SequenceModel(DecodingMixin, ParamsMixin):
         rng = self._rng
         self.converged_, self._stopped = False, False
         best, best_score, since_best = None, -1.0, 0
-        final_is_current = False
         t0 = time.perf_counter()
         for epoch in range(1, n_epochs + 1):
             perm = rng.permutation(n_seq) if self.shuffle else np.arange(n_seq, dtype=np.int64)
@@ -306,11 +307,12 @@ class SequenceModel(DecodingMixin, ParamsMixin):
             self.n_epochs_ += 1
             self.mistakes_per_epoch_.append(int(m))
             self.token_mistakes_per_epoch_.append(int(wrong))
-            # the averaged weights of every epoch only when something reads them (a pass over
-            # all the weights: 0.1 s of a 5-epoch EWT run otherwise spent for nothing)
-            final_is_current = dev_ops is not None or callback is not None
-            if final_is_current:
+            # the averaged weights of an epoch are a pass over all the weights (~50 ms on EWT):
+            # computed now for the dev set, otherwise on the first read (a callback may read them)
+            if dev_ops is not None:
                 self._finalize()
+            else:
+                self._average_later()
             self.converged_ = m == 0
             if dev_ops is not None:
                 (dop, deop, yd, doff, dforced) = dev_ops
@@ -330,7 +332,7 @@ class SequenceModel(DecodingMixin, ParamsMixin):
             self.best_epoch_ = best[0]
             self._set_final(*best[1])
         else:
-            if not final_is_current:
+            if "_final_stale" in self.__dict__:
                 self._finalize()
             self.best_epoch_ = self.n_epochs_
 
@@ -389,10 +391,24 @@ class SequenceModel(DecodingMixin, ParamsMixin):
         self._rng = np.random.default_rng(seed_of(self.random_state))
         self._finalize()
 
+    def _average_later(self):
+        """Drop the final weights: the first read of one computes them all (:meth:`__getattr__`)."""
+        for name in _FINAL:
+            self.__dict__.pop(name, None)
+        self._final_stale = True
+
+    def __getattr__(self, name):
+        # called only when an attribute is missing: the final weights after _average_later
+        if name in _FINAL and "_final_stale" in self.__dict__:
+            self._finalize()
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def _finalize(self):
         """Final weights from the running state: the lazy average W − U / C, or W itself."""
         from perceptrons._jit.structured import lazy_average
 
+        self.__dict__.pop("_final_stale", None)
         s = self._state
         c = int(s["count"][0])
         if self.averaged and c > 0:
