@@ -1,0 +1,206 @@
+"""One compiled pass over a CoNLL-U file's bytes: its sentences, and each word and tag as the id
+of a distinct string.
+
+The pass accepts only what the line-by-line reader of :mod:`perceptrons.io.conllu` accepts
+without comment, and gives the same sentences; on anything else (a bad line, but also a rare
+form it does not follow, such as a non-ASCII tag or a line of Unicode spaces) it stops and
+returns −1, and that reader reads the file again and says what is wrong.  So the messages stay
+in one place, and this pass only has to be right about what it accepts.
+"""
+
+import numpy as np
+from numba import njit
+
+from perceptrons._config import NJIT_STRICT
+
+#: returned as the token count when the file needs the line-by-line reader
+FALLBACK = -1
+
+
+@njit(**NJIT_STRICT)
+def _is_space(data, p, end):
+    """Whether the UTF-8 character at ``data[p]`` is whitespace as ``str.isspace`` has it:
+    U+0009–000D, U+001C–0020, U+0085, U+00A0, U+1680, U+2000–200A, U+2028, U+2029, U+202F,
+    U+205F and U+3000 (``str.strip`` removes exactly these)."""
+    c = data[p]
+    if c < 0x80:
+        return 9 <= c <= 13 or 28 <= c <= 32
+    if c == 0xC2 and p + 1 < end:
+        return data[p + 1] == 0x85 or data[p + 1] == 0xA0
+    if p + 2 >= end:
+        return False
+    d, e = data[p + 1], data[p + 2]
+    if c == 0xE1:
+        return d == 0x9A and e == 0x80
+    if c == 0xE2:
+        return (d == 0x80 and (e <= 0x8A or e == 0xA8 or e == 0xA9 or e == 0xAF)) or (d == 0x81 and e == 0x9F)
+    if c == 0xE3:
+        return d == 0x80 and e == 0x80
+    return False
+
+
+@njit(**NJIT_STRICT)
+def _space_around(data, a, b):
+    """Whether the non-empty field ``data[a:b]`` starts or ends with whitespace."""
+    if _is_space(data, a, b):
+        return True
+    p = b - 1
+    while p > a and (data[p] & 0xC0) == 0x80:  # back to the first byte of the last character
+        p -= 1
+    return _is_space(data, p, b)
+
+
+@njit(**NJIT_STRICT)
+def _parse_id(data, a, b):
+    """(kind, value) of an ID field: (0, n) a word ID n written without a leading zero; (1, 0) a
+    well-formed multi-word range ``m-n`` (m < n) or empty node ``n.k``; (−1, 0) anything else."""
+    p, v1 = a, 0
+    while p < b and 48 <= data[p] <= 57:
+        v1 = v1 * 10 + (data[p] - 48)
+        p += 1
+    n1 = p - a
+    if n1 == 0 or n1 > 18:
+        return -1, 0
+    if p == b:
+        return (-1, 0) if data[a] == 48 else (0, v1)
+    sep = data[p]
+    p += 1
+    q, v2 = p, 0
+    while p < b and 48 <= data[p] <= 57:
+        v2 = v2 * 10 + (data[p] - 48)
+        p += 1
+    n2 = p - q
+    if p != b or n2 == 0 or n2 > 18 or data[q] == 48:
+        return -1, 0
+    if sep == 45:  # '-': a range from a lower ID to a higher one, neither with a leading zero
+        return (1, 0) if data[a] != 48 and v1 < v2 else (-1, 0)
+    if sep == 46:  # '.': an empty node, 0.k or n.k
+        return (1, 0) if data[a] != 48 or n1 == 1 else (-1, 0)
+    return -1, 0
+
+
+@njit(**NJIT_STRICT)
+def _intern(data, a, b, table, starts, ends, n):
+    """The id of the string ``data[a:b]`` among the ``n`` distinct ones so far, adding it if new.
+
+    ``table`` is open addressing over an FNV-1a hash (capacity a power of two above twice the
+    most strings there can be), ``starts``/``ends`` the span of each string's first occurrence.
+    Returns (id, new count).
+    """
+    h = np.uint64(0xCBF29CE484222325)
+    for p in range(a, b):
+        h = (h ^ np.uint64(data[p])) * np.uint64(0x100000001B3)
+    mask = np.uint64(table.shape[0] - 1)
+    slot = h & mask
+    while True:
+        k = table[slot]
+        if k == -1:
+            table[slot] = n
+            starts[n] = a
+            ends[n] = b
+            return n, n + 1
+        if ends[k] - starts[k] == b - a:
+            same = True
+            s = starts[k]
+            for i in range(b - a):
+                if data[s + i] != data[a + i]:
+                    same = False
+                    break
+            if same:
+                return k, n
+        slot = (slot + np.uint64(1)) & mask
+
+
+@njit(**NJIT_STRICT)
+def scan_conllu(data, col, word, tag, token_line, sent_first, sent_lines, sent_tok, words, tags):
+    """Sentences, words and tags of the CoNLL-U bytes ``data`` (UTF-8, already checked).
+
+    Parameters
+    ----------
+    data : ndarray of uint8
+        The whole file.
+    col : int
+        The tag column (3: UPOS, 4: XPOS).
+    word, tag, token_line : ndarray of int64, shape (≥ n_lines,)
+        Out: per word, the ids of its form and tag, and its line's index in its sentence.
+    sent_first, sent_lines, sent_tok : ndarray of int64, shape (≥ n_lines,)
+        Out: per sentence, its first line's number (from 1), its number of lines and its first word.
+    words, tags : tuple (table, starts, ends) of int64 arrays
+        Out: the distinct forms and tags, as byte spans of their first occurrence (see
+        :func:`_intern`).
+
+    Returns
+    -------
+    (n_words, n_sentences, n_forms, n_tags), with n_words = −1 (:data:`FALLBACK`) when the file
+    must be read line by line.
+    """
+    wtable, wstart, wend = words
+    ttable, tstart, tend = tags
+    n = data.shape[0]
+    pos = 3 if n >= 3 and data[0] == 0xEF and data[1] == 0xBB and data[2] == 0xBF else 0  # a BOM
+    lineno, nt, ns, nw, ng = 0, 0, 0, 0, 0
+    in_block, first, last, expect, block_tok = False, 0, 0, 1, 0
+    field = np.empty(11, dtype=np.int64)  # field i is data[field[i] : field[i + 1] - 1]
+    while pos < n:
+        lineno += 1
+        end = pos
+        while end < n and data[end] != 10:
+            end += 1
+        e = end
+        while e > pos and data[e - 1] == 13:  # the reader strips "\r" (and "\n") at the end
+            e -= 1
+        line, pos = (pos, e), end + 1
+        blank = True
+        for p in range(line[0], line[1]):
+            if not (9 <= data[p] <= 13 or 28 <= data[p] <= 32):
+                blank = False
+                break
+        if blank:
+            if in_block and nt > block_tok:
+                sent_first[ns], sent_lines[ns], sent_tok[ns] = first, last - first + 1, block_tok
+                ns += 1
+            in_block = False
+            continue
+        if not in_block:
+            in_block, first, expect, block_tok = True, lineno, 1, nt
+        last = lineno
+        if data[line[0]] == 35:  # '#': a comment
+            continue
+        k = 0
+        field[0] = line[0]
+        for p in range(line[0], line[1]):
+            if data[p] == 9:
+                k += 1
+                if k > 9:
+                    return FALLBACK, 0, 0, 0
+                field[k] = p + 1
+        if k != 9:
+            return FALLBACK, 0, 0, 0
+        field[10] = line[1] + 1
+        for i in range(10):
+            a, b = field[i], field[i + 1] - 1
+            if b <= a:
+                return FALLBACK, 0, 0, 0
+            # whitespace around a column is refused (the form excepted); most edges are printable
+            # ASCII, which the first test clears without decoding a character
+            c, d = data[a], data[b - 1]
+            if i != 1 and not (32 < c < 0x80 and 32 < d < 0x80) and _space_around(data, a, b):
+                return FALLBACK, 0, 0, 0
+        kind, value = _parse_id(data, field[0], field[1] - 1)
+        if kind == 1:
+            continue  # a multi-word token or an empty node: kept for writing, not tagged
+        if kind < 0 or value != expect:
+            return FALLBACK, 0, 0, 0
+        ta, tb = field[col], field[col + 1] - 1
+        for p in range(ta, tb):
+            if not 0x21 <= data[p] <= 0x7E:  # printable ASCII, no space
+                return FALLBACK, 0, 0, 0
+        word[nt], nw = _intern(data, field[1], field[2] - 1, wtable, wstart, wend, nw)
+        tag[nt], ng = _intern(data, ta, tb, ttable, tstart, tend, ng)
+        token_line[nt] = lineno - first
+        nt += 1
+        expect += 1
+    if in_block and nt > block_tok:
+        sent_first[ns], sent_lines[ns], sent_tok[ns] = first, last - first + 1, block_tok
+        ns += 1
+    return nt, ns, nw, ng

@@ -1,0 +1,141 @@
+"""The compiled CoNLL-U pass against the line-by-line reader: the same sentences whenever it
+accepts a file, and the reader's own error whenever the file is bad."""
+
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_conllu import SAMPLE
+
+from perceptrons._jit.conllu_scan import _is_space
+from perceptrons._validation import PerceptronsError
+from perceptrons.io.conllu import _read_scanned, iter_conllu, read_conllu
+
+
+def as_tuples(sentences):
+    return [(s.words, s.tags, s.lines, s.token_lines, s.first_line) for s in sentences]
+
+
+def line_by_line(path, column, keep_lines):
+    """The reader's sentences, or its error message."""
+    try:
+        return as_tuples(iter_conllu(path, column, keep_lines))
+    except PerceptronsError as exc:
+        return str(exc)
+
+
+def test_whitespace_is_pythons():
+    # every code point (surrogates aside) encoded alone: the compiled test says what str.isspace says
+    chars = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    encoded = [c.encode("utf-8") for c in chars]
+    blob = np.frombuffer(b"".join(encoded), dtype=np.uint8)
+    starts = np.cumsum([0] + [len(e) for e in encoded])
+    spaces = [c for c, a, b in zip(chars, starts[:-1].tolist(), starts[1:].tolist()) if _is_space(blob, a, b)]
+    assert spaces == [c for c in chars if c.isspace()]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        SAMPLE,
+        SAMPLE.replace("\n", "\r\n"),
+        "\ufeff" + SAMPLE,
+        SAMPLE.rstrip("\n"),
+        SAMPLE.replace("I\tI\t", "Ünïcode\tü\t").replace("Hi\thi", "日本\t日本"),
+        SAMPLE.replace("\tknow\t", "\t know \t"),  # spaces around the form are the form's
+        "# only a comment\n\n" + SAMPLE + "\n\n   \n# trailing comment\n",
+    ],
+)
+@pytest.mark.parametrize("column", ["upos", "xpos"])
+@pytest.mark.parametrize("keep_lines", [True, False])
+def test_the_compiled_pass_reads_what_the_reader_reads(tmp_path, text, column, keep_lines):
+    path = tmp_path / "a.conllu"
+    path.write_bytes(text.encode("utf-8"))
+    scanned = _read_scanned(path, column, keep_lines)
+    assert scanned is not None, "the compiled pass should accept this file"
+    assert as_tuples(scanned) == line_by_line(path, column, keep_lines)
+
+
+@pytest.mark.parametrize("name", ["train", "dev", "test"])
+def test_ewt_in_one_compiled_pass(data_dir, name):
+    path = data_dir / "ud-english-ewt" / f"{name}.conllu"
+    for column in ("upos", "xpos"):
+        scanned = _read_scanned(path, column, keep_lines=True)
+        assert scanned is not None
+        assert as_tuples(scanned) == line_by_line(path, column, True)
+
+
+# clean documents (words, multi-word tokens, empty nodes, comments, blank lines), then at most
+# two hostile pieces: whitespace of every kind at the edges of columns, non-ASCII and spaced
+# tags, empty columns, malformed IDs, a column too few or too many, odd lines, a byte not UTF-8
+FORMS = ["a", "café", "日本", "x_y", "_", "'s", "2,000"]
+TAGS = ["NOUN", "X", "PUNCT", "_", "-LRB-", "NN$"]
+HOSTILE = {
+    "form": [" x", "x ", "a b", "\u3000x", "x\u00a0", ""],
+    "lemma": [" x", "x ", "x\u2028", "x\x1c", "\u0085x", "\u00a0x", "x\u202f", ""],
+    "tag": ["NO UN", "A B", "ñ", "\u00a0X", "X ", " X", "", "X\x7f", "Ω"],
+    "id": ["0", "01", "2-1", "1-1", "01-2", "1-02", "00.1", "1.0", "01.1", "1.", ".1", "a", "1-", "-1", "1a", "+1"]
+    + ["99999999999999999999", "1-99999999999999999999", "1.99999999999999999999"],
+    "line": [" ", "\t", "\u3000", "\x0b", "\x1c", "#", "no tabs here", "1\t2\t3", " # x"],
+}
+
+
+@st.composite
+def documents(draw):
+    rows = []  # each a list of columns, or a str for a line that is not a token
+    for _ in range(draw(st.integers(1, 3))):
+        if draw(st.booleans()):
+            rows.append(draw(st.sampled_from(["# sent_id = x", "# text = a b"])))
+        for i in range(1, draw(st.integers(1, 5)) + 1):
+            if draw(st.integers(0, 5)) == 0:
+                rows.append([f"{i}-{i + 1}", "ab", "_", "_", "_", "_", "_", "_", "_", "_"])
+            tags = [draw(st.sampled_from(TAGS)), draw(st.sampled_from(TAGS))]
+            rows.append([str(i), draw(st.sampled_from(FORMS)), "lemma", *tags, "_", "0", "dep", "_", "_"])
+            if draw(st.integers(0, 5)) == 0:
+                rows.append([f"{i}.1", "e", "_", "_", "_", "_", "_", "_", "_", "_"])
+        rows.append("")
+    tokens = [r for r in rows if isinstance(r, list)]
+    for _ in range(draw(st.integers(0, 2))):
+        what = draw(st.sampled_from(["form", "lemma", "tag", "id", "line", "columns"]))
+        row = draw(st.sampled_from(tokens))
+        if what == "line":
+            rows.insert(draw(st.integers(0, len(rows))), draw(st.sampled_from(HOSTILE["line"])))
+        elif what == "id" and draw(st.booleans()):  # a line with a bad ID among good ones
+            bad = [draw(st.sampled_from(HOSTILE["id"])), *row[1:]]
+            rows.insert(rows.index(row) + draw(st.integers(0, 1)), bad)
+        elif what == "columns":
+            row[:] = row[: draw(st.integers(1, 9))] if draw(st.booleans()) else row + ["_"]
+        else:
+            at = {"form": [1], "lemma": [2, 5, 9], "tag": [3, 4], "id": [0]}[what]
+            row[draw(st.sampled_from(at)) % len(row)] = draw(st.sampled_from(HOSTILE[what]))
+    text = "\n".join(r if isinstance(r, str) else "\t".join(r) for r in rows)
+    text += draw(st.sampled_from(["", "\n", "\n\n"]))
+    if draw(st.booleans()):
+        text = text.replace("\n", "\r\n")
+    data = (("\ufeff" if draw(st.booleans()) else "") + text).encode("utf-8")
+    if draw(st.integers(0, 9)) == 0:  # a byte that is not UTF-8
+        at = draw(st.integers(0, len(data)))
+        data = data[:at] + b"\xff" + data[at:]
+    return data
+
+
+@settings(max_examples=1000, deadline=None)
+@given(documents(), st.sampled_from(["upos", "xpos"]), st.booleans())
+def test_fuzz_same_sentences_or_the_readers_error(data, column, keep_lines):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "f.conllu"
+        path.write_bytes(data)
+        expected = line_by_line(path, column, keep_lines)
+        scanned = _read_scanned(path, column, keep_lines)
+        if isinstance(expected, str):
+            assert scanned is None  # a bad file is always left to the reader, which names the line
+        elif scanned is not None:
+            assert as_tuples(scanned) == expected
+        try:
+            got = as_tuples(read_conllu(path, column, keep_lines=keep_lines))
+        except PerceptronsError as exc:
+            got = str(exc)
+        assert got == expected
