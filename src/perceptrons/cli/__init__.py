@@ -88,20 +88,23 @@ def fail(message, code=2):
 
 #: new container objects between two collections of the youngest generation during a run of the
 #: program (Python's default is 700)
-YOUNG_THRESHOLD = 100_000
+YOUNG_THRESHOLD = 300_000
 
 
 def _short_lived():
     """Garbage-collector settings for a run of the program, which lasts seconds and then ends.
 
     Importing numba and loading its registries builds some 200,000 long-lived objects, which the
-    collector walked again and again and freed next to nothing of: at the default thresholds,
+    collector walked again and again while freeing next to nothing: at the default thresholds,
     0.3 s of a 3.8 s ``tag train`` during the run, and another 0.3 s after the command had
     finished, in the passes of the interpreter's shutdown.  So during the run the youngest
-    generation is collected every 100,000 new objects instead of every 700 (cycles are still
-    freed, in fewer passes), and at exit, once the other exit handlers have run, the objects
-    left are frozen (:func:`gc.freeze`): the shutdown then frees them without walking them first.
-    Only when :func:`main` is the program: a caller passing ``argv`` keeps its own collector.
+    generation is collected every 300,000 new objects instead of every 700: none of those passes
+    in a ``tag train`` or ``tag predict`` on EWT, and 15 MB more at the peak of a first run that
+    compiles (475 against 460 MB; 1,000,000 cost 65 MB).  Cycles are still freed, in fewer
+    passes.  At exit, once the other exit handlers have run, the objects left are frozen
+    (:func:`gc.freeze`), which spares the shutdown its passes over them (0.31 s → 0.04 s after
+    numba's registries).  Only when :func:`main` is the program: a caller passing ``argv``
+    keeps its own collector.
     """
     gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])
     atexit.register(gc.freeze)  # registered first, run last
