@@ -59,6 +59,16 @@ def test_the_compiled_pass_reads_what_the_reader_reads(tmp_path, text, column, k
     assert as_tuples(scanned) == line_by_line(path, column, keep_lines)
 
 
+def test_more_tags_than_the_table_holds_are_read_line_by_line(tmp_path):
+    from perceptrons._jit.conllu_scan import TAG_SLOTS
+
+    path = tmp_path / "many.conllu"
+    for n_tags, scanned in ((TAG_SLOTS // 2, True), (TAG_SLOTS // 2 + 1, False)):
+        path.write_text("".join(f"1\tw\tl\tT{i}\tX\t_\t0\tdep\t_\t_\n\n" for i in range(n_tags)))
+        assert (_read_scanned(path, "upos", False) is not None) == scanned
+        assert as_tuples(read_conllu(path, keep_lines=False)) == line_by_line(path, "upos", False)
+
+
 @pytest.mark.parametrize("name", ["train", "dev", "test"])
 def test_ewt_in_one_compiled_pass(data_dir, name):
     path = data_dir / "ud-english-ewt" / f"{name}.conllu"

@@ -15,6 +15,8 @@ from perceptrons._config import NJIT_STRICT
 
 #: returned as the token count when the file needs the line-by-line reader
 FALLBACK = -1
+#: slots of the tags' hash table; a file with more than half as many distinct tags falls back
+TAG_SLOTS = 1 << 13
 
 
 @njit(**NJIT_STRICT)
@@ -127,7 +129,8 @@ def scan_conllu(data, col, word, tag, token_line, sent_first, sent_lines, sent_t
         Out: per sentence, its first line's number (from 1), its number of lines and its first word.
     words, tags : tuple (table, starts, ends) of int64 arrays
         Out: the distinct forms and tags, as byte spans of their first occurrence (see
-        :func:`_intern`).
+        :func:`_intern`).  The forms' table has more than 2 · n_lines slots; the tags' may be
+        smaller: more distinct tags than half its slots is a fallback.
 
     Returns
     -------
@@ -197,6 +200,8 @@ def scan_conllu(data, col, word, tag, token_line, sent_first, sent_lines, sent_t
                 return FALLBACK, 0, 0, 0
         word[nt], nw = _intern(data, field[1], field[2] - 1, wtable, wstart, wend, nw)
         tag[nt], ng = _intern(data, ta, tb, ttable, tstart, tend, ng)
+        if 2 * ng > ttable.shape[0]:  # the table must keep free slots for _intern's probes
+            return FALLBACK, 0, 0, 0
         token_line[nt] = lineno - first
         nt += 1
         expect += 1
