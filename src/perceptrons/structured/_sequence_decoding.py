@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 _NO_SCORES = np.zeros((0, 0))
+#: the attributes ``_set_final`` sets: the final weights, as decoding reads them
+_FINAL = ("_W_final", "coef_", "coef_trans_", "coef_edge_", "coef_trans2_", "coef_init_", "coef_final_")
 _NO_ROWS = (np.zeros(0, dtype=np.int32), np.zeros(1, dtype=np.int64))  # no token features: scores given
 
 
@@ -190,6 +192,20 @@ class DecodingMixin:
     def _final_weights(self):
         """The final weight arrays; never written in place (``_finalize`` makes new ones)."""
         return (self._W_final, self.coef_trans_, self.coef_edge_, self.coef_trans2_, self.coef_init_, self.coef_final_)
+
+    def _average_later(self):
+        """Drop the final weights: the first read of one has the class's ``_finalize`` compute
+        them all (:meth:`__getattr__`), so that a pass over all the weights is made only if read."""
+        for name in _FINAL:
+            self.__dict__.pop(name, None)
+        self._final_stale = True
+
+    def __getattr__(self, name):
+        # called only when an attribute is missing: the final weights after _average_later
+        if name in _FINAL and "_final_stale" in self.__dict__:
+            self._finalize()
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _set_final(self, W, trans, E, trans2, start, stop):
         self._W_final = np.ascontiguousarray(W)

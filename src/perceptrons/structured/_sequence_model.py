@@ -34,8 +34,6 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 _PARTS = ("W", "trans", "E", "trans2", "start", "stop")
-#: the attributes DecodingMixin._set_final sets: the final weights, as tagging reads them
-_FINAL = ("_W_final", "coef_", "coef_trans_", "coef_edge_", "coef_trans2_", "coef_init_", "coef_final_")
 
 
 class SequenceModel(DecodingMixin, ParamsMixin):
@@ -390,19 +388,6 @@ class SequenceModel(DecodingMixin, ParamsMixin):
         self.n_epochs_ = 0
         self._rng = np.random.default_rng(seed_of(self.random_state))
         self._finalize()
-
-    def _average_later(self):
-        """Drop the final weights: the first read of one computes them all (:meth:`__getattr__`)."""
-        for name in _FINAL:
-            self.__dict__.pop(name, None)
-        self._final_stale = True
-
-    def __getattr__(self, name):
-        # called only when an attribute is missing: the final weights after _average_later
-        if name in _FINAL and "_final_stale" in self.__dict__:
-            self._finalize()
-            return self.__dict__[name]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _finalize(self):
         """Final weights from the running state: the lazy average W − U / C, or W itself."""
