@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from perceptrons._config import NJIT_STRICT
+from perceptrons._jit.murmur import murmur3_32
 
 #: returned as the token count when the file needs the line-by-line reader
 FALLBACK = -1
@@ -85,15 +86,12 @@ def _parse_id(data, a, b):
 def _intern(data, a, b, table, starts, ends, n):
     """The id of the string ``data[a:b]`` among the ``n`` distinct ones so far, adding it if new.
 
-    ``table`` is open addressing over an FNV-1a hash (capacity a power of two above twice the
-    most strings there can be), ``starts``/``ends`` the span of each string's first occurrence.
-    Returns (id, new count).
+    ``table`` is open addressing over the strings' MurmurHash3 (capacity a power of two above
+    twice the most strings there can be), ``starts``/``ends`` the span of each
+    string's first occurrence.  Returns (id, new count).
     """
-    h = np.uint64(0xCBF29CE484222325)
-    for p in range(a, b):
-        h = (h ^ np.uint64(data[p])) * np.uint64(0x100000001B3)
     mask = np.uint64(table.shape[0] - 1)
-    slot = h & mask
+    slot = np.uint64(murmur3_32(data, a, b, 0)) & mask
     while True:
         k = table[slot]
         if k == -1:
@@ -152,9 +150,9 @@ def scan_conllu(data, col, word, tag, token_line, sent_first, sent_lines, sent_t
         e = end
         while e > pos and data[e - 1] == 13:  # the reader strips "\r" (and "\n") at the end
             e -= 1
-        line, pos = (pos, e), end + 1
+        lo, hi, pos = pos, e, end + 1  # the line is data[lo:hi]
         blank = True
-        for p in range(line[0], line[1]):
+        for p in range(lo, hi):
             if not (9 <= data[p] <= 13 or 28 <= data[p] <= 32):
                 blank = False
                 break
@@ -167,11 +165,11 @@ def scan_conllu(data, col, word, tag, token_line, sent_first, sent_lines, sent_t
         if not in_block:
             in_block, first, expect, block_tok = True, lineno, 1, nt
         last = lineno
-        if data[line[0]] == 35:  # '#': a comment
+        if data[lo] == 35:  # '#': a comment
             continue
         k = 0
-        field[0] = line[0]
-        for p in range(line[0], line[1]):
+        field[0] = lo
+        for p in range(lo, hi):
             if data[p] == 9:
                 k += 1
                 if k > 9:
@@ -179,7 +177,7 @@ def scan_conllu(data, col, word, tag, token_line, sent_first, sent_lines, sent_t
                 field[k] = p + 1
         if k != 9:
             return FALLBACK, 0, 0, 0
-        field[10] = line[1] + 1
+        field[10] = hi + 1
         for i in range(10):
             a, b = field[i], field[i + 1] - 1
             if b <= a:

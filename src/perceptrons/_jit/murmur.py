@@ -62,9 +62,13 @@ def murmur_finish(h, k, n):
     return np.int64(h)
 
 
-@njit(**NJIT)
+@njit(**_INLINE)
 def murmur3_32(buf, start, end, seed):
-    """Unsigned 32-bit MurmurHash3 of ``buf[start:end]`` with ``seed`` (0 ≤ seed < 2**32), as int64."""
+    """Unsigned 32-bit MurmurHash3 of ``buf[start:end]`` with ``seed`` (0 ≤ seed < 2**32), as int64.
+
+    Inlined into compiled callers, for the reason above: called per word by the CoNLL-U pass
+    (:mod:`perceptrons._jit.conllu_scan`), the call itself doubled the pass's time.
+    """
     h = np.uint64(seed) & _M32
     i = start
     while i + 4 <= end:
