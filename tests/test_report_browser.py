@@ -81,6 +81,8 @@ class Page:
         self.page.on("request", lambda r: self.requests.append(r.url))
         self.page.goto(self.url + hash_)
         self.page.wait_for_function("window.perceptronReport !== undefined")
+        # two animation frames: the page has painted once, so a capture has a frame to read
+        self.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
     def js(self, expr, arg=None):
         return self.page.evaluate(expr, arg)
@@ -89,6 +91,24 @@ class Page:
         """``fn(arg)`` evaluated in the page, its result sent back as one JSON string (Playwright
         checks a structured result value by value, which costs seconds on a long trace)."""
         return json.loads(self.page.evaluate(f"(arg) => JSON.stringify(({fn})(arg))", arg))
+
+    def screenshot(self, path, target=None, **kwargs):
+        """A capture of the page (or of ``target``, a locator) to ``path``.
+
+        Chromium now and then refuses a capture with "Unable to capture screenshot" and takes
+        the same picture when asked again; one retry on exactly that error, since what the
+        tests check is the picture, not the browser's compositor timing.
+        """
+        from playwright.sync_api import Error
+
+        target = self.page if target is None else target
+        try:
+            target.screenshot(path=str(path), **kwargs)
+        except Error as e:
+            if "Unable to capture screenshot" not in str(e):
+                raise
+            self.page.wait_for_timeout(250)
+            target.screenshot(path=str(path), **kwargs)
 
     def text(self, selector):
         return self.page.locator(selector).first.inner_text()
@@ -361,7 +381,7 @@ def test_screenshot_of_every_view(open_page, pages, size, name):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     p = open_page(pages[name], size, "#step=2")
     full = ARTIFACTS / f"{name}-{size}-page.png"
-    p.page.screenshot(path=str(full), full_page=True)
+    p.screenshot(full, full_page=True)
     assert nonblank(full) > 8.0
     # nothing wider than the screen: a phone scrolls down, never sideways
     assert p.js("document.documentElement.scrollWidth") <= SIZES[size][0]
@@ -371,7 +391,7 @@ def test_screenshot_of_every_view(open_page, pages, size, name):
         out = ARTIFACTS / f"{name}-{size}-{view}.png"
         section = p.page.locator(f"#{view}")
         section.scroll_into_view_if_needed()
-        section.screenshot(path=str(out))
+        p.screenshot(out, section)
         assert nonblank(out) > 8.0, f"{out} looks blank"
     assert p.errors == [] and p.others() == []
 
