@@ -26,6 +26,7 @@ SELECTION = [
     "test_theory_lp.py::test_perceptron_phase_matches_reference",
     "test_theory_lp.py::test_improvement_phase_matches_reference",
     "test_tagger.py::test_features_equal_per_token_oracle",
+    "test_feature_fit.py::test_small_corpora_same_dictionary_and_matrix",
     "test_tagger_cache.py::test_small_data_every_path",
     "test_nltk_api.py",
     "test_estimator_defects.py",

@@ -114,21 +114,28 @@ class CompiledTables:
         type_emissions(p.type_cols[one], slot, p.spec[one, 5] == 1, p.rare_rows, W, per_type)
         return ks, per_type
 
+    def _spec(self):
+        """The templates as the compiled passes read them: (n_templates, 6) int64 rows of kind
+        (number of parts), attribute and offset of each part, and the identity flag."""
+        spec = np.zeros((len(self._parsed), 6), dtype=np.int64)
+        for t, parts in enumerate(self._parsed):
+            spec[t, 0] = len(parts)
+            for p, (a, k) in enumerate(parts):
+                spec[t, 1 + 2 * p], spec[t, 2 + 2 * p] = a, k
+            spec[t, 5] = self._identity[t]
+        return spec
+
     def _compiled(self):
         """Templates as an int array, one lookup row per one-part template, the conjunction hash."""
         if getattr(self, "_tables", None) is None:
             from perceptrons._jit.features import hash_build
 
             nt = len(self._parsed)
-            spec = np.zeros((nt, 6), dtype=np.int64)
+            spec = self._spec()
             luts = np.full((nt, self.n_values_ + 1), -1, dtype=np.int32)
             keys, cols = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
             for t, parts in enumerate(self._parsed):
                 lo, hi = self.ptr_[t], self.ptr_[t + 1]
-                spec[t, 0] = len(parts)
-                for p, (a, k) in enumerate(parts):
-                    spec[t, 1 + 2 * p], spec[t, 2 + 2 * p] = a, k
-                spec[t, 5] = self._identity[t]
                 if len(parts) < 2:
                     luts[t, self.keys_[lo:hi]] = np.arange(lo, hi)
                 else:

@@ -38,6 +38,13 @@ _A = {a: i for i, a in enumerate(ATTRIBUTES)}
 BOS, EOS = "<s>", "</s>"
 
 
+def _positions(lengths):
+    """Each token's position in its sentence and the sentence's length (int64 arrays)."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return np.arange(starts.shape[0], dtype=np.int64) - starts, np.repeat(lengths, lengths)
+
+
 class _Prepared(NamedTuple):
     """What the per-token passes read: token types and positions, the types' attribute ids,
     rare flags per token and per type row, the compiled templates and one-part columns per type.
@@ -135,16 +142,16 @@ class FeatureMap(IncrementalFit, CompiledTables):
         return cached[1][np.array([get("w=" + w, -1) for w in types], dtype=np.int64)]
 
     def _values(self, tok, lengths, table, rare=None):
-        """Yield (template index, values (n_tokens,) int64, −1 where the feature is absent).
+        """Yield (template index, values (n_tokens,) int64, −1 where the feature is absent): the
+        incremental fit's path (:func:`perceptrons._jit.feature_fit.fit_columns` is the whole
+        corpus's).
 
         A value is an attribute id, or ``v₁·V + v₂`` for a conjunction of two parts.  Tokens
         flagged in ``rare`` get no feature from templates that name the current word.
         """
         N = tok.shape[0]
         V = self.n_values_
-        starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
-        pos = np.arange(N, dtype=np.int64) - starts
-        slen = np.repeat(lengths, lengths)
+        pos, slen = _positions(lengths)
         n_types = table.shape[0] - 2
         rows = {}
 
@@ -174,9 +181,12 @@ class FeatureMap(IncrementalFit, CompiledTables):
     def fit_transform(self, sentences):
         """Build the feature dictionary on ``sentences`` (lists of words); return (X, lengths).
 
-        Single-attribute templates are counted with ``bincount`` over the attribute ids (no
-        sort); only conjunctions, whose values range over V², go through ``unique``.
+        Strings are looked at once per word type (:meth:`_table`); counting every template's
+        values, keeping those seen ``min_count`` times and each token's columns is one compiled
+        pass (:func:`perceptrons._jit.feature_fit.fit_columns`).
         """
+        from perceptrons._jit.feature_fit import fit_columns
+
         tok, types, lengths = corpus_types(sentences)
         if tok.shape[0] == 0:
             raise PerceptronsError("no tokens to learn features from")
@@ -185,32 +195,13 @@ class FeatureMap(IncrementalFit, CompiledTables):
         table = self._table(types, grow=True)
         self.type_table_ = table[:-2].astype(np.int32)
         self.type_counts_ = np.bincount(tok, minlength=len(types)).astype(np.int32)
-        rare = self.type_counts_[tok] < self.rare_count if self.rare_count > 0 else None
+        rare = self.type_counts_[tok] < self.rare_count if self.rare_count > 0 else np.zeros(0, dtype=bool)
         self.n_values_ = V = len(self.vocab_)
         if V**2 * len(self._parsed) >= 2**62:
             raise PerceptronsError(f"too many attribute values ({V}) for 64-bit feature keys")
-        col = np.empty((len(self._parsed), tok.shape[0]), dtype=np.int64)
-        kept, ptr = [], [0]
-        for t, v in self._values(tok, lengths, table, rare):
-            present = v >= 0
-            if len(self._parsed[t]) < 2:
-                counts = np.bincount(v[present], minlength=V)
-                vals = np.flatnonzero(counts >= self.min_count)
-                lut = np.full(V + 1, -1, dtype=np.int64)
-                lut[vals] = np.arange(vals.shape[0]) + ptr[-1]
-                col[t] = lut[v]  # v = −1 reads lut[V] = −1
-            else:
-                uniq, inverse, counts = np.unique(v[present], return_inverse=True, return_counts=True)
-                keep = counts >= self.min_count
-                vals = uniq[keep]
-                new_id = np.where(keep, np.cumsum(keep) - 1 + ptr[-1], -1)
-                c = np.full(v.shape[0], -1, dtype=np.int64)
-                c[present] = new_id[inverse]
-                col[t] = c
-            kept.append(vals.astype(np.int64))
-            ptr.append(ptr[-1] + vals.shape[0])
-        self.keys_ = np.concatenate(kept)
-        self.ptr_ = np.asarray(ptr, dtype=np.int64)
+        pos, slen = _positions(lengths)
+        col = np.empty((len(self._parsed), tok.shape[0]), dtype=np.int32)
+        self.keys_, self.ptr_ = fit_columns(tok, pos, slen, table, self._spec(), rare, V, self.min_count, col)
         return self._csr(col), lengths
 
     def transform(self, sentences):
@@ -239,10 +230,7 @@ class FeatureMap(IncrementalFit, CompiledTables):
     def _prepare(self, tok, types, lengths):
         """Attribute table of the types, token positions, rare flags and one-part columns per type."""
         table = self._table(types, grow=False)
-        N = tok.shape[0]
-        starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
-        pos = np.arange(N, dtype=np.int64) - starts
-        slen = np.repeat(lengths, lengths).astype(np.int64)
+        pos, slen = _positions(lengths)
         rare, rare_rows = np.zeros(0, dtype=np.bool_), np.zeros(0, dtype=np.bool_)
         if self.rare_count > 0:
             counts = np.where(self._rows >= 0, self.type_counts_[np.maximum(self._rows, 0)], 0)
