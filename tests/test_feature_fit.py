@@ -1,6 +1,7 @@
 """The compiled fit of the tagging feature dictionary (``fit_transform``) against the numpy path
 of the incremental fit: the same vocabulary, keys, template cuts and matrix, on EWT and on
-small corpora with the edge cases (empty sentences, one-word sentences, every min_count)."""
+small corpora with the edge cases (empty sentences, one-word sentences, every min_count).  And
+the compiled numbering of word attributes against the Python loop it replaces."""
 
 import numpy as np
 import pytest
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 
 from perceptrons.io.conllu import read_conllu
 from perceptrons.structured.features import FeatureMap
-from perceptrons.structured.words import corpus_types
+from perceptrons.structured.words import ATTRIBUTES, attribute_table, corpus_types, word_attributes
 
 
 def numpy_fit(sentences, templates, min_count, rare_count):
@@ -54,3 +55,33 @@ WORDS = st.sampled_from(["a", "A", "b", "the", "The", "run-on", "42", "x1", "zz"
 )
 def test_small_corpora_same_dictionary_and_matrix(sentences, templates, min_count, rare_count):
     assert_same_fit(sentences, templates, min_count, rare_count)
+
+
+def numbered_in_python(types):
+    """The Python loop the compiled numbering replaces: ids by first appearance from 2."""
+    vocab = {}
+    ids = [[-1 if s is None else 2 + vocab.setdefault(s, len(vocab)) for s in word_attributes(w)] for w in types]
+    return np.array(ids, dtype=np.int64).reshape(len(types), len(ATTRIBUTES)), list(vocab)
+
+
+def test_attribute_table_on_ewt_words(data_dir):
+    sentences = [s.words for s in read_conllu(data_dir / "ud-english-ewt" / "train.conllu", keep_lines=False)]
+    types = corpus_types(sentences)[1]
+    assert any(not w.isascii() for w in types)  # both paths are taken
+    ids, strings = attribute_table(types, 2)
+    expected_ids, expected_strings = numbered_in_python(types)
+    assert strings == expected_strings and np.array_equal(ids, expected_ids)
+
+
+# every byte class the pass treats apart: case, digits, hyphen, newline runs, other ASCII, and
+# characters beyond ASCII (whose words Python makes), in words of 0 to 20 characters
+CHARS = st.sampled_from(list("aAzZ09-\n\t ~._XxdD") + ["\x00", "\x7f", "é", "Ü", "ß", "İ", "ǅ", "１", "😀"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(types=st.lists(st.text(CHARS, min_size=0, max_size=20), min_size=1, max_size=30, unique=True))
+def test_attribute_table_equals_python(types):
+    ids, strings = attribute_table(types, 2)
+    expected_ids, expected_strings = numbered_in_python(types)
+    assert strings == expected_strings
+    assert np.array_equal(ids, expected_ids)

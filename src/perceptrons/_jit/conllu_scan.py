@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from perceptrons._config import NJIT_STRICT
-from perceptrons._jit.murmur import murmur3_32
+from perceptrons._jit.intern import intern
 
 #: returned as the token count when the file needs the line-by-line reader
 FALLBACK = -1
@@ -83,35 +83,6 @@ def _parse_id(data, a, b):
 
 
 @njit(**NJIT_STRICT)
-def _intern(data, a, b, table, starts, ends, n):
-    """The id of the string ``data[a:b]`` among the ``n`` distinct ones so far, adding it if new.
-
-    ``table`` is open addressing over the strings' MurmurHash3 (capacity a power of two above
-    twice the most strings there can be), ``starts``/``ends`` the span of each
-    string's first occurrence.  Returns (id, new count).
-    """
-    mask = np.uint64(table.shape[0] - 1)
-    slot = np.uint64(murmur3_32(data, a, b, 0)) & mask
-    while True:
-        k = table[slot]
-        if k == -1:
-            table[slot] = n
-            starts[n] = a
-            ends[n] = b
-            return n, n + 1
-        if ends[k] - starts[k] == b - a:
-            same = True
-            s = starts[k]
-            for i in range(b - a):
-                if data[s + i] != data[a + i]:
-                    same = False
-                    break
-            if same:
-                return k, n
-        slot = (slot + np.uint64(1)) & mask
-
-
-@njit(**NJIT_STRICT)
 def scan_conllu(data, col, word, tag, token_line, sent_first, sent_lines, sent_tok, words, tags):
     """Sentences, words and tags of the CoNLL-U bytes ``data`` (UTF-8, already checked).
 
@@ -127,7 +98,7 @@ def scan_conllu(data, col, word, tag, token_line, sent_first, sent_lines, sent_t
         Out: per sentence, its first line's number (from 1), its number of lines and its first word.
     words, tags : tuple (table, starts, ends) of int64 arrays
         Out: the distinct forms and tags, as byte spans of their first occurrence (see
-        :func:`_intern`).  The forms' table has more than 2 · n_lines slots; the tags' may be
+        :func:`~perceptrons._jit.intern.intern`).  The forms' table has more than 2 · n_lines slots; the tags' may be
         smaller: more distinct tags than half its slots is a fallback.
 
     Returns
@@ -196,9 +167,9 @@ def scan_conllu(data, col, word, tag, token_line, sent_first, sent_lines, sent_t
         for p in range(ta, tb):
             if not 0x21 <= data[p] <= 0x7E:  # printable ASCII, no space
                 return FALLBACK, 0, 0, 0
-        word[nt], nw = _intern(data, field[1], field[2] - 1, wtable, wstart, wend, nw)
-        tag[nt], ng = _intern(data, ta, tb, ttable, tstart, tend, ng)
-        if 2 * ng > ttable.shape[0]:  # the table must keep free slots for _intern's probes
+        word[nt], nw = intern(data, field[1], field[2] - 1, wtable, wstart, wend, nw)
+        tag[nt], ng = intern(data, ta, tb, ttable, tstart, tend, ng)
+        if 2 * ng > ttable.shape[0]:  # the table must keep free slots for intern's probes
             return FALLBACK, 0, 0, 0
         token_line[nt] = lineno - first
         nt += 1

@@ -32,7 +32,7 @@ from perceptrons._validation import PerceptronsError
 from perceptrons.structured._feature_fit import IncrementalFit
 from perceptrons.structured._feature_tables import CompiledTables
 from perceptrons.structured.templates import parse_templates
-from perceptrons.structured.words import ATTRIBUTES, corpus_types, pack_strings, word_attributes
+from perceptrons.structured.words import ATTRIBUTES, attribute_table, corpus_types, pack_strings, word_attributes
 
 _A = {a: i for i, a in enumerate(ATTRIBUTES)}
 BOS, EOS = "<s>", "</s>"
@@ -102,7 +102,8 @@ class FeatureMap(IncrementalFit, CompiledTables):
         """(n_types + 2, n_attributes) attribute ids; the last two rows are BOS and EOS.
 
         At prediction time the rows of training types are copied from ``type_table_``, so string
-        work is done only for words never seen in training.
+        work is done only for words never seen in training.  A new vocabulary without clusters
+        is numbered by :func:`attribute_table` (compiled for ASCII words).
         """
         vocab = self.vocab_
         table = np.full((len(types) + 2, len(ATTRIBUTES)), -1, dtype=np.int64)
@@ -113,7 +114,11 @@ class FeatureMap(IncrementalFit, CompiledTables):
             table[:-2][hit] = self.type_table_[rows[hit]]
             self._rows = rows
             todo = np.flatnonzero(~hit).tolist()
-        if grow:
+        if grow and len(vocab) == 2 and self.clusters is None:  # a new vocabulary: compiled
+            ids, strings = attribute_table(types, len(vocab))
+            table[:-2] = ids
+            vocab.update(zip(strings, range(2, 2 + len(strings))))
+        elif grow:
             for r in todo:
                 table[r] = [
                     -1 if s is None else vocab.setdefault(s, len(vocab))

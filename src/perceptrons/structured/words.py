@@ -139,3 +139,73 @@ def pack_strings(strings):
     offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
     np.cumsum([len(b) for b in encoded], out=offsets[1:])
     return np.frombuffer(b"".join(encoded), dtype=np.uint8), offsets
+
+
+def attribute_table(types, first_id):
+    """The attribute ids of words without clusters: :func:`word_attributes` numbered in order of
+    first appearance from ``first_id``, as a dictionary filled word by word would number them.
+
+    ASCII words have their strings made and numbered by one compiled pass
+    (:func:`perceptrons._jit.word_attributes.attribute_ids`); the others by Python.
+
+    Returns
+    -------
+    ids : ndarray of int64, shape (n_words, len(ATTRIBUTES))
+        −1 where an attribute is absent.
+    strings : list of str
+        The distinct attribute strings, the i-th with id ``first_id + i``.
+    """
+    from perceptrons._jit.word_attributes import attribute_ids
+
+    n, width = len(types), len(ATTRIBUTES)
+    joined = "".join(types)
+    if joined.isascii():
+        data = joined.encode("ascii")
+        lengths = np.fromiter(map(len, types), dtype=np.int64, count=n)
+        foreign = []
+    else:
+        encoded = [w.encode("utf-8") for w in types]
+        data = b"".join(encoded)
+        lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=n)
+        foreign = [r for r, w in enumerate(types) if not w.isascii()]
+    word_bounds = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=word_bounds[1:])
+    given_bounds = np.full((n, width + 1), -1, dtype=np.int64)
+    pieces, at = [], 0
+    for r in foreign:
+        given_bounds[r, 0] = at
+        for j, s in enumerate(word_attributes(types[r])):
+            if s is not None:
+                pieces.append(s.encode("utf-8"))
+                at += len(pieces[-1])
+            given_bounds[r, j + 1] = at
+    given = b"".join(pieces)
+    # room for every string: an ASCII word of k bytes makes at most 4k + 91 (see the pass)
+    room = 4 * int(lengths.sum()) + 91 * n + len(given) + 1
+    capacity = 1 << max(4, (2 * width * n + 1).bit_length())
+    ids = np.full((n, width), -1, dtype=np.int64)
+    out = np.empty(room, dtype=np.uint8)
+    starts = np.empty(width * n + 1, dtype=np.int64)
+    ends = np.empty(width * n + 1, dtype=np.int64)
+    table = np.full(capacity, -1, dtype=np.int64)
+    k = attribute_ids(
+        np.frombuffer(data, dtype=np.uint8),
+        word_bounds,
+        np.frombuffer(given, dtype=np.uint8),
+        given_bounds,
+        first_id,
+        ids,
+        out,
+        table,
+        starts,
+        ends,
+    )
+    raw = out[: ends[k - 1] if k else 0]
+    starts, ends = starts[:k], ends[:k]
+    if not raw.tobytes().isascii():
+        # byte offsets → character offsets: less the UTF-8 continuation bytes before them
+        before = np.zeros(raw.shape[0] + 1, dtype=np.int64)
+        np.cumsum((raw & 0xC0) == 0x80, out=before[1:])
+        starts, ends = starts - before[starts], ends - before[ends]
+    text = raw.tobytes().decode("utf-8")
+    return ids, [text[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
