@@ -110,7 +110,9 @@ def scan_conllu(data, col, word, tag, token_line, sent_first, sent_lines, sent_t
     ttable, tstart, tend = tags
     n = data.shape[0]
     pos = 3 if n >= 3 and data[0] == 0xEF and data[1] == 0xBB and data[2] == 0xBF else 0  # a BOM
-    lineno, nt, ns, nw, ng = 0, 0, 0, 0, 0
+    lineno, nt, ns = 0, 0, 0
+    # int64 from the start: a literal 0 passed to intern would have it compiled twice
+    nw, ng = np.int64(0), np.int64(0)
     in_block, first, last, expect, block_tok = False, 0, 0, 1, 0
     field = np.empty(11, dtype=np.int64)  # field i is data[field[i] : field[i + 1] - 1]
     while pos < n:

@@ -80,7 +80,7 @@ def _two_part(rows1, a1, rows2, a2, table, rare, withhold, min_count, base, scra
     values.  Kept values into ``keys[base:]``, columns into ``colrow``; returns how many."""
     V = counts.shape[0] - 1
     v1, v2, order, present = scratch[0], scratch[1], scratch[2], scratch[3]
-    m = 0
+    m = np.int64(0)  # not a literal 0: numba would compile _counting_sort once more for it
     for i in range(colrow.shape[0]):
         v1[i] = table[rows1[i], a1]
         v2[i] = table[rows2[i], a2]
@@ -106,7 +106,6 @@ def _two_part(rows1, a1, rows2, a2, table, rare, withhold, min_count, base, scra
     return n
 
 
-@njit(**NJIT_STRICT)
 def fit_columns(tok, pos, slen, table, spec, rare, n_values, min_count, col):
     """The dictionary of every template, and each token's columns.
 
@@ -127,6 +126,10 @@ def fit_columns(tok, pos, slen, table, spec, rare, n_values, min_count, col):
     col : ndarray of int32, shape (n_templates, n_tokens)
         Out: each token's column under each template, −1 absent.
 
+    The loop over templates is Python's: one compiled pass per template.  Compiled as one
+    function with its callees, the whole had to be optimised again at the first call (5 s of
+    compilation, against ~1 s for the passes on their own).
+
     Returns
     -------
     keys : ndarray of int64
@@ -139,11 +142,11 @@ def fit_columns(tok, pos, slen, table, spec, rare, n_values, min_count, col):
     scratch = np.empty((4, N), dtype=np.int64)
     keys = np.empty(16, dtype=np.int64)
     ptr = np.zeros(spec.shape[0] + 1, dtype=np.int64)
-    lo = min(spec[:, 2].min(), spec[:, 4].min())
-    rows = _neighbours(tok, pos, slen, table.shape[0] - 2, lo, max(spec[:, 2].max(), spec[:, 4].max()))
+    lo, hi = int(spec[:, [2, 4]].min()), int(spec[:, [2, 4]].max())
+    rows = _neighbours(tok, pos, slen, table.shape[0] - 2, lo, hi)
     for t in range(spec.shape[0]):
         withhold = rare.shape[0] > 0 and spec[t, 5] == 1
-        base = ptr[t]
+        base = int(ptr[t])
         if base + max(N, n_values) > keys.shape[0]:  # room for every value the template can keep
             grown = np.empty(max(2 * keys.shape[0], base + max(N, n_values)), dtype=np.int64)
             grown[:base] = keys[:base]

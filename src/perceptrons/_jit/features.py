@@ -330,7 +330,7 @@ def tag_cached(
     One compiled call per batch, however short: a sentence tagged on its own pays one dispatch.
     """
     T = W.shape[1]
-    maxlen = 1
+    maxlen = np.int64(1)  # not a literal 1: numba would compile _workspace once more for it
     for s in range(offsets.shape[0] - 1):
         maxlen = max(maxlen, offsets[s + 1] - offsets[s])
     tr, emit, delta, bp, delta2, bp2, path = _workspace(maxlen, T, False, trans2.shape[0] > 0)

@@ -304,7 +304,7 @@ def decode_all(
     """
     T = W.shape[1]
     n_seq = offsets.shape[0] - 1
-    maxlen = 1
+    maxlen = np.int64(1)  # not a literal 1: numba would compile _workspace once more for it
     for s in range(n_seq):
         maxlen = max(maxlen, offsets[s + 1] - offsets[s])
     lex = E.shape[0] > 0
@@ -454,7 +454,7 @@ def train_epoch(
     Returns (sequences with a mistake, tokens with a wrong tag).
     """
     T = W.shape[1]
-    maxlen = 1
+    maxlen = np.int64(1)  # not a literal 1: numba would compile _workspace once more for it
     for q in range(perm.shape[0]):
         s = perm[q]
         maxlen = max(maxlen, offsets[s + 1] - offsets[s])

@@ -20,44 +20,30 @@ _N_ASCII = 16
 
 
 @njit(**NJIT_STRICT)
-def _lower(c):
-    return c + 32 if _A <= c <= _Z else c
-
-
-@njit(**NJIT_STRICT)
-def _shape(c):
-    if _A <= c <= _Z:
-        return 88  # X
-    if _LA <= c <= _LZ:
-        return 120  # x
-    if _D0 <= c <= _D9:
-        return 100  # d
-    return c
-
-
-@njit(**NJIT_STRICT)
-def _prefix(out, p, x, y):
-    """Write the two-byte prefix ``x y`` at ``out[p]``; returns the next position."""
-    out[p] = x
-    out[p + 1] = y
-    return p + 2
-
-
-@njit(**NJIT_STRICT)
-def _ascii_strings(words, a, b, out, p, ends):
+def _ascii_strings(words, a, b, out, p, ends, low, shape):
     """Write the attribute strings of the ASCII word ``words[a:b]`` one after another from
     ``out[p]``; ``ends[j]`` is where string j ends, ``p`` where it starts when absent
-    (``ends[j] == start``: the attribute is absent)."""
+    (``ends[j] == start``: the attribute is absent); ``low`` and ``shape`` are scratch of the
+    word's length or more.  Written without helper functions: each one a compiled pass calls
+    adds to the first call's compilation."""
     n = b - a
-    # w=word, l=lower
-    q = _prefix(out, p, 119, 61)
+    # w=word, l=lower; shape: X x d for upper, lower, digit, the rest as it is
+    for i in range(a, b):
+        c = words[i]
+        low[i - a] = c + 32 if _A <= c <= _Z else c
+        shape[i - a] = 88 if _A <= c <= _Z else (120 if _LA <= c <= _LZ else (100 if _D0 <= c <= _D9 else c))
+    out[p] = 119
+    out[p + 1] = 61
+    q = p + 2
     for i in range(a, b):
         out[q] = words[i]
         q += 1
     ends[0] = q
-    q = _prefix(out, q, 108, 61)
-    for i in range(a, b):
-        out[q] = _lower(words[i])
+    out[q] = 108
+    out[q + 1] = 61
+    q += 2
+    for i in range(n):
+        out[q] = low[i]
         q += 1
     ends[1] = q
     # p1..p4 and s1..s4 (three-byte prefixes "pK=", "sK=")
@@ -71,30 +57,32 @@ def _ascii_strings(words, a, b, out, p, ends):
             out[q + 1] = 48 + k
             out[q + 2] = 61
             q += 3
-            lo = a if side == 0 else b - k
+            lo = 0 if side == 0 else n - k
             for i in range(lo, lo + k):
-                out[q] = _lower(words[i])
+                out[q] = low[i]
                 q += 1
             ends[j] = q
     # sh= the shape, six and six around "~" past 12 characters
-    q = _prefix(out, q, 115, 104)
-    out[q] = 61
-    q += 1
-    for i in range(a, b):
-        if n <= 12 or i < a + 6 or i >= b - 6:
-            out[q] = _shape(words[i])
+    out[q] = 115
+    out[q + 1] = 104
+    out[q + 2] = 61
+    q += 3
+    for i in range(n):
+        if n <= 12 or i < 6 or i >= n - 6:
+            out[q] = shape[i]
             q += 1
-        elif i == a + 6:
+        elif i == 6:
             out[q] = 126
             q += 1
     ends[10] = q
     # ss= the shape with runs collapsed; a regex "(.)\1+" leaves runs of newlines alone
-    q = _prefix(out, q, 115, 115)
-    out[q] = 61
-    q += 1
+    out[q] = 115
+    out[q + 1] = 115
+    out[q + 2] = 61
+    q += 3
     prev = -1
-    for i in range(a, b):
-        s = _shape(words[i])
+    for i in range(n):
+        s = shape[i]
         if s != prev or s == 10:
             out[q] = s
             q += 1
@@ -144,13 +132,19 @@ def attribute_ids(words, word_bounds, given, given_bounds, first_id, ids, out, t
     int
         How many distinct strings.
     """
-    n = 0
-    p = 0  # the first free byte of ``out``
+    # int64 from the start: a literal 0 would have numba compile the callees once more for it
+    n = np.int64(0)
+    p = np.int64(0)  # the first free byte of ``out``
     span = np.empty(given_bounds.shape[1], dtype=np.int64)
+    longest = 0
+    for r in range(ids.shape[0]):
+        longest = max(longest, word_bounds[r + 1] - word_bounds[r])
+    low = np.empty(longest, dtype=np.uint8)
+    shape = np.empty(longest, dtype=np.uint8)
     for r in range(ids.shape[0]):
         g = given_bounds[r, 0]
         if g < 0:
-            _ascii_strings(words, word_bounds[r], word_bounds[r + 1], out, p, span[1:])
+            _ascii_strings(words, word_bounds[r], word_bounds[r + 1], out, p, span[1:], low, shape)
             span[0] = p
             span[_N_ASCII + 1 :] = span[_N_ASCII]  # the attributes made elsewhere are absent
         else:
