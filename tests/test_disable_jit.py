@@ -27,6 +27,8 @@ SELECTION = [
     "test_theory_lp.py::test_improvement_phase_matches_reference",
     "test_tagger.py::test_features_equal_per_token_oracle",
     "test_feature_fit.py::test_small_corpora_same_dictionary_and_matrix",
+    "test_feature_fit.py::test_attribute_table_equals_python",
+    "test_feature_fit.py::test_lookup_equals_python",
     "test_tagger_cache.py::test_small_data_every_path",
     "test_nltk_api.py",
     "test_estimator_defects.py",

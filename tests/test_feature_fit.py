@@ -1,7 +1,7 @@
 """The compiled fit of the tagging feature dictionary (``fit_transform``) against the numpy path
 of the incremental fit: the same vocabulary, keys, template cuts and matrix, on EWT and on
 small corpora with the edge cases (empty sentences, one-word sentences, every min_count).  And
-the compiled numbering of word attributes against the Python loop it replaces."""
+the compiled numbering and lookup of word attributes against the Python loops they replace."""
 
 import numpy as np
 import pytest
@@ -75,7 +75,7 @@ def test_attribute_table_on_ewt_words(data_dir):
 
 # every byte class the pass treats apart: case, digits, hyphen, newline runs, other ASCII, and
 # characters beyond ASCII (whose words Python makes), in words of 0 to 20 characters
-CHARS = st.sampled_from(list("aAzZ09-\n\t ~._XxdD") + ["\x00", "\x7f", "é", "Ü", "ß", "İ", "ǅ", "１", "😀"])
+CHARS = st.sampled_from(list("aAzZ09-\n\t ~._XxdD") + ["\x00", "\x7f", "é", "Ü", "ß", "İ", "ǅ", "１", "😀", "\ud800"])
 
 
 @settings(max_examples=300, deadline=None)
@@ -85,3 +85,36 @@ def test_attribute_table_equals_python(types):
     expected_ids, expected_strings = numbered_in_python(types)
     assert strings == expected_strings
     assert np.array_equal(ids, expected_ids)
+
+
+def looked_up_in_python(fm, types):
+    """What the compiled lookup replaces: the "w=" string names the row, and an unseen word's
+    attribute strings are looked up in the vocabulary dict one by one."""
+    get = fm.vocab_.get
+    rows = fm._type_rows(types)
+    unseen = [[get(a, -1) for a in word_attributes(w)] for w, r in zip(types, rows.tolist()) if r < 0]
+    return rows, np.array(unseen, dtype=np.int64).reshape(-1, len(ATTRIBUTES))
+
+
+def test_lookup_on_ewt_test_words(data_dir):
+    ewt = data_dir / "ud-english-ewt"
+    fm = FeatureMap("rich", 2)
+    fm.fit_transform([s.words for s in read_conllu(ewt / "dev.conllu", keep_lines=False)])
+    types = corpus_types([s.words for s in read_conllu(ewt / "test.conllu", keep_lines=False)])[1]
+    rows, unseen = fm._lookup(types)
+    expected_rows, expected_unseen = looked_up_in_python(fm, types)
+    assert np.array_equal(rows, expected_rows) and np.array_equal(unseen, expected_unseen)
+    assert (rows >= 0).any() and (rows < 0).any() and any(not w.isascii() for w in types)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    train=st.lists(st.text(CHARS, min_size=0, max_size=14), min_size=1, max_size=25),
+    new=st.lists(st.text(CHARS, min_size=0, max_size=14), min_size=1, max_size=25, unique=True),
+)
+def test_lookup_equals_python(train, new):
+    fm = FeatureMap("rich", 1)
+    fm.fit_transform([train])
+    rows, unseen = fm._lookup(new)
+    expected_rows, expected_unseen = looked_up_in_python(fm, new)
+    assert np.array_equal(rows, expected_rows) and np.array_equal(unseen, expected_unseen)

@@ -37,3 +37,36 @@ def intern(data, a, b, table, starts, ends, n):
             if same:
                 return k, n
         slot = (slot + np.uint64(1)) & mask
+
+
+@njit(**NJIT_STRICT)
+def hash_strings(data, starts, ends, table):
+    """Put the distinct strings ``data[starts[k]:ends[k]]`` into ``table`` (open addressing over
+    their MurmurHash3, empty slots −1, a power of two above twice their number) as ids k."""
+    mask = np.uint64(table.shape[0] - 1)
+    for k in range(starts.shape[0]):
+        slot = np.uint64(murmur3_32(data, starts[k], ends[k], 0)) & mask
+        while table[slot] != -1:
+            slot = (slot + np.uint64(1)) & mask
+        table[slot] = k
+
+
+@njit(**NJIT_STRICT)
+def find(query, a, b, table, data, starts, ends):
+    """The id of the string ``query[a:b]`` in a table of :func:`hash_strings`, −1 if absent."""
+    mask = np.uint64(table.shape[0] - 1)
+    slot = np.uint64(murmur3_32(query, a, b, 0)) & mask
+    while True:
+        k = table[slot]
+        if k == -1:
+            return k
+        if ends[k] - starts[k] == b - a:
+            same = True
+            s = starts[k]
+            for i in range(b - a):
+                if data[s + i] != query[a + i]:
+                    same = False
+                    break
+            if same:
+                return k
+        slot = (slot + np.uint64(1)) & mask

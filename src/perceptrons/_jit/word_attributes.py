@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from perceptrons._config import NJIT_STRICT
-from perceptrons._jit.intern import intern
+from perceptrons._jit.intern import find, intern
 
 _A, _Z, _LA, _LZ, _D0, _D9 = 65, 90, 97, 122, 48, 57
 #: the attributes made here: w, l, p1–p4, s1–s4, sh, ss, d, h, c, u (not the cluster ones)
@@ -173,3 +173,60 @@ def attribute_ids(words, word_bounds, given, given_bounds, first_id, ids, out, t
             ids[r, j] = first_id + k
         p = q
     return n
+
+
+@njit(**NJIT_STRICT)
+def lookup_words(words, word_bounds, row_of, table, vocab, starts, ends, rows, ids):
+    """Words against a fitted vocabulary: each word's row of the type table, and the attribute
+    ids of the words never seen.
+
+    Parameters
+    ----------
+    words, word_bounds : ndarray
+        The words, UTF-8, and where each starts (n_words + 1,).
+    row_of : ndarray of int64
+        The type-table row of each vocabulary id (−1: not a word's ``w=`` string).
+    table, vocab, starts, ends : ndarray
+        The vocabulary's strings (``vocab[starts[k]:ends[k]]`` has id k) hashed by
+        :func:`~perceptrons._jit.intern.hash_strings`.
+    rows : ndarray of int64, shape (n_words,)
+        Out: the row of each word seen in training, −1 for the others.
+    ids : ndarray of int64, shape (≥ n_unseen, n_attributes), filled with −1
+        Out: the attribute ids of the unseen words, in order (−1: absent or not in the
+        vocabulary); a word that is not ASCII gets −2 in column 0, and Python makes its strings.
+
+    Returns
+    -------
+    int
+        The number of unseen words.
+    """
+    longest = 0
+    for r in range(rows.shape[0]):
+        longest = max(longest, word_bounds[r + 1] - word_bounds[r])
+    buf = np.empty(4 * longest + 91, dtype=np.uint8)
+    low = np.empty(longest, dtype=np.uint8)
+    shape = np.empty(longest, dtype=np.uint8)
+    span = np.empty(_N_ASCII + 1, dtype=np.int64)
+    u = np.int64(0)
+    for r in range(rows.shape[0]):
+        a, b = word_bounds[r], word_bounds[r + 1]
+        buf[0] = 119  # "w=" + the word: its id names its row
+        buf[1] = 61
+        ascii = True
+        for i in range(a, b):
+            buf[2 + i - a] = words[i]
+            ascii &= words[i] < 128
+        k = find(buf, 0, 2 + b - a, table, vocab, starts, ends)
+        rows[r] = row_of[k] if k >= 0 else -1
+        if rows[r] >= 0:
+            continue
+        if not ascii:
+            ids[u, 0] = -2
+        else:
+            span[0] = 0
+            _ascii_strings(words, a, b, buf, 0, span[1:], low, shape)
+            for j in range(_N_ASCII):
+                if span[j] < span[j + 1]:
+                    ids[u, j] = find(buf, span[j], span[j + 1], table, vocab, starts, ends)
+        u += 1
+    return u

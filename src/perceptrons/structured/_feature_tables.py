@@ -7,7 +7,7 @@ A mixin of :class:`~perceptrons.structured.features.FeatureMap`: it reads the ma
 
 import numpy as np
 
-from perceptrons.structured.words import ATTRIBUTES, word_attributes
+from perceptrons.structured.words import ATTRIBUTES, pack_strings, word_attributes
 
 
 class CompiledTables:
@@ -55,14 +55,58 @@ class CompiledTables:
         found : ndarray of int64, shape (n_types,)
             Each word's row of ``type_table_``, −1 for a word never seen in training.
         unseen : ndarray of int32, shape (n_unseen, n_attributes)
-            The attribute ids (−1: absent) of the words never seen, in order: the only string
-            work, a few µs a word.
+            The attribute ids (−1: absent) of the words never seen, in order.
         """
-        found = self._type_rows(types)
-        get, clusters = self.vocab_.get, self.clusters
-        # None is no key either, so get(None, -1) = −1 for an absent attribute
-        ids = [get(a, -1) for w, r in zip(types, found.tolist()) if r < 0 for a in word_attributes(w, clusters)]
-        return found, np.array(ids, dtype=np.int32).reshape(-1, len(ATTRIBUTES))
+        found, unseen = self._lookup(types)
+        return found, unseen.astype(np.int32)
+
+    def _lookup(self, types):
+        """(rows of ``type_table_``, −1 unseen; attribute ids (int64) of the unseen words).
+
+        Without clusters, one compiled pass (:func:`~perceptrons._jit.word_attributes.lookup_words`)
+        finds the words in a hash table of the vocabulary's UTF-8 strings, and makes and looks up
+        the attribute strings of unseen ASCII words: Python made ~16 strings a word and looked
+        each up in the vocabulary dict, ~10 µs an unseen word.  Python still makes the strings of
+        unseen words that are not ASCII, and of every word when there are clusters.
+        """
+        if self.clusters is not None:
+            found = self._type_rows(types)
+            get, clusters = self.vocab_.get, self.clusters
+            # None is no key either, so get(None, -1) = −1 for an absent attribute
+            ids = [get(a, -1) for w, r in zip(types, found.tolist()) if r < 0 for a in word_attributes(w, clusters)]
+            return found, np.array(ids, dtype=np.int64).reshape(-1, len(ATTRIBUTES))
+        from perceptrons._jit.word_attributes import lookup_words
+
+        table, vocab, offsets = self._vocab_hash()
+        words, bounds = pack_strings(types, "surrogatepass")
+        found = np.empty(len(types), dtype=np.int64)
+        ids = np.full((len(types), len(ATTRIBUTES)), -1, dtype=np.int64)
+        n = lookup_words(words, bounds, self._row_of_id(), table, vocab, offsets[:-1], offsets[1:], found, ids)
+        ids = ids[:n]
+        foreign = np.flatnonzero(ids[:, 0] == -2)
+        if foreign.size:
+            unseen = np.flatnonzero(found < 0)
+            get = self.vocab_.get
+            for u in foreign.tolist():
+                ids[u] = [get(a, -1) for a in word_attributes(types[unseen[u]])]
+        return found, ids
+
+    def _vocab_hash(self):
+        """The vocabulary's strings as UTF-8 (bytes, offsets) and hashed by id (made once)."""
+        from perceptrons._jit.intern import hash_strings
+
+        cached = self.__dict__.get("_vocab_hashed")
+        if cached is None or cached[0] is not self.vocab_ or cached[1] != len(self.vocab_):
+            # a loaded map has its strings as the file's bytes; a fitted one packs them (~5 ms)
+            stored = self.__dict__.get("_vocab_utf8")
+            if stored is not None and stored[0] is self.vocab_ and stored[2].shape[0] == len(self.vocab_) + 1:
+                vocab, offsets = stored[1:]
+            else:
+                vocab, offsets = pack_strings(list(self.vocab_), "surrogatepass")
+            table = np.full(1 << max(4, (2 * len(self.vocab_)).bit_length()), -1, dtype=np.int64)
+            hash_strings(vocab, offsets[:-1], offsets[1:], table)
+            self._vocab_hashed = cached = (self.vocab_, len(self.vocab_), table, vocab, offsets)
+        return cached[2:]
 
     def one_part_tables(self):
         """The one-part templates as the compiled passes read them.

@@ -23,7 +23,6 @@ Ratnaparkhi (1996), "A Maximum Entropy Model for Part-of-Speech Tagging", EMNLP 
 Collins (2002), "Discriminative Training Methods for Hidden Markov Models", EMNLP (§3).
 """
 
-from itertools import chain, repeat
 from typing import NamedTuple
 
 import numpy as np
@@ -101,50 +100,49 @@ class FeatureMap(IncrementalFit, CompiledTables):
     def _table(self, types, grow):
         """(n_types + 2, n_attributes) attribute ids; the last two rows are BOS and EOS.
 
-        At prediction time the rows of training types are copied from ``type_table_``, so string
-        work is done only for words never seen in training.  A new vocabulary without clusters
-        is numbered by :func:`attribute_table` (compiled for ASCII words).
+        ``grow``: the words' attribute strings join the vocabulary, numbered in order of first
+        appearance (a new vocabulary without clusters by :func:`attribute_table`, compiled for
+        ASCII words).  Otherwise the rows of training types are copied from ``type_table_``,
+        and only the words never seen in training are looked at (:meth:`_lookup`).
         """
         vocab = self.vocab_
         table = np.full((len(types) + 2, len(ATTRIBUTES)), -1, dtype=np.int64)
-        todo = range(len(types))
         if not grow:
-            rows = self._type_rows(types)
+            rows, unseen = self._lookup(types)
             hit = rows >= 0
             table[:-2][hit] = self.type_table_[rows[hit]]
+            table[:-2][~hit] = unseen
             self._rows = rows
-            todo = np.flatnonzero(~hit).tolist()
-        if grow and len(vocab) == 2 and self.clusters is None:  # a new vocabulary: compiled
+        elif len(vocab) == 2 and self.clusters is None:  # a new vocabulary: compiled
             ids, strings = attribute_table(types, len(vocab))
             table[:-2] = ids
             vocab.update(zip(strings, range(2, 2 + len(strings))))
-        elif grow:
-            for r in todo:
+        else:
+            for r, w in enumerate(types):
                 table[r] = [
-                    -1 if s is None else vocab.setdefault(s, len(vocab))
-                    for s in word_attributes(types[r], self.clusters)
+                    -1 if s is None else vocab.setdefault(s, len(vocab)) for s in word_attributes(w, self.clusters)
                 ]
-        elif todo:
-            get, absent = vocab.get, repeat(-1)  # None is no key either, so get(None, -1) = −1
-            ids = chain.from_iterable(map(get, word_attributes(types[r], self.clusters), absent) for r in todo)
-            table[todo] = np.fromiter(ids, dtype=np.int64, count=len(todo) * len(ATTRIBUTES)).reshape(len(todo), -1)
         table[-2, :] = vocab[BOS]
         table[-1, :] = vocab[EOS]
         return table
 
     def _type_rows(self, types):
-        """Each word's row of ``type_table_``, −1 for a word not seen in training (int64 array).
+        """Each word's row of ``type_table_``, −1 for a word not seen in training (int64 array)."""
+        get = self.vocab_.get
+        return self._row_of_id()[np.array([get("w=" + w, -1) for w in types], dtype=np.int64)]
+
+    def _row_of_id(self):
+        """The ``type_table_`` row of each attribute id (−1: none; the last entry answers id −1).
 
         A training word's "w=" attribute id names its row, so that nothing is built per training
         word after loading (a dict of 20,000 words took ~6 ms on the first call).
         """
         cached = self.__dict__.get("_row_of")
         if cached is None or cached[0] is not self.type_table_:
-            row_of = np.full(len(self.vocab_) + 1, -1, dtype=np.int64)  # the last entry answers id −1
+            row_of = np.full(len(self.vocab_) + 1, -1, dtype=np.int64)
             row_of[self.type_table_[:, 0]] = np.arange(self.type_table_.shape[0])
             self._row_of = cached = (self.type_table_, row_of)
-        get = self.vocab_.get
-        return cached[1][np.array([get("w=" + w, -1) for w in types], dtype=np.int64)]
+        return cached[1]
 
     def _values(self, tok, lengths, table, rare=None):
         """Yield (template index, values (n_tokens,) int64, −1 where the feature is absent): the
@@ -338,6 +336,12 @@ class FeatureMap(IncrementalFit, CompiledTables):
         V = len(strings)
         st.require(V == n_values and V >= 2, "n_values", f"says {n_values} attribute values, the string table has {V}")
         fm.vocab_ = dict(zip(strings, range(V)))
+        # UTF-8 as st.strings checked it: the bytes the compiled lookups hash (see _vocab_hash)
+        fm._vocab_utf8 = (
+            fm.vocab_,
+            st.array("vocab_bytes", ("uint8",), (None,)),
+            st.array("vocab_offsets", ("int64",), (None,)),
+        )
         st.require(
             len(fm.vocab_) == V and BOS in fm.vocab_ and EOS in fm.vocab_,
             "vocab_bytes",

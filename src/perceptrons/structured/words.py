@@ -133,12 +133,23 @@ def raise_not_words(sentences):
     raise PerceptronsError(f"sentences[{i}] must be a list of word strings; found a word of type {type(bad).__name__}")
 
 
-def pack_strings(strings):
-    """Strings as one UTF-8 byte array plus offsets (n + 1,): no fixed-width unicode padding."""
-    encoded = [x.encode("utf-8") for x in strings]
-    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
-    np.cumsum([len(b) for b in encoded], out=offsets[1:])
-    return np.frombuffer(b"".join(encoded), dtype=np.uint8), offsets
+def pack_strings(strings, errors="strict"):
+    """Strings as one UTF-8 byte array plus offsets (n + 1,): no fixed-width unicode padding.
+
+    Encoded at once, the offsets from the lengths in characters; where some string is not
+    ASCII, a character's offset becomes its first byte's.  ``errors="surrogatepass"`` encodes
+    lone surrogates too (compiled lookups, which must take any ``str``; a model file stays
+    strict UTF-8).
+    """
+    joined = "".join(strings)
+    raw = np.frombuffer(joined.encode("utf-8", errors), dtype=np.uint8)
+    offsets = np.zeros(len(strings) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, strings), dtype=np.int64, count=len(strings)), out=offsets[1:])
+    if raw.shape[0] != len(joined):
+        # the first byte of each character: every byte but UTF-8's continuation bytes
+        first = np.append(np.flatnonzero((raw & 0xC0) != 0x80), raw.shape[0])
+        offsets = first[offsets]
+    return raw, offsets
 
 
 def attribute_table(types, first_id):
@@ -158,30 +169,20 @@ def attribute_table(types, first_id):
     from perceptrons._jit.word_attributes import attribute_ids
 
     n, width = len(types), len(ATTRIBUTES)
-    joined = "".join(types)
-    if joined.isascii():
-        data = joined.encode("ascii")
-        lengths = np.fromiter(map(len, types), dtype=np.int64, count=n)
-        foreign = []
-    else:
-        encoded = [w.encode("utf-8") for w in types]
-        data = b"".join(encoded)
-        lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=n)
-        foreign = [r for r, w in enumerate(types) if not w.isascii()]
-    word_bounds = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(lengths, out=word_bounds[1:])
+    data, word_bounds = pack_strings(types, "surrogatepass")
+    foreign = [r for r, w in enumerate(types) if not w.isascii()] if data.max(initial=0) >= 128 else []
     given_bounds = np.full((n, width + 1), -1, dtype=np.int64)
     pieces, at = [], 0
     for r in foreign:
         given_bounds[r, 0] = at
         for j, s in enumerate(word_attributes(types[r])):
             if s is not None:
-                pieces.append(s.encode("utf-8"))
+                pieces.append(s.encode("utf-8", "surrogatepass"))
                 at += len(pieces[-1])
             given_bounds[r, j + 1] = at
     given = b"".join(pieces)
     # room for every string: an ASCII word of k bytes makes at most 4k + 91 (see the pass)
-    room = 4 * int(lengths.sum()) + 91 * n + len(given) + 1
+    room = 4 * data.shape[0] + 91 * n + len(given) + 1
     capacity = 1 << max(4, (2 * width * n + 1).bit_length())
     ids = np.full((n, width), -1, dtype=np.int64)
     out = np.empty(room, dtype=np.uint8)
@@ -189,7 +190,7 @@ def attribute_table(types, first_id):
     ends = np.empty(width * n + 1, dtype=np.int64)
     table = np.full(capacity, -1, dtype=np.int64)
     k = attribute_ids(
-        np.frombuffer(data, dtype=np.uint8),
+        data,
         word_bounds,
         np.frombuffer(given, dtype=np.uint8),
         given_bounds,
@@ -207,5 +208,5 @@ def attribute_table(types, first_id):
         before = np.zeros(raw.shape[0] + 1, dtype=np.int64)
         np.cumsum((raw & 0xC0) == 0x80, out=before[1:])
         starts, ends = starts - before[starts], ends - before[ends]
-    text = raw.tobytes().decode("utf-8")
+    text = raw.tobytes().decode("utf-8", "surrogatepass")
     return ids, [text[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
