@@ -13,6 +13,9 @@ from perceptrons.structured.words import ATTRIBUTES, pack_strings, word_attribut
 class CompiledTables:
     """Prediction-time tables and scores of a fitted :class:`~perceptrons.structured.features.FeatureMap`."""
 
+    #: the fewest words :meth:`_lookup` hands to its compiled pass (see there)
+    _compiled_lookup_from = 16
+
     def scores(self, tok, types, lengths, W, forced=None):
         """Emission scores (n_tokens, n_classes) of the tokens under weights ``W`` (n_features,
         n_classes): the sums of :meth:`token_columns`' weight rows, computed in two parts.
@@ -57,24 +60,26 @@ class CompiledTables:
         unseen : ndarray of int32, shape (n_unseen, n_attributes)
             The attribute ids (−1: absent) of the words never seen, in order.
         """
-        found, unseen = self._lookup(types)
-        return found, unseen.astype(np.int32)
+        return self._lookup(types, np.int32)
 
-    def _lookup(self, types):
-        """(rows of ``type_table_``, −1 unseen; attribute ids (int64) of the unseen words).
+    def _lookup(self, types, dtype=np.int64):
+        """(rows of ``type_table_``, −1 unseen; attribute ids (``dtype``) of the unseen words).
 
         Without clusters, one compiled pass (:func:`~perceptrons._jit.word_attributes.lookup_words`)
         finds the words in a hash table of the vocabulary's UTF-8 strings, and makes and looks up
         the attribute strings of unseen ASCII words: Python made ~16 strings a word and looked
         each up in the vocabulary dict, ~10 µs an unseen word.  Python still makes the strings of
-        unseen words that are not ASCII, and of every word when there are clusters.
+        unseen words that are not ASCII, and of every word when there are clusters.  A call for
+        fewer than 16 words (the word cache's usual call, a sentence's new words) stays in Python:
+        the compiled pass's fixed cost (~30 µs: encoding, arrays, dispatch) made one word 9 → 33
+        µs, while from 16 words on it is the faster (64 words: 256 → 138 µs).
         """
-        if self.clusters is not None:
+        if self.clusters is not None or len(types) < self._compiled_lookup_from:
             found = self._type_rows(types)
             get, clusters = self.vocab_.get, self.clusters
             # None is no key either, so get(None, -1) = −1 for an absent attribute
             ids = [get(a, -1) for w, r in zip(types, found.tolist()) if r < 0 for a in word_attributes(w, clusters)]
-            return found, np.array(ids, dtype=np.int64).reshape(-1, len(ATTRIBUTES))
+            return found, np.array(ids, dtype=dtype).reshape(-1, len(ATTRIBUTES))
         from perceptrons._jit.word_attributes import lookup_words
 
         table, vocab, offsets = self._vocab_hash()
@@ -89,7 +94,7 @@ class CompiledTables:
             get = self.vocab_.get
             for u in foreign.tolist():
                 ids[u] = [get(a, -1) for a in word_attributes(types[unseen[u]])]
-        return found, ids
+        return found, ids.astype(dtype, copy=False)
 
     def _vocab_hash(self):
         """The vocabulary's strings as UTF-8 (bytes, offsets) and hashed by id (made once)."""
