@@ -91,7 +91,8 @@ def looked_up_in_python(fm, types):
     """What the compiled lookup replaces: the "w=" string names the row, and an unseen word's
     attribute strings are looked up in the vocabulary dict one by one."""
     get = fm.vocab_.get
-    rows = fm._type_rows(types)
+    row_of = {int(v): r for r, v in enumerate(fm.type_table_[:, 0])}  # a training word's "w=" id
+    rows = np.array([row_of.get(get("w=" + w, -1), -1) for w in types], dtype=np.int64)
     unseen = [[get(a, -1) for a in word_attributes(w)] for w, r in zip(types, rows.tolist()) if r < 0]
     return rows, np.array(unseen, dtype=np.int64).reshape(-1, len(ATTRIBUTES))
 

@@ -126,24 +126,6 @@ class FeatureMap(IncrementalFit, CompiledTables):
         table[-1, :] = vocab[EOS]
         return table
 
-    def _type_rows(self, types):
-        """Each word's row of ``type_table_``, −1 for a word not seen in training (int64 array)."""
-        get = self.vocab_.get
-        return self._row_of_id()[np.array([get("w=" + w, -1) for w in types], dtype=np.int64)]
-
-    def _row_of_id(self):
-        """The ``type_table_`` row of each attribute id (−1: none; the last entry answers id −1).
-
-        A training word's "w=" attribute id names its row, so that nothing is built per training
-        word after loading (a dict of 20,000 words took ~6 ms on the first call).
-        """
-        cached = self.__dict__.get("_row_of")
-        if cached is None or cached[0] is not self.type_table_:
-            row_of = np.full(len(self.vocab_) + 1, -1, dtype=np.int64)
-            row_of[self.type_table_[:, 0]] = np.arange(self.type_table_.shape[0])
-            self._row_of = cached = (self.type_table_, row_of)
-        return cached[1]
-
     def _values(self, tok, lengths, table, rare=None):
         """Yield (template index, values (n_tokens,) int64, −1 where the feature is absent): the
         incremental fit's path (:func:`perceptrons._jit.feature_fit.fit_columns` is the whole
