@@ -120,3 +120,14 @@ def test_lookup_equals_python(train, new):
     rows, unseen = fm._lookup(new)
     expected_rows, expected_unseen = looked_up_in_python(fm, new)
     assert np.array_equal(rows, expected_rows) and np.array_equal(unseen, expected_unseen)
+
+
+def test_attribute_table_grows_its_room():
+    # ~8 distinct strings a word, past the room first given (4 a word): the pass asks for more
+    rng = np.random.default_rng(0)
+    letters = np.array(list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-"))
+    types = list(dict.fromkeys("".join(rng.choice(letters, size=int(rng.integers(1, 16)))) for _ in range(2000)))
+    ids, strings = attribute_table(types, 2)
+    expected_ids, expected_strings = numbered_in_python(types)
+    assert len(strings) > 4 * len(types) + 64
+    assert strings == expected_strings and np.array_equal(ids, expected_ids)

@@ -98,8 +98,8 @@ def scan_conllu(data, col, word, tag, token_line, sent_first, sent_lines, sent_t
         Out: per sentence, its first line's number (from 1), its number of lines and its first word.
     words, tags : tuple (table, starts, ends) of int64 arrays
         Out: the distinct forms and tags, as byte spans of their first occurrence (see
-        :func:`~perceptrons._jit.intern.intern`).  The forms' table has more than 2 · n_lines slots; the tags' may be
-        smaller: more distinct tags than half its slots is a fallback.
+        :func:`~perceptrons._jit.intern.intern`).  The forms' table has more than 2 · n_lines
+        slots; the tags' may be smaller: more distinct tags than half its slots is a fallback.
 
     Returns
     -------

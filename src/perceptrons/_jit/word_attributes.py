@@ -125,12 +125,15 @@ def attribute_ids(words, word_bounds, given, given_bounds, first_id, ids, out, t
     out : ndarray of uint8
         Out: the distinct strings, each where ``starts``/``ends`` say; room for every string made.
     table : ndarray of int64
-        Empty slots (−1), a power of two above twice the number of strings.
+        Empty slots (−1), a power of two; kept at most half full.
+    starts, ends : ndarray of int64
+        Out: where each distinct string lies in ``out``.
 
     Returns
     -------
     int
-        How many distinct strings.
+        How many distinct strings; −1 when ``starts`` or ``table`` is too small for them (the
+        caller gives more room and calls again).
     """
     # int64 from the start: a literal 0 would have numba compile the callees once more for it
     n = np.int64(0)
@@ -141,7 +144,10 @@ def attribute_ids(words, word_bounds, given, given_bounds, first_id, ids, out, t
         longest = max(longest, word_bounds[r + 1] - word_bounds[r])
     low = np.empty(longest, dtype=np.uint8)
     shape = np.empty(longest, dtype=np.uint8)
+    limit = min(starts.shape[0], table.shape[0] // 2) - (given_bounds.shape[1] - 1)
     for r in range(ids.shape[0]):
+        if n > limit:  # this word's strings might not fit
+            return -1
         g = given_bounds[r, 0]
         if g < 0:
             _ascii_strings(words, word_bounds[r], word_bounds[r + 1], out, p, span[1:], low, shape)

@@ -181,26 +181,29 @@ def attribute_table(types, first_id):
                 at += len(pieces[-1])
             given_bounds[r, j + 1] = at
     given = b"".join(pieces)
-    # room for every string: an ASCII word of k bytes makes at most 4k + 91 (see the pass)
-    room = 4 * data.shape[0] + 91 * n + len(given) + 1
-    capacity = 1 << max(4, (2 * width * n + 1).bit_length())
-    ids = np.full((n, width), -1, dtype=np.int64)
-    out = np.empty(room, dtype=np.uint8)
-    starts = np.empty(width * n + 1, dtype=np.int64)
-    ends = np.empty(width * n + 1, dtype=np.int64)
-    table = np.full(capacity, -1, dtype=np.int64)
-    k = attribute_ids(
-        data,
-        word_bounds,
-        np.frombuffer(given, dtype=np.uint8),
-        given_bounds,
-        first_id,
-        ids,
-        out,
-        table,
-        starts,
-        ends,
-    )
+    # room for every string: an ASCII word of k bytes makes at most 3k + 66 bytes of them
+    out = np.empty(4 * data.shape[0] + 66 * n + len(given) + 1, dtype=np.uint8)
+    # room for 4 distinct strings a word (EWT train has 2.9), more if they come
+    room = 4 * n + 64
+    while True:
+        ids = np.full((n, width), -1, dtype=np.int64)
+        starts, ends = np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int64)
+        table = np.full(1 << (2 * room).bit_length(), -1, dtype=np.int64)
+        k = attribute_ids(
+            data,
+            word_bounds,
+            np.frombuffer(given, dtype=np.uint8),
+            given_bounds,
+            first_id,
+            ids,
+            out,
+            table,
+            starts,
+            ends,
+        )
+        if k >= 0:
+            break
+        room *= 4
     raw = out[: ends[k - 1] if k else 0]
     starts, ends = starts[:k], ends[:k]
     if not raw.tobytes().isascii():
