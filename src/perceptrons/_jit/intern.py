@@ -10,6 +10,29 @@ from perceptrons._config import NJIT_STRICT
 from perceptrons._jit.murmur import murmur3_32
 
 
+@njit(**dict(NJIT_STRICT, inline="always"))
+def _probe(query, a, b, table, data, starts, ends):
+    """The slot of ``table`` that holds the string ``query[a:b]``, or the empty slot (−1) where
+    it would go: open addressing over MurmurHash3, the strings ``data[starts[k]:ends[k]]``.
+    Inlined into both callers (a call per string would cost the CoNLL-U pass its speed)."""
+    mask = np.uint64(table.shape[0] - 1)
+    slot = np.uint64(murmur3_32(query, a, b, 0)) & mask
+    while True:
+        k = table[slot]
+        if k == -1:
+            return slot
+        if ends[k] - starts[k] == b - a:
+            same = True
+            s = starts[k]
+            for i in range(b - a):
+                if data[s + i] != query[a + i]:
+                    same = False
+                    break
+            if same:
+                return slot
+        slot = (slot + np.uint64(1)) & mask
+
+
 @njit(**NJIT_STRICT)
 def intern(data, a, b, table, starts, ends, n):
     """The id of the string ``data[a:b]`` among the ``n`` distinct ones so far, adding it if new.
@@ -18,25 +41,14 @@ def intern(data, a, b, table, starts, ends, n):
     twice the most strings there can be), ``starts``/``ends`` the span of each
     string's first occurrence.  Returns (id, new count).
     """
-    mask = np.uint64(table.shape[0] - 1)
-    slot = np.uint64(murmur3_32(data, a, b, 0)) & mask
-    while True:
-        k = table[slot]
-        if k == -1:
-            table[slot] = n
-            starts[n] = a
-            ends[n] = b
-            return n, n + 1
-        if ends[k] - starts[k] == b - a:
-            same = True
-            s = starts[k]
-            for i in range(b - a):
-                if data[s + i] != data[a + i]:
-                    same = False
-                    break
-            if same:
-                return k, n
-        slot = (slot + np.uint64(1)) & mask
+    slot = _probe(data, a, b, table, data, starts, ends)
+    k = table[slot]
+    if k != -1:
+        return k, n
+    table[slot] = n
+    starts[n] = a
+    ends[n] = b
+    return n, n + 1
 
 
 @njit(**NJIT_STRICT)
@@ -54,19 +66,4 @@ def hash_strings(data, starts, ends, table):
 @njit(**NJIT_STRICT)
 def find(query, a, b, table, data, starts, ends):
     """The id of the string ``query[a:b]`` in a table of :func:`hash_strings`, −1 if absent."""
-    mask = np.uint64(table.shape[0] - 1)
-    slot = np.uint64(murmur3_32(query, a, b, 0)) & mask
-    while True:
-        k = table[slot]
-        if k == -1:
-            return k
-        if ends[k] - starts[k] == b - a:
-            same = True
-            s = starts[k]
-            for i in range(b - a):
-                if data[s + i] != query[a + i]:
-                    same = False
-                    break
-            if same:
-                return k
-        slot = (slot + np.uint64(1)) & mask
+    return table[_probe(query, a, b, table, data, starts, ends)]
