@@ -110,7 +110,8 @@ class CompiledTables:
         return cached[1]
 
     def _vocab_hash(self):
-        """The vocabulary's strings as UTF-8 (bytes, offsets) and hashed by id (made once)."""
+        """(hash table, UTF-8 bytes, offsets) of the vocabulary's strings, the table holding each
+        string's id (made once a vocabulary)."""
         from perceptrons._jit.intern import hash_strings
 
         cached = self.__dict__.get("_vocab_hashed")
