@@ -47,6 +47,42 @@ def test_viterbi_ties_on_integer_scores(p, shift):
     assert score == best and path.tolist() == best_path
 
 
+@st.composite
+def tables(draw):
+    """Emissions, transitions, start and stop of up to 20 tags: integers (ties everywhere), or
+    reals spread like a trained tagger's; −inf where a token is forced or a transition barred."""
+    T, n = draw(st.integers(1, 20)), draw(st.integers(1, 30))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    if draw(st.booleans()):
+        emit, trans = rng.integers(-3, 4, (n, T)).astype(float), rng.integers(-3, 4, (T, T)).astype(float)
+    else:
+        emit, trans = rng.normal(0, 100, (n, T)), rng.normal(0, 10, (T, T))
+    for a, p in ((emit, draw(st.sampled_from([0, 0.3, 1]))), (trans, draw(st.sampled_from([0, 0.1, 1])))):
+        a[rng.random(a.shape) < p] = -np.inf
+    return emit, trans, rng.normal(size=T), rng.normal(size=T)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables())
+def test_viterbi_bounded_steps_equal_the_full_search(p):
+    # one transition matrix takes the bounded steps, the same matrix given per position the full
+    # search at every (i, t): every prefix score and back-pointer must be the same, bit for bit
+    from perceptrons._jit.structured import viterbi as kernel
+
+    emit, trans, start, stop = p
+    n, T = emit.shape
+    runs = []
+    for tr, per_position in ((trans[None], False), (np.repeat(trans[None], n, axis=0), True)):
+        delta, bp, path = np.full((n, T), np.nan), np.full((n, T), -1, np.int32), np.empty(n, np.int64)
+        score = kernel(emit, n, tr, per_position, start, stop, delta, bp, path)
+        runs.append((score, delta, bp, path))
+    (s1, d1, b1, p1), (s2, d2, b2, p2) = runs
+    assert s1 == s2 or (np.isnan(s1) and np.isnan(s2))
+    np.testing.assert_array_equal(d1, d2)
+    np.testing.assert_array_equal(b1[1:], b2[1:])
+    np.testing.assert_array_equal(p1, p2)
+
+
 @settings(max_examples=100, deadline=None)
 @given(problems())
 def test_greedy_equals_reference(p):

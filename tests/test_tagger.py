@@ -175,6 +175,18 @@ def test_tag_dictionary_fixes_frequent_words(tmp_path):
     assert load_model(tmp_path / "t.npz").tagdict_ == {"a": "DET"}
 
 
+def test_word_with_a_lone_surrogate_tags_but_is_not_saved(tmp_path):
+    # text decoded with errors="surrogateescape" brings lone surrogates: tagging takes any str,
+    # a model file is UTF-8 and cannot hold one; one clear error, and no file written
+    sents = [["caf\udce9", "ok"], ["ok", "caf\udce9"]] * 3
+    tags = [["NOUN", "ADJ"], ["ADJ", "NOUN"]] * 3
+    tagger = Tagger(max_epochs=3, min_count=1).fit(sents, tags)
+    assert tagger.predict(sents[:2]) == tags[:2]
+    with pytest.raises(PerceptronsError, match=r"'w=caf\\udce9' holds a lone surrogate \(U\+DCE9\)"):
+        save_model(tagger, tmp_path / "t.npz")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_model_of_another_kind_is_refused(tmp_path):
     X = np.eye(3)
     save_model(SequencePerceptron(max_epochs=2).fit(X, [0, 1, 2]), tmp_path / "s.npz")

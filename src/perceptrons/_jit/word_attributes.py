@@ -197,14 +197,14 @@ def lookup_words(words, word_bounds, row_of, table, vocab, starts, ends, rows, i
         :func:`~perceptrons._jit.intern.hash_strings`.
     rows : ndarray of int64, shape (n_words,)
         Out: the row of each word seen in training, −1 for the others.
-    ids : ndarray of int64, shape (≥ n_unseen, n_attributes), filled with −1
+    ids : ndarray of int64, shape (≥ n_unseen, n_attributes)
         Out: the attribute ids of the unseen words, in order (−1: absent or not in the
         vocabulary); a word that is not ASCII gets −2 in column 0, and Python makes its strings.
 
     Returns
     -------
-    int
-        The number of unseen words.
+    n_unseen, n_foreign : int
+        The number of unseen words, and of those that are not ASCII.
     """
     longest = 0
     for r in range(rows.shape[0]):
@@ -214,6 +214,7 @@ def lookup_words(words, word_bounds, row_of, table, vocab, starts, ends, rows, i
     shape = np.empty(longest, dtype=np.uint8)
     span = np.empty(_N_ASCII + 1, dtype=np.int64)
     u = np.int64(0)
+    foreign = np.int64(0)
     for r in range(rows.shape[0]):
         a, b = word_bounds[r], word_bounds[r + 1]
         buf[0] = 119  # "w=" + the word: its id names its row
@@ -226,8 +227,11 @@ def lookup_words(words, word_bounds, row_of, table, vocab, starts, ends, rows, i
         rows[r] = row_of[k] if k >= 0 else -1
         if rows[r] >= 0:
             continue
+        for j in range(ids.shape[1]):
+            ids[u, j] = -1
         if not ascii:
             ids[u, 0] = -2
+            foreign += 1
         else:
             span[0] = 0
             _ascii_strings(words, a, b, buf, 0, span[1:], low, shape)
@@ -235,4 +239,4 @@ def lookup_words(words, word_bounds, row_of, table, vocab, starts, ends, rows, i
                 if span[j] < span[j + 1]:
                     ids[u, j] = find(buf, span[j], span[j + 1], table, vocab, starts, ends)
         u += 1
-    return u
+    return u, foreign

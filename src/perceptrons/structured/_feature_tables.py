@@ -82,17 +82,16 @@ class CompiledTables:
             return found, np.array(ids, dtype=dtype).reshape(-1, len(ATTRIBUTES))
         from perceptrons._jit.word_attributes import lookup_words
 
-        table, vocab, offsets = self._vocab_hash()
+        table, vocab, starts, ends = self._vocab_hash()
         words, bounds = pack_strings(types, "surrogatepass")
         found = np.empty(len(types), dtype=np.int64)
-        ids = np.full((len(types), len(ATTRIBUTES)), -1, dtype=np.int64)
-        n = lookup_words(words, bounds, self._row_of_id(), table, vocab, offsets[:-1], offsets[1:], found, ids)
+        ids = np.empty((len(types), len(ATTRIBUTES)), dtype=np.int64)
+        n, foreign = lookup_words(words, bounds, self._row_of_id(), table, vocab, starts, ends, found, ids)
         ids = ids[:n]
-        foreign = np.flatnonzero(ids[:, 0] == -2)
-        if foreign.size:
+        if foreign:
             unseen = np.flatnonzero(found < 0)
             get = self.vocab_.get
-            for u in foreign.tolist():
+            for u in np.flatnonzero(ids[:, 0] == -2).tolist():
                 ids[u] = [get(a, -1) for a in word_attributes(types[unseen[u]])]
         return found, ids.astype(dtype, copy=False)
 
@@ -110,8 +109,8 @@ class CompiledTables:
         return cached[1]
 
     def _vocab_hash(self):
-        """(hash table, UTF-8 bytes, offsets) of the vocabulary's strings, the table holding each
-        string's id (made once a vocabulary)."""
+        """(hash table, UTF-8 bytes, starts, ends) of the vocabulary's strings, the table holding
+        each string's id (made once a vocabulary)."""
         from perceptrons._jit.intern import hash_strings
 
         cached = self.__dict__.get("_vocab_hashed")
@@ -124,7 +123,7 @@ class CompiledTables:
                 vocab, offsets = pack_strings(list(self.vocab_), "surrogatepass")
             table = np.full(1 << max(4, (2 * len(self.vocab_)).bit_length()), -1, dtype=np.int64)
             hash_strings(vocab, offsets[:-1], offsets[1:], table)
-            self._vocab_hashed = cached = (self.vocab_, len(self.vocab_), table, vocab, offsets)
+            self._vocab_hashed = cached = (self.vocab_, len(self.vocab_), table, vocab, offsets[:-1], offsets[1:])
         return cached[2:]
 
     def one_part_tables(self):

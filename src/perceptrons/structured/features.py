@@ -292,7 +292,10 @@ class FeatureMap(IncrementalFit, CompiledTables):
     # ------------------------------------------------------------------ state
     def to_arrays(self):
         """The string table as UTF-8 bytes + offsets, and the sorted keys."""
-        blob, offsets = pack_strings(list(self.vocab_))
+        try:
+            blob, offsets = pack_strings(list(self.vocab_))
+        except PerceptronsError as exc:  # a training word's lone surrogate: say where it is
+            raise PerceptronsError(f"cannot store the features of the training words: {exc}") from None
         return {
             "vocab_bytes": blob,
             "vocab_offsets": offsets,

@@ -140,9 +140,20 @@ def pack_strings(strings, errors="strict"):
     ASCII, a character's offset becomes its first byte's.  ``errors="surrogatepass"`` encodes
     lone surrogates too (compiled lookups, which must take any ``str``; a model file stays
     strict UTF-8).
+
+    Raises
+    ------
+    PerceptronsError
+        With ``errors="strict"``, for a string that holds a lone surrogate.
     """
     joined = "".join(strings)
-    raw = np.frombuffer(joined.encode("utf-8", errors), dtype=np.uint8)
+    try:
+        raw = np.frombuffer(joined.encode("utf-8", errors), dtype=np.uint8)
+    except UnicodeEncodeError as exc:  # only a lone surrogate fails, e.g. text read with "surrogateescape"
+        bad = next(s for s in strings if any("\ud800" <= c <= "\udfff" for c in s))
+        raise PerceptronsError(
+            f"{bad!r} holds a lone surrogate (U+{ord(exc.object[exc.start]):04X}), which UTF-8 cannot store"
+        ) from None
     offsets = np.zeros(len(strings) + 1, dtype=np.int64)
     np.cumsum(np.fromiter(map(len, strings), dtype=np.int64, count=len(strings)), out=offsets[1:])
     if raw.shape[0] != len(joined):
