@@ -67,7 +67,7 @@ def tables(draw):
 def test_viterbi_bounded_steps_equal_the_full_search(p):
     # one transition matrix takes the bounded steps, the same matrix given per position the full
     # search at every (i, t): every prefix score and back-pointer must be the same, bit for bit
-    from perceptrons._jit.structured import viterbi as kernel
+    from perceptrons._jit.decode import viterbi as kernel
 
     emit, trans, start, stop = p
     n, T = emit.shape
@@ -209,7 +209,7 @@ def test_edge_features_equal_oracle(decoder):
 @settings(max_examples=60, deadline=None)
 @given(problems(), st.integers(0, 2**32 - 1))
 def test_viterbi_per_position_transitions_equal_brute_force(p, seed):
-    from perceptrons._jit import structured as K
+    from perceptrons._jit import decode as K
 
     emit, _, start, stop = p
     n, T = emit.shape

@@ -9,8 +9,8 @@ from numba import njit
 
 from perceptrons._config import NJIT_STRICT
 from perceptrons._jit.arrays import copy_into
+from perceptrons._jit.decode import decode_one, workspace
 from perceptrons._jit.prefetch import prefetch
-from perceptrons._jit.structured import _workspace, decode_one
 
 
 @njit(**NJIT_STRICT)
@@ -330,10 +330,10 @@ def tag_cached(
     One compiled call per batch, however short: a sentence tagged on its own pays one dispatch.
     """
     T = W.shape[1]
-    maxlen = np.int64(1)  # not a literal 1: numba would compile _workspace once more for it
+    maxlen = np.int64(1)  # not a literal 1: numba would compile workspace once more for it
     for s in range(offsets.shape[0] - 1):
         maxlen = max(maxlen, offsets[s + 1] - offsets[s])
-    tr, emit, delta, bp, delta2, bp2, path = _workspace(maxlen, T, False, trans2.shape[0] > 0)
+    tr, emit, delta, bp, delta2, bp2, path = workspace(maxlen, T, False, trans2.shape[0] > 0)
     cols = np.empty((maxlen, pairs.shape[0]), dtype=np.int64)
     flat_emit = word_emit.reshape(-1)
     copy_into(tr[0], trans)

@@ -76,7 +76,7 @@ def viterbi(emit, trans, start, stop, trans2=None):
     >>> float(score), path.tolist()
     (1.7, [1, 1, 0])
     """
-    from perceptrons._jit import structured as K
+    from perceptrons._jit import decode as K
 
     emit, trans, start, stop = _tables(emit, trans, start, stop)
     n, T = emit.shape
@@ -96,7 +96,7 @@ def greedy(emit, trans, start, stop, trans2=None):
 
     Same parameters and return values as :func:`viterbi`.
     """
-    from perceptrons._jit import structured as K
+    from perceptrons._jit import decode as K
 
     emit, trans, start, stop = _tables(emit, trans, start, stop)
     path = np.empty(emit.shape[0], dtype=np.int64)
