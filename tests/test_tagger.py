@@ -75,6 +75,15 @@ def test_features_equal_per_token_oracle(templates):
             r += 1
 
 
+def test_fit_binary_is_fit_transform_without_a_values_array():
+    # the tagger trains from fit_binary: the same matrix, its 1s one read-only value
+    X, lengths = FeatureMap("rich", min_count=1).fit_transform(TRAIN)
+    Xb, lengths_b = FeatureMap("rich", min_count=1).fit_binary(TRAIN)
+    assert (X != Xb).nnz == 0 and X.nnz == Xb.nnz > 0 and np.array_equal(lengths, lengths_b)
+    assert X.data.flags.writeable and np.all(X.data == 1)
+    assert not Xb.data.flags.writeable and Xb.data.strides == (0,)
+
+
 def test_rare_words_lose_identity_features():
     fm = FeatureMap("rich", min_count=1, rare_count=2)
     X, _ = fm.fit_transform(TRAIN)

@@ -258,9 +258,9 @@ class Tagger(NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin):
         _check_corpus(sentences, tags)
         self.clusters_ = load_clusters(self.clusters)
         self.features_ = FeatureMap(self._templates(), self.min_count, self.rare_count, self.clusters_)
-        X, lengths = self.features_.fit_transform(sentences)
+        X, lengths = self.features_.fit_binary(sentences)
         self.edge_features_ = FeatureMap(self.edges, self.edge_min_count, 0, self.clusters_) if self.edges else None
-        X_edge = self.edge_features_.fit_transform(sentences)[0] if self.edges else None
+        X_edge = self.edge_features_.fit_binary(sentences)[0] if self.edges else None
         y = np.array([t for s in tags for t in s])
         self.tagdict_ = self._build_tagdict(sentences, tags) if self.tag_dict else {}
         return sentences, {"X": X, "y": y, "lengths": lengths, "X_edge": X_edge, "forced": self._forced(sentences)}
