@@ -50,7 +50,8 @@ def test_viterbi_ties_on_integer_scores(p, shift):
 @st.composite
 def tables(draw):
     """Emissions, transitions, start and stop of up to 20 tags: integers (ties everywhere), or
-    reals spread like a trained tagger's; −inf where a token is forced or a transition barred."""
+    reals spread like a trained tagger's; −inf where a token is forced or a transition barred,
+    and now and then NaN."""
     T, n = draw(st.integers(1, 20)), draw(st.integers(1, 30))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     if draw(st.booleans()):
@@ -59,6 +60,8 @@ def tables(draw):
         emit, trans = rng.normal(0, 100, (n, T)), rng.normal(0, 10, (T, T))
     for a, p in ((emit, draw(st.sampled_from([0, 0.3, 1]))), (trans, draw(st.sampled_from([0, 0.1, 1])))):
         a[rng.random(a.shape) < p] = -np.inf
+    for a in (emit, trans):  # NaN never wins a search: the bound must not let one win either
+        a[rng.random(a.shape) < draw(st.sampled_from([0, 0, 0.05]))] = np.nan
     return emit, trans, rng.normal(size=T), rng.normal(size=T)
 
 
