@@ -4,7 +4,7 @@ Conventions are those of :mod:`perceptrons._jit.structured`: ``emit`` (≥ n, T)
 ``trans`` (1 or ≥ n, T, T) the transitions (one matrix, or one per position when
 ``per_position``), ``start`` and ``stop`` (T,), ``trans2`` (T, T, T) the second-order weights
 (shape (0, 0, 0): none).  Buffers are the caller's (:func:`workspace`), so that decoding a
-corpus allocates nothing per sentence.  Ties go to the lowest tag index, and every sum is taken
+corpus allocates nothing per token.  Ties go to the lowest tag index, and every sum is taken
 in a fixed order: the oracles of ``tests/reference.py`` reproduce paths and scores exactly.
 """
 
@@ -25,7 +25,7 @@ def viterbi(emit, n, trans, per_position, start, stop, delta, bp, path):
     ``trans[i]`` when ``per_position`` (lexicalised transitions, shape (≥ n, T, T)) and
     ``trans[0]`` otherwise.
     ``delta`` (≥ n, T) holds the best prefix scores and ``bp`` (≥ n, T) the back-pointers; they are
-    caller-owned buffers so that decoding a corpus allocates nothing per sentence.  Ties go to the
+    caller-owned buffers so that decoding a corpus allocates nothing per token.  Ties go to the
     lowest tag index (strict ``>``), so the path is deterministic.
 
     With one transition matrix, most maxima need no search (:func:`_step_bounded`).
@@ -78,6 +78,11 @@ def _step_bounded(emit, n, tr, delta, bp):
     (ties included) the full search runs.  A tagger is confident enough that ~90 % of the
     maxima pass (EWT train, 90–92 % after each of the first four epochs), and decoding EWT train
     under a trained tagger's weights took 19 against 35 ms.
+
+    The column maxima are the one array a sentence allocates, and they are recomputed for every
+    sentence, also where the transitions stay the same (tagging).  Both cost T² compares
+    and one allocation a sentence: on EWT train, a caller's buffer instead measured the same
+    (19.5 against 19.6 ms).
     """
     T = tr.shape[0]
     top = np.empty(T)
