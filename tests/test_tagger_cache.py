@@ -163,10 +163,41 @@ def test_small_data_every_path(params):
     """Small enough to run without the JIT (``test_disable_jit.py``): every branch of the cache's
     compiled loops, against the factored batch path."""
     tagger = Tagger(max_epochs=2, min_count=1, **params).fit(SMALL, SMALL_TAGS)
-    test = [["The", "man", "flies", "unseen-word", "."], ["An"], ["arrow", "like", "Time"]]
+    test = [
+        ["The", "man", "flies", "unseen-word", "."],
+        ["An"],
+        ["arrow", "like", "Time"],
+        ["naïve", "Zürich", "boats"],
+    ]
     expected = factored(tagger, test)
     assert [t for s in test for _, t in tagger.tag(s)] == expected
     assert [t for s in copy.deepcopy(tagger).predict(test) for t in s] == expected
+
+
+#: new words of every kind the cache's compiled call meets: known, unseen ASCII, unseen and not
+#: ASCII (their strings made in Python, their rows redone), an empty string, a lone surrogate
+NEW_WORDS = ["the", "zzyzx-9", "naïve", "Zürich", "", "Qwerty", "日本語", "caf\udce9", "of", "X-ray", "été"]
+
+
+@pytest.mark.parametrize("clusters", [False, True])
+def test_new_words_of_every_kind_tag_as_the_factored_path(ewt, tmp_path, clusters):
+    words, tags, _ = ewt
+    params = {}
+    if clusters:  # with clusters, Python makes every word's attributes: the two-call path
+        paths = tmp_path / "paths"
+        paths.write_text("0010\tthe\t5\n0011\tof\t4\n1101\tnaïve\t3\n", encoding="utf-8")
+        params["clusters"] = str(paths)
+    tagger = Tagger(max_epochs=2, min_count=1, **params).fit(words[:400], tags[:400])
+    rng = np.random.default_rng(0)
+    sents = [rng.choice(NEW_WORDS, size=int(rng.integers(1, 9))).tolist() for _ in range(60)]
+    expected = factored(tagger, sents)
+    one = copy.deepcopy(tagger)  # an empty cache, filled a sentence at a time
+    assert [t for s in sents for _, t in one.tag(s)] == expected
+    assert [t for s in copy.deepcopy(tagger).predict(sents) for t in s] == expected
+    cache = one._words()
+    assert (cache._vocab is None) == clusters
+    rows, state = cache.rows(NEW_WORDS)
+    assert not (state.attrs[rows] == -2).any()  # every marked row redone
 
 
 @pytest.mark.parametrize("rare_count", [0, 3])

@@ -11,6 +11,7 @@ from perceptrons._config import NJIT_STRICT
 from perceptrons._jit.arrays import copy_into
 from perceptrons._jit.decode import decode_one, workspace
 from perceptrons._jit.prefetch import prefetch
+from perceptrons._jit.word_attributes import lookup_words
 
 
 @njit(**NJIT_STRICT)
@@ -216,6 +217,72 @@ def add_words(
             u += 1
             rare[lo + r] = rare_count > 0
     word_emissions(attrs[lo : lo + n], rare[lo : lo + n], luts, one, attr, bias, withhold, slot, W, emit[lo : lo + n])
+
+
+@njit(**NJIT_STRICT)
+def utf8_bounds(words, lengths):
+    """Where each string starts in ``words`` (UTF-8) and where the last ends, (n + 1,), from the
+    strings' lengths in characters: a character starts at every byte that is not a UTF-8
+    continuation byte (``0b10xxxxxx``).  Lone surrogates encoded with ``surrogatepass`` are
+    three-byte sequences like any other character."""
+    bounds = np.empty(lengths.shape[0] + 1, dtype=np.int64)
+    bounds[0] = 0
+    p = 0
+    end = words.shape[0]
+    for r in range(lengths.shape[0]):
+        for _ in range(lengths[r]):
+            p += 1
+            while p < end and (words[p] & 0xC0) == 0x80:
+                p += 1
+        bounds[r + 1] = p
+    return bounds
+
+
+@njit(**NJIT_STRICT)
+def cache_words(
+    words,
+    lengths,
+    row_of,
+    table,
+    vocab,
+    starts,
+    ends,
+    type_table,
+    type_counts,
+    rare_count,
+    luts,
+    one,
+    attr,
+    bias,
+    withhold,
+    slot,
+    W,
+    attrs,
+    rare,
+    emit,
+    lo,
+):
+    """:func:`~perceptrons._jit.word_attributes.lookup_words` then :func:`add_words`, in one call.
+
+    ``words`` are the new words' UTF-8 bytes joined, ``lengths`` (n,) their lengths in
+    characters.  A sentence tagged alone meets ~3 new words: two calls, the arrays between them
+    and the encoding cost ~20 µs in Python where the work itself takes ~2.
+
+    Returns
+    -------
+    n_foreign : int
+        The number of new words never seen in training that are not ASCII.  Python makes their
+        attribute strings: their rows are written with −2 in column 0 of ``attrs`` and sums that
+        leave those strings out, for the caller to redo.
+    """
+    n = lengths.shape[0]
+    found = np.empty(n, dtype=np.int64)
+    ids = np.empty((n, type_table.shape[1]), dtype=np.int64)
+    _, foreign = lookup_words(words, utf8_bounds(words, lengths), row_of, table, vocab, starts, ends, found, ids)
+    add_words(
+        found, ids, type_table, type_counts, rare_count, luts, one, attr, bias, withhold, slot, W, attrs, rare, emit, lo
+    )
+    return foreign
 
 
 @njit(**NJIT_STRICT)

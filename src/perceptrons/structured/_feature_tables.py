@@ -70,32 +70,46 @@ class CompiledTables:
         the attribute strings of unseen ASCII words: Python made ~16 strings a word and looked
         each up in the vocabulary dict, ~10 µs an unseen word.  Python still makes the strings of
         unseen words that are not ASCII, and of every word when there are clusters.  A call for
-        fewer than 16 words (the word cache's usual call, a sentence's new words) stays in Python:
-        the compiled pass has a fixed cost of ~13 µs (encoding, arrays, dispatch).  Words of EWT
-        test, repeated: 1 word 3 µs in Python against 14 compiled, 16 words 37 against 21, 64
-        words 169 against 41.  Tagging EWT test a sentence at a time from an empty cache was no
-        faster with the threshold at 2 or 8 instead of 16.
+        fewer than 16 words stays in Python: the compiled pass has a fixed cost of ~13 µs
+        (encoding, arrays, dispatch).  Words of EWT test, repeated: 1 word 3 µs in Python against
+        14 compiled, 16 words 37 against 21, 64 words 169 against 41.  The word cache, whose
+        usual call is a sentence's few new words, does not come here: it looks them up and sums
+        their rows in one compiled call (:func:`~perceptrons._jit.features.cache_words`).
         """
         if self.clusters is not None or len(types) < self._compiled_lookup_from:
-            get, clusters = self.vocab_.get, self.clusters
+            get = self.vocab_.get
             found = self._row_of_id()[np.array([get("w=" + w, -1) for w in types], dtype=np.int64)]
-            # None is no key either, so get(None, -1) = −1 for an absent attribute
-            ids = [get(a, -1) for w, r in zip(types, found.tolist()) if r < 0 for a in word_attributes(w, clusters)]
-            return found, np.array(ids, dtype=dtype).reshape(-1, len(ATTRIBUTES))
+            ids = self.python_attribute_ids([w for w, r in zip(types, found.tolist()) if r < 0])
+            return found, ids.astype(dtype, copy=False)
         from perceptrons._jit.word_attributes import lookup_words
 
-        table, vocab, starts, ends = self._vocab_hash()
         words, bounds = pack_strings(types, "surrogatepass")
         found = np.empty(len(types), dtype=np.int64)
         ids = np.empty((len(types), len(ATTRIBUTES)), dtype=np.int64)
-        n, foreign = lookup_words(words, bounds, self._row_of_id(), table, vocab, starts, ends, found, ids)
+        n, foreign = lookup_words(words, bounds, *self.lookup_tables(), found, ids)
         ids = ids[:n]
         if foreign:
             unseen = np.flatnonzero(found < 0)
-            get = self.vocab_.get
-            for u in np.flatnonzero(ids[:, 0] == -2).tolist():
-                ids[u] = [get(a, -1) for a in word_attributes(types[unseen[u]])]
+            marked = np.flatnonzero(ids[:, 0] == -2)
+            ids[marked] = self.python_attribute_ids([types[u] for u in unseen[marked].tolist()])
         return found, ids.astype(dtype, copy=False)
+
+    def python_attribute_ids(self, words):
+        """The attribute ids (n_words, n_attributes) int64 of words, their strings made by
+        :func:`word_attributes` (−1: absent or not in the vocabulary): for the words the
+        compiled passes leave to Python, and every word when the map has clusters."""
+        get, clusters = self.vocab_.get, self.clusters
+        # None is no key either, so get(None, -1) = −1 for an absent attribute
+        ids = [get(a, -1) for w in words for a in word_attributes(w, clusters)]
+        return np.array(ids, dtype=np.int64).reshape(-1, len(ATTRIBUTES))
+
+    def lookup_tables(self):
+        """What :func:`~perceptrons._jit.word_attributes.lookup_words` reads after the words:
+        (row of each attribute id, hash table, UTF-8 bytes, starts, ends of the vocabulary's
+        strings), or None when the map has clusters (Python makes those attributes)."""
+        if self.clusters is not None:
+            return None
+        return (self._row_of_id(), *self._vocab_hash())
 
     def _row_of_id(self):
         """The ``type_table_`` row of each attribute id (−1: none; the last entry answers id −1).

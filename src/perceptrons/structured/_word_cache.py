@@ -17,7 +17,7 @@ import threading
 
 import numpy as np
 
-from perceptrons._jit.features import add_words, key_filter, tag_cached, word_emissions
+from perceptrons._jit.features import add_words, cache_words, key_filter, tag_cached, word_emissions
 from perceptrons._validation import PerceptronsError
 from perceptrons.structured.decoders import decoder_code
 from perceptrons.structured.features import BOS, EOS
@@ -48,6 +48,7 @@ class WordCache:
         self.filter = key_filter(self.hashed, max(12, (16 * n_keys).bit_length()))  # ~16 bits a key
         luts, one, attr, bias, withhold, self.ks, slot = features.one_part_tables()
         self._one_part = (luts, one, attr, bias, withhold, slot)  # word_emissions' tables
+        self._vocab = features.lookup_tables()
         self._known = (
             np.ascontiguousarray(features.type_table_, dtype=np.int32),
             np.ascontiguousarray(features.type_counts_, dtype=np.int32),
@@ -119,10 +120,9 @@ class WordCache:
                 state = self._empty()
                 new = list(dict.fromkeys(words))
             if new:
-                found, unseen = self.features.word_rows(new)
                 lo = state.n
                 state = state.grown(lo + len(new))
-                add_words(found, unseen, *self._known, *self._one_part, self.W, state.attrs, state.rare, state.emit, lo)
+                self._write(new, state, lo)
                 if self.tagdict:
                     tags = np.array([self.tagdict.get(w, "") for w in new])
                     state.forced[lo : lo + len(new)] = self.model.forced_indices(tags, len(new))
@@ -131,6 +131,26 @@ class WordCache:
                 state.n += len(new)
             self._state = state
             return state
+
+    def _write(self, new, state, lo):
+        """Write rows ``lo…`` of ``state`` for the ``new`` words.
+
+        One compiled call (:func:`~perceptrons._jit.features.cache_words`).  Python makes the
+        attribute strings of the words never seen in training that are not ASCII, and of every
+        word when the map has clusters: their rows are then redone, or made in two calls.
+        """
+        args = (*self._known, *self._one_part, self.W, state.attrs, state.rare, state.emit, lo)
+        if self._vocab is None:
+            add_words(*self.features.word_rows(new), *args)
+            return
+        raw = np.frombuffer("".join(new).encode("utf-8", "surrogatepass"), dtype=np.uint8)
+        lengths = np.fromiter(map(len, new), dtype=np.int64, count=len(new))
+        if cache_words(raw, lengths, *self._vocab, *args):
+            rows = lo + np.flatnonzero(state.attrs[lo : lo + len(new), 0] == -2)
+            attrs = self.features.python_attribute_ids([new[r - lo] for r in rows.tolist()]).astype(np.int32)
+            emit = np.empty((rows.shape[0], *state.emit.shape[1:]))
+            word_emissions(attrs, state.rare[rows], *self._one_part, self.W, emit)
+            state.attrs[rows], state.emit[rows] = attrs, emit
 
     def tag(self, rows, state, offsets):
         """Tag indices (n_tokens,) int64 of the sentences ``offsets`` (n_sentences + 1,) over
