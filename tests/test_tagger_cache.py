@@ -9,6 +9,8 @@ import threading
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from perceptrons import Tagger, load_model, save_model
 from perceptrons._validation import PerceptronsError
@@ -198,6 +200,31 @@ def test_new_words_of_every_kind_tag_as_the_factored_path(ewt, tmp_path, cluster
     assert (cache._vocab is None) == clusters
     rows, state = cache.rows(NEW_WORDS)
     assert not (state.attrs[rows] == -2).any()  # every marked row redone
+
+
+#: characters that take each branch of the compiled word pass: ASCII classes, control bytes, two-,
+#: three- and four-byte UTF-8, case mappings that change length, a lone surrogate
+CHARS = st.sampled_from(list("aAzZ09-\n ~._Xx") + ["\x00", "\x7f", "é", "Ü", "ß", "İ", "ǅ", "１", "😀", "\ud800"])
+FUZZ_TRAIN = [["The", "old", "café", "the", "bo-ats", "."], ["Time", "Ü", "like", "an", "arrow", "."]] * 3
+
+
+@pytest.fixture(scope="module")
+def fuzz_tagger():
+    return Tagger(max_epochs=2, min_count=1).fit(FUZZ_TRAIN, SMALL_TAGS)
+
+
+@settings(max_examples=150, deadline=None)
+@given(sents=st.lists(st.lists(st.text(CHARS, max_size=12), min_size=1, max_size=6), min_size=1, max_size=6))
+def test_any_words_tag_as_python_makes_their_attributes(fuzz_tagger, sents):
+    """Whatever the strings, the cache's one compiled call finds the words' rows and attributes
+    that Python's dict and ``word_attributes`` give them (the factored path, with the compiled
+    lookup switched off)."""
+    python = copy.deepcopy(fuzz_tagger)
+    python.features_._compiled_lookup_from = 10**9
+    expected = factored(python, sents)
+    one = copy.deepcopy(fuzz_tagger)  # an empty cache, filled a sentence at a time
+    assert [t for s in sents for _, t in one.tag(s)] == expected
+    assert [t for s in copy.deepcopy(fuzz_tagger).predict(sents) for t in s] == expected
 
 
 @pytest.mark.parametrize("rare_count", [0, 3])
