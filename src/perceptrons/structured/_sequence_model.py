@@ -387,7 +387,9 @@ class SequenceModel(DecodingMixin, ParamsMixin):
         self.mistakes_per_epoch_, self.token_mistakes_per_epoch_, self.dev_scores_ = [], [], []
         self.n_epochs_ = 0
         self._rng = np.random.default_rng(seed_of(self.random_state))
-        self._finalize()
+        # the weights are all 0: made on the first read, which a fit's epochs come before (a copy
+        # of W as float64, ~20 ms on EWT, that training did not read)
+        self._average_later()
 
     def _finalize(self):
         """Final weights from the running state: the lazy average W − U / C, or W itself."""
