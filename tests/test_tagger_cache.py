@@ -159,11 +159,21 @@ SMALL_TAGS = [["DET", "NOUN", "VERB", "DET", "NOUN", "PUNCT"], ["NOUN", "VERB", 
 
 @pytest.mark.parametrize(
     "params",
-    [{}, {"tag_dict": True, "tag_dict_min_count": 2}, {"rare_count": 4}, {"markov_order": 2}, {"decoder": "greedy"}],
+    [
+        {},
+        {"tag_dict": True, "tag_dict_min_count": 2},
+        {"rare_count": 4},
+        {"markov_order": 2},
+        {"decoder": "greedy"},
+        {"clusters": "0010\tman\t5\n0010\tunseen-word\t5\n"},
+    ],
 )
-def test_small_data_every_path(params):
+def test_small_data_every_path(params, tmp_path):
     """Small enough to run without the JIT (``test_disable_jit.py``): every branch of the cache's
     compiled loops, against the factored batch path."""
+    if "clusters" in params:  # a paths file; "unseen-word" has the path of a training word
+        (tmp_path / "paths").write_text(params["clusters"], encoding="utf-8")
+        params = {"clusters": str(tmp_path / "paths")}
     tagger = Tagger(max_epochs=2, min_count=1, **params).fit(SMALL, SMALL_TAGS)
     test = [
         ["The", "man", "flies", "unseen-word", "."],
@@ -185,9 +195,11 @@ NEW_WORDS = ["the", "zzyzx-9", "naïve", "Zürich", "", "Qwerty", "日本語", "
 def test_new_words_of_every_kind_tag_as_the_factored_path(ewt, tmp_path, clusters):
     words, tags, _ = ewt
     params = {}
-    if clusters:  # with clusters, Python makes every word's attributes: the two-call path
+    if clusters:  # with clusters, Python makes their attributes and the compiled call takes them
         paths = tmp_path / "paths"
-        paths.write_text("0010\tthe\t5\n0011\tof\t4\n1101\tnaïve\t3\n", encoding="utf-8")
+        # unseen words whose paths, and their prefixes, the training words gave features
+        lines = ["0010\tthe", "0011\tof", "1101\tnaïve", "0010\tQwerty", "0011\tqwerty", "0011\tX-ray"]
+        paths.write_text("".join(f"{line}\t5\n" for line in lines), encoding="utf-8")
         params["clusters"] = str(paths)
     tagger = Tagger(max_epochs=2, min_count=1, **params).fit(words[:400], tags[:400])
     rng = np.random.default_rng(0)
@@ -197,7 +209,7 @@ def test_new_words_of_every_kind_tag_as_the_factored_path(ewt, tmp_path, cluster
     assert [t for s in sents for _, t in one.tag(s)] == expected
     assert [t for s in copy.deepcopy(tagger).predict(sents) for t in s] == expected
     cache = one._words()
-    assert (cache._vocab is None) == clusters
+    assert (one.features_.clusters is not None) == clusters
     rows, state = cache.rows(NEW_WORDS)
     assert not (state.attrs[rows] == -2).any()  # every marked row redone
 
@@ -235,7 +247,7 @@ def test_add_words_writes_table_rows_unseen_rows_and_their_sums(ewt, rare_count)
     cache = Tagger(max_epochs=1, rare_count=rare_count).fit(words[:300], tags[:300])._words()
     fm = cache.features
     new = ["the", "zzyzx-9", "of", "Qwerty", "the-thing"]
-    found, unseen = fm.word_rows(new)
+    found, unseen = fm._lookup(new, np.int32)
     assert [r >= 0 for r in found.tolist()] == [fm.known(w) for w in new] == [True, False, True, False, False]
     n_attr = fm.type_table_.shape[1]
     attrs = np.full((9, n_attr), -7, dtype=np.int32)

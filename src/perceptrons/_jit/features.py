@@ -242,6 +242,7 @@ def utf8_bounds(words, lengths):
 def cache_words(
     words,
     lengths,
+    given,
     row_of,
     table,
     vocab,
@@ -265,8 +266,9 @@ def cache_words(
     """:func:`~perceptrons._jit.word_attributes.lookup_words` then :func:`add_words`, in one call.
 
     ``words`` are the new words' UTF-8 bytes joined, ``lengths`` (n,) their lengths in
-    characters.  A sentence tagged alone meets ~3 new words: two calls, the arrays between them
-    and the encoding cost ~20 µs in Python where the work itself takes ~2.
+    characters, ``given`` (n, k) the ids of their last k attributes, made by Python (the cluster
+    ones; k = 0 without clusters).  A sentence tagged alone meets ~3 new words: two calls, the
+    arrays between them and the encoding cost ~20 µs in Python where the work itself takes ~2.
 
     Returns
     -------
@@ -279,6 +281,14 @@ def cache_words(
     found = np.empty(n, dtype=np.int64)
     ids = np.empty((n, type_table.shape[1]), dtype=np.int64)
     _, foreign = lookup_words(words, utf8_bounds(words, lengths), row_of, table, vocab, starts, ends, found, ids)
+    k = given.shape[1]
+    u = 0
+    for r in range(n):
+        if found[r] < 0:  # the u-th unseen word: lookup_words made its first columns
+            if ids[u, 0] != -2:
+                for j in range(k):
+                    ids[u, ids.shape[1] - k + j] = given[r, j]
+            u += 1
     add_words(
         found, ids, type_table, type_counts, rare_count, luts, one, attr, bias, withhold, slot, W, attrs, rare, emit, lo
     )

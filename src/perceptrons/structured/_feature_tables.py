@@ -7,7 +7,13 @@ A mixin of :class:`~perceptrons.structured.features.FeatureMap`: it reads the ma
 
 import numpy as np
 
-from perceptrons.structured.words import ATTRIBUTES, pack_strings, word_attributes
+from perceptrons.structured.words import (
+    ATTRIBUTES,
+    CLUSTER_ATTRIBUTES,
+    cluster_attributes,
+    pack_strings,
+    word_attributes,
+)
 
 
 class CompiledTables:
@@ -44,23 +50,6 @@ class CompiledTables:
             out,
         )
         return out
-
-    def word_rows(self, types):
-        """Where the word cache takes the attribute ids of word types from.
-
-        Parameters
-        ----------
-        types : list of str
-            Distinct words.
-
-        Returns
-        -------
-        found : ndarray of int64, shape (n_types,)
-            Each word's row of ``type_table_``, −1 for a word never seen in training.
-        unseen : ndarray of int32, shape (n_unseen, n_attributes)
-            The attribute ids (−1: absent) of the words never seen, in order.
-        """
-        return self._lookup(types, np.int32)
 
     def _lookup(self, types, dtype=np.int64):
         """(rows of ``type_table_``, −1 unseen; attribute ids (``dtype``) of the unseen words).
@@ -106,10 +95,18 @@ class CompiledTables:
     def lookup_tables(self):
         """What :func:`~perceptrons._jit.word_attributes.lookup_words` reads after the words:
         (row of each attribute id, hash table, UTF-8 bytes, starts, ends of the vocabulary's
-        strings), or None when the map has clusters (Python makes those attributes)."""
-        if self.clusters is not None:
-            return None
+        strings)."""
         return (self._row_of_id(), *self._vocab_hash())
+
+    def cluster_attribute_ids(self, words):
+        """The ids (n_words, len(CLUSTER_ATTRIBUTES)) int64 of the words' cluster attributes (−1:
+        absent or not in the vocabulary), which the compiled lookups leave to Python; (n_words, 0)
+        without clusters."""
+        if self.clusters is None:
+            return np.empty((len(words), 0), dtype=np.int64)
+        get, clusters = self.vocab_.get, self.clusters
+        ids = [get(a, -1) for w in words for a in cluster_attributes(w, clusters)]
+        return np.array(ids, dtype=np.int64).reshape(len(words), len(CLUSTER_ATTRIBUTES))
 
     def _row_of_id(self):
         """The ``type_table_`` row of each attribute id (−1: none; the last entry answers id −1).

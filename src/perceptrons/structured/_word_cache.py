@@ -17,7 +17,7 @@ import threading
 
 import numpy as np
 
-from perceptrons._jit.features import add_words, cache_words, key_filter, tag_cached, word_emissions
+from perceptrons._jit.features import cache_words, key_filter, tag_cached, word_emissions
 from perceptrons._validation import PerceptronsError
 from perceptrons.structured.decoders import decoder_code
 from perceptrons.structured.features import BOS, EOS
@@ -142,18 +142,16 @@ class WordCache:
         """Write rows ``lo…`` of ``state`` for the ``new`` words.
 
         One compiled call (:func:`~perceptrons._jit.features.cache_words`).  Python makes the
-        attribute strings of the words never seen in training that are not ASCII, and of every
-        word when the map has clusters: their rows are then redone, or made in two calls.
+        cluster attributes, and the attribute strings of the words never seen in training that
+        are not ASCII, whose rows are then redone.
         """
-        args = (*self._known, *self._one_part, self.W, state.attrs, state.rare, state.emit, lo)
-        if self._vocab is None:
-            add_words(*self.features.word_rows(new), *args)
-            return
+        fm = self.features
         raw = np.frombuffer("".join(new).encode("utf-8", "surrogatepass"), dtype=np.uint8)
         lengths = np.fromiter(map(len, new), dtype=np.int64, count=len(new))
-        if cache_words(raw, lengths, *self._vocab, *args):
+        args = (*self._known, *self._one_part, self.W, state.attrs, state.rare, state.emit, lo)
+        if cache_words(raw, lengths, fm.cluster_attribute_ids(new), *self._vocab, *args):
             rows = lo + np.flatnonzero(state.attrs[lo : lo + len(new), 0] == -2)
-            attrs = self.features.python_attribute_ids([new[r - lo] for r in rows.tolist()]).astype(np.int32)
+            attrs = fm.python_attribute_ids([new[r - lo] for r in rows.tolist()]).astype(np.int32)
             emit = np.empty((rows.shape[0], *state.emit.shape[1:]))
             word_emissions(attrs, state.rare[rows], *self._one_part, self.W, emit)
             state.attrs[rows], state.emit[rows] = attrs, emit

@@ -78,6 +78,13 @@ def word_attributes(word, clusters=None):
 _NO_CLUSTER = (None,) * len(CLUSTER_ATTRIBUTES)
 
 
+def cluster_attributes(word, clusters):
+    """The cluster attribute strings of one word (the last ``len(CLUSTER_ATTRIBUTES)`` of
+    :func:`word_attributes`), for the lookups that make the others in compiled code.
+    """
+    return _cluster_attributes(word, word.lower(), clusters)
+
+
 def _cluster_attributes(word, low, clusters):
     if clusters is None:
         return _NO_CLUSTER
