@@ -267,8 +267,9 @@ def cache_words(
 
     ``words`` are the new words' UTF-8 bytes joined, ``lengths`` (n,) their lengths in
     characters, ``given`` (n, k) the ids of their last k attributes, made by Python (the cluster
-    ones; k = 0 without clusters).  A sentence tagged alone meets ~3 new words: two calls, the
-    arrays between them and the encoding cost ~20 µs in Python where the work itself takes ~2.
+    ones; k = 0 without clusters).  A sentence tagged alone meets ~3 new words.  For 3 words,
+    2 of them unseen, this call took 8.5 µs, encoding included, where the lookup in Python and a
+    second compiled call for the sums took 17.5 µs (one process, interleaved).
 
     Returns
     -------

@@ -197,7 +197,7 @@ class _Background(threading.Thread):
     def run(self):
         try:
             self._out = self._fn()
-        except BaseException as exc:  # handed to the thread that waits  # noqa: BLE001
+        except BaseException as exc:  # handed to the thread that waits
             self._error = exc
 
     def result(self):
