@@ -27,6 +27,7 @@ from numba import njit
 from perceptrons._config import NJIT_STRICT
 from perceptrons._jit import features as F
 from perceptrons._jit import structured as K
+from perceptrons._jit import word_cache as C
 from perceptrons.io.conllu import read_conllu
 from perceptrons.persistence import load_model, save_model
 from perceptrons.structured.tagging import Tagger
@@ -66,7 +67,7 @@ def one_pass_emissions(
         for t in range(T):
             e[t] = 0.0
         for q in range(ks.shape[0]):
-            r = F._word_row(rows, lo, n, i + ks[q])
+            r = C._word_row(rows, lo, n, i + ks[q])
             for t in range(T):
                 e[t] += word_emit[r, q, t]
         me = rows[lo + i]
@@ -74,8 +75,8 @@ def one_pass_emissions(
             t = pairs[p]
             if spec[t, 5] == 1 and rare[me]:
                 continue
-            v = attrs[F._word_row(rows, lo, n, i + spec[t, 2]), spec[t, 1]]
-            v2 = attrs[F._word_row(rows, lo, n, i + spec[t, 4]), spec[t, 3]]
+            v = attrs[C._word_row(rows, lo, n, i + spec[t, 2]), spec[t, 1]]
+            v2 = attrs[C._word_row(rows, lo, n, i + spec[t, 4]), spec[t, 3]]
             if v >= 0 and v2 >= 0:
                 key = (v * n_values + v2) * nt + t
                 c = F._find(hashed, key) if F._may_hold(filt, shift, key) else -1
@@ -164,11 +165,11 @@ def main(argv=None):
     offsets = np.zeros(lengths.shape[0] + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     taggers = {
-        "tag_cached (library)": F.tag_cached,
+        "tag_cached (library)": C.tag_cached,
         "tag_cached, no prefetch": without(
-            F.tag_cached, cached_emissions=without(F.cached_emissions, prefetch=_no_prefetch)
+            C.tag_cached, cached_emissions=without(C.cached_emissions, prefetch=_no_prefetch)
         ),
-        "tag_cached, one pass (anchor)": without(F.tag_cached, cached_emissions=one_pass_emissions),
+        "tag_cached, one pass (anchor)": without(C.tag_cached, cached_emissions=one_pass_emissions),
     }
 
     def tag_run(fn):
@@ -181,7 +182,7 @@ def main(argv=None):
 
     words = cache.features.type_table_[np.random.default_rng(0).permutation(cache.features.type_table_.shape[0])]
     no_rare = np.zeros(words.shape[0], dtype=np.bool_)
-    sums = {"word_emissions (library)": F.word_emissions, "word_emissions, one pass (anchor)": one_pass_word_emissions}
+    sums = {"word_emissions (library)": C.word_emissions, "word_emissions, one pass (anchor)": one_pass_word_emissions}
 
     def sums_run(fn):
         out = np.zeros((words.shape[0], cache.ks.shape[0], cache.W.shape[1]))

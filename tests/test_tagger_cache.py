@@ -241,7 +241,7 @@ def test_any_words_tag_as_python_makes_their_attributes(fuzz_tagger, sents):
 
 @pytest.mark.parametrize("rare_count", [0, 3])
 def test_add_words_writes_table_rows_unseen_rows_and_their_sums(ewt, rare_count):
-    from perceptrons._jit.features import add_words, word_emissions
+    from perceptrons._jit.word_cache import add_words, word_emissions
 
     words, tags, _ = ewt
     cache = Tagger(max_epochs=1, rare_count=rare_count).fit(words[:300], tags[:300])._words()

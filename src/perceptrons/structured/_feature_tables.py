@@ -63,7 +63,7 @@ class CompiledTables:
         (encoding, arrays, dispatch).  Words of EWT test, repeated: 1 word 3 µs in Python against
         14 compiled, 16 words 37 against 21, 64 words 169 against 41.  The word cache, whose
         usual call is a sentence's few new words, does not come here: it looks them up and sums
-        their rows in one compiled call (:func:`~perceptrons._jit.features.cache_words`).
+        their rows in one compiled call (:func:`~perceptrons._jit.word_cache.cache_words`).
         """
         if self.clusters is not None or len(types) < self._compiled_lookup_from:
             get = self.vocab_.get

@@ -7,7 +7,7 @@ Measured on EWT test one sentence at a time (12 tokens on average), that was ~0.
 which the compiled work was ~0.03 ms.  Here each distinct word is looked at once: its attribute
 ids, rare flag, forced tag and per-offset sums of one-part weight rows go into rows of growing
 arrays, and a sentence is a list of row numbers handed to one compiled function
-(:func:`perceptrons._jit.features.tag_cached`) that adds the conjunctions and decodes.
+(:func:`perceptrons._jit.word_cache.tag_cached`) that adds the conjunctions and decodes.
 
 The cached sums are computed by the same compiled pass as in a batch and added in the same
 order, so the tags are those of :meth:`FeatureMap.scores` + the decoder, bit for bit.
@@ -17,7 +17,8 @@ import threading
 
 import numpy as np
 
-from perceptrons._jit.features import cache_words, key_filter, tag_cached, word_emissions
+from perceptrons._jit.features import key_filter
+from perceptrons._jit.word_cache import cache_words, tag_cached, word_emissions
 from perceptrons._validation import PerceptronsError
 from perceptrons.structured.decoders import decoder_code
 from perceptrons.structured.features import BOS, EOS
@@ -28,7 +29,7 @@ MAX_BYTES = 64 * 2**20
 
 
 class WordCache:
-    """Per-word rows for :func:`~perceptrons._jit.features.tag_cached`, filled on first sight.
+    """Per-word rows for :func:`~perceptrons._jit.word_cache.tag_cached`, filled on first sight.
 
     Parameters
     ----------
@@ -142,7 +143,7 @@ class WordCache:
     def _write(self, new, state, lo):
         """Write rows ``lo…`` of ``state`` for the ``new`` words.
 
-        One compiled call (:func:`~perceptrons._jit.features.cache_words`).  Python makes the
+        One compiled call (:func:`~perceptrons._jit.word_cache.cache_words`).  Python makes the
         cluster attributes, and the attribute strings of the words never seen in training that
         are not ASCII, whose rows are then redone.
         """

@@ -1,0 +1,315 @@
+"""Compiled loops of the tagger's word cache (:mod:`perceptrons.structured._word_cache`): a
+word's summed one-part weight rows, the rows of a batch's new words in one call, and the tagging
+of sentences given as cache rows.
+
+Arrays in, arrays out.
+"""
+
+import numpy as np
+from numba import njit
+
+from perceptrons._config import NJIT_STRICT
+from perceptrons._jit.arrays import copy_into
+from perceptrons._jit.decode import decode_one, workspace
+from perceptrons._jit.features import _find, _may_hold, _slot
+from perceptrons._jit.prefetch import prefetch
+from perceptrons._jit.word_attributes import lookup_words
+
+
+@njit(**NJIT_STRICT)
+def word_emissions(attrs, rare, luts, one, attr, bias, withhold, slot, W, out):
+    """``out[r, q]`` (n_words, n_offsets, T) = Σ of ``W[luts[one[i], attrs[r, attr[i]]]]`` over
+    the one-part templates i whose offset is the q-th, in template order; the bias reads value 0,
+    absent values and features add nothing, and templates flagged in ``withhold`` are skipped
+    for the words flagged in ``rare``.
+
+    The sums of :func:`perceptrons._jit.structured.type_emissions` (same additions in the same
+    order), one word per row, as the word cache keeps them.  A word's ~45 lookups land in a
+    table of several MB and point into a weight matrix of as many: the next word's lookups and
+    this word's weight rows are prefetched before the sums start (1.8–2.4x faster over EWT's
+    20,000 training words, ``benchmarks/bench_tag_loops.py``).
+    """
+    T = W.shape[1]
+    n_words = attrs.shape[0]
+    cols = np.empty(one.shape[0], dtype=np.int64)
+    for r in range(n_words):
+        if r + 1 < n_words:
+            for i in range(one.shape[0]):
+                v = 0 if bias[i] else attrs[r + 1, attr[i]]
+                if v >= 0:
+                    prefetch(luts[one[i]], v)
+        for i in range(one.shape[0]):
+            c = -1
+            if not (withhold[i] and rare[r]):
+                v = 0 if bias[i] else attrs[r, attr[i]]
+                if v >= 0:
+                    c = luts[one[i], v]
+                    if c >= 0:
+                        prefetch(W, c)
+            cols[i] = c
+        for q in range(out.shape[1]):
+            for s in range(T):
+                out[r, q, s] = 0.0
+        for i in range(one.shape[0]):
+            c = cols[i]
+            if c >= 0:
+                for s in range(T):
+                    out[r, slot[i], s] += W[c, s]
+
+
+@njit(**NJIT_STRICT)
+def add_words(
+    found, unseen, type_table, type_counts, rare_count, luts, one, attr, bias, withhold, slot, W, attrs, rare, emit, lo
+):
+    """Write the word-cache rows ``lo…`` of ``found.shape[0]`` new words: attribute ids, rare flag
+    and :func:`word_emissions`.
+
+    ``found`` (n,) is each word's row of the training ``type_table``, −1 for a word never seen,
+    whose attribute ids are the next row of ``unseen`` (n_unseen, n_attributes).  A word is rare
+    when seen fewer than ``rare_count`` times (a word never seen always, unless ``rare_count``
+    is 0).  One compiled call per miss: a sentence tagged alone that meets a new word pays
+    one dispatch here, not a numpy call per array.
+    """
+    n = found.shape[0]
+    u = 0
+    for r in range(n):
+        f = found[r]
+        if f >= 0:
+            copy_into(attrs[lo + r], type_table[f])
+            rare[lo + r] = type_counts[f] < rare_count
+        else:
+            copy_into(attrs[lo + r], unseen[u])
+            u += 1
+            rare[lo + r] = rare_count > 0
+    word_emissions(attrs[lo : lo + n], rare[lo : lo + n], luts, one, attr, bias, withhold, slot, W, emit[lo : lo + n])
+
+
+@njit(**NJIT_STRICT)
+def utf8_bounds(words, lengths):
+    """Where each string starts in ``words`` (UTF-8) and where the last ends, (n + 1,), from the
+    strings' lengths in characters: a character starts at every byte that is not a UTF-8
+    continuation byte (``0b10xxxxxx``).  Lone surrogates encoded with ``surrogatepass`` are
+    three-byte sequences like any other character."""
+    bounds = np.empty(lengths.shape[0] + 1, dtype=np.int64)
+    bounds[0] = 0
+    p = 0
+    end = words.shape[0]
+    for r in range(lengths.shape[0]):
+        for _ in range(lengths[r]):
+            p += 1
+            while p < end and (words[p] & 0xC0) == 0x80:
+                p += 1
+        bounds[r + 1] = p
+    return bounds
+
+
+@njit(**NJIT_STRICT)
+def cache_words(
+    words,
+    lengths,
+    given,
+    row_of,
+    table,
+    vocab,
+    starts,
+    ends,
+    type_table,
+    type_counts,
+    rare_count,
+    luts,
+    one,
+    attr,
+    bias,
+    withhold,
+    slot,
+    W,
+    attrs,
+    rare,
+    emit,
+    lo,
+):
+    """:func:`~perceptrons._jit.word_attributes.lookup_words` then :func:`add_words`, in one call.
+
+    ``words`` are the new words' UTF-8 bytes joined, ``lengths`` (n,) their lengths in
+    characters, ``given`` (n, k) the ids of their last k attributes, made by Python (the cluster
+    ones; k = 0 without clusters).  A sentence tagged alone meets ~3 new words.  For 3 words,
+    2 of them unseen, this call took 8.5 µs, encoding included, where the lookup in Python and a
+    second compiled call for the sums took 17.5 µs (one process, interleaved).
+
+    Returns
+    -------
+    n_foreign : int
+        The number of new words never seen in training that are not ASCII.  Python makes their
+        attribute strings: their rows are written with −2 in column 0 of ``attrs`` and sums that
+        leave those strings out, for the caller to redo.
+    """
+    n = lengths.shape[0]
+    found = np.empty(n, dtype=np.int64)
+    ids = np.empty((n, type_table.shape[1]), dtype=np.int64)
+    _, foreign = lookup_words(words, utf8_bounds(words, lengths), row_of, table, vocab, starts, ends, found, ids)
+    k = given.shape[1]
+    u = 0
+    for r in range(n):
+        if found[r] < 0:  # the u-th unseen word: lookup_words made its first columns
+            if ids[u, 0] != -2:
+                for j in range(k):
+                    ids[u, ids.shape[1] - k + j] = given[r, j]
+            u += 1
+    add_words(
+        found, ids, type_table, type_counts, rare_count, luts, one, attr, bias, withhold, slot, W, attrs, rare, emit, lo
+    )
+    return foreign
+
+
+@njit(**NJIT_STRICT)
+def _word_row(rows, lo, n, j):
+    """Cache row of the word at position j of the sentence starting at ``lo``: rows 0 and 1 of
+    the word cache are BOS and EOS."""
+    if j < 0:
+        return 0
+    if j >= n:
+        return 1
+    return rows[lo + j]
+
+
+@njit(**NJIT_STRICT)
+def cached_emissions(
+    rows, lo, n, ks, word_emit, flat_emit, attrs, rare, forced, pairs, spec, n_values, hashed, filt, shift, W, out, cols
+):
+    """Emission scores ``out[:n]`` of one sentence, the tokens given by their word-cache rows.
+
+    ``word_emit[r, q]`` (n_rows, len(ks), T) is the sum of the one-part templates' weight rows
+    of word r at offset ``ks[q]`` (:func:`perceptrons._jit.structured.type_emissions`), kept
+    from call to call (``flat_emit`` is the same array flattened); ``attrs`` (n_rows,
+    n_attributes) its attribute ids for the conjunctions ``pairs`` (looked up in ``hashed`` as
+    in :func:`~perceptrons._jit.features.token_features`, after the filter ``filt`` of
+    :func:`~perceptrons._jit.features.key_filter`, whose bit of a key is its hash shifted right
+    by ``shift``: most are absent), ``rare`` (n_rows,) whether it gets no identity features,
+    ``forced`` (n_rows,) its fixed tag or −1.  ``cols`` (≥ n, len(pairs)) is scratch.
+
+    The additions are those of :func:`perceptrons._jit.structured.factored_emissions` in the
+    same order (offsets, then conjunctions in template order), so the scores are identical.
+    They come last.  The sentence's keys are computed in a first pass (their table slots
+    prefetched), probed in a second (the weight rows found prefetched), so that the cache misses
+    of a whole sentence overlap instead of each waiting for the one before: 1.4–1.8x the
+    token-by-token loop on EWT test, of which the prefetches give a few per cent
+    (``benchmarks/bench_tag_loops.py``, issue 15.3).
+    """
+    T = W.shape[1]
+    nt = spec.shape[0]
+    P = pairs.shape[0]
+    mask = hashed.shape[0] - 1
+    row_len = word_emit.shape[1] * T
+    for i in range(n):
+        me = rows[lo + i]
+        for x in range(0, row_len, 8):  # the word's cached sums: 8 float64 to a cache line
+            prefetch(flat_emit, me * row_len + x)
+        for p in range(P):
+            t = pairs[p]
+            key = -1
+            if not (spec[t, 5] == 1 and rare[me]):
+                v = attrs[_word_row(rows, lo, n, i + spec[t, 2]), spec[t, 1]]
+                v2 = attrs[_word_row(rows, lo, n, i + spec[t, 4]), spec[t, 3]]
+                if v >= 0 and v2 >= 0:
+                    key = (v * n_values + v2) * nt + t
+                    if _may_hold(filt, shift, key):
+                        prefetch(hashed, _slot(key, mask))
+                    else:
+                        key = -1
+            cols[i, p] = key
+    for i in range(n):
+        for p in range(P):
+            if cols[i, p] >= 0:
+                c = _find(hashed, cols[i, p])
+                cols[i, p] = c
+                if c >= 0:
+                    prefetch(W, c)
+    for i in range(n):
+        e = out[i]
+        for t in range(T):
+            e[t] = 0.0
+        for q in range(ks.shape[0]):
+            r = _word_row(rows, lo, n, i + ks[q])
+            for t in range(T):
+                e[t] += word_emit[r, q, t]
+        for p in range(P):
+            c = cols[i, p]
+            if c >= 0:
+                for s in range(T):
+                    e[s] += W[c, s]
+        me = rows[lo + i]
+        if forced[me] >= 0:
+            for t in range(T):
+                if t != forced[me]:
+                    e[t] = -np.inf
+
+
+@njit(**NJIT_STRICT)
+def tag_cached(
+    rows,
+    offsets,
+    ks,
+    word_emit,
+    attrs,
+    rare,
+    forced,
+    pairs,
+    spec,
+    n_values,
+    hashed,
+    filt,
+    W,
+    trans,
+    trans2,
+    start,
+    stop,
+    decoder,
+    out,
+):
+    """Tag indices ``out`` (n_tokens,) of the sentences ``offsets`` of the word-cache ``rows``:
+    :func:`cached_emissions`, then the decoder of :func:`perceptrons._jit.structured.decode_all`
+    (plain transitions: a model with edge features is not tagged here).
+
+    One compiled call per batch, however short: a sentence tagged on its own pays one dispatch.
+    """
+    T = W.shape[1]
+    maxlen = np.int64(1)  # not a literal 1: numba would compile workspace once more for it
+    for s in range(offsets.shape[0] - 1):
+        maxlen = max(maxlen, offsets[s + 1] - offsets[s])
+    tr, emit, delta, bp, delta2, bp2, path = workspace(maxlen, T, False, trans2.shape[0] > 0)
+    cols = np.empty((maxlen, pairs.shape[0]), dtype=np.int64)
+    flat_emit = word_emit.reshape(-1)
+    copy_into(tr[0], trans)
+    shift = 58  # filt holds 2^k bits in 2^(k − 6) words: shift = 64 − k
+    words = filt.shape[0]
+    while words > 1:
+        words >>= 1
+        shift -= 1
+    for s in range(offsets.shape[0] - 1):
+        lo = offsets[s]
+        n = offsets[s + 1] - lo
+        if n == 0:
+            continue
+        cached_emissions(
+            rows,
+            lo,
+            n,
+            ks,
+            word_emit,
+            flat_emit,
+            attrs,
+            rare,
+            forced,
+            pairs,
+            spec,
+            n_values,
+            hashed,
+            filt,
+            shift,
+            W,
+            emit,
+            cols,
+        )
+        decode_one(decoder, emit, n, tr, False, trans2, start, stop, delta, bp, delta2, bp2, path)
+        for r in range(n):
+            out[lo + r] = path[r]
