@@ -200,3 +200,32 @@ def test_random_mistake_averaging_does_not_change_the_path(storage, k):
     assert avg.last_coef_.tolist() == plain.coef_.tolist()
     assert avg.mistakes_per_epoch_ == plain.mistakes_per_epoch_
     assert not np.array_equal(avg.coef_, avg.last_coef_)  # the average is another vector
+
+
+@pytest.mark.parametrize("storage", list(STORAGES))
+@pytest.mark.parametrize("k", [2, 3])
+def test_loops_given_none_equal_loops_given_the_arrays(storage, k):
+    """perm, u and log given as None are compiled out (_jit/visits.py): the same pass as with the
+    identity permutation, averaging sums and a log that are there but hold nothing, bit for bit."""
+    from perceptrons._jit import linear as K
+    from perceptrons._jit.rows import kernel_operand
+
+    X, y = int_data(11, n=50, d=6, k=k, density=0.7)
+    Xop = kernel_operand(STORAGES[storage](X))
+    yi = y.astype(np.int64)
+    scale = np.where(np.arange(50) % 7 == 3, 0.0, 1.0)  # some rows weighted 0: skipped either way
+    shape = (6,) if k == 2 else (6, k)
+    nb = 1 if k == 2 else k
+    epoch = K.epoch_binary if k == 2 else K.epoch_multiclass
+    runs = []
+    for perm, sums, log in [
+        (None, None, None),
+        (np.arange(50), np.zeros((0,) + shape[1:]), np.zeros((0, 3), np.int64)),
+    ]:
+        w, b, ub, count = np.zeros(shape), np.zeros(nb), np.zeros(nb), np.zeros(1, np.int64)
+        out = [epoch(Xop, yi, scale, perm, w, b, True, 0.0, sums, ub, count, log) for _ in range(3)]
+        runs.append((out, w, b, ub, count))
+    (out0, *arrays0), (out1, *arrays1) = runs
+    assert out0 == out1
+    assert all(np.array_equal(a, c) for a, c in zip(arrays0, arrays1))
+    assert out0[0][0] > 0  # the pass made updates: the comparison saw the update path

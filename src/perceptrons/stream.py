@@ -42,7 +42,7 @@ from perceptrons.io.sources import Source
 
 #: rows shuffled together when ``order="shuffle"`` and no ``shuffle_buffer`` is given
 DEFAULT_SHUFFLE_BUFFER = 100_000
-_IN_ORDER = np.zeros(0, dtype=np.int64)
+_IN_ORDER = None  # no permutation: the block's rows in order
 
 
 def as_source(source, **options):
@@ -242,7 +242,7 @@ def _classes(src, table):
 
 
 def _ordered(blocks, buffer, rng):
-    """``(block, perm)`` pairs: blocks in order with an empty permutation (cyclic), or runs of
+    """``(block, perm)`` pairs: blocks in order with no permutation (cyclic), or runs of
     ``buffer`` rows joined into one block and visited in a seeded random order.
     """
     if not buffer:

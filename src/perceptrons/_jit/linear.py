@@ -16,12 +16,17 @@ the weight arrays it is given in place.  Conventions (see DESIGN §2):
 * a non-finite score (NaN or inf in the row, since the weights are finite) stops the pass before
   any update and returns ``mistakes = −1 − i`` for row ``i``: the first epoch of a fit is then
   also its finiteness check, instead of a separate pass over X;
-* averaging (``u`` non-empty) uses the trick of Daumé (2012): with ``c`` the number of examples
-  visited before the current one, every update ``Δ`` also adds ``c·Δ`` to ``u``; after ``T``
-  visits the mean of the T intermediate vectors is ``w − u/T``.  O(features touched) per update;
-* ``log`` (shape (m, 3), m > 0 to switch it on) receives, in order, the example index, the
-  visit counter ``c`` and the runner-up class (−1 when binary) of every update: enough to replay
-  the run exactly (trace, voted perceptron) without re-deciding any tie.
+* ``perm`` None visits the rows in order, else in the order of ``perm``;
+* averaging (``u`` an array, not None or empty) uses the trick of Daumé (2012): with ``c`` the
+  number of examples visited before the current one, every update ``Δ`` also adds ``c·Δ`` to
+  ``u``; after ``T`` visits the mean of the T intermediate vectors is ``w − u/T``.
+  O(features touched) per update;
+* ``log`` (shape (m, 3), or None) receives, in order, the example index, the visit counter
+  ``c`` and the runner-up class (−1 when binary) of every update: enough to replay the run
+  exactly (trace, voted perceptron) without re-deciding any tie.
+
+``perm``, ``u`` and ``log`` given as None are left out when the loop compiles
+(:mod:`perceptrons._jit.visits`).
 """
 
 import numpy as np
@@ -30,6 +35,7 @@ from numba import njit
 from perceptrons._config import NJIT
 from perceptrons._jit.arrays import copy_into
 from perceptrons._jit.rows import prefetch_row, row_axpy, row_axpy_col, row_dot, row_scores
+from perceptrons._jit.visits import add_to_sums, add_to_sums_col, log_update, visit_count, visit_row
 
 # `not abs(s) <= _FLOAT_MAX` is true for NaN and ±inf.  np.isfinite would not do: under the
 # re-association flags LLVM folds its x − x == 0 test away.
@@ -53,14 +59,13 @@ _INLINE = dict(NJIT, inline="always")
 # How many rows ahead a sparse loop asks for its weights (prefetch_row): 2 measured best of
 # 1, 2, 4, 8 on 1M-column Zipf data; farther ahead, the lines are evicted before use.
 AHEAD = 2
-_NO_PERM = np.zeros(0, dtype=np.int64)
 
 
 @njit(**_INLINE)
-def visit_ahead(X, t, perm, cyclic, n_visit, W):
+def visit_ahead(X, t, perm, n_visit, W):
     """Prefetch the weights of the row visited ``AHEAD`` visits after visit ``t``."""
     if t + AHEAD < n_visit:
-        prefetch_row(X, t + AHEAD if cyclic else perm[t + AHEAD], W)
+        prefetch_row(X, visit_row(perm, t + AHEAD), W)
 
 
 @njit(**_INLINE)
@@ -76,15 +81,11 @@ def judge_binary(X, i, y, w, bias, tau):
 @njit(**_INLINE)
 def update_binary(X, i, step, w, bias, fit_b, u, ubias, c):
     """``w += step·x_i`` (and the bias), and ``c·step·x_i`` into the averaging sums when ``u`` is
-    not empty; returns the new (bias, ubias)."""
+    an array, not None or empty; returns the new (bias, ubias)."""
     row_axpy(X, i, step, w)
     if fit_b:
         bias += step
-    if u.shape[0] > 0:
-        row_axpy(X, i, step * c, u)
-        if fit_b:
-            ubias += step * c
-    return bias, ubias
+    return bias, add_to_sums(u, X, i, step * c, ubias, fit_b)
 
 
 @njit(**_INLINE)
@@ -102,36 +103,31 @@ def judge_multiclass(X, i, k, Wt, bias, tau, scores):
 @njit(**_INLINE)
 def update_multiclass(X, i, a, k, r, Wt, bias, fit_b, Ut, ubias, c):
     """``a·x_i`` added to class ``k``'s column and taken from the runner-up ``r``'s (biases too),
-    and ``c`` times that into the averaging sums when ``Ut`` is not empty."""
+    and ``c`` times that into the averaging sums when ``Ut`` is an array, not None or empty."""
     row_axpy_col(X, i, a, Wt, k)
     row_axpy_col(X, i, -a, Wt, r)
     if fit_b:
         bias[k] += a
         bias[r] -= a
-    if Ut.shape[0] > 0:
-        row_axpy_col(X, i, a * c, Ut, k)
-        row_axpy_col(X, i, -a * c, Ut, r)
-        if fit_b:
-            ubias[k] += a * c
-            ubias[r] -= a * c
+    add_to_sums_col(Ut, X, i, a * c, k, ubias, fit_b)
+    add_to_sums_col(Ut, X, i, -a * c, r, ubias, fit_b)
 
 
 @njit(**NJIT)
 def epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, u, ub, count, log):
-    """One pass over ``perm`` (empty: the examples in their own order); returns (mistakes, updates logged).
+    """One pass over ``perm`` (None: the examples in their own order); returns (mistakes, updates logged).
 
-    Shapes: w, u (d,) float64 (u may be (0,) when not averaging); b, ub (1,); count (1,) int64.
+    Shapes: w, u (d,) float64 (u None when not averaging); b, ub (1,); count (1,) int64.
     """
-    cyclic = perm.shape[0] == 0  # no index array to stream: rows are read strictly in order
     n_log = 0
     mistakes = 0
     c = count[0]
     bias = b[0]
     ubias = ub[0]
-    n_visit = yi.shape[0] if cyclic else perm.shape[0]
+    n_visit = visit_count(perm, yi.shape[0])
     for t in range(n_visit):
-        i = t if cyclic else perm[t]
-        visit_ahead(X, t, perm, cyclic, n_visit, w)
+        i = visit_row(perm, t)
+        visit_ahead(X, t, perm, n_visit, w)
         a = scale[i]
         if a == 0.0:
             continue
@@ -143,11 +139,7 @@ def epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, u, ub, count, log):
         if verdict:
             mistakes += 1
             bias, ubias = update_binary(X, i, a * y, w, bias, fit_b, u, ubias, c)
-            if n_log < log.shape[0]:
-                log[n_log, 0] = i
-                log[n_log, 1] = c
-                log[n_log, 2] = -1
-                n_log += 1
+            n_log = log_update(log, n_log, i, c, -1)
         c += 1
     count[0] = c
     b[0] = bias
@@ -157,19 +149,18 @@ def epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, u, ub, count, log):
 
 @njit(**NJIT)
 def epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, Ut, ubias, count, log):
-    """One pass over ``perm`` (empty: in order) with K weight columns; returns (mistakes, updates logged).
+    """One pass over ``perm`` (None: in order) with K weight columns; returns (mistakes, updates logged).
 
-    Shapes: Wt, Ut (d, K) float64 (Ut may be (0, K)); bias, ubias (K,); count (1,) int64.
+    Shapes: Wt, Ut (d, K) float64 (Ut None when not averaging); bias, ubias (K,); count (1,) int64.
     """
-    cyclic = perm.shape[0] == 0
     scores = np.empty(Wt.shape[1])
     n_log = 0
     mistakes = 0
     c = count[0]
-    n_visit = yi.shape[0] if cyclic else perm.shape[0]
+    n_visit = visit_count(perm, yi.shape[0])
     for t in range(n_visit):
-        i = t if cyclic else perm[t]
-        visit_ahead(X, t, perm, cyclic, n_visit, Wt)
+        i = visit_row(perm, t)
+        visit_ahead(X, t, perm, n_visit, Wt)
         a = scale[i]
         if a == 0.0:
             continue
@@ -181,11 +172,7 @@ def epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, Ut, ubias, count,
         if verdict:
             mistakes += 1
             update_multiclass(X, i, a, k, r, Wt, bias, fit_b, Ut, ubias, c)
-            if n_log < log.shape[0]:
-                log[n_log, 0] = i
-                log[n_log, 1] = c
-                log[n_log, 2] = r
-                n_log += 1
+            n_log = log_update(log, n_log, i, c, r)
         c += 1
     count[0] = c
     return mistakes, n_log
@@ -250,7 +237,7 @@ def count_errors_binary(X, yi, scale, w, b, limit=np.inf):
     err = 0.0
     n = yi.shape[0]
     for i in range(n):
-        visit_ahead(X, i, _NO_PERM, True, n, w)
+        visit_ahead(X, i, None, n, w)
         s = row_dot(X, i, w) + b
         pred = 1 if s >= 0.0 else 0
         if pred != yi[i]:
@@ -267,7 +254,7 @@ def count_errors_multiclass(X, yi, scale, Wt, bias, limit=np.inf):
     err = 0.0
     n = yi.shape[0]
     for i in range(n):
-        visit_ahead(X, i, _NO_PERM, True, n, Wt)
+        visit_ahead(X, i, None, n, Wt)
         row_scores(X, i, Wt, bias, scores)
         if np.argmax(scores) != yi[i]:
             err += scale[i]
@@ -281,12 +268,11 @@ def replay_binary(X, yi, scale, log, w, b, fit_b, vectors, intercepts):
     """Apply the updates of ``log`` (rows as :func:`epoch_binary` logs them) to ``w``, ``b`` in
     order with the epoch's own update step; ``vectors[j]``, ``intercepts[j]`` receive the weights
     after update j (the voted perceptron's j-th vector)."""
-    no_sums = np.zeros(0, dtype=w.dtype)
     bias = b[0]
     for j in range(log.shape[0]):
         i = log[j, 0]
         step = scale[i] * (1.0 if yi[i] == 1 else -1.0)
-        bias, _ = update_binary(X, i, step, w, bias, fit_b, no_sums, 0.0, 0)
+        bias, _ = update_binary(X, i, step, w, bias, fit_b, None, 0.0, 0)
         copy_into(vectors[j], w)
         intercepts[j] = bias
     b[0] = bias
@@ -295,9 +281,8 @@ def replay_binary(X, yi, scale, log, w, b, fit_b, vectors, intercepts):
 @njit(**NJIT)
 def replay_multiclass(X, yi, scale, log, Wt, bias, fit_b, vectors, intercepts):
     """Multiclass twin of :func:`replay_binary`: ``vectors`` (m, d, K), ``intercepts`` (m, K)."""
-    no_sums = np.zeros((0, Wt.shape[1]), dtype=Wt.dtype)
     for j in range(log.shape[0]):
         i = log[j, 0]
-        update_multiclass(X, i, scale[i], yi[i], log[j, 2], Wt, bias, fit_b, no_sums, bias[0:0], 0)
+        update_multiclass(X, i, scale[i], yi[i], log[j, 2], Wt, bias, fit_b, None, bias, 0)
         copy_into(vectors[j], Wt)
         copy_into(intercepts[j], bias)

@@ -28,18 +28,17 @@ from perceptrons._jit.linear import (
     update_multiclass,
     visit_ahead,
 )
+from perceptrons._jit.visits import visit_count, visit_row
 
 
 @njit(**NJIT)
 def pocket_epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, pw, pb, run, perr, ratchet):
     """One pocket epoch; returns the mistakes of the running PLA."""
-    no_sums = np.zeros(0, dtype=w.dtype)  # the pocket keeps no averaging sums
     mistakes = 0
-    cyclic = perm.shape[0] == 0
-    n_visit = yi.shape[0] if cyclic else perm.shape[0]
+    n_visit = visit_count(perm, yi.shape[0])
     for t in range(n_visit):
-        i = t if cyclic else perm[t]
-        visit_ahead(X, t, perm, cyclic, n_visit, w)
+        i = visit_row(perm, t)
+        visit_ahead(X, t, perm, n_visit, w)
         a = scale[i]
         if a == 0.0:
             continue
@@ -49,7 +48,7 @@ def pocket_epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, pw, pb, run, perr,
             return -1 - i
         if verdict:
             mistakes += 1
-            b[0], _ = update_binary(X, i, a * y, w, b[0], fit_b, no_sums, 0.0, 0)
+            b[0], _ = update_binary(X, i, a * y, w, b[0], fit_b, None, 0.0, 0)  # no averaging sums
             run[0] = 0
             run[2] = 0
             continue
@@ -75,14 +74,12 @@ def pocket_epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, pw, pb, run, perr,
 @njit(**NJIT)
 def pocket_epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, pW, pbias, run, perr, ratchet):
     """Multiclass twin of :func:`pocket_epoch_binary` (argmax over the columns of ``Wt``)."""
-    no_sums = np.zeros((0, Wt.shape[1]), dtype=Wt.dtype)
     scores = np.empty(Wt.shape[1])
     mistakes = 0
-    cyclic = perm.shape[0] == 0
-    n_visit = yi.shape[0] if cyclic else perm.shape[0]
+    n_visit = visit_count(perm, yi.shape[0])
     for t in range(n_visit):
-        i = t if cyclic else perm[t]
-        visit_ahead(X, t, perm, cyclic, n_visit, Wt)
+        i = visit_row(perm, t)
+        visit_ahead(X, t, perm, n_visit, Wt)
         a = scale[i]
         if a == 0.0:
             continue
@@ -92,7 +89,7 @@ def pocket_epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, pW, pbias,
             return -1 - i
         if verdict:
             mistakes += 1
-            update_multiclass(X, i, a, k, r, Wt, bias, fit_b, no_sums, bias[0:0], 0)
+            update_multiclass(X, i, a, k, r, Wt, bias, fit_b, None, bias, 0)
             run[0] = 0
             run[2] = 0
             continue

@@ -142,7 +142,7 @@ def on_worker_epoch(shard, template, state, epoch, index):
     est._state = state  # the task's own copy (_loop._remote)
     est._state["binary"] = est._state["w"].ndim == 1
     n = shard.yi.shape[0]
-    perm = np.zeros(0, dtype=np.int64)
+    perm = None  # in order
     if est.order == "shuffle":
         perm = np.random.default_rng([template._ipm_seed, epoch, index]).permutation(n).astype(np.int64)
     m = est._run_epoch(shard.X, shard.yi, shard.scale, perm)

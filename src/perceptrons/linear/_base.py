@@ -49,8 +49,7 @@ if TYPE_CHECKING:
 
     _Linear = TypeVar("_Linear", bound="LinearPerceptronBase")
 
-_NO_LOG = np.zeros((0, 3), dtype=np.int64)
-_IN_ORDER = np.zeros(0, dtype=np.int64)  # an empty permutation: the compiled loops visit rows in order
+_IN_ORDER = None  # no permutation: the compiled loops visit rows in order
 
 
 def _values(Xop, row=None):
@@ -300,7 +299,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
 
     def _run_epoch(self, Xop, yi, scale, perm):
         s = self._state
-        log = self._log_buffer(perm.shape[0] or yi.shape[0])
+        log = self._log_buffer(yi.shape[0] if perm is None else perm.shape[0])
         epoch = K.epoch_binary if s["binary"] else K.epoch_multiclass
         mistakes, n_log = epoch(
             Xop,
@@ -311,7 +310,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             s["b"],
             self.fit_intercept,
             float(self.margin),
-            s["u"],
+            s["u"] if self._averaging else None,
             s["ub"],
             s["count"],
             log,
@@ -365,7 +364,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         self.converged_ = False
 
     def _stream_block(self, Xop, yi, scale, perm):
-        """One epoch's pass over one block of rows (``perm`` empty: in order); returns its
+        """One epoch's pass over one block of rows (``perm`` None: in order); returns its
         mistakes, or −1 − i when row i's score is not finite."""
         self._start_fit(None, Xop, yi, scale)
         return self._run_epoch(Xop, yi, scale, perm)
@@ -394,7 +393,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         """Receives rows (example index, visit counter, runner-up class or −1) when ``_log_updates``."""
 
     def _log_buffer(self, n):
-        return np.empty((n, 3), dtype=np.int64) if self._log_updates else _NO_LOG
+        return np.empty((n, 3), dtype=np.int64) if self._log_updates else None
 
     def _finalize(self):
         """Turn the running state into ``coef_`` (n_vectors, d) and ``intercept_``."""

@@ -211,11 +211,10 @@ def _pla(Z, epochs):
     b = np.zeros(1)
     ones = np.ones(n, dtype=np.int64)
     scale = np.ones(n)
-    perm = np.arange(n, dtype=np.int64)
-    no_log = np.zeros((0, 2), dtype=np.int64)
     for _ in range(epochs):
+        # in order (perm None), with no averaging sums and no log
         mistakes, _ = epoch_binary(
-            Z, ones, scale, perm, w, b, False, 0.0, np.zeros(0), np.zeros(1), np.zeros(1, dtype=np.int64), no_log
+            Z, ones, scale, None, w, b, False, 0.0, None, np.zeros(1), np.zeros(1, dtype=np.int64), None
         )
         if mistakes == 0:
             return w, None

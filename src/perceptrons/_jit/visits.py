@@ -1,0 +1,122 @@
+"""What a pass over the rows leaves out, decided when it compiles: ``None`` for the visit order,
+the averaging sums or the update log.
+
+An epoch loop is written once.  Given ``perm=None`` it visits the rows in order, given
+``sums=None`` it keeps no averaging sums, given ``log=None`` it logs nothing, and numba compiles
+that case without the code it does not need.  A loop that carried the three as empty arrays and
+tested them on every row measured 0.74 of the read bandwidth on dense float32 rows, and 0.82
+without them (``benchmarks/README.md``, issue 15.2): the unused paths cost registers, spilled to
+the stack in the hot loop, and the order test kept the compiler from knowing that a row index
+is not negative.
+
+The ``@overload`` versions are what compiled loops inline; the plain-Python bodies are the same
+rules, run under ``NUMBA_DISABLE_JIT=1``.
+"""
+
+from numba import types
+from numba.extending import overload
+
+from perceptrons._jit.rows import row_axpy, row_axpy_col
+
+
+def visit_count(perm, n):
+    """How many visits a pass makes: ``n`` in order (``perm`` None), else ``len(perm)``."""
+    return n if perm is None else perm.shape[0]
+
+
+def visit_row(perm, t):
+    """The row of visit ``t``: ``t`` in order, else ``perm[t]``."""
+    return t if perm is None else perm[t]
+
+
+def add_to_sums(sums, X, i, a, sum_b, fit_b):
+    """``sums += a·x_i`` and ``sum_b + a`` (when ``fit_b``) for an averaging loop; returns the new
+    bias sum.  ``sums`` None or empty: no averaging, nothing added."""
+    if sums is None or sums.shape[0] == 0:
+        return sum_b
+    row_axpy(X, i, a, sums)
+    return sum_b + a if fit_b else sum_b
+
+
+def add_to_sums_col(sums, X, i, a, k, sum_b, fit_b):
+    """Multiclass twin of :func:`add_to_sums`: ``a·x_i`` into column ``k`` of ``sums`` and into
+    ``sum_b[k]`` (when ``fit_b``)."""
+    if sums is None or sums.shape[0] == 0:
+        return
+    row_axpy_col(X, i, a, sums, k)
+    if fit_b:
+        sum_b[k] += a
+
+
+def log_update(log, n_log, i, c, r):
+    """Record an update (example ``i``, visit counter ``c``, runner-up ``r``) in row ``n_log`` of
+    ``log`` while it has room; returns the rows used.  ``log`` None: nothing is recorded."""
+    if log is None or n_log >= log.shape[0]:
+        return n_log
+    log[n_log, 0] = i
+    log[n_log, 1] = c
+    log[n_log, 2] = r
+    return n_log + 1
+
+
+def _none(t):  # pragma: no cover - compile-time only (numba types)
+    return isinstance(t, types.NoneType)
+
+
+@overload(visit_count, inline="always")
+def _visit_count(perm, n):  # pragma: no cover - compile-time only; the JIT runs it
+    if _none(perm):
+        return lambda perm, n: n
+    return lambda perm, n: perm.shape[0]
+
+
+@overload(visit_row, inline="always")
+def _visit_row(perm, t):  # pragma: no cover - compile-time only; the JIT runs it
+    if _none(perm):
+        return lambda perm, t: t
+    return lambda perm, t: perm[t]
+
+
+@overload(add_to_sums, inline="always")
+def _add_to_sums(sums, X, i, a, sum_b, fit_b):  # pragma: no cover - compile-time only; the JIT runs it
+    if _none(sums):
+        return lambda sums, X, i, a, sum_b, fit_b: sum_b
+
+    def impl(sums, X, i, a, sum_b, fit_b):
+        if sums.shape[0] == 0:
+            return sum_b
+        row_axpy(X, i, a, sums)
+        return sum_b + a if fit_b else sum_b
+
+    return impl
+
+
+@overload(add_to_sums_col, inline="always")
+def _add_to_sums_col(sums, X, i, a, k, sum_b, fit_b):  # pragma: no cover - compile-time only; the JIT runs it
+    if _none(sums):
+        return lambda sums, X, i, a, k, sum_b, fit_b: None
+
+    def impl(sums, X, i, a, k, sum_b, fit_b):
+        if sums.shape[0] == 0:
+            return
+        row_axpy_col(X, i, a, sums, k)
+        if fit_b:
+            sum_b[k] += a
+
+    return impl
+
+
+@overload(log_update, inline="always")
+def _log_update(log, n_log, i, c, r):  # pragma: no cover - compile-time only; the JIT runs it
+    if _none(log):
+        return lambda log, n_log, i, c, r: n_log
+
+    def impl(log, n_log, i, c, r):
+        if n_log >= log.shape[0]:
+            return n_log
+        log[n_log, 0] = i
+        log[n_log, 1] = c
+        log[n_log, 2] = r
+        return n_log + 1
+
+    return impl
