@@ -3,11 +3,11 @@ the averaging sums or the update log.
 
 An epoch loop is written once.  Given ``perm=None`` it visits the rows in order, given
 ``sums=None`` it keeps no averaging sums, given ``log=None`` it logs nothing, and numba compiles
-that case without the code it does not need.  A loop that carried the three as empty arrays and
-tested them on every row measured 0.74 of the read bandwidth on dense float32 rows, and 0.82
-without them (``benchmarks/README.md``, issue 15.2): the unused paths cost registers, spilled to
-the stack in the hot loop, and the order test kept the compiler from knowing that a row index
-is not negative.
+that case without the code it does not need.  With the three carried as empty arrays and
+tested on every row, a dense float32 epoch streamed at ~0.70 of the read bandwidth; without
+them, ~0.78 (interleaved A/B, ``benchmarks/README.md``, issue 15.2).  The unused paths cost
+registers, spilled to the stack in the hot loop, and the order test kept the compiler from
+knowing that a row index is not negative.
 
 The ``@overload`` versions are what compiled loops inline; the plain-Python bodies are the same
 rules, run under ``NUMBA_DISABLE_JIT=1``.
