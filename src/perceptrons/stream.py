@@ -42,7 +42,6 @@ from perceptrons.io.sources import Source
 
 #: rows shuffled together when ``order="shuffle"`` and no ``shuffle_buffer`` is given
 DEFAULT_SHUFFLE_BUFFER = 100_000
-_IN_ORDER = None  # no permutation: the block's rows in order
 
 
 def as_source(source, **options):
@@ -247,7 +246,7 @@ def _ordered(blocks, buffer, rng):
     """
     if not buffer:
         for block in blocks:
-            yield block, _IN_ORDER
+            yield block, None  # None: the block's rows in order
         return
     pending, n = [], 0
     for block in blocks:

@@ -49,8 +49,6 @@ if TYPE_CHECKING:
 
     _Linear = TypeVar("_Linear", bound="LinearPerceptronBase")
 
-_IN_ORDER = None  # no permutation: the compiled loops visit rows in order
-
 
 def _values(Xop, row=None):
     """The stored values of X as the compiled loops see it (all of them, or one row's)."""
@@ -280,7 +278,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             if random_mistake:
                 mistakes, updates = self._random_mistake_step(Xop, yi, scale, buf, rng.random())
             else:
-                perm = rng.permutation(n) if self.order == "shuffle" else _IN_ORDER
+                perm = rng.permutation(n) if self.order == "shuffle" else None  # None: in order
                 mistakes = updates = self._run_epoch(Xop, yi, scale, perm)
             if mistakes < 0:
                 raise _nonfinite_score_error(Xop, -1 - int(mistakes))
