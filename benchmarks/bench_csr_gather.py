@@ -28,16 +28,30 @@ from sklearn.linear_model import Perceptron as SkPerceptron
 
 from perceptrons import Perceptron
 from perceptrons._jit.prefetch import prefetch
-from perceptrons._jit.rows import _dot_csr
 
 _FAST = {"reassoc", "contract", "nsz", "arcp"}
 
 
-# The library's own sparse dot product (four sums), as Python, compiled here with either flag.
-_dot4 = _dot_csr.py_func
+# The library's sparse dot product (four sums, rows._row_dot_sparse), written out here so that it
+# can be compiled with either flag.
+def _dot4(X, i, w):
+    data, ind, ptr = X
+    p, end = ptr[i], ptr[i + 1]
+    s0 = s1 = s2 = s3 = 0.0
+    while p + 4 <= end:
+        s0 += data[p] * w[ind[p]]
+        s1 += data[p + 1] * w[ind[p + 1]]
+        s2 += data[p + 2] * w[ind[p + 2]]
+        s3 += data[p + 3] * w[ind[p + 3]]
+        p += 4
+    while p < end:
+        s0 += data[p] * w[ind[p]]
+        p += 1
+    return (s0 + s1) + (s2 + s3)
 
 
-def _dot1(data, ind, ptr, i, w):
+def _dot1(X, i, w):
+    data, ind, ptr = X
     s = 0.0
     for p in range(ptr[i], ptr[i + 1]):
         s += data[p] * w[ind[p]]
@@ -49,6 +63,7 @@ def epoch_loop(dot, fastmath, ahead):
     dot = njit(fastmath=_FAST if fastmath else False)(dot)
 
     def epoch(data, ind, ptr, yi, w, b):
+        X = (data, ind, ptr)
         n = yi.shape[0]
         mistakes = 0
         for i in range(n):
@@ -56,7 +71,7 @@ def epoch_loop(dot, fastmath, ahead):
                 for q in range(ptr[i + ahead], ptr[i + ahead + 1]):
                     prefetch(w, ind[q])
             y = 1.0 if yi[i] == 1 else -1.0
-            if y * (dot(data, ind, ptr, i, w) + b[0]) <= 0.0:
+            if y * (dot(X, i, w) + b[0]) <= 0.0:
                 mistakes += 1
                 for q in range(ptr[i], ptr[i + 1]):
                     w[ind[q]] += y * data[q]

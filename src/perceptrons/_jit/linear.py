@@ -35,7 +35,7 @@ from numba import njit
 from perceptrons._config import NJIT
 from perceptrons._jit.arrays import copy_into
 from perceptrons._jit.rows import prefetch_row, row_axpy, row_axpy_col, row_dot, row_scores
-from perceptrons._jit.visits import add_to_sums, add_to_sums_col, log_update, visit_count, visit_row
+from perceptrons._jit.visits import averaging, log_update, visit_count, visit_row
 
 # `not abs(s) <= _FLOAT_MAX` is true for NaN and ±inf.  np.isfinite would not do: under the
 # re-association flags LLVM folds its x − x == 0 test away.
@@ -69,23 +69,13 @@ def visit_ahead(X, t, perm, n_visit, W):
 
 
 @njit(**_INLINE)
-def judge_binary(X, i, y, w, bias, tau):
-    """Visit row ``i`` with label ``y`` = ±1: 1 for a mistake (``y·(w·x + b) ≤ tau``), 0 if
-    not, −1 when the score is not finite (NaN or inf in the row: the caller stops)."""
-    score = row_dot(X, i, w) + bias
+def judge_binary(score, y, tau):
+    """The verdict on a row with label ``y`` = ±1 and ``score`` = w·x + b: 1 for a mistake
+    (``y·score ≤ tau``), 0 if not, −1 when the score is not finite (NaN or inf in the row: the
+    caller stops).  The caller computes ``row_dot`` in its own body (see rows._row_dot_sparse)."""
     if not abs(score) <= _FLOAT_MAX:
         return -1
     return 1 if y * score <= tau else 0
-
-
-@njit(**_INLINE)
-def update_binary(X, i, step, w, bias, fit_b, u, ubias, c):
-    """``w += step·x_i`` (and the bias), and ``c·step·x_i`` into the averaging sums when ``u`` is
-    an array, not None or empty; returns the new (bias, ubias)."""
-    row_axpy(X, i, step, w)
-    if fit_b:
-        bias += step
-    return bias, add_to_sums(u, X, i, step * c, ubias, fit_b)
 
 
 @njit(**_INLINE)
@@ -109,8 +99,12 @@ def update_multiclass(X, i, a, k, r, Wt, bias, fit_b, Ut, ubias, c):
     if fit_b:
         bias[k] += a
         bias[r] -= a
-    add_to_sums_col(Ut, X, i, a * c, k, ubias, fit_b)
-    add_to_sums_col(Ut, X, i, -a * c, r, ubias, fit_b)
+    if averaging(Ut):
+        row_axpy_col(X, i, a * c, Ut, k)
+        row_axpy_col(X, i, -a * c, Ut, r)
+        if fit_b:
+            ubias[k] += a * c
+            ubias[r] -= a * c
 
 
 @njit(**NJIT)
@@ -132,13 +126,22 @@ def epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, u, ub, count, log):
         if a == 0.0:
             continue
         y = 1.0 if yi[i] == 1 else -1.0
-        verdict = judge_binary(X, i, y, w, bias, tau)
+        verdict = judge_binary(row_dot(X, i, w) + bias, y, tau)
         if verdict < 0:
             mistakes = -1 - i
             break
         if verdict:
             mistakes += 1
-            bias, ubias = update_binary(X, i, a * y, w, bias, fit_b, u, ubias, c)
+            # the update is written here, not in an inlined helper: a sparse row_axpy is a call,
+            # and arrays handed to it through an inlined helper are reference-counted every row
+            step = a * y
+            row_axpy(X, i, step, w)
+            if fit_b:
+                bias += step
+            if averaging(u):
+                row_axpy(X, i, step * c, u)
+                if fit_b:
+                    ubias += step * c
             n_log = log_update(log, n_log, i, c, -1)
         c += 1
     count[0] = c
@@ -189,7 +192,7 @@ def random_mistake_binary(X, yi, scale, w, b, fit_b, tau, u, ub, count, buf, r):
     for i in range(yi.shape[0]):
         if scale[i] == 0.0:
             continue
-        verdict = judge_binary(X, i, 1.0 if yi[i] == 1 else -1.0, w, b[0], tau)
+        verdict = judge_binary(row_dot(X, i, w) + b[0], 1.0 if yi[i] == 1 else -1.0, tau)
         if verdict < 0:
             return -1 - i, -1, -1
         if verdict:
@@ -199,7 +202,13 @@ def random_mistake_binary(X, yi, scale, w, b, fit_b, tau, u, ub, count, buf, r):
         return 0, -1, -1
     i = buf[min(int(r * m), m - 1)]
     step = scale[i] * (1.0 if yi[i] == 1 else -1.0)
-    b[0], ub[0] = update_binary(X, i, step, w, b[0], fit_b, u, ub[0], count[0])
+    row_axpy(X, i, step, w)
+    if fit_b:
+        b[0] += step
+    if averaging(u):
+        row_axpy(X, i, step * count[0], u)
+        if fit_b:
+            ub[0] += step * count[0]
     count[0] += 1
     return m, i, -1
 
@@ -272,7 +281,9 @@ def replay_binary(X, yi, scale, log, w, b, fit_b, vectors, intercepts):
     for j in range(log.shape[0]):
         i = log[j, 0]
         step = scale[i] * (1.0 if yi[i] == 1 else -1.0)
-        bias, _ = update_binary(X, i, step, w, bias, fit_b, None, 0.0, 0)
+        row_axpy(X, i, step, w)
+        if fit_b:
+            bias += step
         copy_into(vectors[j], w)
         intercepts[j] = bias
     b[0] = bias

@@ -24,10 +24,10 @@ from perceptrons._jit.linear import (
     count_errors_multiclass,
     judge_binary,
     judge_multiclass,
-    update_binary,
     update_multiclass,
     visit_ahead,
 )
+from perceptrons._jit.rows import row_axpy, row_dot
 from perceptrons._jit.visits import visit_count, visit_row
 
 
@@ -43,12 +43,14 @@ def pocket_epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, pw, pb, run, perr,
         if a == 0.0:
             continue
         y = 1.0 if yi[i] == 1 else -1.0
-        verdict = judge_binary(X, i, y, w, b[0], tau)
+        verdict = judge_binary(row_dot(X, i, w) + b[0], y, tau)
         if verdict < 0:
             return -1 - i
         if verdict:
             mistakes += 1
-            b[0], _ = update_binary(X, i, a * y, w, b[0], fit_b, None, 0.0, 0)  # no averaging sums
+            row_axpy(X, i, a * y, w)  # the pocket keeps no averaging sums
+            if fit_b:
+                b[0] += a * y
             run[0] = 0
             run[2] = 0
             continue

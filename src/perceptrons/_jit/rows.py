@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from perceptrons._config import NJIT, NJIT_STRICT
+from perceptrons._config import NJIT
 from perceptrons._jit.prefetch import prefetch
 
 _OPTS = {"fastmath": NJIT["fastmath"]}
@@ -136,67 +136,70 @@ def _kind(X):  # pragma: no cover - compile-time only (numba types)
     return None
 
 
-# The sparse dot products are compiled without fastmath and called, not inlined by numba (LLVM
-# still inlines them, keeping their strict flags).  Under re-association LLVM unrolls the gather
-# loop into vectors assembled from scalar loads (2.5x the instructions), and the epoch measured
-# 1.3-1.5x slower on 1M-column Zipf data (benchmarks/README.md, issue 15.1).  Strict, the sum is
-# also exactly the order written here, on every machine and build.
-@njit(**NJIT_STRICT)
-def _dot_ones(ind, ptr, i, w):  # pragma: no cover - compiled; row_dot's Python body is the oracle
-    # Four independent sums let the gathers w[ind[p]] miss the cache in parallel; a single
-    # accumulator serialises them (measured 3-4x slower on 1M-column Zipf data).
-    p, end = ptr[i], ptr[i + 1]
-    s0 = s1 = s2 = s3 = 0.0
-    while p + 4 <= end:
-        s0 += w[ind[p]]
-        s1 += w[ind[p + 1]]
-        s2 += w[ind[p + 2]]
-        s3 += w[ind[p + 3]]
-        p += 4
-    while p < end:
-        s0 += w[ind[p]]
-        p += 1
-    return (s0 + s1) + (s2 + s3)
-
-
-@njit(**NJIT_STRICT)
-def _dot_csr(data, ind, ptr, i, w):  # pragma: no cover - compiled; row_dot's Python body is the oracle
-    p, end = ptr[i], ptr[i + 1]
-    s0 = s1 = s2 = s3 = 0.0
-    while p + 4 <= end:
-        s0 += data[p] * w[ind[p]]
-        s1 += data[p + 1] * w[ind[p + 1]]
-        s2 += data[p + 2] * w[ind[p + 2]]
-        s3 += data[p + 3] * w[ind[p + 3]]
-        p += 4
-    while p < end:
-        s0 += data[p] * w[ind[p]]
-        p += 1
-    return (s0 + s1) + (s2 + s3)
+# spelled out: an overload left unset takes its caller's fastmath (see perceptrons._config)
+_STRICT = {"fastmath": False, "error_model": "numpy"}
 
 
 @overload(row_dot, jit_options=_OPTS, inline="always")
-def _row_dot(X, i, w):  # pragma: no cover - compile-time only; the JIT runs it
+def _row_dot_dense(X, i, w):  # pragma: no cover - compile-time only; the JIT runs it
+    if _kind(X) != "dense":
+        return None
+
+    def impl(X, i, w):
+        s = 0.0
+        for j in range(X.shape[1]):
+            s += X[i, j] * w[j]
+        return s
+
+    return impl
+
+
+# The sparse dot products and updates are compiled without fastmath, as functions of their own
+# that a loop calls, not inlined into it.  Under re-association LLVM unrolls the gather loop into
+# vectors assembled from scalar loads (2.5x the instructions), and the epoch measured 1.3-1.5x
+# slower on 1M-column Zipf data (benchmarks/README.md, issue 15.1).  Strict, the sum is also
+# exactly the order written here, on every machine and build.  A loop must call them from its own
+# body, with arrays it holds: arrays handed down through a helper numba inlines are re-bound, and
+# reference-counted around the call (eight atomic NRT_incref/decref calls a row, measured 1.2x
+# the time of a CSR epoch).
+@overload(row_dot, jit_options=_STRICT)
+def _row_dot_sparse(X, i, w):  # pragma: no cover - compile-time only; the JIT runs it
     kind = _kind(X)
-    if kind == "dense":
+    if kind == "ones":
 
         def impl(X, i, w):
-            s = 0.0
-            for j in range(X.shape[1]):
-                s += X[i, j] * w[j]
-            return s
-
-    elif kind == "ones":
-
-        def impl(X, i, w):
+            # Four independent sums let the gathers w[ind[p]] miss the cache in parallel; a single
+            # accumulator serialises them (measured 3-4x slower on 1M-column Zipf data).
             ind, ptr = X
-            return _dot_ones(ind, ptr, i, w)
+            p, end = ptr[i], ptr[i + 1]
+            s0 = s1 = s2 = s3 = 0.0
+            while p + 4 <= end:
+                s0 += w[ind[p]]
+                s1 += w[ind[p + 1]]
+                s2 += w[ind[p + 2]]
+                s3 += w[ind[p + 3]]
+                p += 4
+            while p < end:
+                s0 += w[ind[p]]
+                p += 1
+            return (s0 + s1) + (s2 + s3)
 
     elif kind == "csr":
 
         def impl(X, i, w):
             data, ind, ptr = X
-            return _dot_csr(data, ind, ptr, i, w)
+            p, end = ptr[i], ptr[i + 1]
+            s0 = s1 = s2 = s3 = 0.0
+            while p + 4 <= end:
+                s0 += data[p] * w[ind[p]]
+                s1 += data[p + 1] * w[ind[p + 1]]
+                s2 += data[p + 2] * w[ind[p + 2]]
+                s3 += data[p + 3] * w[ind[p + 3]]
+                p += 4
+            while p < end:
+                s0 += data[p] * w[ind[p]]
+                p += 1
+            return (s0 + s1) + (s2 + s3)
 
     else:
         return None
@@ -223,40 +226,52 @@ def _prefetch_row(X, i, W):  # pragma: no cover - compile-time only; the JIT run
     return impl
 
 
-@njit(**NJIT_STRICT)
-def _axpy_ones(ind, ptr, i, a, w):  # pragma: no cover - compiled; row_axpy's Python body is the oracle
-    for p in range(ptr[i], ptr[i + 1]):
-        w[ind[p]] += a
+# The averaging sums of a loop that keeps none are None (perceptrons._jit.visits): a loop's
+# `if averaging(u): row_axpy(X, i, a, u)` is typed even where it can never run.
+@overload(row_axpy, inline="always")
+def _row_axpy_none(X, i, a, w):  # pragma: no cover - compile-time only; the JIT runs it
+    if isinstance(w, types.NoneType):
+        return lambda X, i, a, w: None
+    return None
 
 
-@njit(**NJIT_STRICT)
-def _axpy_csr(data, ind, ptr, i, a, w):  # pragma: no cover - compiled; row_axpy's Python body is the oracle
-    # Strict for the reason of _dot_csr, and so that a·x is rounded before the add (no fused
-    # multiply-add), as tests/reference.py computes an update.
-    for p in range(ptr[i], ptr[i + 1]):
-        w[ind[p]] += a * data[p]
+@overload(row_axpy_col, inline="always")
+def _row_axpy_col_none(X, i, a, Wt, k):  # pragma: no cover - compile-time only; the JIT runs it
+    if isinstance(Wt, types.NoneType):
+        return lambda X, i, a, Wt, k: None
+    return None
 
 
 @overload(row_axpy, jit_options=_OPTS, inline="always")
-def _row_axpy(X, i, a, w):  # pragma: no cover - compile-time only; the JIT runs it
-    kind = _kind(X)
-    if kind == "dense":
+def _row_axpy_dense(X, i, a, w):  # pragma: no cover - compile-time only; the JIT runs it
+    if _kind(X) != "dense" or isinstance(w, types.NoneType):
+        return None
 
-        def impl(X, i, a, w):
-            for j in range(X.shape[1]):
-                w[j] += a * X[i, j]
+    def impl(X, i, a, w):
+        for j in range(X.shape[1]):
+            w[j] += a * X[i, j]
 
-    elif kind == "ones":
+    return impl
+
+
+@overload(row_axpy, jit_options=_STRICT)
+def _row_axpy_sparse(X, i, a, w):  # pragma: no cover - compile-time only; the JIT runs it
+    # Called, not inlined, for the reason of _row_dot_sparse; strict also so that a·x is rounded
+    # before the add (no fused multiply-add), as tests/reference.py computes an update.
+    kind = None if isinstance(w, types.NoneType) else _kind(X)
+    if kind == "ones":
 
         def impl(X, i, a, w):
             ind, ptr = X
-            _axpy_ones(ind, ptr, i, a, w)
+            for p in range(ptr[i], ptr[i + 1]):
+                w[ind[p]] += a
 
     elif kind == "csr":
 
         def impl(X, i, a, w):
             data, ind, ptr = X
-            _axpy_csr(data, ind, ptr, i, a, w)
+            for p in range(ptr[i], ptr[i + 1]):
+                w[ind[p]] += a * data[p]
 
     else:
         return None
@@ -310,7 +325,7 @@ def _row_scores(X, i, Wt, bias, out):  # pragma: no cover - compile-time only; t
 
 @overload(row_axpy_col, jit_options=_OPTS, inline="always")
 def _row_axpy_col(X, i, a, Wt, k):  # pragma: no cover - compile-time only; the JIT runs it
-    kind = _kind(X)
+    kind = None if isinstance(Wt, types.NoneType) else _kind(X)
     if kind == "dense":
 
         def impl(X, i, a, Wt, k):

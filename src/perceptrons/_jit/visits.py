@@ -16,8 +16,6 @@ rules, run under ``NUMBA_DISABLE_JIT=1``.
 from numba import types
 from numba.extending import overload
 
-from perceptrons._jit.rows import row_axpy, row_axpy_col
-
 
 def visit_count(perm, n):
     """How many visits a pass makes: ``n`` in order (``perm`` None), else ``len(perm)``."""
@@ -29,23 +27,9 @@ def visit_row(perm, t):
     return t if perm is None else perm[t]
 
 
-def add_to_sums(sums, X, i, a, sum_b, fit_b):
-    """``sums += a·x_i`` and ``sum_b + a`` (when ``fit_b``) for an averaging loop; returns the new
-    bias sum.  ``sums`` None or empty: no averaging, nothing added."""
-    if sums is None or sums.shape[0] == 0:
-        return sum_b
-    row_axpy(X, i, a, sums)
-    return sum_b + a if fit_b else sum_b
-
-
-def add_to_sums_col(sums, X, i, a, k, sum_b, fit_b):
-    """Multiclass twin of :func:`add_to_sums`: ``a·x_i`` into column ``k`` of ``sums`` and into
-    ``sum_b[k]`` (when ``fit_b``)."""
-    if sums is None or sums.shape[0] == 0:
-        return
-    row_axpy_col(X, i, a, sums, k)
-    if fit_b:
-        sum_b[k] += a
+def averaging(sums):
+    """Whether a loop keeps averaging sums: ``sums`` is an array with rows, not None or empty."""
+    return sums is not None and sums.shape[0] > 0
 
 
 def log_update(log, n_log, i, c, r):
@@ -77,33 +61,11 @@ def _visit_row(perm, t):  # pragma: no cover - compile-time only; the JIT runs i
     return lambda perm, t: perm[t]
 
 
-@overload(add_to_sums, inline="always")
-def _add_to_sums(sums, X, i, a, sum_b, fit_b):  # pragma: no cover - compile-time only; the JIT runs it
+@overload(averaging, inline="always")
+def _averaging(sums):  # pragma: no cover - compile-time only; the JIT runs it
     if _none(sums):
-        return lambda sums, X, i, a, sum_b, fit_b: sum_b
-
-    def impl(sums, X, i, a, sum_b, fit_b):
-        if sums.shape[0] == 0:
-            return sum_b
-        row_axpy(X, i, a, sums)
-        return sum_b + a if fit_b else sum_b
-
-    return impl
-
-
-@overload(add_to_sums_col, inline="always")
-def _add_to_sums_col(sums, X, i, a, k, sum_b, fit_b):  # pragma: no cover - compile-time only; the JIT runs it
-    if _none(sums):
-        return lambda sums, X, i, a, k, sum_b, fit_b: None
-
-    def impl(sums, X, i, a, k, sum_b, fit_b):
-        if sums.shape[0] == 0:
-            return
-        row_axpy_col(X, i, a, sums, k)
-        if fit_b:
-            sum_b[k] += a
-
-    return impl
+        return lambda sums: False
+    return lambda sums: sums.shape[0] > 0
 
 
 @overload(log_update, inline="always")
