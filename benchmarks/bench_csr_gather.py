@@ -28,26 +28,13 @@ from sklearn.linear_model import Perceptron as SkPerceptron
 
 from perceptrons import Perceptron
 from perceptrons._jit.prefetch import prefetch
+from perceptrons._jit.rows import _dot_csr
 
 _FAST = {"reassoc", "contract", "nsz", "arcp"}
 
 
-# The library's sparse dot product (four sums, rows._row_dot_sparse), written out here so that it
-# can be compiled with either flag.
-def _dot4(X, i, w):
-    data, ind, ptr = X
-    p, end = ptr[i], ptr[i + 1]
-    s0 = s1 = s2 = s3 = 0.0
-    while p + 4 <= end:
-        s0 += data[p] * w[ind[p]]
-        s1 += data[p + 1] * w[ind[p + 1]]
-        s2 += data[p + 2] * w[ind[p + 2]]
-        s3 += data[p + 3] * w[ind[p + 3]]
-        p += 4
-    while p < end:
-        s0 += data[p] * w[ind[p]]
-        p += 1
-    return (s0 + s1) + (s2 + s3)
+# The library's sparse dot product (four sums), as Python, compiled here with either flag.
+_dot4 = _dot_csr
 
 
 def _dot1(X, i, w):

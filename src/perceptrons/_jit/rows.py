@@ -162,48 +162,43 @@ def _row_dot_dense(X, i, w):  # pragma: no cover - compile-time only; the JIT ru
 # body, with arrays it holds: arrays handed down through a helper numba inlines are re-bound, and
 # reference-counted around the call (eight atomic NRT_incref/decref calls a row, measured 1.2x
 # the time of a CSR epoch).
+def _dot_ones(X, i, w):  # pragma: no cover - compiled; row_dot's Python body is the oracle
+    # Four independent sums let the gathers w[ind[p]] miss the cache in parallel; a single
+    # accumulator serialises them (measured 3-4x slower on 1M-column Zipf data).
+    ind, ptr = X
+    p, end = ptr[i], ptr[i + 1]
+    s0 = s1 = s2 = s3 = 0.0
+    while p + 4 <= end:
+        s0 += w[ind[p]]
+        s1 += w[ind[p + 1]]
+        s2 += w[ind[p + 2]]
+        s3 += w[ind[p + 3]]
+        p += 4
+    while p < end:
+        s0 += w[ind[p]]
+        p += 1
+    return (s0 + s1) + (s2 + s3)
+
+
+def _dot_csr(X, i, w):  # pragma: no cover - compiled; row_dot's Python body is the oracle
+    data, ind, ptr = X
+    p, end = ptr[i], ptr[i + 1]
+    s0 = s1 = s2 = s3 = 0.0
+    while p + 4 <= end:
+        s0 += data[p] * w[ind[p]]
+        s1 += data[p + 1] * w[ind[p + 1]]
+        s2 += data[p + 2] * w[ind[p + 2]]
+        s3 += data[p + 3] * w[ind[p + 3]]
+        p += 4
+    while p < end:
+        s0 += data[p] * w[ind[p]]
+        p += 1
+    return (s0 + s1) + (s2 + s3)
+
+
 @overload(row_dot, jit_options=_STRICT)
 def _row_dot_sparse(X, i, w):  # pragma: no cover - compile-time only; the JIT runs it
-    kind = _kind(X)
-    if kind == "ones":
-
-        def impl(X, i, w):
-            # Four independent sums let the gathers w[ind[p]] miss the cache in parallel; a single
-            # accumulator serialises them (measured 3-4x slower on 1M-column Zipf data).
-            ind, ptr = X
-            p, end = ptr[i], ptr[i + 1]
-            s0 = s1 = s2 = s3 = 0.0
-            while p + 4 <= end:
-                s0 += w[ind[p]]
-                s1 += w[ind[p + 1]]
-                s2 += w[ind[p + 2]]
-                s3 += w[ind[p + 3]]
-                p += 4
-            while p < end:
-                s0 += w[ind[p]]
-                p += 1
-            return (s0 + s1) + (s2 + s3)
-
-    elif kind == "csr":
-
-        def impl(X, i, w):
-            data, ind, ptr = X
-            p, end = ptr[i], ptr[i + 1]
-            s0 = s1 = s2 = s3 = 0.0
-            while p + 4 <= end:
-                s0 += data[p] * w[ind[p]]
-                s1 += data[p + 1] * w[ind[p + 1]]
-                s2 += data[p + 2] * w[ind[p + 2]]
-                s3 += data[p + 3] * w[ind[p + 3]]
-                p += 4
-            while p < end:
-                s0 += data[p] * w[ind[p]]
-                p += 1
-            return (s0 + s1) + (s2 + s3)
-
-    else:
-        return None
-    return impl
+    return {"ones": _dot_ones, "csr": _dot_csr}.get(_kind(X))
 
 
 @overload(prefetch_row, jit_options=_OPTS, inline="always")
@@ -254,28 +249,25 @@ def _row_axpy_dense(X, i, a, w):  # pragma: no cover - compile-time only; the JI
     return impl
 
 
+# Strict for the reason of _dot_csr, and so that a·x is rounded before the add (no fused
+# multiply-add), as tests/reference.py computes an update.
+def _axpy_ones(X, i, a, w):  # pragma: no cover - compiled; row_axpy's Python body is the oracle
+    ind, ptr = X
+    for p in range(ptr[i], ptr[i + 1]):
+        w[ind[p]] += a
+
+
+def _axpy_csr(X, i, a, w):  # pragma: no cover - compiled; row_axpy's Python body is the oracle
+    data, ind, ptr = X
+    for p in range(ptr[i], ptr[i + 1]):
+        w[ind[p]] += a * data[p]
+
+
 @overload(row_axpy, jit_options=_STRICT)
 def _row_axpy_sparse(X, i, a, w):  # pragma: no cover - compile-time only; the JIT runs it
-    # Called, not inlined, for the reason of _row_dot_sparse; strict also so that a·x is rounded
-    # before the add (no fused multiply-add), as tests/reference.py computes an update.
-    kind = None if isinstance(w, types.NoneType) else _kind(X)
-    if kind == "ones":
-
-        def impl(X, i, a, w):
-            ind, ptr = X
-            for p in range(ptr[i], ptr[i + 1]):
-                w[ind[p]] += a
-
-    elif kind == "csr":
-
-        def impl(X, i, a, w):
-            data, ind, ptr = X
-            for p in range(ptr[i], ptr[i + 1]):
-                w[ind[p]] += a * data[p]
-
-    else:
+    if isinstance(w, types.NoneType):
         return None
-    return impl
+    return {"ones": _axpy_ones, "csr": _axpy_csr}.get(_kind(X))
 
 
 @overload(row_scores, jit_options=_OPTS, inline="always")
