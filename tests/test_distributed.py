@@ -403,3 +403,26 @@ def test_two_local_clusters_at_once_do_not_clash_on_a_port():
         with connect(n_workers=1) as a, connect(n_workers=1) as b:
             ports = {c.cluster.scheduler.http_server.port for c in (a, b)}
             assert len(ports) == 2 and 8787 not in ports
+
+
+def test_workers_of_a_started_cluster_drop_the_heartbeat_record_of_a_closed_scheduler():
+    """Closing a LocalCluster on a loaded machine can leave a worker whose next heartbeat meets the
+    closed scheduler: its CommClosedError traceback must not reach the terminal (after Ctrl-C,
+    the CLI prints one line).  The filter is in every worker, and drops that record only."""
+    import logging
+
+    def verdicts():
+        logger = logging.getLogger("distributed.worker")
+
+        def passes(msg):
+            record = logging.LogRecord("distributed.worker", logging.ERROR, __file__, 1, msg, None, None)
+            return all(f.filter(record) for f in logger.filters)
+
+        return passes("Failed to communicate with scheduler during heartbeat."), passes(
+            "Worker is at 85% memory usage."
+        )
+
+    with connect(n_workers=2) as c:
+        found = c.run(verdicts)
+    assert len(found) == 2
+    assert all(v == (False, True) for v in found.values())

@@ -61,6 +61,7 @@ def connect(client=None, n_workers=None, dashboard=False):
                 scheduler_kwargs=None if address else {"dashboard_address": ":0"},
             )
         with cluster, distributed.Client(cluster) as c:
+            c.run(_quiet_heartbeats)
             yield c
 
 
@@ -105,6 +106,31 @@ def _n_workers(n):
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise PerceptronsError(f"n_workers must be a positive integer; got {n!r}")
     return n
+
+
+def _quiet_heartbeats():
+    """Run in each worker of a LocalCluster this module started: drop its log records of a
+    heartbeat that found the scheduler gone.
+
+    Closing the cluster closes the workers before the scheduler, but on a loaded machine a
+    worker's closing can outlast its wait, and its next heartbeat then meets a closed stream and
+    logs the ``CommClosedError`` with its traceback, into the user's terminal, after Ctrl-C.  The
+    scheduler of a cluster started here only goes away when this module closes it, or with the
+    client, which then reports the failure itself.
+    """
+    import logging
+
+    logger = logging.getLogger("distributed.worker")
+    if not any(isinstance(f, _SchedulerGone) for f in logger.filters):
+        logger.addFilter(_SchedulerGone())
+
+
+class _SchedulerGone:
+    """A logging filter: False for the worker's "Failed to communicate with scheduler during
+    heartbeat" record (logged only for an OSError, of which CommClosedError is one)."""
+
+    def filter(self, record):
+        return not record.getMessage().startswith("Failed to communicate with scheduler during heartbeat")
 
 
 @contextlib.contextmanager
