@@ -1,7 +1,10 @@
 """What the benchmark scripts share: where the data lives, timing, and the table printer."""
 
+import contextlib
 import os
 import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -72,3 +75,18 @@ def machine_line():
     mode = thp.read_text().split("[")[1].split("]")[0] if thp.exists() else "unknown"
     cores = os.cpu_count()
     return f"{model}, {cores} cores, caches {', '.join(caches) or 'unknown'}, transparent huge pages: {mode}"
+
+
+@contextlib.contextmanager
+def streaming_neighbour(mib=64):
+    """A second process that reads a ``mib`` MiB array over and over, on the other core: a tenant
+    streaming through the shared L3 and the memory bus, as the other tenants of a shared machine
+    do at times.  It lets a benchmark measure both conditions in one run."""
+    code = f"import numpy as np\na = np.ones({mib} * 2**20 // 8)\nwhile True:\n    a.sum()\n"
+    proc = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        time.sleep(1.0)  # numpy imported and the loop running before the first timing
+        yield
+    finally:
+        proc.terminate()
+        proc.wait()

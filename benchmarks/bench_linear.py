@@ -6,10 +6,13 @@ contestants run in turn (A, B, A, B, ...) so that bursts of load on a shared mac
 * dense 400k x 100, float64 and float32, 5 cyclic epochs: samples/s and GB/s of the epochs, the
   whole fit's samples/s against ``sklearn.linear_model.Perceptron(max_iter=5, tol=None,
   shuffle=False)``, and numpy's ``sum`` over a 256 MiB array as the read bandwidth, measured
-  in every round beside the epochs it is the anchor of;
+  in every round beside the epochs it is the anchor of; and two epochs that bound what the
+  mistakes cost: one that makes none (separable rows), one where every row is a mistake
+  (``margin=1e300``: an update on every row, behind a branch the CPU predicts);
 * CSR 200k x 1M, ~40 non-zeros a row on Zipf-distributed columns, 5 epochs: real values and
   binary (all-ones) values, ours against scikit-learn (which needs int32 indices), plus ours on
-  int64 indices, which scikit-learn refuses;
+  int64 indices, which scikit-learn refuses; run alone, then again beside a second process that
+  streams through a 64 MiB array (a tenant using the shared L3 and memory bus);
 * a9a (LIBSVM, ``../shared/data/a9a``), 10 epochs: test accuracy ours against scikit-learn;
 * peak memory of a fit (tracemalloc) next to the input's size.
 
@@ -25,7 +28,7 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from _common import DATA, interleaved, machine_line, table
+from _common import DATA, interleaved, machine_line, streaming_neighbour, table
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Perceptron as SkPerceptron
 
@@ -105,11 +108,15 @@ def dense_section(n, d, repeats):
         "fit64": lambda: ours.fit(X64, y),
         "fit32": lambda: ours.fit(X32, y),
     }
+    # every row a mistake: the update on every row, its branch always taken (so predicted)
+    every = Perceptron(max_epochs=5, margin=1e300)
     epochs = {
         "epoch64": lambda: epoch_sample(ours, X64, y),
         "epoch32": lambda: epoch_sample(ours, X32, y),
         "clean64": lambda: clean_epoch_sample(S64, y_sep),
         "clean32": lambda: clean_epoch_sample(S32, y_sep),
+        "every64": lambda: epoch_sample(every, X64, y),
+        "every32": lambda: epoch_sample(every, X32, y),
     }
     rounds = {k: [] for k in ["bandwidth", *timed, *epochs]}
     for _ in range(repeats):
@@ -158,20 +165,21 @@ def dense_section(n, d, repeats):
                 f"{peak / 2**20:.1f}",
             ]
         )
-    for X, bits in ((S64, "64"), (S32, "32")):
-        rows.append(
-            [
-                "  epoch without mistakes",
-                X.dtype.name,
-                "-",
-                f"{X.nbytes / med(rounds['clean' + bits]) / 1e9:.2f}",
-                "-",
-                f"{share('clean' + bits, X.nbytes):.2f}",
-                "-",
-                f"{X.nbytes / 2**20:.0f}",
-                "-",
-            ]
-        )
+    for label, key in (("  epoch without mistakes", "clean"), ("  epoch, every row a mistake", "every")):
+        for X, bits in ((X64, "64"), (X32, "32")):
+            rows.append(
+                [
+                    label,
+                    X.dtype.name,
+                    "-",
+                    f"{X.nbytes / med(rounds[key + bits]) / 1e9:.2f}",
+                    "-",
+                    f"{share(key + bits, X.nbytes):.2f}",
+                    "-",
+                    f"{X.nbytes / 2**20:.0f}",
+                    "-",
+                ]
+            )
     table(
         f"dense {n} x {d}, 5 cyclic epochs (read bandwidth {med(bw) / 1e9:.2f} GB/s, "
         f"{min(bw) / 1e9:.2f}-{max(bw) / 1e9:.2f} over the rounds; medians of {repeats} rounds, "
@@ -191,7 +199,7 @@ def dense_section(n, d, repeats):
     )
 
 
-def csr_section(n, d, nnz, repeats):
+def csr_section(n, d, nnz, repeats, condition="alone"):
     rng = np.random.default_rng(1)
     rows = []
     for binary in (False, True):
@@ -224,7 +232,7 @@ def csr_section(n, d, nnz, repeats):
             ]
         )
     table(
-        f"CSR {n} x {d}, Zipf columns, 5 cyclic epochs (median of {repeats})",
+        f"CSR {n} x {d}, Zipf columns, 5 cyclic epochs, {condition} (median of {repeats})",
         [
             "values",
             "nnz/row",
@@ -276,6 +284,9 @@ def main(argv=None):
     print(machine_line())
     dense_section(400_000 // scale, 100, repeats)
     csr_section(200_000 // scale, 1_000_000, 40, repeats)
+    if not args.quick:
+        with streaming_neighbour():
+            csr_section(200_000 // scale, 1_000_000, 40, repeats, "beside a process streaming a 64 MiB array")
     a9a_section()
 
 
