@@ -1,5 +1,6 @@
 """The command line end to end: train → predict → evaluate on every file format, and the demo."""
 
+import os
 import subprocess
 import sys
 
@@ -80,6 +81,71 @@ def test_predict_writes_a_file(run_cli, files):
     code, _, err = run_cli(["predict", str(out), str(features), "-o", str(pred)])
     assert code == 0, err
     assert [int(v) for v in pred.read_text().split()] == files["y"].tolist()
+
+
+@pytest.mark.parametrize("label", ["a\nb", "a\rb", "a\x00b", "a\u2028b"])
+def test_labels_that_cannot_be_written_one_per_line_are_refused(run_cli, tmp_path, label):
+    """Predictions are written one per line: a label with a line break or a control character
+    would split or garble them.  Training refuses such labels; a model file holding one (trained
+    in Python, or tampered) is refused by predict."""
+    from perceptrons import Perceptron, save_model
+
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [0.0, 2.0], [2.0, 0.0]])
+    y = np.array([label, "z", label, "z"])
+    np.savez(tmp_path / "d.npz", X=X, y=y)
+    code, _, err = run_cli(["train", str(tmp_path / "d.npz"), "-o", str(tmp_path / "m.npz")])
+    assert code == 2 and "d.npz: label" in err and repr(label) in err and not (tmp_path / "m.npz").exists()
+    save_model(Perceptron().fit(X, y), tmp_path / "py.npz")
+    code, _, err = run_cli(["predict", str(tmp_path / "py.npz"), str(tmp_path / "d.npz"), "-o", str(tmp_path / "p")])
+    assert code == 2 and "py.npz: model class label" in err and not (tmp_path / "p").exists()
+    assert "Traceback" not in err
+
+
+def test_train_refuses_a_test_file_with_labels_it_never_saw(run_cli, tmp_path):
+    """As evaluate does: an accuracy against classes the model cannot predict says nothing."""
+    (tmp_path / "tr.csv").write_text("a,b,label\n0,0,0\n1,1,1\n0,1,0\n")
+    (tmp_path / "te.csv").write_text("a,b,label\n0,0,7\n1,1,8\n")
+    code, _, err = run_cli(
+        ["train", str(tmp_path / "tr.csv"), "--test", str(tmp_path / "te.csv"), "-o", str(tmp_path / "m.npz")]
+    )
+    assert code == 2 and "te.csv: labels [7, 8] were not seen in training" in err and "--test" in err
+    assert not (tmp_path / "m.npz").exists()
+
+
+def test_messages_name_what_failed(run_cli, tmp_path):
+    """An empty -o, a file read from standard input where files are needed, an empty
+    --templates, and a value megabytes long each get one short line naming the option."""
+    (tmp_path / "d.csv").write_text("a,b,label\n0,0,0\n1,1,1\n")
+    code, _, err = run_cli(["train", str(tmp_path / "d.csv"), "-o", ""])
+    assert code == 2 and "-o: an empty path; expected a file name" in err
+    code, _, err = run_cli(["tag", "train", "-", "-o", str(tmp_path / "t.npz")])
+    assert code == 2 and "TRAIN: -: tag train reads files" in err
+    conllu = tmp_path / "s.conllu"
+    conllu.write_text("1\tA\ta\tDET\tDT\t_\t0\troot\t_\t_\n\n")
+    code, _, err = run_cli(["tag", "train", str(conllu), "--templates", "", "-o", str(tmp_path / "t.npz")])
+    assert code == 2 and "'--templates': unknown template set ''" in err
+    code, _, err = run_cli(["train", str(tmp_path / "d.csv"), "--label", "x" * 100_000, "-o", str(tmp_path / "m.npz")])
+    assert code == 2 and len(err) < 600 and "more characters)" in err and err.count("\n") == 1
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("command", [["analyze"], ["trace"], ["evaluate", "MODEL"], ["predict", "MODEL"]])
+def test_a_full_standard_output_is_named(tmp_path, command):
+    """Output to a full disk (``/dev/full``): one line naming standard output, exit 2."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    data = tmp_path / "d.csv"
+    np.savetxt(data, np.column_stack([X, X[:, 0] > 0]), delimiter=",", header="a,b,c,label", comments="", fmt="%g")
+    model = tmp_path / "m.npz"
+    subprocess.run(
+        [sys.executable, "-m", "perceptrons", "train", str(data), "-o", str(model)], check=True, capture_output=True
+    )
+    args = [str(model) if a == "MODEL" else a for a in command]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "perceptrons", *args, str(data)], stdout=full, stderr=subprocess.PIPE, text=True
+        )
+    assert done.returncode == 2 and done.stderr == "error: standard output: cannot write: No space left on device\n"
 
 
 def test_python_dash_m_and_help():

@@ -249,6 +249,51 @@ def test_missing_shard_truncated_gzip_and_parquet_without_label(tmp_path, cli_ru
     assert not list(tmp_path.glob("m.npz*"))
 
 
+def test_a_failed_stream_run_leaves_no_cache_and_a_cache_never_writes_over_another_file(tmp_path, cli_run):
+    (tmp_path / "one.csv").write_text("a,b,label\n0,0,1\n1,1,1\n")  # parses, then cannot train
+    r = cli_run("train", tmp_path / "one.csv", "--stream", "-o", tmp_path / "m.npz")
+    assert r.exit_code == 2 and "two classes" in r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["one.csv"]  # the cache it made went with it
+    (tmp_path / "ok.csv").write_text("a,b,label\n0,0,0\n1,1,1\n0,1,0\n1,0,1\n")
+    victim = tmp_path / "notes.npz"
+    victim.write_bytes(b"PK\x03\x04 someone's model")
+    r = cli_run("train", tmp_path / "ok.csv", "--stream", "--cache", victim, "-o", tmp_path / "m.npz")
+    assert r.exit_code == 2 and "notes.npz: exists and is not an epoch cache" in r.output
+    assert victim.read_bytes() == b"PK\x03\x04 someone's model" and not (tmp_path / "m.npz").exists()
+    r = cli_run("train", tmp_path / "ok.csv", "--stream", "--cache", tmp_path / "m.npz", "-o", tmp_path / "m.npz")
+    assert r.exit_code == 2 and "is the model file (-o)" in r.output
+    # a cache of ours, truncated or stale, is rebuilt; one kept from a good run stays after it
+    assert cli_run("train", tmp_path / "ok.csv", "--stream", "-o", tmp_path / "m.npz").exit_code == 0
+    cache = tmp_path / "m.npz.cache"
+    cache.write_bytes(cache.read_bytes()[:20])
+    assert cli_run("train", tmp_path / "ok.csv", "--stream", "-o", tmp_path / "m.npz").exit_code == 0
+    assert cache.stat().st_size > 20
+
+
+@pytest.mark.parametrize("stream_flag", [[], ["--stream"]])
+def test_parquet_columns_of_lists_structs_or_bytes_are_one_line_errors(tmp_path, cli_run, stream_flag):
+    """Nested and binary columns are refused by name before any cast meets them (a cast of a
+    list to text raised pyarrow's own error, with its traceback); one column of integer lists
+    stays the sparse layout."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    cases = {
+        "list": ({"a": [[1.0], [0.0]], "label": [0, 1]}, "column 'a' holds list<element: double>"),
+        "label": ({"a": [1.0, 0.0], "label": [[0], [1]]}, "label column 'label' holds list<element: int64>"),
+        "struct": ({"a": [{"x": 1}, {"x": 2}], "b": [1.0, 2.0], "label": [0, 1]}, "column 'a' holds struct"),
+        "bytes": ({"a": [b"\xff", b"\x00"], "label": [0, 1]}, "column 'a' holds binary"),
+    }
+    for name, (columns, expected) in cases.items():
+        pq.write_table(pa.table(columns), tmp_path / f"{name}.parquet")
+        r = cli_run("train", tmp_path / f"{name}.parquet", *stream_flag, "-o", tmp_path / "m.npz")
+        assert r.exit_code == 2 and expected in r.output and f"{name}.parquet" in r.output, (name, r.output)
+        assert "Traceback" not in r.output
+        assert not list(tmp_path.glob("m.npz*"))
+    pq.write_table(pa.table({"f": [[1, 5], [2]], "label": [0, 1]}), tmp_path / "idx.parquet")
+    assert cli_run("train", tmp_path / "idx.parquet", *stream_flag, "-o", tmp_path / "m.npz").exit_code == 0
+
+
 def interrupt_when(directory, ready, cmd):
     """Start ``cmd``, wait until ``ready(names in directory)``, send SIGINT; the exit status."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

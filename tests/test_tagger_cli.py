@@ -189,6 +189,22 @@ def test_model_of_another_kind(files, capsys):
     assert code == 2 and "holds a SequencePerceptron, but a Tagger is needed here" in err
 
 
+@pytest.mark.parametrize("tag", ["VERB\tX", "VERB X", "VERB\nX", ""])
+def test_a_model_whose_tag_cannot_fill_a_column_is_refused(files, capsys, tag):
+    """A tag with a tab, a space or a line break, or an empty one (a Tagger trained in Python, or
+    a tampered file) would shift or split the CoNLL-U written out."""
+    from perceptrons.structured.tagging import Tagger
+
+    tmp, _, dev = files
+    words = [s[0] for s in SENTS]
+    tags = [[tag if t == "VERB" else t for t in s[1]] for s in SENTS]
+    model = tmp / "odd.npz"
+    save_model(Tagger(max_epochs=1).fit(words, tags), model)
+    code, _, err = run(capsys, "tag", "predict", model, dev, "-o", tmp / "out.conllu")
+    assert code == 2 and "odd.npz: model tag" in err and repr(tag) in err and "Traceback" not in err
+    assert not (tmp / "out.conllu").exists()
+
+
 def test_missing_files(files, capsys):
     tmp, train, _ = files
     code, _, err = run(capsys, "tag", "predict", tmp / "none.npz", train)

@@ -206,6 +206,11 @@ def epoch_cache(src, path=None, progress=None, rebuild=False):
         path = os.path.join(tmpdir.name, "epochs.cache")
     try:
         cache = None if rebuild else open_cache(path, fp)[0]
+        if cache is None and _foreign(path):
+            raise PerceptronsError(
+                f"{path}: exists and is not an epoch cache; a cache is never written over another "
+                "file: choose another cache path, or remove that file"
+            )
         if cache is None:
             rows, done, file_bytes = 0, 0, 0  # bytes of the files before the current one
             with CacheWriter(path, fp, n_features_hint=src.hashed_width) as writer:
@@ -226,6 +231,19 @@ def epoch_cache(src, path=None, progress=None, rebuild=False):
     finally:
         if tmpdir is not None:
             tmpdir.cleanup()
+
+
+def _foreign(path):
+    """Whether ``path`` is a file with content that is not an epoch cache, whole or truncated:
+    its first bytes are not the cache's magic (a stale or damaged cache of ours is rebuilt).
+    """
+    from perceptrons.io.cache import MAGIC
+
+    if not os.path.isfile(path):
+        return False
+    with open(path, "rb") as f:
+        head = f.read(len(MAGIC))
+    return len(head) > 0 and not MAGIC.startswith(head)
 
 
 # ---------------------------------------------------------------------- pieces

@@ -57,7 +57,12 @@ class LazyGroup(click.Group):
                 result = super().invoke(ctx)
             except BrokenPipeError:
                 raise PipeClosed from None
-            except ValueError as exc:
+            except OSError as exc:
+                if exc.filename is None and _raised_by_echo(exc):
+                    raise _stdout_error(exc) from None
+                exc.perceptrons_paths = dict(ctx.meta)  # for main: which file to name
+                raise
+            except (ValueError, MemoryError) as exc:
                 exc.perceptrons_paths = dict(ctx.meta)  # for main: which file to name
                 raise
         shown = set()
@@ -80,10 +85,37 @@ def cli():
     """perceptrons: the perceptron family — train, trace, analyse and tag."""
 
 
+#: characters of an error line kept; a value quoted from a hostile file can be megabytes long
+MAX_MESSAGE = 400
+
+
 def fail(message, code=2):
     """Print a one-line error and exit (the only place, with ``main``, that exits)."""
+    if len(message) > MAX_MESSAGE:
+        message = f"{message[:MAX_MESSAGE]}… ({len(message) - MAX_MESSAGE:,} more characters)"
     click.echo(f"error: {message}", err=True)
     sys.exit(code)
+
+
+def _raised_by_echo(exc):
+    """Whether ``exc`` came out of ``click.echo``: a command's output to standard output (a full
+    disk or a device error behind it), not a file of its own, which errors name."""
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_name == "echo" and code.co_filename.replace("\\", "/").endswith("click/utils.py"):
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def _stdout_error(exc):
+    """The one-line error for a failed write to standard output; what was buffered is dropped,
+    so that flushing at exit does not raise once more."""
+    from perceptrons._validation import PerceptronsError
+
+    _discard_stdout()
+    return PerceptronsError(f"standard output: cannot write: {exc.strerror or exc}")
 
 
 #: new container objects between two collections of the youngest generation during a run of the
@@ -121,7 +153,12 @@ def main(argv=None):
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         cli.main(args=argv, standalone_mode=False)
-        sys.stdout.flush()  # here, not at exit, so that a closed pipe is handled below
+        try:
+            sys.stdout.flush()  # here, not at exit, so that a closed pipe is handled below
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # a full disk or a device error behind standard output
+            raise _stdout_error(exc) from None
     except (PipeClosed, BrokenPipeError):
         _pipe_closed()
     except click.exceptions.Abort:
@@ -149,11 +186,14 @@ def main(argv=None):
 
 
 def _pipe_closed():
-    """``perceptrons predict ... | head -1``: end quietly, with no traceback and no message.
+    """``perceptrons predict ... | head -1``: end quietly, with no traceback and no message."""
+    _discard_stdout()
+    sys.exit(PIPE_CLOSED)
 
-    As the Python documentation advises (signal module, "Note on SIGPIPE"), standard output is
-    pointed at /dev/null first, so that flushing it at exit does not raise once more.
-    """
+
+def _discard_stdout():
+    """Point standard output at /dev/null, as the Python documentation advises (signal module,
+    "Note on SIGPIPE"), so that flushing it at exit does not raise once more."""
     import os
 
     try:
@@ -162,4 +202,3 @@ def _pipe_closed():
         os.close(devnull)
     except (OSError, ValueError, AttributeError):  # no descriptor (a test's capture): nothing to flush
         pass
-    sys.exit(PIPE_CLOSED)

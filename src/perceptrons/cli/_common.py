@@ -17,11 +17,58 @@ LABEL_OPTION = click.option("--label", default=None, help="CSV/TSV: name of the 
 
 
 def load_classifier(path):
-    """(estimator, info) of a classifier model file."""
+    """(estimator, info) of a classifier model file whose labels can be written one per line."""
     from perceptrons._registry import CLASSIFIERS
     from perceptrons.persistence import load_model
 
-    return load_model(path, expect=CLASSIFIERS, with_info=True)
+    est, info = load_model(path, expect=CLASSIFIERS, with_info=True)
+    check_label_text(est.classes_, f"{path}: model class label")
+    return est, info
+
+
+def check_known_labels(data, y, classes, hint=None):
+    """Refuse labels of ``data`` that are not among the model's ``classes``: an accuracy against
+    them would be counted as errors the model could never avoid."""
+    unknown = sorted(set(y.tolist()) - set(classes.tolist()))
+    if unknown:
+        shown = ", ".join(map(str, classes.tolist()[:10])) + (
+            f", … ({len(classes)} in all)" if len(classes) > 10 else ""
+        )
+        raise click.BadParameter(
+            f"{data}: labels {unknown[:5]} were not seen in training (model classes {shown})", param_hint=hint
+        )
+
+
+def check_label_text(labels, what, field=False):
+    """Refuse text labels the CLI cannot write: one per line (predictions), or as a CoNLL-U field
+    (``field``: tags).  Such a label is empty, or holds a line break or another control
+    character, or (a field) a space; written out, it would split or shift the lines.
+
+    Raises
+    ------
+    PerceptronsError
+        One line: ``what``, the label seen, what is expected.
+    """
+    import unicodedata
+
+    import numpy as np
+
+    from perceptrons._validation import PerceptronsError
+
+    for label in np.unique(np.asarray(labels)).tolist() if len(labels) else ():
+        if not isinstance(label, str):
+            continue
+        bad = label == "" or any(
+            unicodedata.category(ch) in ("Cc", "Zl", "Zp") or (field and ch.isspace()) for ch in label
+        )
+        if bad:
+            shown = repr(label[:40]) + ("..." if len(label) > 40 else "")
+            expected = (
+                "non-empty text without spaces or control characters"
+                if field
+                else ("non-empty text without line breaks or control characters")
+            )
+            raise PerceptronsError(f"{what} {shown} cannot be written out; expected {expected}")
 
 
 def read_for_model(path, model, label, fmt, info=None):

@@ -84,6 +84,8 @@ def name_input(message, meta):
         return message
     if data == "-" and "standard input" in message:  # read_data("-") names it so already
         return message
+    if message.startswith(("standard output", "standard input")):
+        return message
     if any(p and p in message for p in meta.get("perceptrons.paths", [])):
         return message
     return f"{data}: {message}"

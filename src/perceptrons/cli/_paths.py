@@ -14,7 +14,7 @@ def check_output_path(output, inputs=(), stream_ok=False, hint="-o"):
     ``-`` is standard input).  Refused, with a one-line error naming the option and the file:
 
     * an input that does not exist, is a directory or cannot be read; standard input twice;
-    * ``output`` that is ``-`` (or another descriptor) unless ``stream_ok`` — a model file is
+    * ``output`` that is empty, or ``-`` (or another descriptor) unless ``stream_ok`` — a model file is
       not sent to standard output, where the summary goes;
     * ``output`` that :func:`perceptrons.io.atomic.output_target` refuses (missing directory,
       directory, block device, socket), that exists and is not writable, or whose directory
@@ -44,6 +44,8 @@ def check_output_path(output, inputs=(), stream_ok=False, hint="-o"):
             raise click.BadParameter(f"{path}: cannot read: permission denied", param_hint=name)
     if output is None:
         return
+    if output == "":
+        raise click.BadParameter("an empty path; expected a file name", param_hint=hint)
     try:
         kind, where = output_target(output)
     except PerceptronsError as exc:

@@ -2,13 +2,15 @@
 
 Training parses the file once into an epoch cache (by default ``MODEL.cache`` beside the model)
 and reads that back each epoch; prediction writes its labels as it reads.  Ctrl-C or SIGTERM
-leaves neither a model nor a half-written cache.
+leaves neither a model nor a half-written cache (a whole one stays, for the restart); a run that
+fails on its data or options leaves no cache it made.
 """
 
 import os
 
 import click
 
+from perceptrons._validation import PerceptronsError
 from perceptrons.cli._options import BoundedInt
 
 HASH_BITS = BoundedInt(1, 31)
@@ -54,7 +56,28 @@ def source_of(data, fmt, label, hash_bits, text_column):
 
 
 def train(estimator, src, output, cache_path, shuffle_buffer, check):
-    """Fit ``estimator`` from ``src`` with a progress bar of rows/s, epochs and mistakes."""
+    """Fit ``estimator`` from ``src`` with a progress bar of rows/s, epochs and mistakes; returns
+    whether the fit ended without converging."""
+    cache_path = cache_path or f"{output}.cache"
+    if os.path.abspath(cache_path) in {os.path.abspath(p) for p in src.paths}:
+        raise click.BadParameter(f"{cache_path}: is an input file; choose another cache path", param_hint="--cache")
+    if os.path.abspath(cache_path) == os.path.abspath(output):
+        raise click.BadParameter(
+            f"{cache_path}: is the model file (-o); choose another cache path", param_hint="--cache"
+        )
+    # A run that fails on its data or options leaves nothing new behind: a cache it made goes
+    # with it (rerun as it is, it would fail the same way).  An interrupted run keeps a whole
+    # cache for the restart, and a cache kept from an earlier run stays.
+    made = not os.path.exists(cache_path)
+    try:
+        return _fit(estimator, src, cache_path, shuffle_buffer, check)
+    except PerceptronsError:
+        if made and os.path.isfile(cache_path):
+            os.remove(cache_path)
+        raise
+
+
+def _fit(estimator, src, cache_path, shuffle_buffer, check):
     import warnings
 
     from rich.console import Console
@@ -64,9 +87,6 @@ def train(estimator, src, output, cache_path, shuffle_buffer, check):
     from perceptrons import stream
     from perceptrons.io.chunks import is_gzip
 
-    cache_path = cache_path or f"{output}.cache"
-    if os.path.abspath(cache_path) in {os.path.abspath(p) for p in src.paths}:
-        raise click.BadParameter(f"{cache_path}: is an input file; choose another cache path", param_hint="--cache")
     total_bytes = sum(os.path.getsize(p) for p in src.paths)
     gz = any(is_gzip(p) for p in src.paths)  # the decompressed size is not known beforehand
     console = Console(stderr=True)

@@ -7,7 +7,14 @@ memory in the number of samples, not 10,000².
 
 import click
 
-from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, load_classifier, predict_in_chunks, read_for_model
+from perceptrons.cli._common import (
+    FORMAT_OPTION,
+    LABEL_OPTION,
+    check_known_labels,
+    load_classifier,
+    predict_in_chunks,
+    read_for_model,
+)
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._stream import HASH_BITS
 
@@ -35,19 +42,10 @@ def command(model, data, label, fmt, stream, hash_bits, text_column):
         raise click.BadParameter(f"{data}: has no label column to evaluate against", param_hint="DATA")
     pred = predict_in_chunks(est, X)
     classes = est.classes_
-    _check_known(data, y, classes)
+    check_known_labels(data, y, classes)
     click.echo(f"samples   {X.shape[0]}")
     click.echo(f"accuracy  {(pred == y).mean():.4f}")
     _print_confusions(*confusion_counts(y, pred, classes), classes)
-
-
-def _check_known(data, y, classes):
-    unknown = sorted(set(y.tolist()) - set(classes.tolist()))
-    if unknown:
-        shown = ", ".join(map(str, classes.tolist()[:10])) + (
-            f", … ({len(classes)} in all)" if len(classes) > 10 else ""
-        )
-        raise click.BadParameter(f"{data}: labels {unknown[:5]} were not seen in training (model classes {shown})")
 
 
 def _evaluate_stream(est, data, fmt, label, hash_bits, text_column):
@@ -63,7 +61,7 @@ def _evaluate_stream(est, data, fmt, label, hash_bits, text_column):
     n = correct = 0
     for block, pred in stream.predict_blocks(est, source_of(data, fmt, label, hash_bits, text_column)):
         y = stream.labels_as_classes(block.y, classes)
-        _check_known(f"{block.path}, data rows from {block.line}", y, classes)
+        check_known_labels(f"{block.path}, data rows from {block.line}", y, classes)
         t, p, c = confusion_counts(y, pred, classes)
         for code, count in zip((t * k + p).tolist(), c.tolist()):
             cells[code] = cells.get(code, 0) + count

@@ -21,8 +21,9 @@ COLUMN_OPTION = click.option(
 
 
 def _check_templates(ctx, param, value):
-    """--templates / --edges: parsed when the option is read, so a typo fails before any data is."""
-    if value:
+    """--templates / --edges: parsed when the option is read, so a typo fails before any data is
+    (an empty --templates too; an empty --edges, the default, means none)."""
+    if value or (value is not None and param.name != "edges"):
         from perceptrons._validation import PerceptronsError
         from perceptrons.structured.templates import parse_templates
 
@@ -130,6 +131,9 @@ def train(
     With --workers N or --scheduler ADDRESS, train by iterative parameter mixing on a Dask
     cluster; when TRAIN is a directory or a glob of several files, each worker reads its own.
     """
+    for path, hint in ((train, "TRAIN"), (dev_path, "--dev")):
+        if path == "-":
+            raise click.BadParameter("-: tag train reads files; standard input is not supported here", param_hint=hint)
     _check_stream_options(stream, chunk_sentences, dev_path, patience)
     cluster = _distributed.wanted(workers, scheduler, shards, mixing)
     if cluster and (stream or dev_path or patience is not None):
@@ -262,9 +266,12 @@ def _read_plain(path):
 
 
 def _load(model):
+    from perceptrons.cli._common import check_label_text
     from perceptrons.persistence import load_model
 
-    return load_model(model, expect="Tagger")
+    tagger = load_model(model, expect="Tagger")
+    check_label_text(tagger.model_.classes_, f"{model}: model tag", field=True)
+    return tagger
 
 
 @command.command(name="predict")

@@ -8,7 +8,13 @@ import click
 
 from perceptrons._registry import CLI_NAMES, estimator_class
 from perceptrons.cli import _distributed
-from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, interrupt_between_epochs
+from perceptrons.cli._common import (
+    FORMAT_OPTION,
+    LABEL_OPTION,
+    check_known_labels,
+    check_label_text,
+    interrupt_between_epochs,
+)
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import BUDGET, CACHE_MB, COEF0, COUNT, DEGREE, EPOCHS, GAMMA_OR_WORD, MARGIN, SEED
 from perceptrons.cli._paths import check_output_path
@@ -197,9 +203,12 @@ def command(
                 data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, mixing
             )
     X, y, label_column = read_data(data, label=label, fmt=fmt, return_label_name=True)
+    check_label_text(y, f"{data}: label")  # predictions are written one per line
     if test_path:
         # read before training: a missing, unlabelled or wrong-width test file must fail before
         # the model file is written over, not after
+        import numpy as np
+
         from perceptrons.cli._common import read_for_width
 
         Xt, yt = read_for_width(
@@ -213,6 +222,9 @@ def command(
         )
         if yt is None:
             raise click.BadParameter(f"{test_path}: has no label column", param_hint="--test")
+        if y.dtype.kind == "U" and yt.dtype.kind in "iu":  # labels are typed per file (read_for_model)
+            yt = yt.astype(str)
+        check_known_labels(test_path, yt, np.unique(y), hint="--test")  # as evaluate does
     cls = CLI_NAMES[model_name]
     if model_name == "voted":
         params["max_vectors"] = max_vectors
@@ -286,6 +298,7 @@ def _train_cluster_files(data, output, model_name, label, fmt, test_path, params
     test = _stream.source_of(test_path, fmt, label, None, None) if test_path else None
     estimator = estimator_class(cls)(**params)
     estimator, stopped = _on_cluster(estimator, src, None, shards, scheduler, workers, mixing)
+    check_label_text(estimator.classes_, f"{src.spec}: label")
     save_model(estimator, output, info={"label_column": label})
     _outcome(
         cls, output, f"{src.spec} ({len(src.paths)} files), {estimator.n_features_in_} features", estimator, stopped
@@ -313,6 +326,7 @@ def _train_stream(data, output, model_name, label, fmt, test_path, cache_path, h
     estimator = estimator_class(cls)(**params)
     with interrupt_between_epochs() as check:
         stopped_early = _stream.train(estimator, src, output, cache_path, shuffle_buffer, check)
+    check_label_text(estimator.classes_, f"{src.spec}: label")
     save_model(estimator, output, info={"label_column": label})
     files = f"{len(src.paths)} file{'s' if len(src.paths) > 1 else ''}"
     _outcome(cls, output, f"{src.spec} ({files}), {estimator.n_features_in_} features", estimator, stopped_early)

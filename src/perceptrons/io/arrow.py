@@ -110,6 +110,8 @@ def _batches(path, batches, names, col, hash_bits, text, first_row_line):
         n = batch.num_rows
         if n == 0:
             continue
+        if layout is None:
+            _check_types(path, batch.schema, col)
         y = _labels(path, batch.column(col), done, first_row_line)
         columns = [batch.column(names.index(f)) for f in feature_names]
         if layout is None:
@@ -122,6 +124,30 @@ def _batches(path, batches, names, col, hash_bits, text, first_row_line):
         else:
             yield _hashed(path, columns, feature_names, y, hash_bits, text, done, first_row_line)
         done += n
+
+
+def _check_types(path, schema, col):
+    """Refuse a column whose values are neither numbers nor text before any cast meets them: a
+    list, struct, map or binary column (one column of integer lists is the sparse layout).
+    """
+    import pyarrow.types as pt
+
+    def scalar(t):
+        if pt.is_dictionary(t):
+            return scalar(t.value_type)
+        return pt.is_integer(t) or pt.is_floating(t) or pt.is_boolean(t) or pt.is_string(t) or pt.is_large_string(t)
+
+    indices = len(schema) == 2 and all(
+        pt.is_list(f.type) and pt.is_integer(f.type.value_type) for j, f in enumerate(schema) if j != col
+    )
+    for j, field in enumerate(schema):
+        if scalar(field.type) or (indices and j != col):
+            continue
+        role = "label column" if j == col else "column"
+        expected = (
+            "numbers or text" if j == col else "numbers or text, or one column of integer lists (feature indices)"
+        )
+        raise PerceptronsError(f"{path}: {role} {field.name!r} holds {field.type}; expected {expected}")
 
 
 def _layout(columns, feature_names, hash_bits, text):
