@@ -160,6 +160,24 @@ T = {"tagger.npz": tagger}
 
 CSV_CASES = [
     Case("csv-nan", train("d.csv"), {"d.csv": "a,b,label\n1,2,0\nnan,1,1\n"}, ("d.csv, line 3", "not finite")),
+    Case(
+        "csv-header-of-numbers",
+        train("d.csv"),
+        {"d.csv": "0.5,1.5,0\n0,0,0\n1,1,1\n"},
+        ("d.csv, line 1", "(0.5,1.5,0) is all numbers", "expected a header"),
+    ),
+    Case(
+        "csv-header-of-numbers-streamed",
+        train("d.csv", "--stream"),
+        {"d.csv": "0.5,1.5,0\n0,0,0\n1,1,1\n"},
+        ("d.csv, line 1", "is all numbers"),
+    ),
+    Case(
+        "cache-over-another-file",
+        train("d.csv", "--stream", "--cache", "{d}/notes.txt"),
+        {"d.csv": GOOD, "notes.txt": "my notes\n"},
+        ("notes.txt", "is not an epoch cache"),
+    ),
     Case("csv-inf", train("d.csv"), {"d.csv": "a,b,label\n1,inf,0\n2,1,1\n"}, ("d.csv, line 2", "not finite")),
     Case(
         "csv-overflow-to-inf",

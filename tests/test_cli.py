@@ -148,6 +148,42 @@ def test_a_full_standard_output_is_named(tmp_path, command):
     assert done.returncode == 2 and done.stderr == "error: standard output: cannot write: No space left on device\n"
 
 
+UNUSED = [
+    (["train", "D", "--budget", "5"], "--budget: applies only with --model kernel"),
+    (["train", "D", "--averaged"], "--averaged: applies only with --model kernel"),
+    (["train", "D", "--gamma", "2"], "--gamma: applies only with --model kernel and a kernel other than linear"),
+    (["train", "D", "--model", "kernel", "--kernel", "linear", "--gamma", "2"], "--gamma: applies only"),
+    (["train", "D", "--model", "kernel", "--degree", "2"], "--degree: applies only with --model kernel --kernel poly"),
+    (["train", "D", "--model", "kernel", "--coef0", "1"], "--coef0: applies only"),
+    (["train", "D", "--model", "kernel", "--init", "random"], "--init: applies only to the linear models"),
+    (["train", "D", "--max-vectors", "3"], "--max-vectors: applies only with --model voted"),
+    (["train", "D", "--hash-bits", "4"], "--hash-bits: applies only with --stream"),
+    (["train", "D", "--cache", "c.cache"], "--cache: applies only with --stream"),
+    (["train", "D", "--shuffle-buffer", "9"], "--shuffle-buffer: applies only with --stream"),
+    (["train", "S", "--label", "y"], "--label: applies only to CSV, TSV and Parquet data"),
+    (["predict", "M", "D", "--text", "a"], "--text: applies only with --stream"),
+    (["evaluate", "M", "S", "--label", "y"], "--label: applies only to CSV, TSV and Parquet data"),
+    (["trace", "D", "--example", "gormley"], "give a DATA file or --example, not both"),
+]
+
+
+@pytest.mark.parametrize(("argv", "expected"), UNUSED, ids=[" ".join(a) for a, _ in UNUSED])
+def test_options_that_would_be_ignored_are_refused(run_cli, tmp_path, argv, expected):
+    """An option given where it has no effect stops the run with one line, rather than being
+    ignored: --gamma on a linear model, --hash-bits without --stream, --label on LIBSVM data..."""
+    (tmp_path / "d.csv").write_text("a,b,label\n0,0,0\n1,1,1\n0,1,0\n")
+    (tmp_path / "d.svm").write_text("0 1:1\n1 2:1\n")
+    code, _, err = run_cli(["train", str(tmp_path / "d.csv"), "-o", str(tmp_path / "m.npz")])
+    assert code == 0, err
+    names = {"D": tmp_path / "d.csv", "S": tmp_path / "d.svm", "M": tmp_path / "m.npz"}
+    args = [str(names.get(a, a)) for a in argv]
+    if argv[0] == "train":
+        args += ["-o", str(tmp_path / "out.npz")]
+    code, _, err = run_cli(args)
+    assert code == 2 and expected in err and "Traceback" not in err
+    assert not (tmp_path / "out.npz").exists()
+
+
 def test_python_dash_m_and_help():
     done = subprocess.run([sys.executable, "-m", "perceptrons", "--help"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0

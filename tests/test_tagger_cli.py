@@ -205,6 +205,12 @@ def test_a_model_whose_tag_cannot_fill_a_column_is_refused(files, capsys, tag):
     assert not (tmp / "out.conllu").exists()
 
 
+def test_patience_without_dev_is_refused(files, capsys):
+    tmp, train, _ = files
+    code, _, err = run(capsys, "tag", "train", train, "--patience", 2, "-o", tmp / "m.npz")
+    assert code == 2 and "--patience goes with --dev" in err and not (tmp / "m.npz").exists()
+
+
 def test_missing_files(files, capsys):
     tmp, train, _ = files
     code, _, err = run(capsys, "tag", "predict", tmp / "none.npz", train)

@@ -14,6 +14,19 @@ FORMAT_OPTION = click.option(
     help="Data format; by default chosen from the file extension.",
 )
 LABEL_OPTION = click.option("--label", default=None, help="CSV/TSV: name of the label column (default: the last).")
+LABEL_WHERE = "to CSV, TSV and Parquet data (a LIBSVM or VW line starts with its label; an npz holds y)"
+
+
+def labelled_by_name(path, fmt):
+    """Whether DATA's label column is chosen by name (``--label``): CSV, TSV or Parquet, as
+    ``--format`` or the file's extension says (a directory or glob of shards: not judged here)."""
+    import os
+
+    from perceptrons.io.readers import guess_format
+
+    if fmt is None and (path == "-" or not os.path.isfile(path)):
+        return True
+    return (fmt or guess_format(path)) in ("csv", "tsv", "parquet")
 
 
 def load_classifier(path):

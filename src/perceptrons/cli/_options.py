@@ -119,3 +119,22 @@ CACHE_MB = FiniteFloat(0.0, 2.0**20, low_open=True)  # megabytes: up to 1 TiB of
 GAMMA_OR_WORD = WordOrFloat(("scale", "auto"), GAMMA)
 MAX_POINTS = BoundedInt(1, 30)  # vc tests 2^m labelings
 DEMO_SEED = BoundedInt(0, 2**32 - 4)  # the demo also seeds seed+1 … seed+3
+
+
+def given(ctx, name):
+    """Whether option ``name`` was given (command line or environment), not left at its default."""
+    from click.core import ParameterSource
+
+    return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+
+
+def refuse_unused(ctx, rules):
+    """Refuse options given where they have no effect, rather than ignore them silently.
+
+    ``rules`` maps an option's parameter name to ``(applies, where)``: when ``applies`` is false
+    and the option was given, the run stops with ``--option: applies only <where>``.
+    """
+    for name, (applies, where) in rules.items():
+        if not applies and given(ctx, name):
+            option = next(p for p in ctx.command.params if p.name == name).opts[-1]
+            raise click.UsageError(f"{option}: applies only {where}")

@@ -10,12 +10,15 @@ import click
 from perceptrons.cli._common import (
     FORMAT_OPTION,
     LABEL_OPTION,
+    LABEL_WHERE,
     check_known_labels,
+    labelled_by_name,
     load_classifier,
     predict_in_chunks,
     read_for_model,
 )
 from perceptrons.cli._naming import note_input, note_path
+from perceptrons.cli._options import refuse_unused
 from perceptrons.cli._stream import HASH_BITS
 
 #: print the whole k × k matrix up to this many classes
@@ -34,6 +37,14 @@ TOP_CONFUSIONS = 20
 @click.option("--text", "text_column", default=None, help="--stream: the CSV/Parquet text column, as in training.")
 def command(model, data, label, fmt, stream, hash_bits, text_column):
     """Accuracy and confusion matrix of MODEL on the labelled rows of DATA."""
+    refuse_unused(
+        click.get_current_context(),
+        {
+            "hash_bits": (stream, "with --stream"),
+            "text_column": (stream, "with --stream"),
+            "label": (labelled_by_name(data, fmt), LABEL_WHERE),
+        },
+    )
     est, info = load_classifier(model)
     if stream:
         return _evaluate_stream(est, data, fmt, label or info.get("label_column"), hash_bits, text_column)

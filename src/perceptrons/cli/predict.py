@@ -6,8 +6,17 @@ go to standard output.
 
 import click
 
-from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION, load_classifier, predict_in_chunks, read_for_model
+from perceptrons.cli._common import (
+    FORMAT_OPTION,
+    LABEL_OPTION,
+    LABEL_WHERE,
+    labelled_by_name,
+    load_classifier,
+    predict_in_chunks,
+    read_for_model,
+)
 from perceptrons.cli._naming import note_input, note_path
+from perceptrons.cli._options import refuse_unused
 from perceptrons.cli._paths import check_output_path
 from perceptrons.cli._stream import HASH_BITS
 
@@ -30,6 +39,14 @@ from perceptrons.cli._stream import HASH_BITS
 @click.option("--text", "text_column", default=None, help="--stream: the CSV/Parquet text column, as in training.")
 def command(model, data, output, label, fmt, stream, hash_bits, text_column):
     """Predict a label for every row of DATA with the model saved in MODEL."""
+    refuse_unused(
+        click.get_current_context(),
+        {
+            "hash_bits": (stream, "with --stream"),
+            "text_column": (stream, "with --stream"),
+            "label": (labelled_by_name(data, fmt), LABEL_WHERE),
+        },
+    )
     check_output_path(output, [("MODEL", model), ("DATA", data)], stream_ok=True)
     from perceptrons.io.atomic import atomic_output
 

@@ -219,6 +219,8 @@ def _check_stream_options(stream, chunk_sentences, dev_path, patience):
         raise click.UsageError("--stream does not take --dev: a streamed fit keeps the last epoch")
     if stream and patience is not None:
         raise click.UsageError("--stream does not take --patience: it has no development set to stop on")
+    if patience is not None and not dev_path:
+        raise click.UsageError("--patience goes with --dev: it stops on the development set's score")
 
 
 @contextmanager

@@ -29,6 +29,8 @@ def command(data, example, label, fmt, epochs, order, seed, no_intercept):
 
     from perceptrons.linear.trace import trace_updates
 
+    if example is not None and data is not None:
+        raise click.UsageError("give a DATA file or --example, not both")
     if example == "gormley":
         from perceptrons.datasets import gormley_example
 

@@ -11,14 +11,30 @@ from perceptrons.cli import _distributed
 from perceptrons.cli._common import (
     FORMAT_OPTION,
     LABEL_OPTION,
+    LABEL_WHERE,
     check_known_labels,
     check_label_text,
     interrupt_between_epochs,
+    labelled_by_name,
 )
 from perceptrons.cli._naming import note_input, note_path
-from perceptrons.cli._options import BUDGET, CACHE_MB, COEF0, COUNT, DEGREE, EPOCHS, GAMMA_OR_WORD, MARGIN, SEED
+from perceptrons.cli._options import (
+    BUDGET,
+    CACHE_MB,
+    COEF0,
+    COUNT,
+    DEGREE,
+    EPOCHS,
+    GAMMA_OR_WORD,
+    MARGIN,
+    SEED,
+    refuse_unused,
+)
 from perceptrons.cli._paths import check_output_path
 from perceptrons.cli._stream import stream_options
+
+#: the options only a kernel model reads
+KERNEL_OPTIONS = ("kernel", "averaged", "voted", "budget", "budget_policy", "cache_size")
 
 
 @click.command(name="train")
@@ -139,6 +155,20 @@ def command(
     cluster: DATA read into memory and split into shards, or, when DATA is a directory or a glob
     of several files, each shard's files read by the worker that keeps it.
     """
+    kernel_model = model_name == "kernel"
+    refuse_unused(
+        click.get_current_context(),
+        {
+            **{k: (kernel_model, "with --model kernel") for k in KERNEL_OPTIONS},
+            "degree": (kernel_model and kernel == "poly", "with --model kernel --kernel poly"),
+            "coef0": (kernel_model and kernel in ("poly", "sigmoid"), "with --model kernel --kernel poly or sigmoid"),
+            "gamma": (kernel_model and kernel != "linear", "with --model kernel and a kernel other than linear"),
+            "init": (not kernel_model, "to the linear models (a kernel model starts from no support examples)"),
+            "max_vectors": (model_name == "voted", "with --model voted"),
+            **{k: (stream, "with --stream") for k in ("cache_path", "hash_bits", "shuffle_buffer", "text_column")},
+            "label": (labelled_by_name(data, fmt), LABEL_WHERE),
+        },
+    )
     cluster = _distributed.wanted(workers, scheduler, shards, mixing)
     if cluster and stream:
         raise click.UsageError("--stream trains on this machine; --workers/--scheduler read the shards on the workers")

@@ -22,6 +22,7 @@ import numpy as np
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.blocks import Block
+from perceptrons.io.delimited import check_header
 from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label
 
 
@@ -48,6 +49,7 @@ def delimited_blocks(path, *, label=None, delimiter=",", hash_bits=None, text=No
     except (pa.ArrowInvalid, OSError) as exc:
         raise PerceptronsError(f"{path}: not CSV with a header ({_first_line(exc)})") from None
     names = reader.schema.names
+    check_header(f"{path}, line 1", names, label)
     col = _label_column(path, names, label)
     # the label is read as text, so that its classes stay exact; reopen with that type fixed
     reader = pc.open_csv(

@@ -65,6 +65,21 @@ def _csv_records(path, delimiter):
         start = end + 1
 
 
+def check_header(where, names, label):
+    """Refuse a first line that is data, not names: every field a number (a file without its
+    header would lose its first row to it, and name its columns by numbers).  A ``label`` given
+    by name that is in the line says the names are meant.
+    """
+    if label is not None and label in names:
+        return
+    try:
+        [float(name) for name in names]
+    except ValueError:
+        return
+    shown = ",".join(names[:6]) + (",..." if len(names) > 6 else "")
+    raise PerceptronsError(f"{where}: the first line ({shown}) is all numbers; expected a header of column names")
+
+
 def read_csv(path, label=None, n_features=None, delimiter=","):
     """``(X, y, label name)`` of a CSV file with a header; see :func:`perceptrons.io.readers.read_data`."""
     records = _csv_records(path, delimiter)
@@ -74,6 +89,8 @@ def read_csv(path, label=None, n_features=None, delimiter=","):
     header_line, header = first
     header = [h.strip() for h in header]
     features_only = n_features is not None and len(header) == n_features
+    if not features_only:  # a file of features alone may name its columns 0, 1, 2, ...
+        check_header(f"{path}, line {header_line}", header, label)
     if label is not None and label in header:
         col = header.index(label)
     elif features_only:
