@@ -10,6 +10,7 @@ the fragments the one error line must hold.  To add a case, append a ``Case(...)
 import io
 import subprocess
 import sys
+import warnings
 import zipfile
 from dataclasses import dataclass, field
 
@@ -1475,3 +1476,19 @@ def test_edge_features_with_indices_outside_are_refused():
     X_edge.indices[3] = 99
     with pytest.raises(PerceptronsError, match=r"X_edge \(CSR\): column index 99 at stored entry 3"):
         SequencePerceptron(max_epochs=1).fit(X, ["a", "b", "a", "b"], lengths=[2, 2], X_edge=X_edge)
+
+
+def test_scores_that_overflow_at_predict_are_refused(run_cli, tmp_path):
+    """A model file's weights are finite but may be as large as a float64 holds: their scores
+    overflow, and labels would be an argmax over inf and NaN.  predict refuses, naming the row."""
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [0.0, 2.0], [2.0, 0.0]])
+    est = Perceptron().fit(X, [0, 1, 0, 1])
+    est.coef_ = np.array([[1e308, -1e308]])
+    est.intercept_ = np.array([1e308])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning on the way
+        with pytest.raises(PerceptronsError, match=r"the score of row 1 overflowed .*model weights up to 1e\+308"):
+            est.predict(X)
+    save_model(est, tmp_path / "big.npz")
+    data = write(tmp_path, "d.csv", "a,b,label\n0,1,0\n1,0,1\n")
+    assert_refused(run_cli(["predict", str(tmp_path / "big.npz"), str(data)]), "d.csv", "overflowed")

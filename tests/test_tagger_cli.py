@@ -211,6 +211,13 @@ def test_patience_without_dev_is_refused(files, capsys):
     assert code == 2 and "--patience goes with --dev" in err and not (tmp / "m.npz").exists()
 
 
+def test_evaluate_refuses_a_column_whose_tags_the_model_never_saw(files, capsys):
+    tmp, train, dev = files
+    assert run(capsys, "tag", "train", train, "--epochs", 2, "-o", tmp / "m.npz")[0] == 0
+    code, out, err = run(capsys, "tag", "evaluate", tmp / "m.npz", dev, "--column", "xpos")
+    assert code == 2 and "none of its xpos tags" in err and "accuracy" not in out
+
+
 def test_missing_files(files, capsys):
     tmp, train, _ = files
     code, _, err = run(capsys, "tag", "predict", tmp / "none.npz", train)

@@ -32,6 +32,17 @@ def overflow_error(subject, top, what="features", fix=SCALE_FEATURES):
     return PerceptronsError(f"{subject} overflowed to infinity or NaN ({what} up to {top:.3g}); {fix}")
 
 
+def finite_scores(scores, weights):
+    """``scores`` if every one is finite, else the error naming the first row that is not: the
+    model's ``weights`` (a model file's are untrusted: finite, but as large as a float64 holds)
+    times finite features overflowed, and its labels would be an argmax over inf and NaN."""
+    if np.isfinite(scores).all():
+        return scores
+    row = int(np.flatnonzero(~np.isfinite(scores).reshape(scores.shape[0], -1).all(axis=1))[0])
+    top = float(np.abs(weights).max()) if weights.size else 0.0
+    raise overflow_error(f"the score of row {row}", top, what="model weights", fix="the model does not fit this data")
+
+
 # ----------------------------------------------------------------------------- parameters
 class Interval:
     """Numbers of one kind (``Integral`` or ``Real``) in a closed/open range.

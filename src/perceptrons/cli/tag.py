@@ -223,6 +223,19 @@ def _check_stream_options(stream, chunk_sentences, dev_path, patience):
         raise click.UsageError("--patience goes with --dev: it stops on the development set's score")
 
 
+def _check_tag_sets(test, column, gold, tags):
+    """Refuse a test file none of whose tags the model knows: the model was trained on another
+    column (UPOS against XPOS) or another tag set, and every token would count as an error."""
+    if gold and not gold & set(tags):
+        seen = ", ".join(sorted(gold)[:5]) + (", ..." if len(gold) > 5 else "")
+        known = ", ".join(tags[:5]) + (", ..." if len(tags) > 5 else "")
+        raise click.BadParameter(
+            f"{test}: none of its {column} tags ({seen}) is one of the model's {len(tags)} tags ({known}); "
+            "expected the column and tag set the model was trained on",
+            param_hint="TEST",
+        )
+
+
 @contextmanager
 def _epoch_bar(tagger, epochs):
     """Yield the epoch callback: a progress bar of epochs, mistakes and dev accuracy; Ctrl-C
@@ -335,6 +348,7 @@ def evaluate(model, test, column):
     from perceptrons.structured.metrics import tagging_report
 
     sents = read_conllu(test, column, require_tags=True, keep_lines=False)
+    _check_tag_sets(test, column, {t for s in sents for t in s.tags}, tagger.model_.classes_.tolist())
     words = [s.words for s in sents]
     r = tagging_report([s.tags for s in sents], tagger.predict(words), tagger.known(words))
     click.echo(f"tokens            {r['tokens']}   sentences {r['sentences']}")

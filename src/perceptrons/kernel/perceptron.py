@@ -22,6 +22,7 @@ from perceptrons._validation import (
     check_classes,
     check_same_classes,
     encode_labels,
+    finite_scores,
     overflow_error,
     sample_scale,
     seed_of,
@@ -485,20 +486,18 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                 ) from None
             raise
         kb = None if self.kernel == "precomputed" else self._kernel_block(X.dtype)
-        return block_scores(
-            X,
-            kb,
-            DualModel(
-                self.support_,
-                self.support_vectors_,
-                self.dual_coef_,
-                self.intercept_,
-                self._votes,
-                self.voted,
-                len(self.classes_) == 2,
-                self.fit_intercept,
-            ),
+        model = DualModel(
+            self.support_,
+            self.support_vectors_,
+            self.dual_coef_,
+            self.intercept_,
+            self._votes,
+            self.voted,
+            len(self.classes_) == 2,
+            self.fit_intercept,
         )
+        with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
+            return finite_scores(block_scores(X, kb, model), self.dual_coef_)
 
     def predict(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Labels; a score of exactly 0 predicts ``classes_[1]`` (sign(0) = +1), multiclass ties

@@ -31,6 +31,7 @@ from perceptrons._validation import (
     check_classes,
     check_same_classes,
     encode_labels,
+    finite_scores,
     fit_labels,
     overflow_error,
     sample_scale,
@@ -243,7 +244,8 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = self._check_X(X)
-        scores = X @ self.coef_.T + self.intercept_
+        with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
+            scores = finite_scores(X @ self.coef_.T + self.intercept_, self.coef_)
         return scores.ravel() if scores.shape[1] == 1 else scores
 
     def predict(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
