@@ -1492,3 +1492,20 @@ def test_scores_that_overflow_at_predict_are_refused(run_cli, tmp_path):
     save_model(est, tmp_path / "big.npz")
     data = write(tmp_path, "d.csv", "a,b,label\n0,1,0\n1,0,1\n")
     assert_refused(run_cli(["predict", str(tmp_path / "big.npz"), str(data)]), "d.csv", "overflowed")
+
+
+def test_an_npz_array_larger_than_the_memory_available_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    """A compressed archive can declare an array far larger than itself (deflate of zeros:
+    ~1000:1); its header's size is held to the memory the machine has before anything is
+    allocated, as model files are."""
+    import perceptrons.io.npz as npz_reader
+    from perceptrons.io.readers import read_data
+
+    np.savez_compressed(tmp_path / "d.npz", X=np.zeros((2000, 50)), y=np.zeros(2000))
+    monkeypatch.setattr(npz_reader, "available_bytes", lambda: 100_000)  # 800,000 bytes declared
+    with pytest.raises(
+        PerceptronsError, match=r"d.npz: array 'X' declares shape \(2000, 50\) .* more than this machine has"
+    ):
+        read_data(tmp_path / "d.npz")
+    monkeypatch.setattr(npz_reader, "available_bytes", lambda: None)  # not known: read as before
+    assert read_data(tmp_path / "d.npz")[0].shape == (2000, 50)

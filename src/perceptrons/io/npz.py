@@ -6,6 +6,7 @@ import numpy as np
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.labels import MISSING_LABELS, check_label
+from perceptrons.io.model_state import available_bytes
 from perceptrons.io.npy import read_npy
 
 #: a deflated member expands at most ~1032 times; a member claiming more is not what numpy wrote
@@ -40,6 +41,13 @@ def _check_npz_array(path):
     """The dtype and shape rules of X and y, applied to each header before its array is read."""
 
     def check(name, shape, dtype):
+        need = int(np.prod(shape, dtype=object)) * dtype.itemsize
+        avail = available_bytes()
+        if avail is not None and need > avail:
+            raise PerceptronsError(
+                f"{path}: array {name!r} declares shape {shape} of {dtype} ({need / 2**20:,.0f} MiB), "
+                f"more than this machine has available ({avail / 2**20:,.0f} MiB)"
+            )
         if name == "X":
             if len(shape) != 2:
                 raise PerceptronsError(f"{path}: X must be 2-D and y 1-D of the same length; got X of shape {shape}")
