@@ -162,6 +162,24 @@ T = {"tagger.npz": tagger}
 CSV_CASES = [
     Case("csv-nan", train("d.csv"), {"d.csv": "a,b,label\n1,2,0\nnan,1,1\n"}, ("d.csv, line 3", "not finite")),
     Case(
+        "csv-nan-streamed",
+        train("d.csv", "--stream"),
+        {"d.csv": "a,b,label\n1,2,0\nnan,1,1\n"},
+        ("d.csv, line 3", "value nan of column 'a' is not finite"),
+    ),
+    Case(
+        "csv-overflow-streamed",
+        train("d.csv", "--stream"),
+        {"d.csv": "a,b,label\n1,2,0\n1e309,1,1\n"},
+        ("d.csv, line 3", "value inf of column 'a' is not finite"),
+    ),
+    Case(
+        "csv-missing-marker-streamed",
+        train("d.csv", "--stream"),
+        {"d.csv": "a,b,label\n1,2,0\nNA,1,1\n"},
+        ("d.csv, line 3", "column 'a' is empty or a missing-value marker"),
+    ),
+    Case(
         "csv-header-of-numbers",
         train("d.csv"),
         {"d.csv": "0.5,1.5,0\n0,0,0\n1,1,1\n"},

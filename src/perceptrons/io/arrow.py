@@ -33,6 +33,11 @@ def _pyarrow():
         raise PerceptronsError("streaming CSV/TSV/Parquet needs pyarrow: pip install 'perceptrons[stream]'") from None
 
 
+#: cells read as missing: pyarrow's markers, but not the spellings of NaN, which parse as the
+#: number they are and are refused as not finite, with the value, as the in-memory reader does
+_NULLS = ["", "#N/A", "#N/A N/A", "#NA", "N/A", "NA", "NULL", "n/a", "null"]
+
+
 def delimited_blocks(path, *, label=None, delimiter=",", hash_bits=None, text=None, block_bytes=1 << 24):
     """Blocks of a CSV/TSV file with a header line, read by ``pyarrow.csv.open_csv``."""
     _pyarrow()
@@ -44,7 +49,7 @@ def delimited_blocks(path, *, label=None, delimiter=",", hash_bits=None, text=No
             path,
             read_options=pc.ReadOptions(block_size=max(int(block_bytes), 1 << 16)),
             parse_options=pc.ParseOptions(delimiter=delimiter),
-            convert_options=pc.ConvertOptions(strings_can_be_null=False),
+            convert_options=pc.ConvertOptions(strings_can_be_null=False, null_values=_NULLS),
         )
     except (pa.ArrowInvalid, OSError) as exc:
         raise PerceptronsError(f"{path}: not CSV with a header ({_first_line(exc)})") from None
@@ -56,7 +61,9 @@ def delimited_blocks(path, *, label=None, delimiter=",", hash_bits=None, text=No
         path,
         read_options=pc.ReadOptions(block_size=max(int(block_bytes), 1 << 16)),
         parse_options=pc.ParseOptions(delimiter=delimiter),
-        convert_options=pc.ConvertOptions(column_types={names[col]: pa.string()}, strings_can_be_null=False),
+        convert_options=pc.ConvertOptions(
+            column_types={names[col]: pa.string()}, strings_can_be_null=False, null_values=_NULLS
+        ),
     )
     yield from _batches(path, _csv_batches(path, reader), names, col, hash_bits, text, first_row_line=2)
 
@@ -192,14 +199,15 @@ def _dense(path, columns, feature_names, done, first_row_line):
         if c.null_count:
             bad = int(np.flatnonzero(np.asarray(c.is_null()))[0])
             raise PerceptronsError(
-                f"{_row_where(path, done + bad, first_row_line)}: column {feature_names[j]!r} is empty; expected a number"
+                f"{_row_where(path, done + bad, first_row_line)}: column {feature_names[j]!r} is empty or a "
+                "missing-value marker (NA, null); expected a number"
             )
         X[:, j] = c.to_numpy(zero_copy_only=False)
     bad = ~np.isfinite(X)
     if bad.any():
         r, j = (int(v[0]) for v in np.nonzero(bad))
         raise PerceptronsError(
-            f"{_row_where(path, done + r, first_row_line)}: value {X[r, j]!r} of column {feature_names[j]!r} "
+            f"{_row_where(path, done + r, first_row_line)}: value {float(X[r, j])!r} of column {feature_names[j]!r} "
             "is not finite; expected a finite number"
         )
     return X
