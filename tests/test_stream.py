@@ -294,6 +294,28 @@ def test_parquet_columns_of_lists_structs_or_bytes_are_one_line_errors(tmp_path,
     assert cli_run("train", tmp_path / "idx.parquet", *stream_flag, "-o", tmp_path / "m.npz").exit_code == 0
 
 
+def test_a_streamed_csv_cell_that_is_not_a_number_is_named_with_its_line(tmp_path, cli_run):
+    """In the first block, a column of numbers with one word is refused (hashed as categories,
+    it trained on nonsense); in a later block, pyarrow's conversion error gets its line.  A
+    column of words throughout is hashed, as documented, and so is a mixed one on request."""
+    small = tmp_path / "small.csv"
+    small.write_text("a,b,label\n0,0,0\n1,x,1\n0,1,0\n1,0,1\n")
+    r = cli_run("train", small, "--stream", "-o", tmp_path / "m.npz")
+    assert r.exit_code == 2 and "small.csv, line 3: column 'b' holds 'x' among numbers" in r.output
+    assert cli_run("train", small, "--stream", "--hash-bits", "8", "-o", tmp_path / "h.npz").exit_code == 0
+    words = tmp_path / "words.csv"
+    words.write_text("colour,size,label\nred,1.5,a\nblue,2.0,b\nred,1.0,a\nblue,3.0,b\n")
+    assert cli_run("train", words, "--stream", "-o", tmp_path / "w.npz").exit_code == 0
+    rows = "".join(f"{i % 7},{i % 5},{i % 2}\n" for i in range(1_000_000))  # 6 MB: past the first 4 MiB block
+    big = tmp_path / "big.csv"
+    big.write_text("a,b,label\n" + rows + "1,x,1\n")
+    r = cli_run("train", big, "--stream", "--epochs", "1", "-o", tmp_path / "b.npz")
+    assert (
+        r.exit_code == 2 and "big.csv, line 1000002: column 'b' holds 'x'; expected a value of type int64" in r.output
+    )
+    assert not (tmp_path / "b.npz").exists() and not (tmp_path / "b.npz.cache").exists()
+
+
 def interrupt_when(directory, ready, cmd):
     """Start ``cmd``, wait until ``ready(names in directory)``, send SIGINT; the exit status."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -65,10 +65,10 @@ def delimited_blocks(path, *, label=None, delimiter=",", hash_bits=None, text=No
             column_types={names[col]: pa.string()}, strings_can_be_null=False, null_values=_NULLS
         ),
     )
-    yield from _batches(path, _csv_batches(path, reader), names, col, hash_bits, text, first_row_line=2)
+    yield from _batches(path, _csv_batches(path, reader, delimiter), names, col, hash_bits, text, first_row_line=2)
 
 
-def _csv_batches(path, reader):
+def _csv_batches(path, reader, delimiter):
     import pyarrow as pa
 
     while True:
@@ -77,8 +77,31 @@ def _csv_batches(path, reader):
         except StopIteration:
             return
         except pa.ArrowInvalid as exc:
-            raise PerceptronsError(f"{path}: {_first_line(exc)}; expected the column types of the first rows") from None
+            raise _conversion_error(path, reader.schema.names, _first_line(exc), delimiter) from None
         yield batch
+
+
+def _conversion_error(path, names, reason, delimiter):
+    """The error for a cell without its column's type (fixed by the first block), with its
+    line: pyarrow's message names the column and the value, not where they are.
+    """
+    import csv
+    import re
+
+    found = re.search(r"column #(\d+): CSV conversion error to (\w+): invalid value '(.*)'$", reason)
+    if found is None:
+        return PerceptronsError(f"{path}: {reason}; expected the column types of the first rows")
+    k, kind, value = int(found[1]), found[2], found[3]
+    with open(path, newline="", encoding="utf-8", errors="replace") as f:
+        for lineno, row in enumerate(csv.reader(f, delimiter=delimiter), 1):
+            if lineno > 1 and len(row) > k and row[k] == value:
+                return PerceptronsError(
+                    f"{path}, line {lineno}: column {names[k]!r} holds {value!r}; expected a value of "
+                    f"type {kind}, as in the rows before"
+                )
+    return PerceptronsError(
+        f"{path}: column {names[k]!r} holds {value!r}; expected a {kind} value as in the rows before"
+    )
 
 
 def parquet_blocks(path, *, label=None, hash_bits=None, text=None, block_bytes=1 << 24, **_):
@@ -124,6 +147,8 @@ def _batches(path, batches, names, col, hash_bits, text, first_row_line):
         y = _labels(path, batch.column(col), done, first_row_line)
         columns = [batch.column(names.index(f)) for f in feature_names]
         if layout is None:
+            if first_row_line is not None and hash_bits is None and text is None:
+                _check_mixed(path, columns, feature_names, first_row_line)
             layout = _layout(columns, feature_names, hash_bits, text)
         if layout == "dense":
             X = _dense(path, columns, feature_names, done, first_row_line)
@@ -157,6 +182,34 @@ def _check_types(path, schema, col):
             "numbers or text" if j == col else "numbers or text, or one column of integer lists (feature indices)"
         )
         raise PerceptronsError(f"{path}: {role} {field.name!r} holds {field.type}; expected {expected}")
+
+
+def _check_mixed(path, columns, feature_names, first_row_line):
+    """Refuse a CSV column of numbers with a cell that is not one: read as text, the whole column
+    would be hashed as categories, where the in-memory reader stops at that cell (a typo in a
+    column of numbers, most likely).  A column of text throughout is hashed, as documented.
+    """
+    import pyarrow.types as pt
+
+    for name, column in zip(feature_names, columns):
+        if not (pt.is_string(column.type) or pt.is_large_string(column.type)):
+            continue
+        values = column.unique().to_pylist()
+        numbers = sum(map(_is_number, values))
+        if 0 < numbers < len(values):
+            row, value = next((i, v) for i, v in enumerate(column.to_pylist()) if not _is_number(v))
+            raise PerceptronsError(
+                f"{_row_where(path, row, first_row_line)}: column {name!r} holds {value!r} among numbers; "
+                "expected a number (give --hash-bits to read the column as text categories)"
+            )
+
+
+def _is_number(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _layout(columns, feature_names, hash_bits, text):
