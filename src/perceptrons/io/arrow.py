@@ -13,6 +13,8 @@ Columns become features in one of three ways, decided by the first batch's schem
   ``h("c=value")``, and the ``text`` column's tokens are counted at the indices scikit-learn's
   ``HashingVectorizer(alternate_sign=False, norm=None)`` gives them (its tokeniser too).
   ``h`` is MurmurHash3 (scikit-learn's ``murmurhash3_32``, seed 0, positive) modulo the width.
+  A CSV column of numbers holding a word is refused, with its line, unless ``hash_bits`` is
+  given: it is most likely a typo, which the in-memory reader refuses too.
 
 Labels are read as text and typed as the in-memory reader types them
 (:func:`perceptrons.io.labels.typed_labels`) once all are known.
