@@ -76,12 +76,10 @@ def check_label_text(labels, what, field=False):
         )
         if bad:
             shown = repr(label[:40]) + ("..." if len(label) > 40 else "")
-            expected = (
-                "non-empty text without spaces or control characters"
-                if field
-                else ("non-empty text without line breaks or control characters")
+            breaks = "spaces" if field else "line breaks"
+            raise PerceptronsError(
+                f"{what} {shown} cannot be written out; expected non-empty text without {breaks} or control characters"
             )
-            raise PerceptronsError(f"{what} {shown} cannot be written out; expected {expected}")
 
 
 def read_for_model(path, model, label, fmt, info=None):

@@ -121,20 +121,16 @@ MAX_POINTS = BoundedInt(1, 30)  # vc tests 2^m labelings
 DEMO_SEED = BoundedInt(0, 2**32 - 4)  # the demo also seeds seed+1 … seed+3
 
 
-def given(ctx, name):
-    """Whether option ``name`` was given (command line or environment), not left at its default."""
-    from click.core import ParameterSource
-
-    return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
-
-
 def refuse_unused(ctx, rules):
     """Refuse options given where they have no effect, rather than ignore them silently.
 
     ``rules`` maps an option's parameter name to ``(applies, where)``: when ``applies`` is false
-    and the option was given, the run stops with ``--option: applies only <where>``.
+    and the option was given (command line or environment, not its default), the run stops with
+    ``--option: applies only <where>``.
     """
+    from click.core import ParameterSource
+
     for name, (applies, where) in rules.items():
-        if not applies and given(ctx, name):
+        if not applies and ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT):
             option = next(p for p in ctx.command.params if p.name == name).opts[-1]
             raise click.UsageError(f"{option}: applies only {where}")
