@@ -50,9 +50,12 @@ docs: $(VENV)/.installed-dev
 bench: $(VENV)/.installed-dev
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
 
-# 10,000 mutated model files of every estimator, loaded and used in worker subprocesses
+# in worker subprocesses: 10,000 mutated model files of every estimator, loaded and used;
+# 20,000 mutated data files of every format, read by every reader; 2,000 given to the commands
 fuzz: $(VENV)/.installed-dev
 	$(BIN)/python tests/model_fuzz.py --cases 10000
+	$(BIN)/python tests/data_fuzz.py --cases 20000
+	$(BIN)/python tests/data_fuzz.py --cases 2000 --cli --seed 1
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info demo-output docs/_build docs/auto_examples docs/generated docs/sg_execution_times.rst

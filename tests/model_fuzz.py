@@ -25,7 +25,6 @@ import argparse
 import io
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,6 +33,7 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
+from fuzz_harness import run_workers, worker_loop
 
 SPECIALS = [
     -1,
@@ -278,7 +278,7 @@ def mutate_array(rng, a):
     v = SPECIALS[rng.integers(len(SPECIALS))]
     special = rng.random() < 0.3
     if special:
-        v = [a.size, a.shape[0], int(a.max()) + 1 if a.dtype.kind in "iu" else 1.0][rng.integers(3)]
+        v = [a.size, len(a) if a.ndim else 1, int(a.max()) + 1 if a.dtype.kind in "iu" else 1.0][rng.integers(3)]
     try:
         with np.errstate(all="ignore"):
             flat[rng.integers(flat.size, size=rng.integers(1, 4))] = v
@@ -485,65 +485,22 @@ def worker(args):
     models = json.loads(Path(args.models).read_text())
     names = sorted(models)
     with tempfile.TemporaryDirectory() as workdir:
-        for i in range(args.start, args.stop):
-            print(f"BEGIN {i}", flush=True)
-            outcome = run_case(models, names, args.seed, i, workdir)
-            print("END " + json.dumps([i, *outcome]), flush=True)
+        worker_loop(args.start, args.stop, lambda i: run_case(models, names, args.seed, i, workdir))
 
 
 # ----------------------------------------------------------------------------- the harness
-def fuzz(cases, seed=0, workers=2, log=None):
+FAILING = {"exception", "nonfinite", "bad-message", "harness-error"}
+
+
+def fuzz(cases, seed=0, workers=2):
     """Run ``cases`` cases in worker subprocesses; returns (counts, failures, the cases used or
     refused at use)."""
     with tempfile.TemporaryDirectory() as d:
-        models = build_models(d)
         index = os.path.join(d, "models.json")
-        Path(index).write_text(json.dumps(models))
-        bounds = np.linspace(0, cases, workers + 1).astype(int)
-        pending = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-        counts, failures, notes, running = {}, [], [], []
-
-        def start(a, b):
-            cmd = [
-                sys.executable,
-                __file__,
-                "--worker",
-                "--models",
-                index,
-                "--seed",
-                str(seed),
-                "--start",
-                str(a),
-                "--stop",
-                str(b),
-            ]
-            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            return proc, a, b
-
-        running = [start(a, b) for a, b in pending]
-        while running:
-            proc, a, b = running.pop(0)
-            out, err = proc.communicate()
-            last_begin, done = None, a
-            for line in out.splitlines():
-                if line.startswith("BEGIN "):
-                    last_begin = int(line.split()[1])
-                elif line.startswith("END "):
-                    i, outcome, base, what, detail = json.loads(line[4:])
-                    counts[outcome] = counts.get(outcome, 0) + 1
-                    done = i + 1
-                    last_begin = None
-                    if outcome in ("exception", "nonfinite", "bad-message", "harness-error"):
-                        failures.append((i, outcome, base, what, detail))
-                    elif outcome in ("refused-at-use", "used"):
-                        notes.append((i, outcome, base, what, detail))
-            if proc.returncode != 0 or last_begin is not None:
-                i = last_begin if last_begin is not None else done
-                counts["crash"] = counts.get("crash", 0) + 1
-                failures.append((i, "crash", "", f"exit {proc.returncode}", err.strip()[-300:]))
-                if i + 1 < b:
-                    running.append(start(i + 1, b))
-        return counts, failures, notes
+        Path(index).write_text(json.dumps(build_models(d)))
+        return run_workers(
+            __file__, cases, seed, workers, FAILING, noted={"refused-at-use", "used"}, extra=["--models", index]
+        )
 
 
 def main():

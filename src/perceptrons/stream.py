@@ -124,7 +124,7 @@ def _epochs(estimator, ec, src, shuffle_buffer, callback, progress):
             scale = sample_scale(block.weight, estimator.class_weight, yi, classes, block.n_rows)
             m = estimator._stream_block(Xop, yi, scale, perm)
             if m < 0:
-                raise _overflow(block, -1 - int(m))
+                raise _overflow(src, block, -1 - int(m))
             mistakes += int(m)
             rows += block.n_rows
             if progress is not None:
@@ -314,8 +314,13 @@ def labels_as_classes(y, classes):
     return y
 
 
-def _overflow(block, row):
+def _overflow(src, block, row):
+    """The error for a row whose score overflowed, named in the user's source (the epoch cache's
+    blocks count the rows of every file in order, from 1).
+    """
+    where = f"{src.spec}, data row {block.line + row}"
+    if len(src.paths) > 1:
+        where += " (counting the rows of its files in order)"
     return PerceptronsError(
-        f"{block.path}, data row {block.line + row}: a score overflowed float64 (the features are too "
-        "large for these weights); scale the features down"
+        f"{where}: a score overflowed float64 (the features are too large for these weights); scale the features down"
     )

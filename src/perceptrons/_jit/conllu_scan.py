@@ -43,6 +43,12 @@ def _is_space(data, p, end):
 
 
 @njit(**NJIT_STRICT)
+def _line_separator(data, p):
+    """Whether U+2028 or U+2029 starts at ``data[p]`` (0xE2, valid UTF-8: two bytes follow)."""
+    return data[p + 1] == 0x80 and (data[p + 2] == 0xA8 or data[p + 2] == 0xA9)
+
+
+@njit(**NJIT_STRICT)
 def _space_around(data, a, b):
     """Whether the non-empty field ``data[a:b]`` starts or ends with whitespace."""
     if _is_space(data, a, b):
@@ -143,11 +149,14 @@ def scan_conllu(data, col, word, tag, token_line, sent_first, sent_lines, sent_t
         k = 0
         field[0] = lo
         for p in range(lo, hi):
-            if data[p] == 9:
+            c = data[p]
+            if c == 9:
                 k += 1
                 if k > 9:
                     return FALLBACK, 0, 0, 0
                 field[k] = p + 1
+            elif c < 32 or c == 127 or (c == 0xC2 and data[p + 1] == 0x85) or (c == 0xE2 and _line_separator(data, p)):
+                return FALLBACK, 0, 0, 0  # a control character: the line reader names it
         if k != 9:
             return FALLBACK, 0, 0, 0
         field[10] = hi + 1

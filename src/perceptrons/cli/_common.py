@@ -153,3 +153,16 @@ def interrupt_between_epochs():
     finally:
         signal.signal(signal.SIGINT, previous)
     check()
+
+
+def progress_bar(*columns):
+    """A transient ``rich`` progress bar on standard error, shown only when that is a terminal.
+
+    Redirected to a file or a pipe, a bar has nothing to redraw, and ``rich`` would still write
+    an empty line where it was: the line above a one-line error message.
+    """
+    from rich.console import Console
+    from rich.progress import Progress
+
+    console = Console(stderr=True)
+    return Progress(*columns, console=console, transient=True, disable=not console.is_terminal)

@@ -5,6 +5,7 @@ import contextlib
 
 import click
 
+from perceptrons.cli._common import progress_bar
 from perceptrons.cli._options import BoundedInt
 
 WORKERS = BoundedInt(1, 1024)
@@ -67,8 +68,7 @@ def fit(fit_function, max_epochs, check, **kwargs):
     """
     import warnings
 
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
     from sklearn.exceptions import ConvergenceWarning
 
     columns = (
@@ -78,7 +78,7 @@ def fit(fit_function, max_epochs, check, **kwargs):
         TextColumn("{task.fields[shards]}"),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+    with progress_bar(*columns) as bar:
         task = bar.add_task("train", total=max_epochs, mistakes="-", shards="starting the cluster")
 
         def on_epoch(epoch, mistakes, elapsed):

@@ -11,6 +11,7 @@ import os
 import click
 
 from perceptrons._validation import PerceptronsError
+from perceptrons.cli._common import progress_bar
 from perceptrons.cli._options import BoundedInt
 
 HASH_BITS = BoundedInt(1, 31)
@@ -55,9 +56,10 @@ def source_of(data, fmt, label, hash_bits, text_column):
     return Source(data, fmt, label=label, hash_bits=hash_bits, text=text_column)
 
 
-def train(estimator, src, output, cache_path, shuffle_buffer, check):
-    """Fit ``estimator`` from ``src`` with a progress bar of rows/s, epochs and mistakes; returns
-    whether the fit ended without converging."""
+def train(estimator, src, output, cache_path, shuffle_buffer, check, finish):
+    """Fit ``estimator`` from ``src`` with a progress bar of rows/s, epochs and mistakes, then
+    call ``finish()``, whose checks may still refuse the model; returns (whether the fit ended
+    without converging, what ``finish`` returned)."""
     cache_path = cache_path or f"{output}.cache"
     if os.path.abspath(cache_path) in {os.path.abspath(p) for p in src.paths}:
         raise click.BadParameter(f"{cache_path}: is an input file; choose another cache path", param_hint="--cache")
@@ -70,7 +72,7 @@ def train(estimator, src, output, cache_path, shuffle_buffer, check):
     # cache for the restart, and a cache kept from an earlier run stays.
     made = not os.path.exists(cache_path)
     try:
-        return _fit(estimator, src, cache_path, shuffle_buffer, check)
+        return _fit(estimator, src, cache_path, shuffle_buffer, check), finish()
     except PerceptronsError:
         if made and os.path.isfile(cache_path):
             os.remove(cache_path)
@@ -80,8 +82,7 @@ def train(estimator, src, output, cache_path, shuffle_buffer, check):
 def _fit(estimator, src, cache_path, shuffle_buffer, check):
     import warnings
 
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from sklearn.exceptions import ConvergenceWarning
 
     from perceptrons import stream
@@ -89,7 +90,6 @@ def _fit(estimator, src, cache_path, shuffle_buffer, check):
 
     total_bytes = sum(os.path.getsize(p) for p in src.paths)
     gz = any(is_gzip(p) for p in src.paths)  # the decompressed size is not known beforehand
-    console = Console(stderr=True)
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -98,7 +98,7 @@ def _fit(estimator, src, cache_path, shuffle_buffer, check):
         TimeElapsedColumn(),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=console, transient=True) as bar:
+    with progress_bar(*columns) as bar:
         task = bar.add_task(
             f"parse {total_bytes / 1e6:,.0f} MB", total=None if gz else total_bytes, rows=0, rate="", mistakes=""
         )

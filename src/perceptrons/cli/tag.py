@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import click
 
 from perceptrons.cli import _distributed
-from perceptrons.cli._common import interrupt_between_epochs
+from perceptrons.cli._common import interrupt_between_epochs, progress_bar
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import COUNT, EPOCHS, SEED
 from perceptrons.cli._paths import check_output_path
@@ -240,19 +240,16 @@ def _check_tag_sets(test, column, gold, tags):
 def _epoch_bar(tagger, epochs):
     """Yield the epoch callback: a progress bar of epochs, mistakes and dev accuracy; Ctrl-C
     ends training between two epochs (the model is then never written)."""
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
     # the bar appears with the first epoch: an error while reading features or clusters is then
     # the only thing on stderr
-    bar = Progress(
+    bar = progress_bar(
         TextColumn("epoch {task.completed}/{task.total}"),
         BarColumn(),
         TextColumn("{task.fields[mistakes]} sentences wrong"),
         TextColumn("dev {task.fields[dev]}"),
         TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
     )
     task = None
 

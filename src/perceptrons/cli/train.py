@@ -16,6 +16,7 @@ from perceptrons.cli._common import (
     check_label_text,
     interrupt_between_epochs,
     labelled_by_name,
+    progress_bar,
 )
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import (
@@ -193,8 +194,7 @@ def command(
         check_output_path(output, [("DATA", data), ("--test", test_path)])
     import warnings
 
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
     from sklearn.exceptions import ConvergenceWarning
 
     from perceptrons.io.readers import read_data
@@ -234,6 +234,7 @@ def command(
             )
     X, y, label_column = read_data(data, label=label, fmt=fmt, return_label_name=True)
     check_label_text(y, f"{data}: label")  # predictions are written one per line
+    Xt = yt = None
     if test_path:
         # read before training: a missing, unlabelled or wrong-width test file must fail before
         # the model file is written over, not after
@@ -278,22 +279,20 @@ def command(
     estimator = estimator_class(cls)(**params)
     if cluster:
         estimator, stopped = _on_cluster(estimator, X, y, shards, scheduler, workers, mixing)
+        scores = _accuracies(estimator, X, y, Xt, yt)
         save_model(estimator, output, info={"label_column": label_column})
-        _report(cls, output, X, y, estimator, stopped, Xt if test_path else None, yt if test_path else None)
+        _report(cls, output, X, estimator, stopped, scores)
         for line in _distributed.summary(estimator):
             click.echo(line)
         return
 
-    console = Console(stderr=True)
     with (
         interrupt_between_epochs() as check,
-        Progress(
+        progress_bar(
             TextColumn("epoch {task.completed}/{task.total}"),
             BarColumn(),
             TextColumn("{task.fields[mistakes]} mistakes"),
             TimeElapsedColumn(),
-            console=console,
-            transient=True,
         ) as bar,
     ):
         task = bar.add_task("train", total=estimator.max_epochs, mistakes="-")
@@ -305,21 +304,29 @@ def command(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
             estimator.fit(X, y, callback=on_epoch)
+    scores = _accuracies(estimator, X, y, Xt, yt)
     save_model(estimator, output, info={"label_column": label_column})
     stopped = any(issubclass(w.category, ConvergenceWarning) for w in caught)
-    _report(cls, output, X, y, estimator, stopped, Xt if test_path else None, yt if test_path else None)
+    _report(cls, output, X, estimator, stopped, scores)
 
 
-def _report(cls, output, X, y, estimator, stopped, Xt, yt):
-    _outcome(cls, output, f"{X.shape[0]} samples x {X.shape[1]} features", estimator, stopped)
-    click.echo(f"train acc  {estimator.score(X, y):.4f}")
+def _accuracies(estimator, X, y, Xt, yt):
+    """The summary's accuracy lines, computed before the model is written: a model that cannot
+    score its data (weights so large that the scores overflow) is refused, and nothing is written."""
+    lines = [f"train acc  {estimator.score(X, y):.4f}"]
     if Xt is not None:
-        click.echo(f"test acc   {estimator.score(Xt, yt):.4f}")
+        lines.append(f"test acc   {estimator.score(Xt, yt):.4f}")
+    return lines
+
+
+def _report(cls, output, X, estimator, stopped, scores):
+    _outcome(cls, output, f"{X.shape[0]} samples x {X.shape[1]} features", estimator, stopped)
+    for line in scores:
+        click.echo(line)
 
 
 def _train_cluster_files(data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, mixing):
     """``train SHARDS --workers/--scheduler``: each shard's files read by the worker that keeps it."""
-    from perceptrons import stream
     from perceptrons.cli import _stream
     from perceptrons.persistence import save_model
 
@@ -329,19 +336,17 @@ def _train_cluster_files(data, output, model_name, label, fmt, test_path, params
     estimator = estimator_class(cls)(**params)
     estimator, stopped = _on_cluster(estimator, src, None, shards, scheduler, workers, mixing)
     check_label_text(estimator.classes_, f"{src.spec}: label")
+    scores = _stream_accuracy(estimator, test)
     save_model(estimator, output, info={"label_column": label})
     _outcome(
         cls, output, f"{src.spec} ({len(src.paths)} files), {estimator.n_features_in_} features", estimator, stopped
     )
-    for line in _distributed.summary(estimator):
+    for line in [*_distributed.summary(estimator), *scores]:
         click.echo(line)
-    if test is not None:
-        click.echo(f"test acc   {stream.evaluate(estimator, test)['accuracy']:.4f}")
 
 
 def _train_stream(data, output, model_name, label, fmt, test_path, cache_path, hash_bits, shuffle_buffer, text, params):
     """``train --stream``: the model is fitted from an epoch cache, never from the whole file in memory."""
-    from perceptrons import stream
     from perceptrons.cli import _stream
     from perceptrons.persistence import save_model
 
@@ -354,15 +359,25 @@ def _train_stream(data, output, model_name, label, fmt, test_path, cache_path, h
     src = _stream.source_of(data, fmt, label, hash_bits, text)
     test = _stream.source_of(test_path, fmt, label, hash_bits, text) if test_path else None
     estimator = estimator_class(cls)(**params)
+
+    def finish():  # checks of the fitted model: a refusal removes the cache this run made, too
+        check_label_text(estimator.classes_, f"{src.spec}: label")
+        return _stream_accuracy(estimator, test)
+
     with interrupt_between_epochs() as check:
-        stopped_early = _stream.train(estimator, src, output, cache_path, shuffle_buffer, check)
-    check_label_text(estimator.classes_, f"{src.spec}: label")
+        stopped_early, scores = _stream.train(estimator, src, output, cache_path, shuffle_buffer, check, finish)
     save_model(estimator, output, info={"label_column": label})
     files = f"{len(src.paths)} file{'s' if len(src.paths) > 1 else ''}"
     _outcome(cls, output, f"{src.spec} ({files}), {estimator.n_features_in_} features", estimator, stopped_early)
-    click.echo(f"last epoch {estimator.mistakes_per_epoch_[-1]} mistakes")
-    if test is not None:
-        click.echo(f"test acc   {stream.evaluate(estimator, test)['accuracy']:.4f}")
+    for line in [f"last epoch {estimator.mistakes_per_epoch_[-1]} mistakes", *scores]:
+        click.echo(line)
+
+
+def _stream_accuracy(estimator, test):
+    """The test accuracy line of a streamed source (none without ``--test``), before the model is written."""
+    from perceptrons import stream
+
+    return [] if test is None else [f"test acc   {stream.evaluate(estimator, test)['accuracy']:.4f}"]
 
 
 def _on_cluster(estimator, X, y, shards, scheduler, workers, mixing):

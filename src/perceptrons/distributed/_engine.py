@@ -3,6 +3,7 @@ started for the fit and closed after it (also on an error or Ctrl-C)."""
 
 import contextlib
 import os
+import re
 
 from perceptrons._validation import PerceptronsError
 
@@ -61,7 +62,7 @@ def connect(client=None, n_workers=None, dashboard=False):
                 scheduler_kwargs=None if address else {"dashboard_address": ":0"},
             )
         with cluster, distributed.Client(cluster) as c:
-            c.run(_quiet_heartbeats)
+            c.run(_quiet_worker_logs)
             yield c
 
 
@@ -108,29 +109,39 @@ def _n_workers(n):
     return n
 
 
-def _quiet_heartbeats():
-    """Run in each worker of a LocalCluster this module started: drop its log records of a
-    heartbeat that found the scheduler gone.
+def _quiet_worker_logs():
+    """Run in each worker of a LocalCluster this module started: drop the log records of what
+    the client reports itself.
 
-    Closing the cluster closes the workers before the scheduler, but on a loaded machine a
-    worker's closing can outlast its wait, and its next heartbeat then meets a closed stream and
-    logs the ``CommClosedError`` with its traceback, into the user's terminal, after Ctrl-C.  The
-    scheduler of a cluster started here only goes away when this module closes it, or with the
-    client, which then reports the failure itself.
+    * A heartbeat that found the scheduler gone.  Closing the cluster closes the workers before
+      the scheduler, but on a loaded machine a worker's closing can outlast its wait, and its
+      next heartbeat then meets a closed stream and logs the ``CommClosedError`` with its
+      traceback, into the user's terminal, after Ctrl-C.  The scheduler of a cluster started
+      here only goes away when this module closes it, or with the client, which then reports
+      the failure itself.
+    * A task that failed on bad data (a :class:`~perceptrons.PerceptronsError`): the client
+      raises that error, whose one line the command shows; the worker's "Compute Failed" record
+      would add its traceback above it.  The other workers' tasks are then cancelled as the
+      cluster closes, and each would log that too.
     """
     import logging
 
-    logger = logging.getLogger("distributed.worker")
-    if not any(isinstance(f, _SchedulerGone) for f in logger.filters):
-        logger.addFilter(_SchedulerGone())
+    for name in ("distributed.worker", "distributed.worker.state_machine"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _ReportedByClient) for f in logger.filters):
+            logger.addFilter(_ReportedByClient())
 
 
-class _SchedulerGone:
-    """A logging filter: False for the worker's "Failed to communicate with scheduler during
-    heartbeat" record (logged only for an OSError, of which CommClosedError is one)."""
+class _ReportedByClient:
+    """A logging filter: False for the worker's records of what the client reports itself."""
 
     def filter(self, record):
-        return not record.getMessage().startswith("Failed to communicate with scheduler during heartbeat")
+        message = record.getMessage()
+        if message.startswith("Failed to communicate with scheduler during heartbeat"):
+            return False  # logged only for an OSError, of which CommClosedError is one
+        if message.startswith("Async instruction for") and message.endswith("ended with CancelledError"):
+            return False  # a task cancelled by the cluster's closing, which this module asked for
+        return not (message.startswith("Compute Failed") and re.search(r"\bPerceptrons\w*Error\(", message))
 
 
 @contextlib.contextmanager

@@ -20,6 +20,8 @@ Labels are read as text and typed as the in-memory reader types them
 (:func:`perceptrons.io.labels.typed_labels`) once all are known.
 """
 
+import contextlib
+
 import numpy as np
 
 from perceptrons._validation import PerceptronsError
@@ -44,30 +46,69 @@ def delimited_blocks(path, *, label=None, delimiter=",", hash_bits=None, text=No
     """Blocks of a CSV/TSV file with a header line, read by ``pyarrow.csv.open_csv``."""
     _pyarrow()
     import pyarrow as pa
-    import pyarrow.csv as pc
 
-    try:
-        reader = pc.open_csv(
-            path,
-            read_options=pc.ReadOptions(block_size=max(int(block_bytes), 1 << 16)),
-            parse_options=pc.ParseOptions(delimiter=delimiter),
-            convert_options=pc.ConvertOptions(strings_can_be_null=False, null_values=_NULLS),
-        )
-    except (pa.ArrowInvalid, OSError) as exc:
-        raise PerceptronsError(f"{path}: not CSV with a header ({_first_line(exc)})") from None
-    names = reader.schema.names
+    reader = _open_csv(path, delimiter, block_bytes)
+    names = _names(path, reader)
     check_header(f"{path}, line 1", names, label)
     col = _label_column(path, names, label)
     # the label is read as text, so that its classes stay exact; reopen with that type fixed
-    reader = pc.open_csv(
-        path,
-        read_options=pc.ReadOptions(block_size=max(int(block_bytes), 1 << 16)),
-        parse_options=pc.ParseOptions(delimiter=delimiter),
-        convert_options=pc.ConvertOptions(
-            column_types={names[col]: pa.string()}, strings_can_be_null=False, null_values=_NULLS
-        ),
-    )
+    reader = _open_csv(path, delimiter, block_bytes, names, {names[col]: pa.string()})
     yield from _batches(path, _csv_batches(path, reader, delimiter), names, col, hash_bits, text, first_row_line=2)
+
+
+def _open_csv(path, delimiter, block_bytes, names=None, column_types=None):
+    """``pyarrow.csv.open_csv``, which parses the first block: its errors name the file (and,
+    once the header is known, the line).
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pc
+
+    try:
+        return pc.open_csv(
+            path,
+            read_options=pc.ReadOptions(block_size=max(int(block_bytes), 1 << 16)),
+            parse_options=pc.ParseOptions(delimiter=delimiter),
+            convert_options=pc.ConvertOptions(column_types=column_types, strings_can_be_null=False, null_values=_NULLS),
+        )
+    except (pa.ArrowInvalid, OSError) as exc:
+        if names is None:
+            raise _not_utf8(path) or PerceptronsError(f"{path}: not CSV with a header ({_first_line(exc)})") from None
+        raise _conversion_error(path, names, _first_line(exc), delimiter) from None
+
+
+def _names(path, reader):
+    """The header's column names (pyarrow decodes them only when asked)."""
+    try:
+        return reader.schema.names
+    except UnicodeDecodeError:
+        raise _not_utf8(path) or PerceptronsError(f"{path}, line 1: the header is not UTF-8 text") from None
+
+
+def _not_utf8(path):
+    """The error naming the first line that is not UTF-8, or None when every line is."""
+    for lineno, raw in _lines(path):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return PerceptronsError(
+                f"{path}, line {lineno}: not UTF-8 text (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
+            )
+    return None
+
+
+def _lines(path):
+    """``(line number, bytes)`` of a plain or gzip file, to find the line of an error pyarrow
+    reports without one; a stream that ends early just ends the search.
+    """
+    import zlib
+
+    from perceptrons.io.chunks import opened
+
+    with opened(path) as f:
+        try:
+            yield from enumerate(f, 1)
+        except (OSError, EOFError, zlib.error):
+            return
 
 
 def _csv_batches(path, reader, delimiter):
@@ -80,6 +121,8 @@ def _csv_batches(path, reader, delimiter):
             return
         except pa.ArrowInvalid as exc:
             raise _conversion_error(path, reader.schema.names, _first_line(exc), delimiter) from None
+        except OSError as exc:  # a gzip stream that ends early
+            raise PerceptronsError(f"{path}: cannot read: {_first_line(exc)}") from None
         yield batch
 
 
@@ -90,15 +133,18 @@ def _conversion_error(path, names, reason, delimiter):
     import csv
     import re
 
+    if "invalid UTF8" in reason:
+        return _not_utf8(path) or PerceptronsError(f"{path}: {reason}")
     found = re.search(r"column #(\d+): CSV conversion error to (\w+): invalid value '(.*)'$", reason)
     if found is None:
         return PerceptronsError(f"{path}: {reason}; expected the column types of the first rows")
     k, kind, value = int(found[1]), found[2], found[3]
-    with open(path, newline="", encoding="utf-8", errors="replace") as f:
-        for lineno, row in enumerate(csv.reader(f, delimiter=delimiter), 1):
-            if lineno > 1 and len(row) > k and row[k] == value:
+    reader = csv.reader((raw.decode("utf-8", errors="replace") for _, raw in _lines(path)), delimiter=delimiter)
+    with contextlib.suppress(csv.Error):  # a field csv cannot read: the message goes without the line
+        for row in reader:
+            if reader.line_num > 1 and len(row) > k and row[k] == value:
                 return PerceptronsError(
-                    f"{path}, line {lineno}: column {names[k]!r} holds {value!r}; expected a value of "
+                    f"{path}, line {reader.line_num}: column {names[k]!r} holds {value!r}; expected a value of "
                     f"type {kind}, as in the rows before"
                 )
     return PerceptronsError(
@@ -114,12 +160,27 @@ def parquet_blocks(path, *, label=None, hash_bits=None, text=None, block_bytes=1
 
     try:
         pf = pq.ParquetFile(path)
-    except (pa.ArrowInvalid, OSError) as exc:
+        names = pf.schema_arrow.names
+    except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:  # names are decoded as read
         raise PerceptronsError(f"{path}: not a Parquet file ({_first_line(exc)})") from None
-    names = pf.schema_arrow.names
     col = _label_column(path, names, label)
     rows = max(1, int(block_bytes) // (8 * max(len(names), 1)))
-    yield from _batches(path, pf.iter_batches(batch_size=rows), names, col, hash_bits, text, first_row_line=None)
+    yield from _batches(path, _parquet_batches(path, pf, rows), names, col, hash_bits, text, first_row_line=None)
+
+
+def _parquet_batches(path, pf, rows):
+    """``ParquetFile.iter_batches``, whose errors (a corrupt page, a bad compressed block) name the file."""
+    import pyarrow as pa
+
+    batches = pf.iter_batches(batch_size=rows)
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:  # names are decoded as read
+            raise PerceptronsError(f"{path}: cannot read its Parquet data ({_first_line(exc)})") from None
+        yield batch
 
 
 def _label_column(path, names, label):
@@ -336,7 +397,15 @@ def _hashed(path, columns, feature_names, y, hash_bits, text, done, first_row_li
 
 
 def _csr_block(path, y, indptr, indices, data, done, first_row_line):
-    data = np.asarray(data, dtype=np.float32)
+    with np.errstate(over="ignore"):
+        data = np.asarray(data, dtype=np.float32)
+    if not np.isfinite(data).all():  # a finite float64 beyond float32's range, or a sum of two
+        bad = int(np.flatnonzero(~np.isfinite(data))[0])
+        row = int(np.searchsorted(indptr, bad, side="right")) - 1
+        raise PerceptronsError(
+            f"{_row_where(path, done + row, first_row_line)}: a feature value is beyond float32's range "
+            "(±3.4e38), in which the hashed rows are stored; expected a smaller number"
+        )
     return Block(
         y=y,
         indptr=np.asarray(indptr, dtype=np.int64),

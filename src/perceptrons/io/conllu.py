@@ -29,6 +29,9 @@ EXTENSIONS = (".conllu", ".conll")
 _WORD_ID = re.compile(r"^[0-9]+$")
 _RANGE_ID = re.compile(r"^([1-9][0-9]*)-([1-9][0-9]*)$")
 _EMPTY_ID = re.compile(r"^(0|[1-9][0-9]*)\.[1-9][0-9]*$")
+#: control characters, the tab excepted (it separates the columns): the ones that break lines for
+#: other readers (CR, VT, FF, NEL, U+2028/9 for Python's universal newlines) and the rest of C0
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
 
 
 def guess_format(path):
@@ -127,6 +130,7 @@ def iter_conllu(path, column="upos", keep_lines=True):
             or line[-1].isspace()
             or " " in tag
             or not tag.isprintable()
+            or _CONTROL.search(line)
         ):
             if not _check_token(path, lineno, parts, col, expect):
                 continue
@@ -153,6 +157,12 @@ def _check_token(path, lineno, parts, col, expect):
     excepted), the tag holds no space, and word IDs count 1, 2, 3, … within a sentence.
     """
     for i, value in enumerate(parts):
+        control = _CONTROL.search(value)
+        if control:
+            raise PerceptronsError(
+                f"{path}:{lineno}: column {i + 1} ({NAMES[i]}) holds the control character "
+                f"U+{ord(control[0]):04X}; a CoNLL-U field holds none (other readers would break the line there)"
+            )
         if not value or (value != value.strip() and i != 1):
             what = "is empty" if not value else f"has spaces around {value.strip()[:40]!r}"
             raise PerceptronsError(

@@ -5,7 +5,9 @@ big-endian uint32 per dimension, then the values in C order.
 """
 
 import gzip
+import math
 import os
+import zlib
 
 import numpy as np
 
@@ -21,20 +23,27 @@ def read_idx(path):
     try:
         with opener(path, "rb") as f:
             blob = f.read()
-    except (OSError, EOFError) as exc:
+    except (OSError, EOFError, zlib.error) as exc:
         raise PerceptronsError(f"{path}: cannot read IDX data ({exc})") from None
     if len(blob) < 4 or blob[0] != 0 or blob[1] != 0 or blob[2] not in _TYPES:
         raise PerceptronsError(f"{path}: not an IDX file (bad magic number)")
     ndim = blob[3]
     header = 4 + 4 * ndim
+    if len(blob) < header:
+        raise PerceptronsError(
+            f"{path}: IDX header of {ndim} dimensions needs {header} bytes; the file has {len(blob)}"
+        )
     shape = tuple(int(v) for v in np.frombuffer(blob[4:header], dtype=">u4"))
     dtype = np.dtype(_TYPES[blob[2]])
-    expected = int(np.prod(shape)) * dtype.itemsize
+    expected = math.prod(shape) * dtype.itemsize  # Python integers: a product of huge sizes cannot wrap
     if len(blob) - header != expected:
         raise PerceptronsError(
             f"{path}: IDX payload is {len(blob) - header} bytes, expected {expected} for shape {shape}"
         )
-    return np.frombuffer(blob, dtype=dtype, offset=header).reshape(shape).astype(dtype.newbyteorder("="))
+    values = np.frombuffer(blob, dtype=dtype, offset=header).reshape(shape).astype(dtype.newbyteorder("="))
+    if dtype.kind == "f" and not np.isfinite(values).all():
+        raise PerceptronsError(f"{path}: IDX values include NaN or infinity; expected finite numbers")
+    return values
 
 
 def load_mnist(images, labels):

@@ -13,6 +13,7 @@ import os
 
 import numpy as np
 
+from perceptrons._memory import available_bytes
 from perceptrons._validation import PerceptronsError
 
 #: dtypes by role: weights and sums are floats; indices and counts are integers
@@ -33,18 +34,6 @@ def _kind(value):
 def _short(value):
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-def available_bytes():
-    """Memory the machine can still give (``MemAvailable``), or None where it cannot be read."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
 
 
 class ModelState:

@@ -4,9 +4,9 @@ import os
 
 import numpy as np
 
+from perceptrons._memory import available_bytes
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.labels import MISSING_LABELS, check_label
-from perceptrons.io.model_state import available_bytes
 from perceptrons.io.npy import read_npy
 
 #: a deflated member expands at most ~1032 times; a member claiming more is not what numpy wrote

@@ -8,6 +8,7 @@ and, where it has one, the line, the value seen and what was expected.
 import os
 from importlib import import_module
 
+from perceptrons._memory import available_bytes
 from perceptrons._validation import PerceptronsError
 
 FORMATS = ("csv", "tsv", "libsvm", "npz", "vw", "parquet")
@@ -88,18 +89,6 @@ def read_data(path, label=None, fmt=None, n_features=None, return_label_name=Fal
     return (X, y, label_name) if return_label_name else (X, y)
 
 
-def available_memory():
-    """Bytes of memory available to a new allocation (MemAvailable of /proc/meminfo), or None."""
-    try:
-        with open("/proc/meminfo", "rb") as f:
-            for line in f:
-                if line.startswith(b"MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:  # pragma: no cover - not Linux
-        return None
-    return None  # pragma: no cover
-
-
 def check_fits_in_memory(path, fmt):
     """Refuse, before reading, a text file whose arrays would not fit in the available memory."""
     factor = _MEMORY_PER_BYTE.get(fmt)
@@ -110,7 +99,7 @@ def check_fits_in_memory(path, fmt):
         if f.read(2) == b"\x1f\x8b":
             factor *= 4  # gzip: the text is several times the compressed size
     need = size * factor
-    free = available_memory()
+    free = available_bytes()
     if free is not None and need > free:
         raise PerceptronsError(
             f"{path}: {size / 1e9:.1f} GB of {fmt} would need up to {need / 1e9:.1f} GB in memory, more than the "

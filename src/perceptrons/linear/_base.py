@@ -21,6 +21,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from perceptrons._jit import linear as K
 from perceptrons._jit.rows import kernel_operand, weight_dtype
+from perceptrons._memory import check_allocation
 from perceptrons._validation import (
     RANDOM_STATE,
     Interval,
@@ -414,6 +415,12 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         binary = k == 2
         shape = (d,) if binary else (d, k)
         nb = 1 if binary else k
+        check_allocation(
+            # w, then coef_ (float64) at the end of the fit, and the averaging sum u
+            d * (1 if binary else k) * (np.dtype(dtype).itemsize + 8 + (8 if self._averaging else 0)),
+            f"the weights of {d:,} features" + ("" if binary else f" for {k:,} classes"),
+            "the largest feature index sets their number: renumber the features, or hash them into fewer columns",
+        )
         if self.init == "random":
             w = rng.random(shape).astype(dtype)
             b = rng.random(nb) if self.fit_intercept else np.zeros(nb)

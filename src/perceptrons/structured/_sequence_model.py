@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._jit.rows import is_binary, kernel_operand
+from perceptrons._memory import check_allocation
 from perceptrons._validation import RANDOM_STATE, Interval, Kind, Options, PerceptronsError, seed_of, validate_params
 from perceptrons.structured._operands import (
     dev_operands,
@@ -368,6 +369,10 @@ class SequenceModel(DecodingMixin, ParamsMixin):
     # ------------------------------------------------------------------ state
     def _init_state(self, d, n_edge=0, w_dtype=np.float64):
         T = len(self.classes_)
+        check_allocation(
+            (d * T + n_edge * T * T) * (np.dtype(w_dtype).itemsize + 8),
+            f"the weights of {d:,} features and {n_edge:,} edge features for {T:,} tags",
+        )
         self.n_edge_features_in_ = n_edge
         self._state = {
             "W": np.zeros((d, T), dtype=w_dtype),

@@ -1,0 +1,74 @@
+"""Running fuzzing cases in worker subprocesses, so that a crash of the interpreter is a result.
+
+A fuzzing script runs as ``script --worker --seed S --start A --stop B [its own options]`` and
+prints ``BEGIN i`` before case *i* and ``END [i, outcome, base, what, detail]`` (JSON) after it.
+:func:`run_workers` splits the cases between workers; when a worker dies (a signal, an abort),
+the case it had begun is recorded as a crash and a new worker resumes after it.
+"""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+
+
+def run_workers(script, cases, seed, workers, failing, noted=(), extra=()):
+    """Run cases ``0 .. cases - 1`` of ``script`` in ``workers`` subprocesses.
+
+    Parameters
+    ----------
+    script : str
+        The fuzzing script (run with this interpreter).
+    cases, seed, workers : int
+    failing : set of str
+        The outcomes that are failures; ``crash`` always is.
+    noted : set of str
+        Outcomes listed besides the counts.
+    extra : sequence of str
+        More arguments for every worker.
+
+    Returns
+    -------
+    counts : dict of outcome → cases
+    failures : list of (i, outcome, base, what, detail)
+    notes : list of (i, outcome, base, what, detail), the cases of a ``noted`` outcome
+    """
+    bounds = np.linspace(0, cases, workers + 1).astype(int)
+    counts, failures, notes = {}, [], []
+
+    def start(a, b):
+        cmd = [sys.executable, script, "--worker", "--seed", str(seed), "--start", str(a), "--stop", str(b), *extra]
+        return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True), a, b
+
+    running = [start(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+    while running:
+        proc, a, b = running.pop(0)
+        out, err = proc.communicate()
+        last_begin, done = None, a
+        for line in out.splitlines():
+            if line.startswith("BEGIN "):
+                last_begin = int(line.split()[1])
+            elif line.startswith("END "):
+                i, outcome, base, what, detail = json.loads(line[4:])
+                counts[outcome] = counts.get(outcome, 0) + 1
+                done, last_begin = i + 1, None
+                if outcome in failing:
+                    failures.append((i, outcome, base, what, detail))
+                elif outcome in noted:
+                    notes.append((i, outcome, base, what, detail))
+        if proc.returncode != 0 or last_begin is not None:
+            i = last_begin if last_begin is not None else done
+            counts["crash"] = counts.get("crash", 0) + 1
+            failures.append((i, "crash", "", f"exit {proc.returncode}", err.strip()[-300:]))
+            if i + 1 < b:
+                running.append(start(i + 1, b))
+    return counts, failures, notes
+
+
+def worker_loop(start, stop, run_case):
+    """The worker's side: run cases ``start .. stop - 1``, printing the protocol lines."""
+    for i in range(start, stop):
+        print(f"BEGIN {i}", flush=True)
+        outcome = run_case(i)
+        print("END " + json.dumps([i, *outcome]), flush=True)
