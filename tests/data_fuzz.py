@@ -2,7 +2,7 @@
 
 ``python tests/data_fuzz.py --cases 20000`` (``make fuzz``) writes one small valid file of each
 format the library reads — CSV, TSV, LIBSVM, Vowpal Wabbit text (each also gzipped), Parquet,
-``.npz``, CoNLL-U, plain text to tag, a Brown clusters file, IDX — then runs cases in worker
+``.npz``, CoNLL-U, plain text to tag, a Brown clusters file, a point set for ``vc``, IDX — then runs cases in worker
 subprocesses.  Case *i* is drawn from ``default_rng([seed, i])``: one to three mutations of one
 file, among
 
@@ -23,8 +23,9 @@ returned rows that hold: finite values, CSR structure in range, one label a row)
 (every failing reader raised ``PerceptronsError`` with a one-line message naming the file).
 Failures: any other exception, a result that does not hold, a message without the file, and a
 crash of the worker.  With ``--cli``, each case also runs the command a user would on the file
-(``train``, ``train --stream``, ``predict``, ``tag train``, ``tag predict``): it must exit 0, or
-2 with one line on standard error and no new file.
+(``train``, ``train --stream``, ``predict``, ``evaluate``, ``analyze``, ``trace``, ``report``,
+``tag train``, ``tag predict``, ``tag evaluate``, ``vc``): it must exit 0, or 2 with one line on
+standard error and no new file.
 """
 
 import argparse
@@ -135,6 +136,7 @@ def seed_files():
         "clusters": ("c.paths", b"0\tthe\t10\n10\tdog\t3\n110\tcat\t2\n111\tbarks\n"),
         "npz": ("d.npz", _npz()),
         "parquet": ("d.parquet", _parquet(csv)),
+        "points": ("p.txt", b"a 0 0\nb 1 0.5\nc -0.5 1\nd 2 2\n"),
         "idx": ("d.idx", b"\x00\x00\x08\x02" + (3).to_bytes(4, "big") + (4).to_bytes(4, "big") + bytes(range(12))),
     }
     return files
@@ -332,6 +334,15 @@ def readers(name, path):
         from perceptrons.io.lines import utf8_lines
 
         yield "utf8_lines", lambda: [line.split() for _, line in utf8_lines(path)]
+    elif fmt == "points":  # `vc --points`
+        from perceptrons.cli.vc import read_points
+
+        def points():
+            names, P = read_points(path)
+            if len(names) != P.shape[0] or not np.isfinite(P).all():
+                raise Broken(f"points: {names} {P}")
+
+        yield "read_points", points
     elif fmt == "idx":
         from perceptrons.io.idx import read_idx
 
@@ -415,12 +426,19 @@ def cli_runner(workdir):
                 yield ["train", path, *given, "--stream", "--epochs", "2", "-o", out]
             if fmt in ("csv", "tsv"):
                 yield ["predict", models["linear"], path, *given, "-o", out]
+                yield ["evaluate", models["linear"], path, *given]
+            yield ["analyze", path, *given, "--max-epochs", "50"]
+            yield ["trace", path, *given, "--epochs", "3"]
+            yield ["report", path, *given, "--epochs", "20", "-o", out]
         elif fmt == "conllu":
             yield ["tag", "train", path, "--epochs", "2", "-o", out]
             yield ["tag", "predict", models["tagger"], path, "-o", out]
             yield ["tag", "evaluate", models["tagger"], path]
         elif fmt == "text":
             yield ["tag", "predict", models["tagger"], path, "-o", out]
+        elif fmt == "points":
+            for concept in ("halfplanes", "disks", "rectangles"):
+                yield ["vc", "--concept", concept, "--points", path]
         elif fmt == "clusters":
             yield ["tag", "train", os.path.join(workdir, seeds["conllu"][0]), "--clusters", path, "-o", out]
 

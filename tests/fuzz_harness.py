@@ -7,8 +7,10 @@ the case it had begun is recorded as a crash and a new worker resumes after it.
 """
 
 import json
+import os
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 
@@ -36,33 +38,41 @@ def run_workers(script, cases, seed, workers, failing, noted=(), extra=()):
     """
     bounds = np.linspace(0, cases, workers + 1).astype(int)
     counts, failures, notes = {}, [], []
+    with tempfile.TemporaryDirectory() as logs:
 
-    def start(a, b):
-        cmd = [sys.executable, script, "--worker", "--seed", str(seed), "--start", str(a), "--stop", str(b), *extra]
-        return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True), a, b
+        def start(a, b):
+            # output to files, not pipes: a pipe nobody reads yet would stop its worker when full
+            cmd = [sys.executable, script, "--worker", "--seed", str(seed), "--start", str(a), "--stop", str(b), *extra]
+            out, err = (open(os.path.join(logs, f"{a}.{kind}"), "w+") for kind in ("out", "err"))
+            return subprocess.Popen(cmd, stdout=out, stderr=err, text=True), a, b, out, err
 
-    running = [start(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-    while running:
-        proc, a, b = running.pop(0)
-        out, err = proc.communicate()
-        last_begin, done = None, a
-        for line in out.splitlines():
-            if line.startswith("BEGIN "):
-                last_begin = int(line.split()[1])
-            elif line.startswith("END "):
-                i, outcome, base, what, detail = json.loads(line[4:])
-                counts[outcome] = counts.get(outcome, 0) + 1
-                done, last_begin = i + 1, None
-                if outcome in failing:
-                    failures.append((i, outcome, base, what, detail))
-                elif outcome in noted:
-                    notes.append((i, outcome, base, what, detail))
-        if proc.returncode != 0 or last_begin is not None:
-            i = last_begin if last_begin is not None else done
-            counts["crash"] = counts.get("crash", 0) + 1
-            failures.append((i, "crash", "", f"exit {proc.returncode}", err.strip()[-300:]))
-            if i + 1 < b:
-                running.append(start(i + 1, b))
+        running = [start(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+        while running:
+            proc, a, b, out, err = running.pop(0)
+            proc.wait()
+            out.seek(0)
+            err.seek(0)
+            lines, tail = out.read().splitlines(), err.read().strip()[-300:]
+            out.close()
+            err.close()
+            last_begin, done = None, a
+            for line in lines:
+                if line.startswith("BEGIN "):
+                    last_begin = int(line.split()[1])
+                elif line.startswith("END "):
+                    i, outcome, base, what, detail = json.loads(line[4:])
+                    counts[outcome] = counts.get(outcome, 0) + 1
+                    done, last_begin = i + 1, None
+                    if outcome in failing:
+                        failures.append((i, outcome, base, what, detail))
+                    elif outcome in noted:
+                        notes.append((i, outcome, base, what, detail))
+            if proc.returncode != 0 or last_begin is not None:
+                i = last_begin if last_begin is not None else done
+                counts["crash"] = counts.get("crash", 0) + 1
+                failures.append((i, "crash", "", f"exit {proc.returncode}", tail))
+                if i + 1 < b:
+                    running.append(start(i + 1, b))
     return counts, failures, notes
 
 

@@ -178,7 +178,7 @@ def build_models(directory):
         for name, kw in {"tagger": {}, "tagger_clusters": {"clusters": clusters}}.items():
             est = Tagger(max_epochs=2, **kw).fit(sents, tags)
             paths[name] = os.path.join(directory, name + ".npz")
-            save_model(est, paths[name])
+            save_model(est, paths[name], info={"tag_column": "upos"})  # as `tag train` writes it
     return paths
 
 

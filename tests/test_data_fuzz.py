@@ -81,6 +81,19 @@ def test_a_label_that_is_not_utf8_is_named_with_its_line(tmp_path, compress):
     refused(streamed(path), str(path), "line 3", "not UTF-8", "0xc3")
 
 
+@pytest.mark.parametrize("at", [2, 30_000])  # in the first block, in a later one (blocks of 64 KiB)
+@pytest.mark.parametrize("fields", ["3,4,5,y", "3,4"])
+def test_a_row_with_another_number_of_fields_is_named_with_its_line(tmp_path, at, fields):
+    # as the in-memory reader says it; pyarrow's message named neither file nor line, and in the
+    # first block it read "not CSV with a header"
+    rows = [f"{i},{i + 1},x" for i in range(40_000)]
+    rows[at - 2] = fields
+    path = tmp_path / "d.csv"
+    path.write_text("a,b,label\n" + "\n".join(rows) + "\n")
+    n = fields.count(",") + 1
+    refused(streamed(path, block_bytes=1 << 16), f"{path}, line {at}: {n} fields, expected 3 as in the header")
+
+
 def test_a_hashed_value_beyond_float32_is_refused_with_its_line(tmp_path):
     # 1e308 is a finite float64, but the hashed rows are float32: it became inf
     path = tmp_path / "d.csv"

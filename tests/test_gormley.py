@@ -27,6 +27,25 @@ def test_trace_gives_every_intermediate_vector():
     assert [u.score for u in updates] == [0.0, -1.0, 0.0]
 
 
+def test_a_lazy_trace_replays_the_same_updates_one_at_a_time():
+    # a non-separable run of many updates, in two and three classes: the iterator yields what
+    # the list holds, and nothing is computed before it is asked for
+    from collections.abc import Iterator
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 5))
+    for y in (rng.integers(0, 2, 200), rng.integers(0, 3, 200)):
+        est, listed = trace_updates(X, y, max_epochs=30, order="shuffle", random_state=1)
+        est2, lazy = trace_updates(X, y, max_epochs=30, order="shuffle", random_state=1, lazy=True)
+        assert isinstance(lazy, Iterator) and not isinstance(lazy, list)
+        assert len(listed) == est.n_updates_ > 1000
+        for a, b in zip(listed, lazy, strict=True):
+            assert (a.k, a.epoch, a.index, a.label, a.score) == (b.k, b.epoch, b.index, b.label, b.score)
+            for name in ("x", "w_before", "b_before", "w_after", "b_after"):
+                np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+        np.testing.assert_array_equal(listed[-1].w_after, est.coef_.ravel() if est.coef_.shape[0] == 1 else est.coef_)
+
+
 def test_trace_cli_prints_the_lecture(run_cli):
     code, out, err = run_cli(["trace", "--example", "gormley"])
     assert code == 0, err

@@ -48,7 +48,8 @@ def test_every_estimator_round_trips_through_the_checks(models, tmp_path):
 
     for name, path in models.items():
         again = tmp_path / f"{name}.npz"
-        save_model(load_model(path), again)
+        est, info = load_model(path, with_info=True)
+        save_model(est, again, info=info)
         meta, arrays, _ = mf.read_raw(path)
         meta2, arrays2, _ = mf.read_raw(again)
         assert meta2 == meta, name
@@ -163,6 +164,9 @@ def test_weight_dtypes_are_checked(models, tmp_path, dtype):
         (("params", "order"), ["cyclic"]),
         (("params", "no_such_parameter"), 1),
         (("info",), []),
+        (("info", "tag_column"), "feats"),  # the CoNLL-U column a tagger was trained on
+        (("info", "tag_column"), 1),
+        (("info", "label_column"), ["y"]),
         (("estimator",), ["Perceptron"]),
     ],
 )

@@ -212,10 +212,41 @@ def test_patience_without_dev_is_refused(files, capsys):
 
 
 def test_evaluate_refuses_a_column_whose_tags_the_model_never_saw(files, capsys):
+    # a model file that does not record its column (written before it did, or by save_model)
+    from perceptrons import load_model
+
     tmp, train, dev = files
     assert run(capsys, "tag", "train", train, "--epochs", 2, "-o", tmp / "m.npz")[0] == 0
-    code, out, err = run(capsys, "tag", "evaluate", tmp / "m.npz", dev, "--column", "xpos")
+    save_model(load_model(tmp / "m.npz"), tmp / "old.npz")
+    code, out, err = run(capsys, "tag", "evaluate", tmp / "old.npz", dev, "--column", "xpos")
     assert code == 2 and "none of its xpos tags" in err and "accuracy" not in out
+
+
+def test_predict_and_evaluate_read_the_column_the_model_was_trained_on(files, capsys):
+    from perceptrons import load_model
+
+    tmp, train, dev = files
+    assert run(capsys, "tag", "train", train, "--column", "xpos", "--epochs", 3, "-o", tmp / "x.npz")[0] == 0
+    assert load_model(tmp / "x.npz", with_info=True)[1] == {"tag_column": "xpos"}
+    blank = tmp / "blank.conllu"
+    blank.write_text(conllu([(w, ["_"] * len(w), ["_"] * len(w)) for w, _, _ in SENTS[:2]]), encoding="utf-8")
+    code, out, err = run(capsys, "tag", "predict", tmp / "x.npz", blank)
+    assert code == 0, err
+    rows = [line.split("\t") for line in out.splitlines() if line and line[0].isdigit() and "-" not in line[:3]]
+    assert [r[4] for r in rows] == ["DT", "NN", "VBZ", ".", "DT", "NN", "VBZ", "."]  # XPOS filled
+    assert {r[3] for r in rows} == {"_"}  # UPOS left as it was
+    code, out, err = run(capsys, "tag", "evaluate", tmp / "x.npz", dev)
+    assert code == 0 and "token accuracy    1.0000" in out, err
+    # the other column would receive tags of the wrong set: refused, nothing written
+    for command in (["predict", tmp / "x.npz", blank, "-o", tmp / "out.conllu"], ["evaluate", tmp / "x.npz", dev]):
+        code, out, err = run(capsys, "tag", *command, "--column", "upos")
+        assert code == 2 and err.count("\n") == 1, err
+        assert "--column" in err and "the model was trained on the xpos column" in err
+    assert not (tmp / "out.conllu").exists()
+    # given the column it was trained on, or a model that does not say: as before
+    assert run(capsys, "tag", "evaluate", tmp / "x.npz", dev, "--column", "xpos")[0] == 0
+    save_model(load_model(tmp / "x.npz"), tmp / "old.npz")
+    assert run(capsys, "tag", "evaluate", tmp / "old.npz", dev, "--column", "xpos")[0] == 0
 
 
 def test_missing_files(files, capsys):

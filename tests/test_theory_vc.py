@@ -131,6 +131,16 @@ def test_cli_vc_disks(tmp_path, capsys):
     assert "15 of 16" in out and "missing     {r, s}" in out
 
 
+def test_a_points_line_of_separators_only_is_blank(tmp_path):
+    # found by the data fuzzer: "," after the first point raised IndexError
+    from perceptrons.cli.vc import read_points
+
+    f = tmp_path / "points.txt"
+    f.write_text("p 0 1\n,\n , ,  # a comment\nq 0 -1\n")
+    names, P = read_points(f)
+    assert names == ["p", "q"] and P.tolist() == [[0.0, 1.0], [0.0, -1.0]]
+
+
 def test_cli_vc_bad_concept_and_too_many_points(tmp_path, capsys):
     f = tmp_path / "points.csv"
     f.write_text("x,y\n" + "\n".join(f"{i},{i * i}" for i in range(22)))

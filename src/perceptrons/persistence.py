@@ -143,9 +143,11 @@ def load_model(path: str | os.PathLike[str], expect: str | Iterable[str] | None 
     top.str("library_version", max_len=64)
     info = top.raw("info")
     top.require(
-        isinstance(info, dict) and isinstance(info.get("label_column"), (str, type(None))),
+        isinstance(info, dict)
+        and isinstance(info.get("label_column"), (str, type(None)))
+        and info.get("tag_column") in (None, "upos", "xpos"),
         "info",
-        "expected an object whose label_column is a string or null",
+        "expected an object whose label_column is a string or null, and tag_column 'upos', 'xpos' or absent",
     )
     params = top.raw("params")
     top.require(isinstance(params, dict), "params", "expected a JSON object")

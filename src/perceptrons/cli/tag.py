@@ -15,8 +15,16 @@ from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import COUNT, EPOCHS, SEED
 from perceptrons.cli._paths import check_output_path
 
+COLUMNS = ["upos", "xpos"]
 COLUMN_OPTION = click.option(
-    "--column", type=click.Choice(["upos", "xpos"]), default="upos", show_default=True, help="CoNLL-U tag column."
+    "--column", type=click.Choice(COLUMNS), default="upos", show_default=True, help="CoNLL-U tag column."
+)
+#: predict and evaluate read the column the model was trained on (recorded in its file) unless told
+MODEL_COLUMN_OPTION = click.option(
+    "--column",
+    type=click.Choice(COLUMNS),
+    default=None,
+    help="CoNLL-U tag column  [default: the one the model was trained on; upos for models that do not say]",
 )
 
 
@@ -194,7 +202,7 @@ def train(
         with _epoch_bar(tagger, epochs) as on_epoch:
             tagger.fit(words, tags, dev=dev_arg, callback=on_epoch)
         summary = f"{len(sents)} sentences, {sum(len(w) for w in words)} tokens"
-    save_model(tagger, output)
+    save_model(tagger, output, info={"tag_column": column})
     m = tagger.model_
     click.echo(f"model      Tagger -> {output}")
     if tagger.clusters_ is not None:
@@ -277,19 +285,28 @@ def _read_plain(path):
     return [line.split() for _, line in utf8_lines(path)]
 
 
-def _load(model):
+def _load(model, column):
+    """(tagger, column): the model, and the tag column to read and write, which is the one the
+    model was trained on unless ``--column`` says another (refused: its tags are of another set)."""
     from perceptrons.cli._common import check_label_text
     from perceptrons.persistence import load_model
 
-    tagger = load_model(model, expect="Tagger")
+    tagger, info = load_model(model, expect="Tagger", with_info=True)
     check_label_text(tagger.model_.classes_, f"{model}: model tag", field=True)
-    return tagger
+    trained_on = info.get("tag_column")
+    if column is not None and trained_on is not None and column != trained_on:
+        raise click.BadParameter(
+            f"{column}: the model was trained on the {trained_on} column; its tags would be written "
+            f"as {column} tags (omit --column, or give a model trained on {column})",
+            param_hint="--column",
+        )
+    return tagger, column or trained_on or "upos"
 
 
 @command.command(name="predict")
 @click.argument("model", type=click.Path(dir_okay=False), callback=note_path)
 @click.argument("file", type=click.Path(dir_okay=False), callback=note_input)
-@COLUMN_OPTION
+@MODEL_COLUMN_OPTION
 @click.option(
     "--format",
     "fmt",
@@ -312,7 +329,7 @@ def predict(model, file, column, fmt, output):
     if file == "-":
         raise click.BadParameter("-: tag predict reads a file; standard input is not supported here", param_hint="FILE")
     check_output_path(output, [("MODEL", model), ("FILE", file)], stream_ok=True)
-    tagger = _load(model)
+    tagger, column = _load(model, column)
     if fmt is None:
         from perceptrons.io.conllu import guess_format
 
@@ -335,12 +352,12 @@ def predict(model, file, column, fmt, output):
 @command.command(name="evaluate")
 @click.argument("model", type=click.Path(dir_okay=False), callback=note_path)
 @click.argument("test", type=click.Path(dir_okay=False), callback=note_input)
-@COLUMN_OPTION
+@MODEL_COLUMN_OPTION
 def evaluate(model, test, column):
     """Token and sentence accuracy, known vs unknown words, and per-tag precision/recall/F1 on TEST."""
     if not os.path.exists(test):
         raise click.BadParameter(f"{test}: no such file", param_hint="TEST")
-    tagger = _load(model)
+    tagger, column = _load(model, column)
     from perceptrons.io.conllu import read_conllu
     from perceptrons.structured.metrics import tagging_report
 

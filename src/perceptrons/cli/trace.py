@@ -44,8 +44,9 @@ def command(data, example, label, fmt, epochs, order, seed, no_intercept):
         X, y = read_data(data, label=label, fmt=fmt)
         if hasattr(X, "toarray"):
             X = X.toarray()
+    # the updates are printed as they are replayed: a long run never holds them all
     est, updates = trace_updates(
-        X, y, fit_intercept=not no_intercept, max_epochs=epochs, order=order, random_state=seed
+        X, y, fit_intercept=not no_intercept, max_epochs=epochs, order=order, random_state=seed, lazy=True
     )
 
     def vec(w, b):
@@ -54,9 +55,11 @@ def command(data, example, label, fmt, epochs, order, seed, no_intercept):
 
     binary = len(est.classes_) == 2
     expr = "y·(w·x)" if no_intercept else "y·(w·x+b)"
-    w0 = updates[0].w_before if updates else est.coef_.ravel()
-    click.echo(f"w_1 = {vec(w0, updates[0].b_before if updates else est.intercept_)}" if binary else "W_1 = 0")
+    w0, b0 = est.initial_
+    click.echo(f"w_1 = {vec(w0, b0)}" if binary else "W_1 = 0")
+    n_updates = 0
     for u in updates:
+        n_updates += 1
         x = "(" + ", ".join(_num(v) for v in u.x) + ")"
         if binary:
             click.echo(
@@ -70,7 +73,7 @@ def command(data, example, label, fmt, epochs, order, seed, no_intercept):
                 f"margin over runner-up {_num(u.score)}: mistake  update k={u.k}"
             )
     click.echo(
-        f"{len(updates)} updates in {est.n_epochs_} epochs; mistakes per epoch {est.mistakes_per_epoch_}; "
+        f"{n_updates} updates in {est.n_epochs_} epochs; mistakes per epoch {est.mistakes_per_epoch_}; "
         f"{'converged' if est.converged_ else 'not converged'}"
     )
 

@@ -37,10 +37,9 @@ def read_points(path, dims=()):
         raise PerceptronsError(f"{path}: no such file")
     names, rows, first_line, header_done = [], [], None, False
     for lineno, line in utf8_lines(path):
-        text = line.split("#", 1)[0].strip()
-        if not text:
+        fields = line.split("#", 1)[0].replace(",", " ").split()
+        if not fields:  # blank, a comment, or separators only
             continue
-        fields = [f for f in text.replace(",", " ").split() if f]
         numeric = [_number(f) for f in fields]
         if not header_done and all(v is None for v in numeric):
             header_done = True

@@ -15,6 +15,7 @@ import numpy as np
 from perceptrons.linear.perceptron import Perceptron
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Literal
 
     from numpy.typing import ArrayLike
@@ -48,8 +49,10 @@ class _TracingPerceptron(Perceptron):
         self.log_ = []
 
     def _record_updates(self, log):
+        # per epoch, the rows updated on and the runners-up, as arrays: 16 bytes an update, so a
+        # long run's log stays small (the updates themselves are replayed from it one at a time)
         epoch = len(self.mistakes_per_epoch_) + 1
-        self.log_.extend((epoch, int(i), int(r)) for i, _, r in log)
+        self.log_.append((epoch, log[:, 0].copy(), log[:, 2].copy()))
 
 
 def trace_updates(
@@ -62,8 +65,9 @@ def trace_updates(
     init: Literal["zeros", "random"] = "zeros",
     margin: float = 0.0,
     random_state: int | np.random.RandomState | None = None,
-) -> tuple[Perceptron, list[Update]]:
-    """Run the PLA and return its fitted estimator and the list of every :class:`Update`.
+    lazy: bool = False,
+) -> tuple[Perceptron, list[Update] | Iterator[Update]]:
+    """Run the PLA and return its fitted estimator and every :class:`Update`.
 
     Parameters
     ----------
@@ -71,11 +75,15 @@ def trace_updates(
     y : array-like of shape (n_samples,)
     fit_intercept, max_epochs, order, init, margin, random_state
         As in :class:`perceptrons.Perceptron`.
+    lazy : bool, default=False
+        Return the updates as an iterator that replays them one at a time, in memory of a few
+        weight vectors, instead of a list holding four vectors an update (a run on a9a makes
+        ~5,000 updates an epoch).
 
     Returns
     -------
     estimator : Perceptron
-    updates : list of Update
+    updates : list of Update, or an iterator of them with ``lazy=True``
 
     Examples
     --------
@@ -100,34 +108,39 @@ def trace_updates(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         est.fit(X, y)
-    X = np.asarray(X, dtype=np.float64)
-    yi = np.searchsorted(est.classes_, np.asarray(y))
+    updates = _replay(est, np.asarray(X, dtype=np.float64), np.searchsorted(est.classes_, np.asarray(y)))
+    return est, (updates if lazy else list(updates))
+
+
+def _replay(est, X, yi):
+    """The updates of ``est``'s run, rebuilt from its log on the same float64 values."""
     w, b = (a.copy() for a in est.initial_)
     binary = w.ndim == 1
-    updates = []
-    for k, (epoch, i, runner) in enumerate(est.log_, start=1):
-        x = X[i]
-        w_before, b_before = w.copy(), b.copy()
-        if binary:
-            sign = 1.0 if yi[i] == 1 else -1.0
-            score = sign * (x @ w + b[0])
-            w += sign * x
-            if fit_intercept:
-                b += sign
-        else:
-            scores = x @ w + b
-            true = yi[i]
-            score = scores[true] - scores[runner]
-            w[:, true] += x
-            w[:, runner] -= x
-            if fit_intercept:
-                b[true] += 1.0
-                b[runner] -= 1.0
-        updates.append(
-            Update(
+    k = 0
+    for epoch, rows, runners in est.log_:
+        for i, runner in zip(rows.tolist(), runners.tolist()):
+            k += 1
+            x = X[i]
+            w_before, b_before = w.copy(), b.copy()
+            if binary:
+                sign = 1.0 if yi[i] == 1 else -1.0
+                score = sign * (x @ w + b[0])
+                w += sign * x
+                if est.fit_intercept:
+                    b += sign
+            else:
+                scores = x @ w + b
+                true = yi[i]
+                score = scores[true] - scores[runner]
+                w[:, true] += x
+                w[:, runner] -= x
+                if est.fit_intercept:
+                    b[true] += 1.0
+                    b[runner] -= 1.0
+            yield Update(
                 k,
                 epoch,
-                int(i),
+                i,
                 x.copy(),
                 est.classes_[yi[i]],
                 float(score) + 0.0,
@@ -136,8 +149,6 @@ def trace_updates(
                 _public(w),
                 b.copy(),
             )
-        )
-    return est, updates
 
 
 def _public(w):
