@@ -407,13 +407,23 @@ def cli_runner(workdir):
                 code = exc.code
         return code, err.getvalue()
 
+    # a model trained on each seed that predict/evaluate can take (the file's own format)
     models = {}
     seeds = seed_files()
-    for name, argv in (("linear", ["train"]), ("tagger", ["tag", "train", "--epochs", "2"])):
-        src = os.path.join(workdir, seeds["csv" if name == "linear" else "conllu"][0])
+    trainings = {
+        "csv": ["train"],
+        "tsv": ["train"],
+        "libsvm": ["train"],
+        "vw": ["train", "--stream"],
+        "parquet": ["train"],
+        "npz": ["train"],
+        "conllu": ["tag", "train", "--epochs", "2"],
+    }
+    for name, argv in trainings.items():
+        src = os.path.join(workdir, seeds[name][0])
         with open(src, "wb") as f:
-            f.write(seeds["csv" if name == "linear" else "conllu"][1])
-        models[name] = os.path.join(workdir, f"{name}.npz")
+            f.write(seeds[name][1])
+        models[name] = os.path.join(workdir, f"{name}.npz.model")
         code, err = run([*argv, src, "-o", models[name]])
         assert code == 0, err
 
@@ -424,18 +434,19 @@ def cli_runner(workdir):
             yield ["train", path, *given, "--epochs", "2", "-o", out]
             if fmt != "npz":
                 yield ["train", path, *given, "--stream", "--epochs", "2", "-o", out]
-            if fmt in ("csv", "tsv"):
-                yield ["predict", models["linear"], path, *given, "-o", out]
-                yield ["evaluate", models["linear"], path, *given]
+            stream = [[], ["--stream"]] if fmt != "npz" else [[]]
+            for streamed in stream:
+                yield ["predict", models[fmt], path, *given, *streamed, "-o", out]
+                yield ["evaluate", models[fmt], path, *given, *streamed]
             yield ["analyze", path, *given, "--max-epochs", "50"]
             yield ["trace", path, *given, "--epochs", "3"]
             yield ["report", path, *given, "--epochs", "20", "-o", out]
         elif fmt == "conllu":
             yield ["tag", "train", path, "--epochs", "2", "-o", out]
-            yield ["tag", "predict", models["tagger"], path, "-o", out]
-            yield ["tag", "evaluate", models["tagger"], path]
+            yield ["tag", "predict", models["conllu"], path, "-o", out]
+            yield ["tag", "evaluate", models["conllu"], path]
         elif fmt == "text":
-            yield ["tag", "predict", models["tagger"], path, "-o", out]
+            yield ["tag", "predict", models["conllu"], path, "-o", out]
         elif fmt == "points":
             for concept in ("halfplanes", "disks", "rectangles"):
                 yield ["vc", "--concept", concept, "--points", path]

@@ -11,6 +11,7 @@ two checkpoints the page adds y·z of the logged examples, in order: the very ad
 bit for bit the one computed here (``tests/test_report_browser.py`` checks every step).
 """
 
+import itertools
 import math
 
 import numpy as np
@@ -42,8 +43,9 @@ def trace_section(X, y, fit_intercept, max_epochs, max_updates, w_star):
         w*), ``errors`` (training errors of each w_{k+1}), the checkpoints ``w`` every ``stride`` updates (``w[0]`` is w_1), and the run's
         ``n_updates``, ``n_epochs``, ``mistakes_per_epoch``, ``converged``, ``truncated``.
     """
-    est, updates = trace_updates(X, y, fit_intercept=fit_intercept, max_epochs=max_epochs)
-    kept = updates[:max_updates]
+    # only the kept updates are replayed: the run may have made millions
+    est, updates = trace_updates(X, y, fit_intercept=fit_intercept, max_epochs=max_epochs, lazy=True)
+    kept = list(itertools.islice(updates, max_updates))
     n, d = X.shape
     p = d + int(fit_intercept)
     W = np.empty((len(kept) + 1, p))
@@ -69,7 +71,7 @@ def trace_section(X, y, fit_intercept, max_epochs, max_updates, w_star):
         "n_epochs": int(est.n_epochs_),
         "mistakes_per_epoch": est.mistakes_per_epoch_,
         "converged": bool(est.converged_),
-        "truncated": len(kept) < len(updates),
+        "truncated": len(kept) < est.n_updates_,
         "max_epochs": int(max_epochs),
     }
 
