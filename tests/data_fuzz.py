@@ -28,7 +28,6 @@ crash of the worker.  With ``--cli``, each case also runs the command a user wou
 standard error and no new file.
 """
 
-import argparse
 import contextlib
 import gzip
 import io
@@ -40,7 +39,7 @@ import time
 import traceback
 
 import numpy as np
-from fuzz_harness import run_workers, worker_loop
+from fuzz_harness import argument_parser, run_workers, summary, worker_loop
 from model_fuzz import mutate_array
 
 HOSTILE_BYTES = [
@@ -492,28 +491,15 @@ def fuzz(cases, seed=0, workers=2, cli=False):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cases", type=int, default=20000)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--cli", action="store_true", help="also run the user's command on each file")
-    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--start", type=int, help=argparse.SUPPRESS)
-    ap.add_argument("--stop", type=int, help=argparse.SUPPRESS)
+    ap = argument_parser(__doc__, default_cases=20000)
+    ap.add_argument("--cli", action="store_true", help="also run the user's commands on each file")
     args = ap.parse_args()
     if args.worker:
         worker(args)
         return 0
     t0 = time.perf_counter()
     counts, failures = fuzz(args.cases, args.seed, args.workers, args.cli)
-    for f in failures[:80]:
-        print("FAIL", *f)
-    total = sum(counts.values())
-    print(
-        f"{total} cases in {time.perf_counter() - t0:.0f} s (seed {args.seed}): "
-        + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-    )
-    return 1 if failures or total < args.cases else 0
+    return summary(args, counts, failures, time.perf_counter() - t0, shown=80)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ prints ``BEGIN i`` before case *i* and ``END [i, outcome, base, what, detail]`` 
 the case it had begun is recorded as a crash and a new worker resumes after it.
 """
 
+import argparse
 import json
 import os
 import subprocess
@@ -82,3 +83,29 @@ def worker_loop(start, stop, run_case):
         print(f"BEGIN {i}", flush=True)
         outcome = run_case(i)
         print("END " + json.dumps([i, *outcome]), flush=True)
+
+
+def argument_parser(doc, default_cases):
+    """The options every fuzzing script takes: ``--cases``, ``--seed``, ``--workers``, and the
+    worker's own (hidden)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--cases", type=int, default=default_cases)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--start", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--stop", type=int, help=argparse.SUPPRESS)
+    return ap
+
+
+def summary(args, counts, failures, seconds, shown=50):
+    """Print the failures (the first ``shown``) and the counts; the exit status: 1 when a case
+    failed or did not run."""
+    for f in failures[:shown]:
+        print("FAIL", *f)
+    total = sum(counts.values())
+    print(
+        f"{total} cases in {seconds:.0f} s (seed {args.seed}): "
+        + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    )
+    return 1 if failures or total < args.cases else 0

@@ -33,7 +33,7 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
-from fuzz_harness import run_workers, worker_loop
+from fuzz_harness import argument_parser, run_workers, summary, worker_loop
 
 SPECIALS = [
     -1,
@@ -504,32 +504,19 @@ def fuzz(cases, seed=0, workers=2):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cases", type=int, default=10000)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--workers", type=int, default=2)
+    ap = argument_parser(__doc__, default_cases=10000)
     ap.add_argument("--verbose", action="store_true", help="also list the cases refused at use and used")
-    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--models", help=argparse.SUPPRESS)
-    ap.add_argument("--start", type=int, help=argparse.SUPPRESS)
-    ap.add_argument("--stop", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         worker(args)
         return 0
     t0 = time.perf_counter()
     counts, failures, notes = fuzz(args.cases, args.seed, args.workers)
-    for f in failures[:50]:
-        print("FAIL", *f)
     if args.verbose:
         for f in sorted(notes, key=lambda n: n[1] == "used")[:300]:
             print("NOTE", *f)
-    total = sum(counts.values())
-    print(
-        f"{total} cases in {time.perf_counter() - t0:.0f} s (seed {args.seed}): "
-        + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-    )
-    return 1 if failures or total < args.cases else 0
+    return summary(args, counts, failures, time.perf_counter() - t0)
 
 
 if __name__ == "__main__":

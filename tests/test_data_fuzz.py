@@ -65,20 +65,18 @@ def streamed(path, **options):
 
 # ---------------------------------------------------------------------- streamed CSV
 @pytest.mark.parametrize("compress", [False, True])
-def test_a_header_that_is_not_utf8_is_named_with_its_line(tmp_path, compress):
-    data = b"a,b\xff,label\n1,2,x\n3,4,y\n"
+@pytest.mark.parametrize(
+    "data, line, byte",
+    [
+        (b"a,b\xff,label\n1,2,x\n3,4,y\n", 1, "0xff"),  # the header: a UnicodeDecodeError
+        # the label column, read as text: pyarrow's conversion error named neither line nor file
+        (b"a,b,label\n1,2,x\n3,4,y\xc3\n5,6,x\n", 3, "0xc3"),
+    ],
+)
+def test_bytes_that_are_not_utf8_are_named_with_their_line(tmp_path, compress, data, line, byte):
     path = tmp_path / ("d.csv.gz" if compress else "d.csv")
     path.write_bytes(gzip.compress(data) if compress else data)
-    refused(streamed(path), str(path), "line 1", "not UTF-8", "0xff")
-
-
-@pytest.mark.parametrize("compress", [False, True])
-def test_a_label_that_is_not_utf8_is_named_with_its_line(tmp_path, compress):
-    # the label column is read as text: pyarrow's conversion error names neither line nor file
-    data = b"a,b,label\n1,2,x\n3,4,y\xc3\n5,6,x\n"
-    path = tmp_path / ("d.csv.gz" if compress else "d.csv")
-    path.write_bytes(gzip.compress(data) if compress else data)
-    refused(streamed(path), str(path), "line 3", "not UTF-8", "0xc3")
+    refused(streamed(path), str(path), f"line {line}", "not UTF-8", byte)
 
 
 @pytest.mark.parametrize("at", [2, 30_000])  # in the first block, in a later one (blocks of 64 KiB)
