@@ -20,13 +20,11 @@ Labels are read as text and typed as the in-memory reader types them
 (:func:`perceptrons.io.labels.typed_labels`) once all are known.
 """
 
-import contextlib
-import re
-
 import numpy as np
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.blocks import Block
+from perceptrons.io.csv_errors import RAGGED, csv_error, not_utf8
 from perceptrons.io.delimited import check_header
 from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label
 
@@ -40,8 +38,6 @@ def _pyarrow():
 
 #: cells read as missing: pyarrow's markers, but not the spellings of NaN, which parse as the
 #: number they are and are refused as not finite, with the value, as the in-memory reader does
-#: pyarrow's message for a row whose number of fields is not the header's
-_RAGGED = re.compile(r"Expected (\d+) columns, got (\d+)")
 _NULLS = ["", "#N/A", "#N/A N/A", "#NA", "N/A", "NA", "NULL", "n/a", "null"]
 
 
@@ -75,9 +71,9 @@ def _open_csv(path, delimiter, block_bytes, names=None, column_types=None):
         )
     except (pa.ArrowInvalid, OSError) as exc:
         reason = _first_line(exc)
-        if names is None and not _RAGGED.search(reason):
-            raise _not_utf8(path) or PerceptronsError(f"{path}: not CSV with a header ({reason})") from None
-        raise _csv_error(path, names, reason, delimiter) from None
+        if names is None and not RAGGED.search(reason):
+            raise not_utf8(path) or PerceptronsError(f"{path}: not CSV with a header ({reason})") from None
+        raise csv_error(path, names, reason, delimiter) from None
 
 
 def _names(path, reader):
@@ -85,34 +81,7 @@ def _names(path, reader):
     try:
         return reader.schema.names
     except UnicodeDecodeError:
-        raise _not_utf8(path) or PerceptronsError(f"{path}, line 1: the header is not UTF-8 text") from None
-
-
-def _not_utf8(path):
-    """The error naming the first line that is not UTF-8, or None when every line is."""
-    for lineno, raw in _lines(path):
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return PerceptronsError(
-                f"{path}, line {lineno}: not UTF-8 text (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
-            )
-    return None
-
-
-def _lines(path):
-    """``(line number, bytes)`` of a plain or gzip file, to find the line of an error pyarrow
-    reports without one; a stream that ends early just ends the search.
-    """
-    import zlib
-
-    from perceptrons.io.chunks import opened
-
-    with opened(path) as f:
-        try:
-            yield from enumerate(f, 1)
-        except (OSError, EOFError, zlib.error):
-            return
+        raise not_utf8(path) or PerceptronsError(f"{path}, line 1: the header is not UTF-8 text") from None
 
 
 def _csv_batches(path, reader, delimiter):
@@ -124,51 +93,10 @@ def _csv_batches(path, reader, delimiter):
         except StopIteration:
             return
         except pa.ArrowInvalid as exc:
-            raise _csv_error(path, reader.schema.names, _first_line(exc), delimiter) from None
+            raise csv_error(path, reader.schema.names, _first_line(exc), delimiter) from None
         except OSError as exc:  # a gzip stream that ends early
             raise PerceptronsError(f"{path}: cannot read: {_first_line(exc)}") from None
         yield batch
-
-
-def _csv_error(path, names, reason, delimiter):
-    """The error for what pyarrow refused in a CSV block, with its line where it can be found:
-    bytes that are not UTF-8, a row with another number of fields than the header, or a cell
-    without its column's type (fixed by the first block).  pyarrow's message names what is
-    wrong, not where.
-    """
-    if "invalid UTF8" in reason:
-        return _not_utf8(path) or PerceptronsError(f"{path}: {reason}")
-    ragged = _RAGGED.search(reason)
-    if ragged:  # a row with another number of fields than the header (as the in-memory reader says it)
-        expected, got = int(ragged[1]), int(ragged[2])
-        where = _first_row(path, delimiter, lambda row: len(row) == got)
-        return PerceptronsError(f"{where or path}: {got} fields, expected {expected} as in the header")
-    found = re.search(r"column #(\d+): CSV conversion error to (\w+): invalid value '(.*)'$", reason)
-    if found is None:
-        return PerceptronsError(f"{path}: {reason}; expected the column types of the first rows")
-    k, kind, value = int(found[1]), found[2], found[3]
-    where = _first_row(path, delimiter, lambda row: len(row) > k and row[k] == value)
-    if where:
-        return PerceptronsError(
-            f"{where}: column {names[k]!r} holds {value!r}; expected a value of type {kind}, as in the rows before"
-        )
-    return PerceptronsError(
-        f"{path}: column {names[k]!r} holds {value!r}; expected a {kind} value as in the rows before"
-    )
-
-
-def _first_row(path, delimiter, wanted):
-    """``"path, line n"`` of the first data row (after the header) for which ``wanted(fields)``
-    holds, or None: pyarrow's messages name what is wrong, not where.
-    """
-    import csv
-
-    reader = csv.reader((raw.decode("utf-8", errors="replace") for _, raw in _lines(path)), delimiter=delimiter)
-    with contextlib.suppress(csv.Error):  # a field csv cannot read: the message goes without the line
-        for row in reader:
-            if reader.line_num > 1 and wanted(row):
-                return f"{path}, line {reader.line_num}"
-    return None
 
 
 def parquet_blocks(path, *, label=None, hash_bits=None, text=None, block_bytes=1 << 24, **_):

@@ -1,0 +1,83 @@
+"""Where in a CSV file the error pyarrow reports is: its line.
+
+``pyarrow.csv`` names what is wrong (bytes that are not UTF-8, a row with another number of
+fields than the header, a cell without its column's type) but not where.  On that error path
+only, the file is read again, line by line, plain or gzip, to find the line.  The messages are
+those of the in-memory reader (:mod:`perceptrons.io.delimited`).
+"""
+
+import contextlib
+import re
+
+from perceptrons._validation import PerceptronsError
+
+#: pyarrow's message for a row whose number of fields is not the header's
+RAGGED = re.compile(r"Expected (\d+) columns, got (\d+)")
+
+
+def not_utf8(path):
+    """The error naming the first line that is not UTF-8, or None when every line is."""
+    for lineno, raw in _lines(path):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return PerceptronsError(
+                f"{path}, line {lineno}: not UTF-8 text (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
+            )
+    return None
+
+
+def _lines(path):
+    """``(line number, bytes)`` of a plain or gzip file, to find the line of an error pyarrow
+    reports without one; a stream that ends early just ends the search.
+    """
+    import zlib
+
+    from perceptrons.io.chunks import opened
+
+    with opened(path) as f:
+        try:
+            yield from enumerate(f, 1)
+        except (OSError, EOFError, zlib.error):
+            return
+
+
+def csv_error(path, names, reason, delimiter):
+    """The error for what pyarrow refused in a CSV block, with its line where it can be found:
+    bytes that are not UTF-8, a row with another number of fields than the header, or a cell
+    without its column's type (fixed by the first block).  pyarrow's message names what is
+    wrong, not where.
+    """
+    if "invalid UTF8" in reason:
+        return not_utf8(path) or PerceptronsError(f"{path}: {reason}")
+    ragged = RAGGED.search(reason)
+    if ragged:  # a row with another number of fields than the header (as the in-memory reader says it)
+        expected, got = int(ragged[1]), int(ragged[2])
+        where = _first_row(path, delimiter, lambda row: len(row) == got)
+        return PerceptronsError(f"{where or path}: {got} fields, expected {expected} as in the header")
+    found = re.search(r"column #(\d+): CSV conversion error to (\w+): invalid value '(.*)'$", reason)
+    if found is None:
+        return PerceptronsError(f"{path}: {reason}; expected the column types of the first rows")
+    k, kind, value = int(found[1]), found[2], found[3]
+    where = _first_row(path, delimiter, lambda row: len(row) > k and row[k] == value)
+    if where:
+        return PerceptronsError(
+            f"{where}: column {names[k]!r} holds {value!r}; expected a value of type {kind}, as in the rows before"
+        )
+    return PerceptronsError(
+        f"{path}: column {names[k]!r} holds {value!r}; expected a {kind} value as in the rows before"
+    )
+
+
+def _first_row(path, delimiter, wanted):
+    """``"path, line n"`` of the first data row (after the header) for which ``wanted(fields)``
+    holds, or None: pyarrow's messages name what is wrong, not where.
+    """
+    import csv
+
+    reader = csv.reader((raw.decode("utf-8", errors="replace") for _, raw in _lines(path)), delimiter=delimiter)
+    with contextlib.suppress(csv.Error):  # a field csv cannot read: the message goes without the line
+        for row in reader:
+            if reader.line_num > 1 and wanted(row):
+                return f"{path}, line {reader.line_num}"
+    return None
