@@ -141,11 +141,13 @@ def load_model(path: str | os.PathLike[str], expect: str | Iterable[str] | None 
             f"{path}: holds a {name}, but a {expect if isinstance(expect, str) else ' or '.join(expect)} is needed here"
         )
     top.str("library_version", max_len=64)
+    from perceptrons.io.conllu import COLUMNS  # a tagger's info names the column it was trained on
+
     info = top.raw("info")
     top.require(
         isinstance(info, dict)
         and isinstance(info.get("label_column"), (str, type(None)))
-        and info.get("tag_column") in (None, "upos", "xpos"),
+        and (info.get("tag_column") is None or (isinstance(info["tag_column"], str) and info["tag_column"] in COLUMNS)),
         "info",
         "expected an object whose label_column is a string or null, and tag_column 'upos', 'xpos' or absent",
     )

@@ -14,15 +14,15 @@ from perceptrons.cli._common import interrupt_between_epochs, progress_bar
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import COUNT, EPOCHS, SEED
 from perceptrons.cli._paths import check_output_path
+from perceptrons.io.conllu import COLUMNS
 
-COLUMNS = ["upos", "xpos"]
 COLUMN_OPTION = click.option(
-    "--column", type=click.Choice(COLUMNS), default="upos", show_default=True, help="CoNLL-U tag column."
+    "--column", type=click.Choice(sorted(COLUMNS)), default="upos", show_default=True, help="CoNLL-U tag column."
 )
 #: predict and evaluate read the column the model was trained on (recorded in its file) unless told
 MODEL_COLUMN_OPTION = click.option(
     "--column",
-    type=click.Choice(COLUMNS),
+    type=click.Choice(sorted(COLUMNS)),
     default=None,
     help="CoNLL-U tag column  [default: the one the model was trained on; upos for models that do not say]",
 )
