@@ -126,3 +126,70 @@ def test_train_names_nr_iter(nr_iter):
     with pytest.raises(PerceptronsError, match=r"^nr_iter must be an int"):
         tagger.train(CORPUS, nr_iter=nr_iter)
     assert tagger.max_epochs == 10
+
+
+# GOLD with tags the tagger never predicts or that gold lacks: both zero-count conventions show
+HARD_GOLD = GOLD + [[("Zyx", "FW"), ("man", "NN"), ("like", "IN"), ("old", "VBD")], [("flies", "NNS")]]
+
+
+class _Fixed(nltk_api.TaggerI):
+    """An NLTK tagger that answers with our tagger's tags: NLTK's own metrics are then the oracle."""
+
+    def __init__(self, ours):
+        self.ours = ours
+
+    def tag(self, tokens):
+        return self.ours.tag(tokens)
+
+
+@pytest.mark.parametrize("gold", [GOLD, HARD_GOLD, CORPUS])
+def test_per_tag_metrics_equal_nltks(taggers, gold):
+    ours = taggers[1]
+    oracle = _Fixed(ours)
+    for name in ("precision", "recall", "f_measure"):
+        got, expected = getattr(ours, name)(gold), getattr(oracle, name)(gold)
+        assert list(got) == list(expected) and got == expected, name  # same keys, order and floats
+    assert ours.f_measure(gold, alpha=0.2) == oracle.f_measure(gold, alpha=0.2)
+    for kwargs in ({}, {"sort_by_count": True}, {"truncate": 3, "sort_by_count": True}, {"alpha": 0.9, "truncate": 0}):
+        assert ours.evaluate_per_tag(gold, **kwargs) == oracle.evaluate_per_tag(gold, **kwargs)
+    cm = ours.confusion(gold)
+    assert type(cm) is type(oracle.confusion(gold)) and str(cm) == str(oracle.confusion(gold))
+
+
+def test_per_tag_metrics_by_hand(taggers):
+    ours = taggers[1]
+    gold = [[(w, "X") for w in WORDS]]  # a tag the tagger never predicts: recall and F 0 for it
+    predicted = [t for _, t in ours.tag(WORDS)]
+    assert ours.recall(gold)["X"] == 0.0 and ours.precision(gold)["X"] == 0.0
+    assert set(ours.precision(gold)) == {"X", *predicted}
+    assert all(v == 0.0 for v in ours.f_measure(gold).values())
+    right = [[(w, t) for w, t in ours.tag(WORDS)]]
+    assert set(ours.f_measure(right).values()) == {1.0}
+    table = ours.evaluate_per_tag(right, truncate=1).splitlines()
+    assert table[0].endswith("Tag | Prec.  | Recall | F-measure") and len(table) == 3
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda t: t.f_measure(GOLD, alpha=1.5), r"^alpha must be a float in the range \[0, 1\]"),
+        (lambda t: t.evaluate_per_tag(GOLD, alpha=float("nan")), "^alpha must be"),
+        (lambda t: t.evaluate_per_tag(GOLD, truncate=-1), r"^truncate must be None or an int"),
+        (lambda t: t.evaluate_per_tag(GOLD, truncate=2.5), r"^truncate must be None or an int"),
+        (lambda t: t.precision([[]]), "gold has no tokens"),
+        (lambda t: t.recall([[("man", 3)]]), r"^gold: a tag must be a str; found int 3"),
+        (lambda t: t.evaluate_per_tag("The man"), "got a string"),
+    ],
+)
+def test_per_tag_metrics_refuse_bad_arguments(taggers, call, match):
+    with pytest.raises(PerceptronsError, match=match):
+        call(taggers[1])
+
+
+def test_confusion_without_nltk_says_so(taggers, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "nltk.metrics", None)  # import fails as if NLTK were absent
+    with pytest.raises(PerceptronsError, match=r"NLTK's ConfusionMatrix, and NLTK is not installed"):
+        taggers[1].confusion(GOLD)
+    assert taggers[1].recall(GOLD)  # the others need no NLTK

@@ -74,6 +74,7 @@ def test_train_predict_evaluate(files, capsys):
     assert code == 0, err
     assert "token accuracy    1.0000" in out and "sentence accuracy 1.0000" in out
     assert "unknown words" in out and "NOUN" in out
+    assert "unknown words     -        (0 tokens)" in out and "nan" not in out  # dev holds no new word
 
 
 def test_xpos_and_greedy(files, capsys):

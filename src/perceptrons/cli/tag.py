@@ -368,8 +368,9 @@ def evaluate(model, test, column):
     click.echo(f"tokens            {r['tokens']}   sentences {r['sentences']}")
     click.echo(f"token accuracy    {r['token_accuracy']:.4f}")
     click.echo(f"sentence accuracy {r['sentence_accuracy']:.4f}")
-    click.echo(f"known words       {r['known_accuracy']:.4f}   ({r['tokens'] - r['n_unknown']} tokens)")
-    click.echo(f"unknown words     {r['unknown_accuracy']:.4f}   ({r['n_unknown']} tokens)")
+    for name, n in (("known", r["tokens"] - r["n_unknown"]), ("unknown", r["n_unknown"])):
+        share = f"{r[name + '_accuracy']:.4f}" if n else "-     "  # no such token: no accuracy, not "nan"
+        click.echo(f"{name + ' words':<17} {share}   ({n} tokens)")
     click.echo(f"{'tag':<8} {'precision':>9} {'recall':>9} {'f1':>9} {'support':>8}")
     for tag, p, rc, f1, n in r["per_tag"]:
         click.echo(f"{tag:<8} {p:>9.4f} {rc:>9.4f} {f1:>9.4f} {n:>8}")

@@ -12,7 +12,10 @@ Honnibal, M. (2013). "A Good Part-of-Speech Tagger in about 200 Lines of Python"
 
 from __future__ import annotations
 
-from numbers import Integral
+import operator
+from collections import Counter
+from itertools import chain
+from numbers import Integral, Real
 from typing import TYPE_CHECKING
 
 from perceptrons._validation import Interval, PerceptronsError, PerceptronsTypeError
@@ -52,7 +55,10 @@ def split_tagged(tagged: Iterable[Any], what: str = "sentences") -> tuple[list[l
 
 
 class NLTKTaggerAPI:
-    """``train``, ``tag``, ``tag_sents``, ``accuracy`` / ``evaluate`` as NLTK defines them."""
+    """NLTK's ``TaggerI`` and ``PerceptronTagger.train``: ``train``, ``tag``, ``tag_sents``,
+    ``accuracy`` / ``evaluate``, ``confusion``, ``precision``, ``recall``, ``f_measure`` and
+    ``evaluate_per_tag``, as NLTK defines them.
+    """
 
     def train(
         self: _Tagger,
@@ -150,13 +156,16 @@ class NLTKTaggerAPI:
         float
             In [0, 1].
         """
+        reference, test = self._gold_and_predicted(gold)
+        return sum(map(operator.eq, reference, test)) / len(reference)
+
+    def _gold_and_predicted(self, gold):
+        """The gold tags and the predicted tags of ``gold``'s tokens, as two flat lists."""
         words, tags = split_tagged(gold, "gold")
-        predicted = self.predict(words)
-        n = sum(len(t) for t in tags)
-        if n == 0:
+        reference = list(chain.from_iterable(tags))
+        if not reference:
             raise PerceptronsError("gold has no tokens; nothing to score")
-        right = sum(p == g for ps, gs in zip(predicted, tags) for p, g in zip(ps, gs))
-        return right / n
+        return reference, list(chain.from_iterable(self.predict(words)))
 
     def evaluate(self, gold: Iterable[Sequence[tuple[str, str]]]) -> float:
         """:meth:`accuracy` under NLTK's older name (deprecated there, kept here for old code).
@@ -172,3 +181,162 @@ class NLTKTaggerAPI:
             In [0, 1].
         """
         return self.accuracy(gold)
+
+    def confusion(self, gold: Iterable[Sequence[tuple[str, str]]]) -> Any:
+        """NLTK's ``ConfusionMatrix`` of the tags of ``gold`` (rows) against the predicted ones.
+
+        Parameters
+        ----------
+        gold : iterable of list of (str, str)
+            Tagged sentences; their words are tagged afresh.
+
+        Returns
+        -------
+        nltk.metrics.ConfusionMatrix
+            NLTK's own type, so that ``print`` and its methods behave as in NLTK.
+
+        Raises
+        ------
+        PerceptronsError
+            When NLTK is not installed: the matrix is its type.  :meth:`precision`,
+            :meth:`recall`, :meth:`f_measure` and :meth:`evaluate_per_tag` do not need it.
+        """
+        try:
+            from nltk.metrics import ConfusionMatrix
+        except ImportError:
+            raise PerceptronsError(
+                "confusion() returns NLTK's ConfusionMatrix, and NLTK is not installed (pip install nltk)"
+            ) from None
+        return ConfusionMatrix(*self._gold_and_predicted(gold))
+
+    def precision(self, gold: Iterable[Sequence[tuple[str, str]]]) -> dict[str, float]:
+        """Per tag, the fraction of the tokens tagged so that are so in ``gold``, as NLTK's ``precision``.
+
+        Parameters
+        ----------
+        gold : iterable of list of (str, str)
+            Tagged sentences; their words are tagged afresh.
+
+        Returns
+        -------
+        dict of str to float
+            Every tag of ``gold`` or of the predictions, in sorted order; 0.0 for a tag never
+            predicted (NLTK's convention).
+        """
+        counts = _TagCounts(*self._gold_and_predicted(gold))
+        return {tag: counts.precision(tag) for tag in counts.tags}
+
+    def recall(self, gold: Iterable[Sequence[tuple[str, str]]]) -> dict[str, float]:
+        """Per tag, the fraction of its tokens in ``gold`` that are tagged so, as NLTK's ``recall``.
+
+        Parameters
+        ----------
+        gold : iterable of list of (str, str)
+            Tagged sentences; their words are tagged afresh.
+
+        Returns
+        -------
+        dict of str to float
+            Every tag of ``gold`` or of the predictions, in sorted order; 0.0 for a tag that
+            ``gold`` does not hold.
+        """
+        counts = _TagCounts(*self._gold_and_predicted(gold))
+        return {tag: counts.recall(tag) for tag in counts.tags}
+
+    def f_measure(self, gold: Iterable[Sequence[tuple[str, str]]], alpha: float = 0.5) -> dict[str, float]:
+        """Per tag, ``1 / (alpha / precision + (1 - alpha) / recall)``, as NLTK's ``f_measure``.
+
+        Parameters
+        ----------
+        gold : iterable of list of (str, str)
+            Tagged sentences; their words are tagged afresh.
+        alpha : float in [0, 1], default=0.5
+            The weight of precision; 0.5 gives the harmonic mean F1.
+
+        Returns
+        -------
+        dict of str to float
+            Every tag of ``gold`` or of the predictions, in sorted order; 0.0 where the
+            precision or the recall is 0.
+        """
+        _check_alpha(alpha)
+        counts = _TagCounts(*self._gold_and_predicted(gold))
+        return {tag: counts.f_measure(tag, alpha) for tag in counts.tags}
+
+    def evaluate_per_tag(
+        self,
+        gold: Iterable[Sequence[tuple[str, str]]],
+        alpha: float = 0.5,
+        truncate: int | None = None,
+        sort_by_count: bool = False,
+    ) -> str:
+        """Precision, recall and F per tag as a text table, NLTK's ``evaluate_per_tag`` layout.
+
+        Parameters
+        ----------
+        gold : iterable of list of (str, str)
+            Tagged sentences; their words are tagged afresh.
+        alpha : float in [0, 1], default=0.5
+            As in :meth:`f_measure`.
+        truncate : int >= 0, default=None
+            Show only the first ``truncate`` tags (after sorting); None or 0 shows them all.
+        sort_by_count : bool, default=False
+            Order the tags by their count in ``gold``, most frequent first (ties alphabetical),
+            instead of alphabetically.
+
+        Returns
+        -------
+        str
+            One line per tag under a two-line header, each line ending in a newline.
+        """
+        _check_alpha(alpha)
+        if truncate is not None and not Interval(Integral, 0, None).accepts(truncate):
+            raise PerceptronsError(f"truncate must be None or an int in the range [0, inf). Got {truncate!r} instead.")
+        counts = _TagCounts(*self._gold_and_predicted(gold))
+        tags = counts.tags
+        if sort_by_count:
+            tags = sorted(tags, key=lambda t: -counts.gold[t])  # stable: ties stay alphabetical
+        if truncate:
+            tags = tags[:truncate]
+        width = max(3, *map(len, tags))
+        lines = [f"{'Tag':>{width}} | Prec.  | Recall | F-measure", f"{'-' * width}-+--------+--------+-----------"]
+        lines += [
+            f"{tag:>{width}} | {counts.precision(tag):<6.4f} | {counts.recall(tag):<6.4f} | "
+            f"{counts.f_measure(tag, alpha):.4f}"
+            for tag in tags
+        ]
+        return "\n".join(lines) + "\n"
+
+
+def _check_alpha(alpha):
+    if not Interval(Real, 0, 1).accepts(alpha):
+        raise PerceptronsError(f"alpha must be a float in the range [0, 1]. Got {alpha!r} instead.")
+
+
+class _TagCounts:
+    """Per tag: tokens right, in the gold standard, predicted; NLTK's ``ConfusionMatrix`` figures.
+
+    The ratios are NLTK's: each an ``int / int`` (the same float), 0.0 where a count is 0.
+    """
+
+    def __init__(self, reference, test):
+        bad = next((t for t in set(reference) if not isinstance(t, str)), None)
+        if bad is not None:
+            raise PerceptronsError(f"gold: a tag must be a str; found {type(bad).__name__} {bad!r:.40}")
+        self.gold, self.predicted = Counter(reference), Counter(test)
+        self.right = Counter(g for g, p in zip(reference, test) if g == p)
+        self.tags = sorted(self.gold.keys() | self.predicted.keys())
+
+    def precision(self, tag):
+        n = self.predicted[tag]
+        return self.right[tag] / n if n else 0.0
+
+    def recall(self, tag):
+        n = self.gold[tag]
+        return self.right[tag] / n if n else 0.0
+
+    def f_measure(self, tag, alpha):
+        p, r = self.precision(tag), self.recall(tag)
+        if p == 0.0 or r == 0.0:
+            return 0.0
+        return 1.0 / (alpha / p + (1 - alpha) / r)
