@@ -268,3 +268,59 @@ def test_ctrl_c_ends_training_and_writes_nothing(tmp_path):
     assert "interrupted; nothing was written" in stderr and "Traceback" not in stderr
     assert not out.exists()
     assert [p.name for p in tmp_path.iterdir()] == ["noisy.npz"]
+
+
+def _stderr_of(args, terminal, tmp_path):
+    """A command's standard error, written to a pseudo-terminal or to a file; and whether the
+    process imported ``rich``."""
+    import pty
+
+    code = (
+        "import sys; from perceptrons.cli import main\n"
+        "try:\n    main(sys.argv[1:])\n"
+        "except SystemExit:\n    pass\n"
+        "print('rich' in sys.modules, end='')"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    if terminal:
+        master, slave = pty.openpty()
+        proc = subprocess.Popen(
+            [sys.executable, "-c", code, *map(str, args)], stdout=subprocess.PIPE, stderr=slave, env=env
+        )
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(master, 1 << 16)
+            except OSError:  # the terminal closes when the process ends
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        out = proc.communicate()[0]
+        os.close(master)
+        return b"".join(chunks).decode(), out.decode()
+    with open(tmp_path / "err", "w+b") as err:
+        out = subprocess.run(
+            [sys.executable, "-c", code, *map(str, args)], stdout=subprocess.PIPE, stderr=err, env=env, check=True
+        ).stdout
+        err.seek(0)
+        return err.read().decode(), out.decode()
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_progress_bar_only_on_a_terminal(files, tmp_path, terminal):
+    # on a terminal the epochs are drawn with rich; redirected, nothing is written and rich is
+    # not even imported (its import is ~25 ms of a command's start)
+    # (`train` imports rich anyway, through scikit-learn's callbacks; `tag train` does not)
+    conllu = tmp_path / "t.conllu"
+    conllu.write_text("1\tThe\t_\tDET\t_\t_\t_\t_\t_\t_\n2\tdog\t_\tNOUN\t_\t_\t_\t_\t_\t_\n\n" * 20)
+    err, out = _stderr_of(["tag", "train", conllu, "-o", tmp_path / "m.npz", "--epochs", "3"], terminal, tmp_path)
+    assert out.endswith(str(terminal))
+    if terminal:
+        assert "epoch" in err and "sentences wrong" in err and "0:00:0" in err  # the bar's columns
+    else:
+        assert err == ""
+    err, _ = _stderr_of(["train", files["csv"], "-o", tmp_path / "l.npz", "--epochs", "3"], terminal, tmp_path)
+    assert ("mistakes" in err and "0:00:0" in err) if terminal else err == ""
+    assert (tmp_path / "m.npz").exists()

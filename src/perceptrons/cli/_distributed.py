@@ -68,17 +68,11 @@ def fit(fit_function, max_epochs, check, **kwargs):
     """
     import warnings
 
-    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
     from sklearn.exceptions import ConvergenceWarning
 
-    columns = (
-        TextColumn("epoch {task.completed}/{task.total}"),
-        BarColumn(),
-        TextColumn("{task.fields[mistakes]} mistakes"),
-        TextColumn("{task.fields[shards]}"),
-        TimeElapsedColumn(),
-    )
-    with progress_bar(*columns) as bar:
+    with progress_bar(
+        "epoch {task.completed}/{task.total}", "{task.fields[mistakes]} mistakes", "{task.fields[shards]}"
+    ) as bar:
         task = bar.add_task("train", total=max_epochs, mistakes="-", shards="starting the cluster")
 
         def on_epoch(epoch, mistakes, elapsed):

@@ -82,7 +82,6 @@ def train(estimator, src, output, cache_path, shuffle_buffer, check, finish):
 def _fit(estimator, src, cache_path, shuffle_buffer, check):
     import warnings
 
-    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from sklearn.exceptions import ConvergenceWarning
 
     from perceptrons import stream
@@ -90,15 +89,12 @@ def _fit(estimator, src, cache_path, shuffle_buffer, check):
 
     total_bytes = sum(os.path.getsize(p) for p in src.paths)
     gz = any(is_gzip(p) for p in src.paths)  # the decompressed size is not known beforehand
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.fields[rows]:,} rows  {task.fields[rate]}"),
-        TextColumn("{task.fields[mistakes]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    with progress_bar(*columns) as bar:
+    with progress_bar(
+        "{task.description}",
+        "{task.fields[rows]:,} rows  {task.fields[rate]}",
+        "{task.fields[mistakes]}",
+        remaining=True,
+    ) as bar:
         task = bar.add_task(
             f"parse {total_bytes / 1e6:,.0f} MB", total=None if gz else total_bytes, rows=0, rate="", mistakes=""
         )

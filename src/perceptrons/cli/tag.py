@@ -248,16 +248,10 @@ def _check_tag_sets(test, column, gold, tags):
 def _epoch_bar(tagger, epochs):
     """Yield the epoch callback: a progress bar of epochs, mistakes and dev accuracy; Ctrl-C
     ends training between two epochs (the model is then never written)."""
-    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
-
     # the bar appears with the first epoch: an error while reading features or clusters is then
     # the only thing on stderr
     bar = progress_bar(
-        TextColumn("epoch {task.completed}/{task.total}"),
-        BarColumn(),
-        TextColumn("{task.fields[mistakes]} sentences wrong"),
-        TextColumn("dev {task.fields[dev]}"),
-        TimeElapsedColumn(),
+        "epoch {task.completed}/{task.total}", "{task.fields[mistakes]} sentences wrong", "dev {task.fields[dev]}"
     )
     task = None
 

@@ -194,7 +194,6 @@ def command(
         check_output_path(output, [("DATA", data), ("--test", test_path)])
     import warnings
 
-    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
     from sklearn.exceptions import ConvergenceWarning
 
     from perceptrons.io.readers import read_data
@@ -288,12 +287,7 @@ def command(
 
     with (
         interrupt_between_epochs() as check,
-        progress_bar(
-            TextColumn("epoch {task.completed}/{task.total}"),
-            BarColumn(),
-            TextColumn("{task.fields[mistakes]} mistakes"),
-            TimeElapsedColumn(),
-        ) as bar,
+        progress_bar("epoch {task.completed}/{task.total}", "{task.fields[mistakes]} mistakes") as bar,
     ):
         task = bar.add_task("train", total=estimator.max_epochs, mistakes="-")
 
