@@ -254,11 +254,16 @@ class Broken(AssertionError):
     """A reader returned what the rest of the library must not be given."""
 
 
-def check_rows(X, y, where):
+def _labels_hold(y, unlabeled):
+    """Finite labels; NaN too (an unlabeled example) where the reader was told to allow them."""
+    return y.dtype.kind != "f" or np.all(np.isfinite(y) | (unlabeled & np.isnan(y)))
+
+
+def check_rows(X, y, where, unlabeled=False):
     import scipy.sparse as sp
 
     n = y.shape[0]
-    if y.ndim != 1 or (y.dtype.kind == "f" and not np.isfinite(y).all()):
+    if y.ndim != 1 or not _labels_hold(y, unlabeled):
         raise Broken(f"{where}: labels {y!r}")
     if sp.issparse(X):
         check_csr(X.indptr, X.indices, X.data, n, X.shape[1], where)
@@ -275,11 +280,11 @@ def check_csr(indptr, indices, data, n, width, where):
         raise Broken(f"{where}: values {data}")
 
 
-def check_blocks(blocks, width, where):
+def check_blocks(blocks, width, where, unlabeled=False):
     for b in blocks:
         if b.weight is not None and (b.weight.shape != b.y.shape or not np.isfinite(b.weight).all()):
             raise Broken(f"{where}: importances {b.weight}")
-        if b.y.dtype.kind == "f" and not np.isfinite(b.y).all():
+        if not _labels_hold(b.y, unlabeled):
             raise Broken(f"{where}: labels {b.y}")
         if b.X is not None:
             if b.X.shape[0] != b.n_rows or not np.isfinite(b.X).all():
@@ -312,6 +317,13 @@ def readers(name, path):
                 f"stream(hash_bits={hash_bits})",
                 lambda src=src: check_blocks(src.blocks(), src.hashed_width, "stream"),
             )
+        if fmt == "vw":  # what `predict` reads: unlabeled examples too
+            yield (
+                "read_data(require_labels=False)",
+                lambda: check_rows(*read_data(path, fmt=fmt, require_labels=False), "read_data", unlabeled=True),
+            )
+            src = Source(path, fmt, block_bytes=64, require_labels=False)
+            yield "stream(unlabeled)", lambda: check_blocks(src.blocks(), src.hashed_width, "stream", unlabeled=True)
     elif fmt == "npz":
         yield "read_data", lambda: check_rows(*read_data(path, fmt="npz"), "read_data")
     elif fmt == "conllu":

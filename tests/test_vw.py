@@ -5,6 +5,7 @@ exact line and byte, and the LIBSVM converter against Vowpal Wabbit itself.
 
 import gzip
 import math
+import os
 import random
 import re
 
@@ -37,8 +38,8 @@ def oracle_line(line, bits):
     words = [w for w in re.split(rb"[ \t]+", head) if w]
     if words and (head.endswith(words[-1]) or words[-1].startswith(b"'")):
         words.pop()  # the tag
-    label = float(words[0])
-    importance = float(words[1]) if len(words) == 2 else 1.0
+    label = float(words[0]) if words else math.nan  # an unlabeled example
+    importance = float(words[1]) if len(words) >= 2 else 1.0  # a third word, the initial prediction, is unused
     sums = {}
     for segment in line[bar + 1 :].split(b"|"):
         tokens = re.split(rb"[ \t]+", segment)
@@ -77,7 +78,7 @@ def _rows(blocks):
 def _same(got, expected):
     assert len(got) == len(expected)
     for (gl, gw, gr), (el, ew, er) in zip(got, expected):
-        assert gl == el and gw == ew
+        assert (gl == el or math.isnan(gl) and math.isnan(el)) and gw == ew
         assert [h for h, _ in gr] == [h for h, _ in er]
         assert np.array([v for _, v in gr], np.float32).tobytes() == np.array([v for _, v in er], np.float32).tobytes()
 
@@ -204,10 +205,11 @@ def _random_line(rng, names):
     def sp():
         return rng.choice([" ", " ", "  ", "\t", " \t "])
 
-    label = rng.choice(["1", "-1", "0", "3", "2.5", "-0.75", "1e2"])
-    head = label
-    if rng.random() < 0.4:
+    head = rng.choice(["1", "-1", "0", "3", "2.5", "-0.75", "1e2", ""])  # "": unlabeled
+    if head and rng.random() < 0.4:
         head += sp() + rng.choice(["1", "0.5", "2", "0", "3.25"])
+        if rng.random() < 0.3:
+            head += sp() + rng.choice(["0", "0.5", "-2", "1e-3"])  # the initial prediction
     tag = rng.random()
     if tag < 0.2:
         head += sp() + "'" + rng.choice(["t1", "ex", "7", "'q"]) + sp()
@@ -249,7 +251,7 @@ def test_random_lines_match_the_oracle(tmp_path, names, bits):
     rng = random.Random(bits)
     content = _random_file(rng, 400, names)
     path = _write(tmp_path, content)
-    _same(_rows(vw_blocks(path, hash_bits=bits)), oracle_file(content, bits))
+    _same(_rows(vw_blocks(path, hash_bits=bits, require_labels=False)), oracle_file(content, bits))
 
 
 def test_syntax(tmp_path):
@@ -324,7 +326,7 @@ def test_blocks_concatenate_to_the_whole_file(tmp_path, names, block_bytes):
     rng = random.Random(5)
     content = _random_file(rng, 300, names)
     path = _write(tmp_path, content)
-    blocks = list(vw_blocks(path, hash_bits=10, block_bytes=block_bytes))
+    blocks = list(vw_blocks(path, hash_bits=10, block_bytes=block_bytes, require_labels=False))
     _same(_rows(blocks), oracle_file(content, 10))
     # each block's line is the file line of its first row
     data_lines = [i + 1 for i, line in enumerate(content.split(b"\n")) if line.replace(b"\r", b"").strip(b" \t")]
@@ -340,7 +342,10 @@ def test_gzip_equals_plain(tmp_path, names):
     packed = tmp_path / "data.vw.bin"  # recognised by its magic bytes, not its name
     packed.write_bytes(gzip.compress(content))
     for block_bytes in (97, 1 << 24):
-        _same(_rows(vw_blocks(str(packed), block_bytes=block_bytes)), _rows(vw_blocks(plain)))
+        _same(
+            _rows(vw_blocks(str(packed), block_bytes=block_bytes, require_labels=False)),
+            _rows(vw_blocks(plain, require_labels=False)),
+        )
 
 
 # ----------------------------------------------------------------------------- errors
@@ -355,8 +360,10 @@ GOOD = b"1 |f a b:2\n-1 0.5 'x |g c\n\n"
         (b"1e999 |f a", b"1e999", "label '1e999'", "a finite number"),
         (b"1 -2 |f a", b"-2", "importance weight '-2'", "a finite number >= 0"),
         (b"1 heavy |f a", b"heavy", "importance weight 'heavy'", "a finite number >= 0"),
-        (b"1 2 3 |f a", b"3", "'3' after the label and importance", "'|'"),
-        (b"|f a", b"|", "no label before '|' ('|')", "a number first"),
+        (b"1 2 x |f a", b"x", "'x' after the label and importance", "an initial prediction (a finite number) or '|'"),
+        (b"1 2 nan |f a", b"nan", "'nan' after the label and importance", "an initial prediction"),
+        (b"1 2 3 4 |f a", b"4", "'4' after the label, importance and initial prediction", "'|'"),
+        (b"|f a", b"|", "no label before '|' ('|')", "a number first (only predictions read examples without one)"),
         (b"1|f a", b"1|", "no label before '|' ('1|')", "put a space before '|'"),
         (b"1 f a", b"1", "no '|' on a line starting '1'", "'label |namespace features'"),
         (b"1 |f a:x", b"a:x", "feature value 'a:x'", "'name:value' with a finite number"),
@@ -440,16 +447,19 @@ def test_read_vw(tmp_path, names):
     rng = random.Random(7)
     content = _random_file(rng, 200, names)
     path = _write(tmp_path, content)
-    X, y, name = read_vw(path, hash_bits=12)
+    X, y, name = read_vw(path, hash_bits=12, require_labels=False)
     expected = oracle_file(content, 12)
     assert name is None and X.shape == (len(expected), 2**12) and X.dtype == np.float32
-    assert y.dtype == np.float64 and y.tolist() == [label for label, _, _ in expected]  # 2.5, -0.75 are labels
+    assert y.dtype == np.float64  # 2.5, -0.75 are labels; NaN marks the unlabeled examples
+    np.testing.assert_array_equal(y, [label for label, _, _ in expected])
     for i, (_, _, row) in enumerate(expected):
         assert X.indices[X.indptr[i] : X.indptr[i + 1]].tolist() == [h for h, _ in row]
         assert X.data[X.indptr[i] : X.indptr[i + 1]].tolist() == [float(v) for _, v in row]
     X, y, _ = read_vw(_write(tmp_path, b"1 |f a\n-1 |f b\n3 |f c\n", "int.vw"))
     assert y.dtype == np.int64 and y.tolist() == [1, -1, 3] and X.shape == (3, 2**18)
-    assert read_vw(path, n_features=2**12)[0].shape[1] == 2**12  # hash bits from the model's width
+    assert (
+        read_vw(path, n_features=2**12, require_labels=False)[0].shape[1] == 2**12
+    )  # hash bits from the model's width
 
 
 def test_read_vw_refusals(tmp_path):
@@ -542,3 +552,83 @@ def test_vowpal_wabbit_reads_the_converted_file(tmp_path):
         ws.finish()
     (b,) = vw_blocks(dst, hash_bits=31)
     assert b.y.tolist() == labels and np.diff(b.indptr).tolist() == nnz
+
+
+def test_label_part_as_vowpal_wabbit_reads_it(tmp_path):
+    # VW's own parser is the oracle of label, importance, initial prediction and tag; it marks
+    # an unlabeled example with FLT_MAX where we put NaN
+    vw = pytest.importorskip("vowpalwabbit")
+    heads = [
+        "1",
+        "-1 2",
+        "1 1.0 0.5",
+        "-1 2 -0.5 't",
+        "1 zebra",
+        "1 2 zebra",
+        "3 0.25 7 'x",
+        "",
+        "'tag",
+        "0.5 0 1e-3",
+        "2 3 4 tag",
+        "-0 1",
+    ]  # fmt: skip (tabs are left out: VW 9 reads "\t1\t2 |f a" as the label 2, we as 1 with importance 2)
+    ws = vw.Workspace("--quiet")
+    try:
+        expected = []
+        for head in heads:
+            ex = ws.parse(f"{head}|f a" if head.endswith(("zebra", "tag")) else f"{head} |f a")
+            label = ex.get_simplelabel_label()
+            expected.append((math.nan if label > 3e38 else label, ex.get_simplelabel_weight()))
+            ws.finish_example(ex)
+    finally:
+        ws.finish()
+    path = _write(
+        tmp_path, "".join(f"{h}|f a\n" if h.endswith(("zebra", "tag")) else f"{h} |f a\n" for h in heads).encode()
+    )
+    (b,) = vw_blocks(path, require_labels=False)
+    weight = [1.0] * b.n_rows if b.weight is None else b.weight.tolist()
+    for (label, importance), got_label, got_weight in zip(expected, b.y.tolist(), weight):
+        assert (got_label == label or math.isnan(got_label) and math.isnan(label)) and got_weight == importance
+    X, y, _ = read_vw(path, require_labels=False)
+    assert np.isnan(y).sum() == 2 and X.shape[0] == len(heads)
+    with pytest.raises(PerceptronsError, match=r"line 8 \(byte \d+\): no label before"):
+        read_vw(path)
+
+
+def test_unlabeled_examples_are_read_only_for_predictions(tmp_path):
+    from perceptrons import Perceptron
+    from perceptrons import stream as streaming
+    from perceptrons.io.readers import read_data
+    from perceptrons.io.sources import Source
+
+    train = _write(tmp_path, b"1 |f a\n-1 |f b\n", "train.vw")
+    test = _write(tmp_path, b"|f a\n1 |f b\n 'row3 |f a b\n", "test.vw")
+    X, y = read_data(train)
+    model = Perceptron().fit(X, y)
+    Xt, yt = read_data(test, require_labels=False)
+    assert model.predict(Xt).tolist() == [1, -1, 1] and np.isnan(yt).tolist() == [True, False, True]
+    with pytest.raises(PerceptronsError, match=r"test\.vw, line 1 \(byte 0\): no label"):
+        read_data(test)
+    src = Source(test, require_labels=False)
+    assert [p.tolist() for _, p in streaming.predict_blocks(model, src)] == [[1, -1, 1]]
+    for call, what in (
+        (lambda: streaming.fit(Perceptron(), src), "training"),
+        (lambda: streaming.evaluate(model, src), "evaluation"),
+    ):
+        with pytest.raises(PerceptronsError, match=f"{what} needs the label of every row"):
+            call()
+
+
+def test_cli_predicts_unlabeled_examples_and_refuses_them_elsewhere(tmp_path, run_cli):
+    train = _write(tmp_path, b"1 |f a\n-1 |f b\n", "train.vw")
+    test = _write(tmp_path, b"|f a\n1 0.5 0.25 'r2 |f b\n 'row3 |f a b\n", "test.vw")
+    model = str(tmp_path / "m.npz")
+    assert run_cli(["train", train, "-o", model])[0] == 0
+    for extra in ([], ["--stream"]):
+        code, out, err = run_cli(["predict", model, test, *extra])
+        assert code == 0 and out.split() == ["1", "-1", "1"], err
+    for argv in (["evaluate", model, test], ["evaluate", model, test, "--stream"], ["train", test, "-o", model + "2"]):
+        code, out, err = run_cli(argv)
+        assert code == 2 and err.count("\n") == 1, err
+        assert err.startswith(f"error: {test}, line 1 (byte 0): no label before '|'"), err
+    assert not os.path.exists(model + "2")

@@ -80,6 +80,7 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
         Fitted, with ``n_epochs_``, ``mistakes_per_epoch_`` and ``converged_`` as after ``fit``.
     """
     src = as_source(source)
+    src.check_labelled("training")
     if getattr(estimator, "_stream_begin", None) is None:
         raise PerceptronsError(
             f"{type(estimator).__name__} cannot train from a stream; the linear perceptrons "
@@ -178,13 +179,15 @@ def evaluate(estimator, source):
         ``{"rows": n, "correct": c, "accuracy": c / n}``.
     """
     classes = estimator.classes_
+    src = as_source(source)
+    src.check_labelled("evaluation")
     n = correct = 0
-    for block, pred in predict_blocks(estimator, source):
+    for block, pred in predict_blocks(estimator, src):
         y = labels_as_classes(block.y, classes)
         correct += int(np.count_nonzero(pred == y))
         n += block.n_rows
     if n == 0:
-        raise PerceptronsError(f"{as_source(source).spec}: no data rows")
+        raise PerceptronsError(f"{src.spec}: no data rows")
     return {"rows": n, "correct": correct, "accuracy": correct / n}
 
 

@@ -13,10 +13,12 @@ The format (VW's "Input format" wiki page), one example per line::
 * Everything before the first ``|`` is the label part.  Its last token is the tag — ignored,
   as VW only echoes it in predictions — when it touches the ``|`` (``1 ex7|f a``) or starts
   with a single quote (``1 'ex7 |f a``); that is VW's own rule, so ``1|f a`` has the tag ``1``
-  and no label.  The tokens left are the label and an optional importance weight: the label a
-  finite number (binary tasks use -1/1 or 0/1, multiclass 1..K; kept as float64), the
-  importance a finite number ≥ 0 (1 when absent).  VW's third label token (the initial
-  prediction) is refused, as is a line without a label.
+  and no label.  The tokens left are the label, an optional importance weight and an optional
+  initial prediction: the label a finite number (binary tasks use -1/1 or 0/1, multiclass
+  1..K; kept as float64), the importance a finite number ≥ 0 (1 when absent), the initial
+  prediction a finite number, checked and not used (VW adds it to a regressor's output; a
+  perceptron classifies by its own score).  A line without a label is VW's unlabeled example,
+  to predict: its label is NaN when ``require_labels`` is False, else it is an error.
 * Each ``|`` starts a namespace.  Its name runs from right after the ``|`` to the next space,
   tab, ``:`` or ``|``, so ``| f`` (a space after the bar) is the default namespace, whose name
   is empty, with the feature ``f``.  ``|name:scale`` multiplies every value of the namespace
@@ -71,12 +73,13 @@ E_NO_BAR = 2  # a line without '|'
 E_NO_LABEL = 3  # nothing but (maybe) a tag before '|'
 E_LABEL = 4  # label not a finite number
 E_IMPORTANCE = 5  # importance not a finite number >= 0
-E_EXTRA = 6  # a third token before '|' that is not a tag
+E_EXTRA = 6  # a fourth token before '|' that is not a tag
 E_SCALE = 7  # namespace scale not a finite number
 E_VALUE = 8  # feature value not a number
 E_RANGE = 9  # feature value (times the scale) not finite in float32
 E_NO_NAME = 10  # ':value' without a name
 E_SUM = 11  # duplicate entries summing beyond float32
+E_INITIAL = 12  # a third token before '|', neither a tag nor a finite number
 
 #: |x| below this rounds to a finite float32 (2**128 - 2**103 is the halfway point to infinity)
 _F32_LIMIT = float(2**128 - 2**103)
@@ -269,14 +272,15 @@ def parse_number(buf, s, e):
 
 # ----------------------------------------------------------------------------- lines
 @njit(**_JIT)
-def _label_part(buf, p, end):
+def _label_part(buf, p, end, require_label):
     """Label and importance from the tokens from ``buf[p]`` to the first ``|``.
 
     Returns ``(bar, label, importance, code, start, stop)``: the position of the ``|``, and on
-    an error its code and the offending token ``buf[start:stop]``.
+    an error its code and the offending token ``buf[start:stop]``.  Without a label (and
+    ``require_label`` False) the label is NaN and the importance 1.
     """
     k = 0
-    a_s = a_e = b_s = b_e = c_s = c_e = last_s = last_e = p
+    a_s = a_e = b_s = b_e = c_s = c_e = d_s = d_e = last_s = last_e = p
     q = p
     while True:
         while q < end and _CLASS[buf[q]] == _SPACE:
@@ -297,22 +301,30 @@ def _label_part(buf, p, end):
             b_s, b_e = ts, q
         elif k == 2:
             c_s, c_e = ts, q
+        elif k == 3:
+            d_s, d_e = ts, q
         last_s, last_e = ts, q
         k += 1
     if k > 0 and (last_e == q or buf[last_s] == 39):  # the tag: touches '|' or starts with "'"
         k -= 1
     if k == 0:
-        return q, 0.0, 0.0, E_NO_LABEL, p, q + 1
-    if k > 2:
-        return q, 0.0, 0.0, E_EXTRA, c_s, c_e
+        if require_label:
+            return q, 0.0, 0.0, E_NO_LABEL, p, q + 1
+        return q, math.nan, 1.0, 0, 0, 0
+    if k > 3:
+        return q, 0.0, 0.0, E_EXTRA, d_s, d_e
     ok, label = parse_number(buf, a_s, a_e)
     if not ok or not math.isfinite(label):
         return q, 0.0, 0.0, E_LABEL, a_s, a_e
     importance = 1.0
-    if k == 2:
+    if k >= 2:
         ok, importance = parse_number(buf, b_s, b_e)
         if not ok or not math.isfinite(importance) or importance < 0:
             return q, 0.0, 0.0, E_IMPORTANCE, b_s, b_e
+    if k == 3:  # the initial prediction: checked, then unused
+        ok, initial = parse_number(buf, c_s, c_e)
+        if not ok or not math.isfinite(initial):
+            return q, 0.0, 0.0, E_INITIAL, c_s, c_e
     return q, label, importance, 0, 0, 0
 
 
@@ -368,7 +380,7 @@ def _hash_name(buf, q, end, seed):
 
 
 @njit(**_JIT)
-def parse_lines(buf, end, bits):
+def parse_lines(buf, end, bits, require_labels):
     """Parse the lines of ``buf[:end]`` (see the module docstring).
 
     Returns ``(indptr, indices, data, y, weight, ones, unit, first, lines, err)``: the CSR rows
@@ -403,7 +415,7 @@ def parse_lines(buf, end, bits):
             line += 1
             i = p + 1
             continue
-        q, label, importance, code, start, stop = _label_part(buf, p, end)
+        q, label, importance, code, start, stop = _label_part(buf, p, end, require_labels)
         if code:
             return _failed(err, code, line, start, stop, indptr, indices, data, y, wt)
         y[n] = label

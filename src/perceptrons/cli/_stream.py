@@ -49,11 +49,11 @@ def stream_options(f):
     return f
 
 
-def source_of(data, fmt, label, hash_bits, text_column):
+def source_of(data, fmt, label, hash_bits, text_column, require_labels=True):
     """The :class:`~perceptrons.io.sources.Source` of DATA; its errors become one-line CLI errors."""
     from perceptrons.io.sources import Source
 
-    return Source(data, fmt, label=label, hash_bits=hash_bits, text=text_column)
+    return Source(data, fmt, label=label, hash_bits=hash_bits, text=text_column, require_labels=require_labels)
 
 
 def train(estimator, src, output, cache_path, shuffle_buffer, check, finish):

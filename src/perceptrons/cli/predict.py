@@ -55,7 +55,7 @@ def command(model, data, output, label, fmt, stream, hash_bits, text_column):
         from perceptrons import stream as streaming
         from perceptrons.cli._stream import source_of
 
-        src = source_of(data, fmt, label or info.get("label_column"), hash_bits, text_column)
+        src = source_of(data, fmt, label or info.get("label_column"), hash_bits, text_column, require_labels=False)
         n = 0
         with atomic_output(output or "-") as out:
             for _, pred in streaming.predict_blocks(est, src):
@@ -64,7 +64,7 @@ def command(model, data, output, label, fmt, stream, hash_bits, text_column):
         if output and output != "-":
             click.echo(f"{n} predictions -> {output}", err=True)
         return
-    X, _ = read_for_model(data, est, label, fmt, info)
+    X, _ = read_for_model(data, est, label, fmt, info, require_labels=False)
     pred = predict_in_chunks(est, X)
     with atomic_output(output or "-") as out:
         for start in range(0, len(pred), 1 << 16):  # text of a block of rows at a time, not of all rows

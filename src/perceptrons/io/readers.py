@@ -46,7 +46,7 @@ def guess_format(path):
     return _BY_EXTENSION.get(ext, "libsvm")
 
 
-def read_data(path, label=None, fmt=None, n_features=None, return_label_name=False):
+def read_data(path, label=None, fmt=None, n_features=None, return_label_name=False, require_labels=True):
     """Read ``(X, y)`` from a data file.
 
     Parameters
@@ -64,6 +64,9 @@ def read_data(path, label=None, fmt=None, n_features=None, return_label_name=Fal
 
     return_label_name : bool
         Also return the name of the label column (None for formats without a header).
+    require_labels : bool, default True
+        False lets a Vowpal Wabbit file hold unlabeled examples (lines to predict; their label
+        is NaN).  In the other formats every row has a label, or (CSV/TSV, see ``label``) none.
 
     Returns
     -------
@@ -73,7 +76,7 @@ def read_data(path, label=None, fmt=None, n_features=None, return_label_name=Fal
     """
     path = os.fspath(path)
     if path == "-":
-        return _read_stdin(label, fmt, n_features, return_label_name)
+        return _read_stdin(label, fmt, n_features, return_label_name, require_labels)
     fmt = fmt or guess_format(path)
     if fmt not in READERS:
         raise PerceptronsError(f"--format must be one of {list(FORMATS)}; got {fmt!r}")
@@ -83,7 +86,8 @@ def read_data(path, label=None, fmt=None, n_features=None, return_label_name=Fal
         raise PerceptronsError(f"{path}: is a directory, expected a data file")
     check_fits_in_memory(path, fmt)
     module, function = READERS[fmt].split(":")
-    X, y, label_name = getattr(import_module(module), function)(path, label=label, n_features=n_features)
+    options = {} if fmt != "vw" else {"require_labels": require_labels}  # the one format that may omit a label
+    X, y, label_name = getattr(import_module(module), function)(path, label=label, n_features=n_features, **options)
     if X.shape[0] == 0:
         raise PerceptronsError(f"{path}: no data rows")
     return (X, y, label_name) if return_label_name else (X, y)
@@ -107,7 +111,7 @@ def check_fits_in_memory(path, fmt):
         )
 
 
-def _read_stdin(label, fmt, n_features, return_label_name):
+def _read_stdin(label, fmt, n_features, return_label_name, require_labels):
     """``read_data("-")``: standard input, spooled to a temporary file first, since the readers
     need a real file (``.npz`` is a zip read by seeking, the CSV reader and the readers of text
     check the file's size first).  Errors name standard input, not the temporary file.
@@ -135,7 +139,7 @@ def _read_stdin(label, fmt, n_features, return_label_name):
                 except OSError as exc:
                     raise PerceptronsError(f"standard input: cannot read: {exc.strerror or exc}") from None
             try:
-                return read_data(tmp, label, fmt, n_features, return_label_name)
+                return read_data(tmp, label, fmt, n_features, return_label_name, require_labels)
             except PerceptronsError as exc:
                 raise PerceptronsError(str(exc).replace(tmp, "standard input")) from None
         finally:

@@ -81,6 +81,8 @@ class Source:
         ``HashingVectorizer`` does.
     block_bytes : int, default=4 MiB
         Text read per block (LIBSVM, VW); CSV and Parquet read batches of about this size.
+    require_labels : bool, default=True
+        False lets Vowpal Wabbit files hold unlabeled examples, to predict (label NaN).
 
     Examples
     --------
@@ -95,7 +97,9 @@ class Source:
     ([2, 2], 'libsvm')
     """
 
-    def __init__(self, spec, fmt=None, *, label=None, hash_bits=None, text=None, block_bytes=1 << 22):
+    def __init__(
+        self, spec, fmt=None, *, label=None, hash_bits=None, text=None, block_bytes=1 << 22, require_labels=True
+    ):
         self.spec = os.fspath(spec)
         self.paths = shard_paths(self.spec)
         self.fmt = fmt or stream_format(self.paths[0])
@@ -109,6 +113,17 @@ class Source:
         self.hash_bits = hash_bits
         self.text = text
         self.block_bytes = int(block_bytes)
+        self.require_labels = bool(require_labels)
+
+    def check_labelled(self, what):
+        """Raise when this source may yield rows without a label (``require_labels=False``),
+        which ``what`` (training, evaluation) cannot use.
+        """
+        if not self.require_labels:
+            raise PerceptronsError(
+                f"{self.spec}: {what} needs the label of every row; this source reads unlabeled "
+                "examples (require_labels=False), which only predictions can use"
+            )
 
     @property
     def hashed_width(self):
@@ -141,7 +156,12 @@ class Source:
         if self.fmt == "vw":
             from perceptrons.io.vw import vw_blocks
 
-            return vw_blocks(path, hash_bits=self.hash_bits or DEFAULT_HASH_BITS, block_bytes=self.block_bytes)
+            return vw_blocks(
+                path,
+                hash_bits=self.hash_bits or DEFAULT_HASH_BITS,
+                block_bytes=self.block_bytes,
+                require_labels=self.require_labels,
+            )
         from perceptrons.io import arrow
 
         reader = arrow.parquet_blocks if self.fmt == "parquet" else arrow.delimited_blocks

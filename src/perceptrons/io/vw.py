@@ -1,6 +1,6 @@
 """Vowpal Wabbit text format: a streaming reader of hashed CSR blocks, and a LIBSVM converter.
 
-A line is ``label [importance] [tag]|namespace[:scale] feature[:value] ... |namespace2 ...``;
+A line is ``[label [importance [initial]]] [tag]|namespace[:scale] feature[:value] ... |namespace2 ...``;
 the rules, and how feature names are hashed into ``2**hash_bits`` columns (our own convention,
 not bit-compatible with VW's hashes), are in :mod:`perceptrons._jit.vw_parse`.
 
@@ -34,15 +34,23 @@ _BOM = b"\xef\xbb\xbf"
 _MESSAGES = {
     1: ("a NUL byte", "text"),
     2: ("no '|' on a line starting {tok}", "'label |namespace features'"),
-    3: ("no label before '|' ({tok})", "a number first; a token touching '|' is a tag, so put a space before '|'"),
+    3: (
+        "no label before '|' ({tok})",
+        "a number first (only predictions read examples without one); a token touching '|' is a tag, "
+        "so put a space before '|'",
+    ),
     4: ("label {tok}", "a finite number"),
     5: ("importance weight {tok}", "a finite number >= 0"),
-    6: ("{tok} after the label and importance", "'|' (a tag must touch '|' or start with \"'\")"),
+    6: ("{tok} after the label, importance and initial prediction", "'|' (a tag must touch '|' or start with \"'\")"),
     7: ("namespace scale {tok}", "'|namespace:scale' with a finite number"),
     8: ("feature value {tok}", "'name:value' with a finite number"),
     9: ("feature value {tok}", "a value finite in float32 once multiplied by the namespace scale"),
     10: ("feature {tok} without a name", "'name' or 'name:value'"),
     11: ("a row whose repeated features sum beyond the float32 range", "smaller values"),
+    12: (
+        "{tok} after the label and importance",
+        "an initial prediction (a finite number) or '|' (a tag must touch '|' or start with \"'\")",
+    ),
 }
 
 
@@ -64,7 +72,7 @@ def check_hash_bits(hash_bits):
     return int(hash_bits)
 
 
-def vw_blocks(path, hash_bits=DEFAULT_HASH_BITS, block_bytes=1 << 24):
+def vw_blocks(path, hash_bits=DEFAULT_HASH_BITS, block_bytes=1 << 24, require_labels=True):
     """Stream a Vowpal Wabbit text file (plain or gzip) as CSR blocks of hashed features.
 
     Parameters
@@ -75,6 +83,9 @@ def vw_blocks(path, hash_bits=DEFAULT_HASH_BITS, block_bytes=1 << 24):
         Feature names are hashed into ``2**hash_bits`` columns, in [1, 31].
     block_bytes : int, default 16 MiB
         Bytes read per chunk; a block holds the complete lines of one chunk.
+    require_labels : bool, default True
+        False reads VW's unlabeled examples (``|f a b``, lines to predict) with the label NaN;
+        True refuses them, naming the line.
 
     Returns
     -------
@@ -94,25 +105,25 @@ def vw_blocks(path, hash_bits=DEFAULT_HASH_BITS, block_bytes=1 << 24):
     if isinstance(block_bytes, bool) or not isinstance(block_bytes, Integral) or block_bytes < 1:
         raise PerceptronsError(f"block_bytes must be a positive integer; got {block_bytes!r}")
     path = os.fspath(path)
-    return _blocks(path, bits, int(block_bytes))
+    return _blocks(path, bits, int(block_bytes), bool(require_labels))
 
 
-def _blocks(path, bits, chunk):
+def _blocks(path, bits, chunk, require_labels):
     line = 1  # file line of the chunk's first byte
     for buf, end, offset in line_chunks(path, chunk):
         skip = len(_BOM) if offset == 0 and bytes(buf[: len(_BOM)]) == _BOM else 0
         # a UTF-8 byte-order mark (Windows editors write one) is no part of the first label
-        block, lines = _parse(buf[skip:], end - skip, bits, path, offset + skip, line)
+        block, lines = _parse(buf[skip:], end - skip, bits, path, offset + skip, line, require_labels)
         if block is not None:
             yield dataclasses.replace(block, end=offset + end)
         line += lines
 
 
-def _parse(buf, end, bits, path, offset, line):
+def _parse(buf, end, bits, path, offset, line, require_labels):
     """The block of the lines in ``buf[:end]`` (None if all are blank) and the lines consumed."""
     from perceptrons._jit.vw_parse import parse_lines
 
-    indptr, indices, data, y, weight, ones, unit, first, lines, err = parse_lines(buf, end, bits)
+    indptr, indices, data, y, weight, ones, unit, first, lines, err = parse_lines(buf, end, bits, require_labels)
     if err[0]:
         code, at, start, stop = (int(v) for v in err)
         raise PerceptronsError(_message(path, line + at, offset + start, code, bytes(buf[start:stop])))
@@ -135,7 +146,7 @@ def _message(path, line, byte, code, token):
     return f"{path}, line {line} (byte {byte}): {seen.format(tok=tok)}; expected {expected}"
 
 
-def read_vw(path, label=None, n_features=None, hash_bits=None):
+def read_vw(path, label=None, n_features=None, hash_bits=None, require_labels=True):
     """Read a whole Vowpal Wabbit text file (plain or gzip) into memory.
 
     Parameters
@@ -150,13 +161,15 @@ def read_vw(path, label=None, n_features=None, hash_bits=None):
     hash_bits : int, optional
         Feature names are hashed into ``2**hash_bits`` columns, in [1, 31]; default 18, or
         ``log2(n_features)``.
+    require_labels : bool, default True
+        False reads unlabeled examples too, their label NaN (see :func:`vw_blocks`).
 
     Returns
     -------
     X : scipy.sparse.csr_matrix of shape (n, 2**hash_bits), float32
         Rows with sorted indices, repeated features summed.
     y : ndarray of shape (n,)
-        int64 when every label is a whole number, else float64.
+        int64 when every label is a whole number, else float64 (NaN for an unlabeled example).
     label_name : None
         VW files have no label column name.  Importance weights are not returned; stream the
         file with :func:`vw_blocks` to use them.
@@ -172,7 +185,7 @@ def read_vw(path, label=None, n_features=None, hash_bits=None):
     if label is not None:
         raise PerceptronsError(f"{path}: --label names a CSV column; a Vowpal Wabbit line carries its label first")
     bits = _bits_for(hash_bits, n_features)
-    blocks = list(vw_blocks(path, bits))
+    blocks = list(vw_blocks(path, bits, require_labels=require_labels))
     if not blocks:
         raise PerceptronsError(f"{path}: no examples; expected Vowpal Wabbit lines 'label |namespace features'")
     indptr = [np.zeros(1, np.int64)]
