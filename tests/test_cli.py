@@ -324,3 +324,34 @@ def test_progress_bar_only_on_a_terminal(files, tmp_path, terminal):
     err, _ = _stderr_of(["train", files["csv"], "-o", tmp_path / "l.npz", "--epochs", "3"], terminal, tmp_path)
     assert ("mistakes" in err and "0:00:0" in err) if terminal else err == ""
     assert (tmp_path / "m.npz").exists()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "parquet"])
+def test_predict_reads_rows_whose_label_is_missing(run_cli, files, tmp_path, fmt):
+    # a file to predict often keeps its label column, empty: predict reads it (in memory and
+    # streamed); evaluate and train still refuse it with the row
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    X = files["X"][:6]
+    labels = ["", "NA", " ", "1", "", "nan"]
+    path = tmp_path / f"new.{fmt}"
+    if fmt == "parquet":
+        table = {"a": X[:, 0], "b": X[:, 1], "c": X[:, 2], "label": pa.array([None, None, None, "1", None, None])}
+        pq.write_table(pa.table(table), path)
+    else:
+        sep = "," if fmt == "csv" else "\t"
+        path.write_text(
+            sep.join("abc")
+            + f"{sep}label\n"
+            + "".join(f"{sep.join(map(repr, r.tolist()))}{sep}{t}\n" for r, t in zip(X, labels))
+        )
+    model = tmp_path / "m.npz"
+    assert run_cli(["train", str(files["csv"]), "-o", str(model)])[0] == 0
+    expected = [str(v) for v in load_model(model).predict(X)]
+    for extra in ([], ["--stream"]):
+        code, out, err = run_cli(["predict", str(model), str(path), *extra])
+        assert code == 0 and out.split() == expected, err
+        code, out, err = run_cli(["evaluate", str(model), str(path), *extra])
+        assert code == 2 and err.count("\n") == 1, err
+        assert "label" in err and ("row 1" in err if fmt == "parquet" else "line 2" in err), err

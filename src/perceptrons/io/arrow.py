@@ -41,7 +41,9 @@ def _pyarrow():
 _NULLS = ["", "#N/A", "#N/A N/A", "#NA", "N/A", "NA", "NULL", "n/a", "null"]
 
 
-def delimited_blocks(path, *, label=None, delimiter=",", hash_bits=None, text=None, block_bytes=1 << 24):
+def delimited_blocks(
+    path, *, label=None, delimiter=",", hash_bits=None, text=None, block_bytes=1 << 24, require_labels=True
+):
     """Blocks of a CSV/TSV file with a header line, read by ``pyarrow.csv.open_csv``."""
     _pyarrow()
     import pyarrow as pa
@@ -52,7 +54,8 @@ def delimited_blocks(path, *, label=None, delimiter=",", hash_bits=None, text=No
     col = _label_column(path, names, label)
     # the label is read as text, so that its classes stay exact; reopen with that type fixed
     reader = _open_csv(path, delimiter, block_bytes, names, {names[col]: pa.string()})
-    yield from _batches(path, _csv_batches(path, reader, delimiter), names, col, hash_bits, text, first_row_line=2)
+    batches = _csv_batches(path, reader, delimiter)
+    yield from _batches(path, batches, names, col, hash_bits, text, first_row_line=2, require_labels=require_labels)
 
 
 def _open_csv(path, delimiter, block_bytes, names=None, column_types=None):
@@ -99,7 +102,7 @@ def _csv_batches(path, reader, delimiter):
         yield batch
 
 
-def parquet_blocks(path, *, label=None, hash_bits=None, text=None, block_bytes=1 << 24, **_):
+def parquet_blocks(path, *, label=None, hash_bits=None, text=None, block_bytes=1 << 24, require_labels=True, **_):
     """Blocks of a Parquet file, a batch of row groups' rows at a time."""
     _pyarrow()
     import pyarrow as pa
@@ -112,7 +115,8 @@ def parquet_blocks(path, *, label=None, hash_bits=None, text=None, block_bytes=1
         raise PerceptronsError(f"{path}: not a Parquet file ({_first_line(exc)})") from None
     col = _label_column(path, names, label)
     rows = max(1, int(block_bytes) // (8 * max(len(names), 1)))
-    yield from _batches(path, _parquet_batches(path, pf, rows), names, col, hash_bits, text, first_row_line=None)
+    batches = _parquet_batches(path, pf, rows)
+    yield from _batches(path, batches, names, col, hash_bits, text, first_row_line=None, require_labels=require_labels)
 
 
 def _parquet_batches(path, pf, rows):
@@ -141,8 +145,12 @@ def _label_column(path, names, label):
     return names.index(label)
 
 
-def _batches(path, batches, names, col, hash_bits, text, first_row_line):
-    """Turn record batches into blocks; ``first_row_line`` is the file line of data row 1 (CSV)."""
+def _batches(path, batches, names, col, hash_bits, text, first_row_line, require_labels=True):
+    """Turn record batches into blocks; ``first_row_line`` is the file line of data row 1 (CSV).
+
+    Without ``require_labels`` (rows to predict) the labels are not checked, and a missing one
+    is the empty string.
+    """
     feature_names = [n for j, n in enumerate(names) if j != col]
     if text is not None and text not in feature_names:
         raise PerceptronsError(f"{path}: no text column {text!r}; columns are {feature_names[:20]}")
@@ -154,7 +162,7 @@ def _batches(path, batches, names, col, hash_bits, text, first_row_line):
             continue
         if layout is None:
             _check_types(path, batch.schema, col)
-        y = _labels(path, batch.column(col), done, first_row_line)
+        y = _labels(path, batch.column(col), done, first_row_line) if require_labels else _texts(batch.column(col))
         columns = [batch.column(names.index(f)) for f in feature_names]
         if layout is None:
             if first_row_line is not None and hash_bits is None and text is None:
@@ -254,6 +262,14 @@ def _labels(path, column, done, first_row_line):
             bad = int(np.flatnonzero(values == u)[0])
             check_label(_row_where(path, done + bad, first_row_line), u)
     return values.astype(str)
+
+
+def _texts(column):
+    """The labels of a batch as text, unchecked; a missing one is the empty string."""
+    import pyarrow.compute as pc
+
+    texts = column.cast("string") if str(column.type) != "string" else column
+    return np.asarray(pc.utf8_trim_whitespace(pc.fill_null(texts, "")).to_numpy(zero_copy_only=False), dtype=str)
 
 
 def _dense(path, columns, feature_names, done, first_row_line):
@@ -368,7 +384,7 @@ def _first_line(exc):
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def read_parquet(path, label=None, n_features=None):
+def read_parquet(path, label=None, n_features=None, require_labels=True):
     """``(X, y, label name)`` of a whole Parquet file in memory, from its blocks.
 
     X is dense float64 for numeric feature columns, CSR for a list-of-indices column (width
@@ -379,7 +395,7 @@ def read_parquet(path, label=None, n_features=None):
 
     from perceptrons.io.labels import typed_labels
 
-    blocks = list(parquet_blocks(path, label=label))
+    blocks = list(parquet_blocks(path, label=label, require_labels=require_labels))
     if not blocks:
         raise PerceptronsError(f"{path}: no data rows")
     y = typed_labels(np.concatenate([b.y for b in blocks]).tolist())

@@ -80,8 +80,12 @@ def check_header(where, names, label):
     raise PerceptronsError(f"{where}: the first line ({shown}) is all numbers; expected a header of column names")
 
 
-def read_csv(path, label=None, n_features=None, delimiter=","):
-    """``(X, y, label name)`` of a CSV file with a header; see :func:`perceptrons.io.readers.read_data`."""
+def read_csv(path, label=None, n_features=None, delimiter=",", require_labels=True):
+    """``(X, y, label name)`` of a CSV file with a header; see :func:`perceptrons.io.readers.read_data`.
+
+    Without ``require_labels`` (rows to predict) the labels are kept as read, unchecked: an
+    empty one is the empty string.
+    """
     records = _csv_records(path, delimiter)
     first = next(records, None)
     if first is None:
@@ -116,7 +120,8 @@ def read_csv(path, label=None, n_features=None, delimiter=","):
         if len(row) != len(header):
             raise PerceptronsError(f"{path}, line {lineno}: {len(row)} fields, expected {len(header)} as in the header")
         if col is not None:
-            check_label(f"{path}, line {lineno}", row[col])
+            if require_labels:
+                check_label(f"{path}, line {lineno}", row[col])
             labels.append(row[col].strip())
         try:
             values = np.array([float(v) for j, v in enumerate(row) if j != col])
@@ -132,6 +137,6 @@ def read_csv(path, label=None, n_features=None, delimiter=","):
     return np.vstack(feats), typed_labels(labels), header[col]
 
 
-def read_tsv(path, label=None, n_features=None):
+def read_tsv(path, label=None, n_features=None, require_labels=True):
     """:func:`read_csv` with tab-separated columns."""
-    return read_csv(path, label=label, n_features=n_features, delimiter="\t")
+    return read_csv(path, label=label, n_features=n_features, delimiter="\t", require_labels=require_labels)

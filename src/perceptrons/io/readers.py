@@ -65,8 +65,9 @@ def read_data(path, label=None, fmt=None, n_features=None, return_label_name=Fal
     return_label_name : bool
         Also return the name of the label column (None for formats without a header).
     require_labels : bool, default True
-        False lets a Vowpal Wabbit file hold unlabeled examples (lines to predict; their label
-        is NaN).  In the other formats every row has a label, or (CSV/TSV, see ``label``) none.
+        False reads rows to predict, whose labels may be missing: a Vowpal Wabbit example
+        without one gets NaN; a CSV/TSV/Parquet label column is read unchecked, an empty cell
+        the empty string.  LIBSVM and ``.npz`` store a label in every row.
 
     Returns
     -------
@@ -86,7 +87,8 @@ def read_data(path, label=None, fmt=None, n_features=None, return_label_name=Fal
         raise PerceptronsError(f"{path}: is a directory, expected a data file")
     check_fits_in_memory(path, fmt)
     module, function = READERS[fmt].split(":")
-    options = {} if fmt != "vw" else {"require_labels": require_labels}  # the one format that may omit a label
+    # LIBSVM and .npz store a label in every row: only these formats can lack one
+    options = {"require_labels": require_labels} if fmt in ("vw", "csv", "tsv", "parquet") else {}
     X, y, label_name = getattr(import_module(module), function)(path, label=label, n_features=n_features, **options)
     if X.shape[0] == 0:
         raise PerceptronsError(f"{path}: no data rows")

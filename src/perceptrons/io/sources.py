@@ -82,7 +82,8 @@ class Source:
     block_bytes : int, default=4 MiB
         Text read per block (LIBSVM, VW); CSV and Parquet read batches of about this size.
     require_labels : bool, default=True
-        False lets Vowpal Wabbit files hold unlabeled examples, to predict (label NaN).
+        False reads rows to predict, whose labels may be missing (see
+        :func:`~perceptrons.io.readers.read_data`); training and evaluation refuse such a source.
 
     Examples
     --------
@@ -172,4 +173,5 @@ class Source:
             hash_bits=self.hash_bits,
             text=self.text,
             block_bytes=self.block_bytes,
+            require_labels=self.require_labels,
         )
