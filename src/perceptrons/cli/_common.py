@@ -85,8 +85,8 @@ def check_label_text(labels, what, field=False):
 
 
 def read_for_model(path, model, label, fmt, info=None, require_labels=True):
-    """(X, y) for a fitted model; y is None for a CSV holding features only, and NaN for a
-    Vowpal Wabbit example without a label when ``require_labels`` is False (``predict``).
+    """(X, y) for a fitted model; y is None for a CSV holding features only.  With
+    ``require_labels`` False (``predict``) rows may lack a label (see ``read_data``).
 
     Without ``--label``, a CSV/TSV's label column is the one the model was trained with.
     Labels are typed per file (integers when every label of *that* file is one), so when the
