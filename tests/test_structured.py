@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from perceptrons import load_model, save_model
+from perceptrons._jit.decode import SORT_AFTER, column_maxima
 from perceptrons._validation import PerceptronsError
 from perceptrons.structured.decoders import REGISTRY, greedy, viterbi
 from perceptrons.structured.sequence import SequencePerceptron
@@ -48,11 +49,11 @@ def test_viterbi_ties_on_integer_scores(p, shift):
 
 
 @st.composite
-def tables(draw):
-    """Emissions, transitions, start and stop of up to 20 tags: integers (ties everywhere), or
-    reals spread like a trained tagger's; −inf where a token is forced or a transition barred,
-    and now and then NaN."""
-    T, n = draw(st.integers(1, 20)), draw(st.integers(1, 30))
+def tables(draw, tags=(1, 20)):
+    """Emissions, transitions, start and stop of ``tags`` (a range) tags: integers (ties
+    everywhere), or reals spread like a trained tagger's; −inf where a token is forced or a
+    transition barred, and now and then NaN."""
+    T, n = draw(st.integers(*tags)), draw(st.integers(1, 30))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     if draw(st.booleans()):
         emit, trans = rng.integers(-3, 4, (n, T)).astype(float), rng.integers(-3, 4, (T, T)).astype(float)
@@ -66,24 +67,32 @@ def tables(draw):
 
 
 @settings(max_examples=300, deadline=None)
-@given(tables())
+@given(st.one_of(tables(), tables((2 * SORT_AFTER, 2 * SORT_AFTER + 60))))
 def test_viterbi_bounded_steps_equal_the_full_search(p):
-    # one transition matrix takes the bounded steps, the same matrix given per position the full
-    # search at every (i, t): every prefix score and back-pointer must be the same, bit for bit
+    # one transition matrix takes the bounded steps (after SORT_AFTER searches at a position,
+    # searches that visit the predecessors best first and stop early), the same matrix given per position the
+    # full search at every (i, t): every prefix score and back-pointer must be the same, bit for bit
     from perceptrons._jit.decode import viterbi as kernel
 
     emit, trans, start, stop = p
     n, T = emit.shape
+    # a bound looser than the column maxima (what training keeps between updates) is exact too
+    looser = column_maxima(trans) + np.random.default_rng(T).uniform(0, 3, T)
     runs = []
-    for tr, per_position in ((trans[None], False), (np.repeat(trans[None], n, axis=0), True)):
+    for tr, per_position, top in (
+        (trans[None], False, np.empty(0)),
+        (trans[None], False, looser),
+        (np.repeat(trans[None], n, axis=0), True, np.empty(0)),
+    ):
         delta, bp, path = np.full((n, T), np.nan), np.full((n, T), -1, np.int32), np.empty(n, np.int64)
-        score = kernel(emit, n, tr, per_position, start, stop, delta, bp, path)
+        score = kernel(emit, n, tr, per_position, start, stop, delta, bp, path, top)
         runs.append((score, delta, bp, path))
-    (s1, d1, b1, p1), (s2, d2, b2, p2) = runs
-    assert s1 == s2 or (np.isnan(s1) and np.isnan(s2))
-    np.testing.assert_array_equal(d1, d2)
-    np.testing.assert_array_equal(b1[1:], b2[1:])
-    np.testing.assert_array_equal(p1, p2)
+    for s1, d1, b1, p1 in runs[:2]:
+        s2, d2, b2, p2 = runs[2]
+        assert s1 == s2 or (np.isnan(s1) and np.isnan(s2))
+        np.testing.assert_array_equal(d1, d2)
+        np.testing.assert_array_equal(b1[1:], b2[1:])
+        np.testing.assert_array_equal(p1, p2)
 
 
 @settings(max_examples=100, deadline=None)
@@ -218,7 +227,7 @@ def test_viterbi_per_position_transitions_equal_brute_force(p, seed):
     n, T = emit.shape
     tr = np.random.default_rng(seed).normal(size=(n, T, T))
     delta, bp, path = np.empty((n, T)), np.zeros((n, T), np.int32), np.empty(n, np.int64)
-    score = K.viterbi(emit, n, tr, True, start, stop, delta, bp, path)
+    score = K.viterbi(emit, n, tr, True, start, stop, delta, bp, path, np.empty(0))
     best, best_path = ref.brute_force_decode(
         emit.tolist(), tr.tolist(), start.tolist(), stop.tolist(), per_position=True
     )

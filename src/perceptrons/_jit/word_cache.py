@@ -10,7 +10,7 @@ from numba import njit
 
 from perceptrons._config import NJIT_STRICT
 from perceptrons._jit.arrays import copy_into
-from perceptrons._jit.decode import decode_one, workspace
+from perceptrons._jit.decode import column_maxima, decode_one, workspace
 from perceptrons._jit.features import _find, _may_hold, _slot
 from perceptrons._jit.prefetch import prefetch
 from perceptrons._jit.word_attributes import lookup_words
@@ -280,6 +280,7 @@ def tag_cached(
     cols = np.empty((maxlen, pairs.shape[0]), dtype=np.int64)
     flat_emit = word_emit.reshape(-1)
     copy_into(tr[0], trans)
+    top = column_maxima(trans)
     shift = 58  # filt holds 2^k bits in 2^(k − 6) words: shift = 64 − k
     words = filt.shape[0]
     while words > 1:
@@ -310,6 +311,6 @@ def tag_cached(
             emit,
             cols,
         )
-        decode_one(decoder, emit, n, tr, False, trans2, start, stop, delta, bp, delta2, bp2, path)
+        decode_one(decoder, emit, n, tr, False, trans2, start, stop, delta, bp, delta2, bp2, path, top)
         for r in range(n):
             out[lo + r] = path[r]

@@ -87,7 +87,7 @@ def viterbi(emit, trans, start, stop, trans2=None):
         score = K.viterbi2(emit, n, trans[None], False, trans2, start, stop, delta, bp, path)
     else:
         delta, bp = np.empty((n, T)), np.zeros((n, T), dtype=np.int32)
-        score = K.viterbi(emit, n, trans[None], False, start, stop, delta, bp, path)
+        score = K.viterbi(emit, n, trans[None], False, start, stop, delta, bp, path, np.empty(0))
     return score, path
 
 
