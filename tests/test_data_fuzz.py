@@ -318,3 +318,18 @@ def test_the_memory_check_counts_classes_averaging_and_tags(monkeypatch, name, c
         return
     with pytest.raises(PerceptronsError, match=re.escape(refused) + ".*more than this machine has available"):
         est.fit(X, y, **kwargs)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")  # one epoch
+def test_the_memory_check_counts_second_order_tag_triples(monkeypatch):
+    # 200 tags: T³ = 8,000,000 triples, their weights and averaging sums 122 MiB; first order
+    # needs a few MiB
+    import perceptrons
+    import perceptrons._memory as memory
+
+    monkeypatch.setattr(memory, "available_bytes", lambda: 64 << 20)
+    X = np.eye(200)
+    y = np.arange(200)
+    perceptrons.SequencePerceptron(max_epochs=1).fit(X, y, lengths=[200])
+    with pytest.raises(PerceptronsError, match=r"for 200 tags with 8,000,000 tag triples need 0\.1 GiB"):
+        perceptrons.SequencePerceptron(max_epochs=1, markov_order=2).fit(X, y, lengths=[200])

@@ -369,9 +369,11 @@ class SequenceModel(DecodingMixin, ParamsMixin):
     # ------------------------------------------------------------------ state
     def _init_state(self, d, n_edge=0, w_dtype=np.float64):
         T = len(self.classes_)
+        triples = T**3 if self.markov_order == 2 else 0
         check_allocation(
-            (d * T + n_edge * T * T) * (np.dtype(w_dtype).itemsize + 8),
-            f"the weights of {d:,} features and {n_edge:,} edge features for {T:,} tags",
+            (d * T + n_edge * T * T) * (np.dtype(w_dtype).itemsize + 8) + triples * 16,
+            f"the weights of {d:,} features and {n_edge:,} edge features for {T:,} tags"
+            + (f" with {triples:,} tag triples" if triples else ""),
         )
         self.n_edge_features_in_ = n_edge
         self._state = {
