@@ -75,6 +75,26 @@ def test_cache_is_bounded_and_starts_afresh(ewt, monkeypatch):
     assert max(sizes) <= 200 + max(map(len, test)) and min(sizes[50:]) < max(sizes)  # it started afresh
 
 
+def test_a_batch_larger_than_the_cache_is_tagged_in_runs(ewt, monkeypatch):
+    # a batch's rows are bounded too: runs of sentences whose tokens fit (a large tag set makes
+    # rows large), a sentence longer than a run on its own; the tags are the factored path's
+    words, tags, test = ewt
+    tagger = Tagger(max_epochs=1).fit(words, tags)
+    expected = factored(tagger, test)
+    cache = tagger._words()
+    monkeypatch.setattr(_word_cache, "MAX_BYTES", 150 * cache._state.row_bytes)
+    lengths = np.array([len(s) for s in test])
+    runs = list(cache.batches(lengths))
+    assert runs[0][0] == 0 and runs[-1][1] == len(test) and all(a[1] == b[0] for a, b in zip(runs, runs[1:]))
+    assert all(lengths[lo:hi].sum() <= 150 or hi - lo == 1 for lo, hi in runs) and len(runs) > 10
+    seen = []
+    monkeypatch.setattr(
+        tagger, "_predict_cached", lambda c, s, n: seen.append(c._state.n) or Tagger._predict_cached(c, s, n)
+    )
+    assert [t for s in tagger.predict(test) for t in s] == expected
+    assert len(seen) == len(runs) and max(seen) <= 150 + lengths.max()  # the cache started afresh
+
+
 def test_threads_share_the_cache(ewt):
     words, tags, test = ewt
     tagger = Tagger(max_epochs=1).fit(words, tags)

@@ -79,6 +79,21 @@ class WordCache:
         rows.n = 2
         return rows
 
+    def batches(self, lengths):
+        """``(lo, hi)`` runs of sentences (of these ``lengths``) whose tokens' rows fit in
+        :data:`MAX_BYTES` together: a batch's new words are cached all at once, and with a
+        large tag set a row is large (1,000 tags: 40 kB a word, 1 GB for EWT's 25,000 test
+        tokens in one call).  A sentence longer than that is a run of its own.
+        """
+        per_run = max(1, MAX_BYTES // self._state.row_bytes)
+        lo, tokens = 0, 0
+        for i, n in enumerate(lengths.tolist()):
+            if tokens and tokens + n > per_run:
+                yield lo, i
+                lo, tokens = i, 0
+            tokens += n
+        yield lo, len(lengths)
+
     def rows(self, words):
         """The cache rows of the words, adding those never seen.
 

@@ -344,20 +344,27 @@ class Tagger(NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin):
         if cache is None:
             flat = self._predict_with_edges(*corpus_types(sentences)).tolist()
         else:
-            try:  # tokens straight to cache rows: no table of the batch's own types is needed
-                rows, state = cache.rows(list(chain.from_iterable(sentences)))
-            except PerceptronsError:
-                raise_not_words(sentences)  # the same error, naming the sentence
-                raise
-            offsets = np.zeros(lengths.shape[0] + 1, dtype=np.int64)
-            np.cumsum(lengths, out=offsets[1:])
-            names = cache.names
-            flat = [names[i] for i in cache.tag(rows, state, offsets).tolist()]
+            flat = []
+            for lo, hi in cache.batches(lengths):
+                flat += self._predict_cached(cache, sentences[lo:hi], lengths[lo:hi])
         out, i = [], 0
         for n in lengths.tolist():
             out.append(flat[i : i + n])
             i += n
         return out
+
+    @staticmethod
+    def _predict_cached(cache, sentences, lengths):
+        """The tags of ``sentences`` (one list) through the word cache, in one compiled call."""
+        try:  # tokens straight to cache rows: no table of the batch's own types is needed
+            rows, state = cache.rows(list(chain.from_iterable(sentences)))
+        except PerceptronsError:
+            raise_not_words(sentences)  # the same error, naming the sentence
+            raise
+        offsets = np.zeros(lengths.shape[0] + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        names = cache.names
+        return [names[i] for i in cache.tag(rows, state, offsets).tolist()]
 
     def _predict_sentence(self, words):
         """One sentence through the word cache: the per-call work is a dict lookup per word and
