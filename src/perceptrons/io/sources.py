@@ -117,8 +117,16 @@ class Source:
         self.require_labels = bool(require_labels)
 
     def check_labelled(self, what):
-        """Raise when this source may yield rows without a label (``require_labels=False``),
-        which ``what`` (training, evaluation) cannot use.
+        """Raise when this source may yield rows without a label (``require_labels=False``).
+
+        Parameters
+        ----------
+        what : str
+            What needs every label ("training", "evaluation"), for the message.
+
+        Raises
+        ------
+        PerceptronsError
         """
         if not self.require_labels:
             raise PerceptronsError(
