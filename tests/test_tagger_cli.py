@@ -268,3 +268,18 @@ def test_ctrl_c_writes_nothing(files, capsys, monkeypatch):
     monkeypatch.setattr(tagging.Tagger, "fit", interrupted)
     code, _, err = run(capsys, "tag", "train", train, "-o", tmp / "m.npz")
     assert code == 130 and "nothing was written" in err and not (tmp / "m.npz").exists()
+
+
+def test_evaluate_aligns_long_tags(tmp_path, capsys):
+    # morphological tags (UPOS|FEATS) run past the table's 8 columns: the numbers stay aligned
+    sents = [(w, [f"{u}|Number=Sing|Person=3" if u == "VERB" else u for u in upos], x) for w, upos, x in SENTS]
+    path = tmp_path / "m.conllu"
+    path.write_text(conllu(sents * 3), encoding="utf-8")
+    model = tmp_path / "m.npz"
+    assert run(capsys, "tag", "train", path, "-o", model, "--epochs", "2")[0] == 0
+    code, out, err = run(capsys, "tag", "evaluate", model, path)
+    assert code == 0, err
+    lines = out.splitlines()
+    table = lines[next(i for i, line in enumerate(lines) if line.startswith("tag ")) :]
+    assert any(line.startswith("VERB|Number=Sing|Person=3 ") for line in table)
+    assert len(table) > 3 and len(set(map(len, table))) == 1  # the header and every row: one width

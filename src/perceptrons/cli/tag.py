@@ -365,6 +365,7 @@ def evaluate(model, test, column):
     for name, n in (("known", r["tokens"] - r["n_unknown"]), ("unknown", r["n_unknown"])):
         share = f"{r[name + '_accuracy']:.4f}" if n else "-     "  # no such token: no accuracy, not "nan"
         click.echo(f"{name + ' words':<17} {share}   ({n} tokens)")
-    click.echo(f"{'tag':<8} {'precision':>9} {'recall':>9} {'f1':>9} {'support':>8}")
+    width = max(8, *(len(row[0]) for row in r["per_tag"]))  # morphological tags run long
+    click.echo(f"{'tag':<{width}} {'precision':>9} {'recall':>9} {'f1':>9} {'support':>8}")
     for tag, p, rc, f1, n in r["per_tag"]:
-        click.echo(f"{tag:<8} {p:>9.4f} {rc:>9.4f} {f1:>9.4f} {n:>8}")
+        click.echo(f"{tag:<{width}} {p:>9.4f} {rc:>9.4f} {f1:>9.4f} {n:>8}")
