@@ -162,7 +162,7 @@ def _batches(path, batches, names, col, hash_bits, text, first_row_line, require
             continue
         if layout is None:
             _check_types(path, batch.schema, col)
-        y = _labels(path, batch.column(col), done, first_row_line) if require_labels else _texts(batch.column(col))
+        y = _labels(path, batch.column(col), done, first_row_line, require_labels)
         columns = [batch.column(names.index(f)) for f in feature_names]
         if layout is None:
             if first_row_line is not None and hash_bits is None and text is None:
@@ -245,31 +245,27 @@ def _row_where(path, row, first_row_line):
     return f"{path}, line {first_row_line + row}" if first_row_line else f"{path}, row {row + 1}"
 
 
-def _labels(path, column, done, first_row_line):
-    """The labels of a batch as text; a missing or NA label names its row."""
+def _labels(path, column, done, first_row_line, require=True):
+    """The labels of a batch as text; a missing or NA label names its row.  Without
+    ``require`` (rows to predict) nothing is checked, and a missing label is the empty string.
+    """
     import pyarrow.compute as pc
 
     texts = column.cast("string") if str(column.type) != "string" else column
-    if texts.null_count:
+    if not require:
+        texts = pc.fill_null(texts, "")
+    elif texts.null_count:
         bad = int(np.flatnonzero(np.asarray(texts.is_null()))[0])
         raise PerceptronsError(
             f"{_row_where(path, done + bad, first_row_line)}: the label is empty; every row needs a class label"
         )
     stripped = pc.utf8_trim_whitespace(texts)
     values = np.asarray(stripped.to_numpy(zero_copy_only=False), dtype=object)
-    for u in np.unique(values).tolist():  # each distinct label once, by the rules every reader uses
+    for u in np.unique(values).tolist() if require else ():  # each distinct label once, by every reader's rules
         if u.lower() in MISSING_LABELS or u.lower().lstrip("+-") in INFINITE_LABELS:
             bad = int(np.flatnonzero(values == u)[0])
             check_label(_row_where(path, done + bad, first_row_line), u)
     return values.astype(str)
-
-
-def _texts(column):
-    """The labels of a batch as text, unchecked; a missing one is the empty string."""
-    import pyarrow.compute as pc
-
-    texts = column.cast("string") if str(column.type) != "string" else column
-    return np.asarray(pc.utf8_trim_whitespace(pc.fill_null(texts, "")).to_numpy(zero_copy_only=False), dtype=str)
 
 
 def _dense(path, columns, feature_names, done, first_row_line):
