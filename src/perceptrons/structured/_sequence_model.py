@@ -370,8 +370,10 @@ class SequenceModel(DecodingMixin, ParamsMixin):
     def _init_state(self, d, n_edge=0, w_dtype=np.float64):
         T = len(self.classes_)
         triples = T**3 if self.markov_order == 2 else 0
+        # the weights, their averaging sums, and the final (averaged) weights made at the end:
+        # a fit that passes here must not run out of memory after its last epoch
         check_allocation(
-            (d * T + n_edge * T * T) * (np.dtype(w_dtype).itemsize + 8) + triples * 16,
+            (d * T + n_edge * T * T) * (np.dtype(w_dtype).itemsize + 16) + triples * 24,
             f"the weights of {d:,} features and {n_edge:,} edge features for {T:,} tags"
             + (f" with {triples:,} tag triples" if triples else ""),
         )
