@@ -193,3 +193,13 @@ def test_confusion_without_nltk_says_so(taggers, monkeypatch):
     with pytest.raises(PerceptronsError, match=r"NLTK's ConfusionMatrix, and NLTK is not installed"):
         taggers[1].confusion(GOLD)
     assert taggers[1].recall(GOLD)  # the others need no NLTK
+
+
+def test_brill_transformation_learning_starts_from_our_tagger(taggers):
+    # NLTK's Brill trainer takes any tagger with tag(); its rules then correct ours
+    brill = pytest.importorskip("nltk.tag.brill")
+    brill_trainer = pytest.importorskip("nltk.tag.brill_trainer")
+    ours = taggers[1]
+    trained = brill_trainer.BrillTaggerTrainer(ours, brill.fntbl37(), trace=0).train(CORPUS, max_rules=10)
+    assert trained.accuracy(CORPUS) >= ours.accuracy(CORPUS)
+    assert_tagged(trained.tag(WORDS), WORDS)
