@@ -81,7 +81,7 @@ def libsvm_blocks(path, block_bytes=BLOCK_BYTES, n_features=None):
             )
 
 
-def read_libsvm(path, label=None, n_features=None):
+def read_libsvm(path, label=None, n_features=None, require_labels=True):
     """A LIBSVM/SVMlight file (plain or gzip) as a CSR matrix and its labels.
 
     Parameters
@@ -92,6 +92,8 @@ def read_libsvm(path, label=None, n_features=None):
         Unused (LIBSVM labels are the first token of each line); accepted like the other readers.
     n_features : int, optional
         Width expected by a model: X is padded to it and an index beyond it is refused.
+    require_labels : bool
+        Unused: every LIBSVM line starts with its label; accepted like the other readers.
 
     Returns
     -------

@@ -67,8 +67,11 @@ def _check_npz_array(path):
     return check
 
 
-def read_npz(path, label=None, n_features=None):
+def read_npz(path, label=None, n_features=None, require_labels=True):
     """Arrays ``X`` (2-D, real numbers) and ``y`` (1-D class labels) of a ``numpy.savez`` archive.
+
+    ``label`` and ``require_labels`` are accepted like the other readers' and unused: the
+    archive's ``y`` holds a label for every row.
 
     Each header is checked before its array is loaded (:func:`perceptrons.io.npy.read_npy`); X must be
     finite with at least one column, and y integers, integral floats or text, without NaN,

@@ -26,7 +26,8 @@ _BY_EXTENSION = {
     ".pq": "parquet",
 }
 
-#: format -> "module:function"; each reader takes (path, label=, n_features=) and returns (X, y, label name)
+#: format -> "module:function"; each reader takes (path, label=, n_features=, require_labels=) and returns
+#: (X, y, label name)
 READERS = {
     "csv": "perceptrons.io.delimited:read_csv",
     "tsv": "perceptrons.io.delimited:read_tsv",
@@ -87,9 +88,8 @@ def read_data(path, label=None, fmt=None, n_features=None, return_label_name=Fal
         raise PerceptronsError(f"{path}: is a directory, expected a data file")
     check_fits_in_memory(path, fmt)
     module, function = READERS[fmt].split(":")
-    # LIBSVM and .npz store a label in every row: only these formats can lack one
-    options = {"require_labels": require_labels} if fmt in ("vw", "csv", "tsv", "parquet") else {}
-    X, y, label_name = getattr(import_module(module), function)(path, label=label, n_features=n_features, **options)
+    reader = getattr(import_module(module), function)
+    X, y, label_name = reader(path, label=label, n_features=n_features, require_labels=require_labels)
     if X.shape[0] == 0:
         raise PerceptronsError(f"{path}: no data rows")
     return (X, y, label_name) if return_label_name else (X, y)

@@ -17,6 +17,7 @@ import threading
 
 import numpy as np
 
+from perceptrons._jit.decode import column_maxima
 from perceptrons._jit.features import key_filter
 from perceptrons._jit.word_cache import cache_words, tag_cached, word_emissions
 from perceptrons._validation import PerceptronsError
@@ -58,8 +59,10 @@ class WordCache:
             np.ascontiguousarray(features.type_counts_, dtype=np.int32),
             features.rare_count,
         )
+        trans = np.ascontiguousarray(model.coef_trans_, dtype=np.float64)
         self.decoding = (
-            np.ascontiguousarray(model.coef_trans_, dtype=np.float64),
+            trans,
+            column_maxima(trans),  # the decoder's bound, once per model rather than per call
             np.ascontiguousarray(model.coef_trans2_, dtype=np.float64),
             np.ascontiguousarray(model.coef_init_, dtype=np.float64),
             np.ascontiguousarray(model.coef_final_, dtype=np.float64),
@@ -177,7 +180,7 @@ class WordCache:
         """Tag indices (n_tokens,) int64 of the sentences ``offsets`` (n_sentences + 1,) over
         ``rows`` of ``state`` (both as :meth:`rows` returns them)."""
         out = np.empty(rows.shape[0], dtype=np.int64)
-        trans, trans2, start, stop, decoder = self.decoding
+        trans, top, trans2, start, stop, decoder = self.decoding
         tag_cached(
             rows,
             offsets,
@@ -193,6 +196,7 @@ class WordCache:
             self.filter,
             self.W,
             trans,
+            top,
             trans2,
             start,
             stop,
