@@ -191,21 +191,52 @@ def brute_force_decode(emit, trans, start, stop, per_position=False, trans2=None
     return best, list(best_path)
 
 
+def _greedy_local(emit, trans, start, stop, path, i, t, per_position, trans2):
+    """The score greedy decoding gives tag t at token i, the tags path[:i] chosen."""
+    tr = trans[i] if per_position else trans
+    v = emit[i][t] + (start[t] if i == 0 else tr[path[i - 1]][t])
+    if trans2 is not None and i >= 2:
+        v = v + trans2[path[i - 2]][path[i - 1]][t]
+    return v + stop[t] if i == len(emit) - 1 else v
+
+
 def greedy_decode(emit, trans, start, stop, per_position=False, trans2=None):
     """Left to right: each token's best tag given the previous choice (stop added at the end)."""
     n, T = len(emit), len(emit[0])
     path = []
     for i in range(n):
-
-        def local(t):
-            tr = trans[i] if per_position else trans
-            v = emit[i][t] + (start[t] if i == 0 else tr[path[-1]][t])
-            if trans2 is not None and i >= 2:
-                v = v + trans2[path[-2]][path[-1]][t]
-            return v + stop[t] if i == n - 1 else v
-
-        path.append(max(range(T), key=lambda t: (local(t), -t)))
+        local = [_greedy_local(emit, trans, start, stop, path, i, t, per_position, trans2) for t in range(T)]
+        path.append(max(range(T), key=lambda t: (local[t], -t)))
     return path
+
+
+def _softmax(v):
+    m = max(v)
+    e = [math.exp(x - m) for x in v]
+    return [x / sum(e) for x in e]
+
+
+def brute_force_marginals(emit, trans, start, stop, per_position=False, trans2=None):
+    """p(y_i = t) under p(y) ∝ exp(score(y)), summed over all T**n tag sequences."""
+    from itertools import product
+
+    n, T = len(emit), len(emit[0])
+    paths = list(product(range(T), repeat=n))
+    p = _softmax([sequence_score(emit, trans, start, stop, y, per_position, trans2) for y in paths])
+    out = [[0.0] * T for _ in range(n)]
+    for y, q in zip(paths, p):
+        for i, t in enumerate(y):
+            out[i][t] += q
+    return out
+
+
+def greedy_confidences(emit, trans, start, stop, path, per_position=False, trans2=None):
+    """Per token, the softmax of the scores greedy decoding compared (NLTK's confidence)."""
+    T = len(emit[0])
+    return [
+        _softmax([_greedy_local(emit, trans, start, stop, path, i, t, per_position, trans2) for t in range(T)])
+        for i in range(len(emit))
+    ]
 
 
 def structured_perceptron(

@@ -1,11 +1,13 @@
 """Tagger answers NLTK's PerceptronTagger calls with NLTK's types (issue 10, section 6)."""
 
+import copy
 import random
 
 import pytest
 
 from perceptrons import Tagger, load_model
 from perceptrons._validation import PerceptronsError
+from perceptrons.structured.features import corpus_types
 
 nltk_perceptron = pytest.importorskip("nltk.tag.perceptron")
 nltk_tag = pytest.importorskip("nltk.tag")
@@ -203,3 +205,62 @@ def test_brill_transformation_learning_starts_from_our_tagger(taggers):
     trained = brill_trainer.BrillTaggerTrainer(ours, brill.fntbl37(), trace=0).train(CORPUS, max_rules=10)
     assert trained.accuracy(CORPUS) >= ours.accuracy(CORPUS)
     assert_tagged(trained.tag(WORDS), WORDS)
+
+
+def assert_tagged_with_conf(result, words):
+    assert type(result) is list and len(result) == len(words)
+    for triple, word in zip(result, words):
+        assert type(triple) is tuple and len(triple) == 3
+        assert triple[0] == word and type(triple[1]) is str
+        assert isinstance(triple[2], float) and 0 < triple[2] <= 1
+
+
+def test_tag_with_return_conf_returns_what_nltk_returns(taggers):
+    theirs, ours = taggers
+    for tagger in taggers:
+        assert_tagged_with_conf(tagger.tag(WORDS, return_conf=True), WORDS)
+        assert_tagged(tagger.tag(WORDS, use_tagdict=False), WORDS)
+        assert tagger.tag([], return_conf=True) == []
+    assert [(w, t) for w, t, _ in ours.tag(WORDS, return_conf=True)] == ours.tag(WORDS)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"decoder": "greedy"}, {"markov_order": 2}, {"edges": "l[-1],l[0]", "edge_min_count": 1}],
+    ids=["viterbi", "greedy", "markov_order=2", "edges"],
+)
+def test_return_conf_keeps_the_tags_and_gives_the_models_probabilities(params, tmp_path):
+    tagger = Tagger(min_count=1, max_epochs=4, **params).train(CORPUS, nr_iter=4, save_loc=tmp_path / "m.npz")
+    words = [w for w, _ in CORPUS[1]] + ["unseen"]
+    tagged = tagger.tag(words, return_conf=True)
+    assert [(w, t) for w, t, _ in tagged] == tagger.tag(words)
+    assert load_model(tmp_path / "m.npz").tag(words, return_conf=True) == tagged
+    # the model's probabilities of the tagger's emission scores
+    model, fm = tagger.model_, tagger.features_
+    tok, types, lengths = corpus_types([words])
+    scores = fm.scores(tok, types, lengths, model.emission_weights())
+    X_edge = None if tagger.edge_features_ is None else tagger.edge_features_.transform_types(tok, types, lengths)[0]
+    tags, conf = model.predict_from_scores(scores, lengths, X_edge, return_conf=True)
+    assert tags.tolist() == [t for _, t, _ in tagged] and conf.tolist() == [p for _, _, p in tagged]
+
+
+def test_tag_dictionary_words_are_certain_unless_the_dictionary_is_off():
+    tagger = Tagger(min_count=1, tag_dict=True, tag_dict_min_count=1, tag_dict_ratio=0.5).train(CORPUS * 3)
+    words = ["The", "old", "man", "saw", "a", "banana", "."]
+    assert tagger.tagdict_, "the corpus gives words a fixed tag"
+    for word, tag, conf in tagger.tag(words, return_conf=True):
+        if word in tagger.tagdict_:
+            assert tag == tagger.tagdict_[word] and conf == 1.0
+    # off: every word is tagged by the weights, as by a tagger without the dictionary
+    free = copy.deepcopy(tagger)
+    free.tagdict_ = {}
+    free._word_cache = None
+    assert tagger.tag(words, use_tagdict=False) == free.tag(words)
+    assert [(w, t) for w, t, _ in tagger.tag(words, return_conf=True, use_tagdict=False)] == free.tag(words)
+
+
+@pytest.mark.parametrize("option", ["return_conf", "use_tagdict"])
+@pytest.mark.parametrize("value", [1, "yes", None])
+def test_tag_options_must_be_bools(taggers, option, value):
+    with pytest.raises(PerceptronsError, match=f"The '{option}' parameter must be a bool. Got {value!r} instead."):
+        taggers[1].tag(WORDS, **{option: value})

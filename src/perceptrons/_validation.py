@@ -117,6 +117,11 @@ def check_param(value, name, allowed, owner=None):
     raise PerceptronsError(f"The {name!r} parameter{of} must be {expected}. Got {value!r} instead.")
 
 
+def check_bool(value, name):
+    """``bool(value)`` for a bool (numpy's too), else the :func:`check_param` error."""
+    return bool(check_param(value, name, (Kind((bool, np.bool_), "a bool"),)))
+
+
 def validate_params(estimator, constraints):
     """Check each of ``estimator``'s parameters against ``constraints`` (name -> tuple of allowed).
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perceptrons._validation import Interval, Kind, Options, PerceptronsError, check_classes, check_param
+from perceptrons._validation import Interval, Kind, Options, PerceptronsError, check_bool, check_classes, check_param
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -85,7 +85,7 @@ def report_data(
 
     X, y, classes = _check_data(X, y)
     check_param(model, "model", (Options(*MODELS),))
-    fit_intercept = bool(check_param(fit_intercept, "fit_intercept", (Kind((bool, np.bool_), "a bool"),)))
+    fit_intercept = check_bool(fit_intercept, "fit_intercept")
     check_param(max_epochs, "max_epochs", (None, Interval(Integral, 1, 10**9)))
     check_param(max_updates, "max_updates", (Interval(Integral, 1, 10**7),))
     check_param(random_state, "random_state", (Interval(Integral, 0, 2**32 - 4),))

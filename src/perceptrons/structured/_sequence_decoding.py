@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._jit.rows import kernel_operand
-from perceptrons._validation import PerceptronsError, seed_of
+from perceptrons._validation import PerceptronsError, check_bool, seed_of
 from perceptrons.structured import _sequence_state as sequence_state
 from perceptrons.structured._operands import NO_FORCED, edge_operand, sequence_offsets, tag_indices
 from perceptrons.structured.decoders import decoder_code
@@ -34,7 +34,8 @@ class DecodingMixin:
         *,
         X_edge: ArrayLike | sp.spmatrix | sp.sparray | None = None,
         forced: ArrayLike | None = None,
-    ) -> np.ndarray:
+        return_conf: bool = False,
+    ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
         """Best tag sequence of each sequence (Viterbi), shape (n_tokens,).
 
         Parameters
@@ -46,17 +47,35 @@ class DecodingMixin:
             As in :meth:`fit`.
         forced : array-like of shape (n_tokens,), default=None
             As in :meth:`fit`.
+        return_conf : bool, default=False
+            Also return each tag's probability: its marginal under p(y) ∝ exp(score(y)) for
+            Viterbi (forward-backward), the softmax of the scores it was chosen from for the
+            greedy decoder (:mod:`perceptrons._jit.confidence`).
 
         Returns
         -------
-        ndarray of shape (n_tokens,)
+        tags : ndarray of shape (n_tokens,)
             The tags, from ``classes_``.
+        conf : ndarray of float64, shape (n_tokens,)
+            Only with ``return_conf``: the probabilities of those tags.
         """
         self._check_fitted()
         X = self._check_X(X)
         offsets = sequence_offsets(lengths, X.shape[0])
         eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_)
-        return self.classes_[self._decode(kernel_operand(X), eop, offsets, self.forced_indices(forced, X.shape[0]))]
+        forced = self.forced_indices(forced, X.shape[0])
+        return_conf = check_bool(return_conf, "return_conf")
+        tags = self._decode(kernel_operand(X), eop, offsets, forced)
+        if not return_conf:
+            return self.classes_[tags]
+        # the decoder's own emission sums, in another order: equal up to rounding, and the
+        # probabilities are continuous in them; the tags are the decoder's
+        scores = np.asarray(X @ self._W_final, dtype=np.float64)
+        rows = np.flatnonzero(forced >= 0)
+        kept = scores[rows, forced[rows]]
+        scores[rows] = -np.inf
+        scores[rows, forced[rows]] = kept
+        return self.classes_[tags], self._confidences(scores, eop, offsets, tags)
 
     def predict_from_scores(
         self,
@@ -65,7 +84,8 @@ class DecodingMixin:
         X_edge: ArrayLike | sp.spmatrix | sp.sparray | None = None,
         *,
         assume_binary: bool = False,
-    ) -> np.ndarray:
+        return_conf: bool = False,
+    ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
         """:meth:`predict` from emission scores that the caller computed.
 
         The :class:`~perceptrons.structured.tagging.Tagger` sums the weight rows once per word
@@ -81,11 +101,15 @@ class DecodingMixin:
         lengths, X_edge : see :meth:`predict`
         assume_binary : bool, default=False
             As in :meth:`fit`: ``X_edge`` is known to store 1s only, so it is not scanned.
+        return_conf : bool, default=False
+            As in :meth:`predict`.
 
         Returns
         -------
-        ndarray of shape (n_tokens,)
+        tags : ndarray of shape (n_tokens,)
             The tags.
+        conf : ndarray of float64, shape (n_tokens,)
+            Only with ``return_conf``, as in :meth:`predict`.
 
         Examples
         --------
@@ -98,7 +122,31 @@ class DecodingMixin:
         """
         offsets = sequence_offsets(lengths, scores.shape[0])
         eop, _ = edge_operand(X_edge, scores.shape[0], self.n_edge_features_in_, assume_binary)
-        return self.classes_[self._decode(_NO_ROWS, eop, offsets, NO_FORCED, scores)]
+        return_conf = check_bool(return_conf, "return_conf")
+        tags = self._decode(_NO_ROWS, eop, offsets, NO_FORCED, scores)
+        if not return_conf:
+            return self.classes_[tags]
+        return self.classes_[tags], self._confidences(np.asarray(scores, dtype=np.float64), eop, offsets, tags)
+
+    def _confidences(self, scores, eop, offsets, tags):
+        """The probabilities (n_tokens,) of the decoded ``tags`` (indices) under ``scores``."""
+        from perceptrons._jit.confidence import confidences
+
+        conf = np.empty(tags.shape[0])
+        confidences(
+            scores,
+            eop,
+            offsets,
+            self.coef_trans_,
+            self.coef_edge_,
+            self.coef_trans2_,
+            self.coef_init_,
+            self.coef_final_,
+            decoder_code(self.decoder),
+            tags,
+            conf,
+        )
+        return conf
 
     def emission_weights(self) -> np.ndarray:
         """The final emission weights, shape (n_features, n_classes): ``coef_.T``, C-contiguous.

@@ -18,7 +18,7 @@ from itertools import chain
 from numbers import Integral, Real
 from typing import TYPE_CHECKING
 
-from perceptrons._validation import Interval, PerceptronsError, PerceptronsTypeError
+from perceptrons._validation import Interval, PerceptronsError, PerceptronsTypeError, check_bool
 
 if TYPE_CHECKING:
     import os
@@ -95,17 +95,28 @@ class NLTKTaggerAPI:
             save_model(self, save_loc)
         return self
 
-    def tag(self, tokens: Iterable[str]) -> list[tuple[str, str]]:
+    def tag(
+        self, tokens: Iterable[str], return_conf: bool = False, use_tagdict: bool = True
+    ) -> list[tuple[str, str]] | list[tuple[str, str, float]]:
         """``[(word, tag), …]`` for one sentence given as a list of words, as NLTK's ``tag``.
 
         Parameters
         ----------
         tokens : list of str
             The words of one sentence.
+        return_conf : bool, default=False
+            Also give each tag's probability under the model's scores, as NLTK's
+            ``PerceptronTagger.tag`` does: ``[(word, tag, conf), …]``.  With Viterbi (the
+            default decoder) it is the tag's marginal probability over all tag sequences
+            (forward-backward); with ``decoder="greedy"`` the softmax of the scores the tag was
+            chosen from, as NLTK computes it.  A tag fixed by the tag dictionary has 1.0.
+        use_tagdict : bool, default=True
+            False: words in the tag dictionary (``tag_dict=True``) are tagged by the weights
+            like any other word.
 
         Returns
         -------
-        list of (str, str)
+        list of (str, str), or of (str, str, float) with ``return_conf``
             Each word with its tag.
 
         Raises
@@ -113,11 +124,33 @@ class NLTKTaggerAPI:
         TypeError
             When ``tokens`` is a str (tagging its characters is never what was meant); the
             error is also a :class:`PerceptronsError`.
+        PerceptronsError
+            When ``return_conf`` or ``use_tagdict`` is not a bool.
+
+        Examples
+        --------
+        >>> from perceptrons import Tagger
+        >>> tagger = Tagger(max_epochs=3).train([[("the", "DT"), ("dog", "NN"), ("runs", "VBZ")]] * 4)
+        >>> tagger.tag(["the", "dog"])
+        [('the', 'DT'), ('dog', 'NN')]
+        >>> [(w, t, round(p, 2)) for w, t, p in tagger.tag(["the", "dog"], return_conf=True)]
+        [('the', 'DT', 1.0), ('dog', 'NN', 1.0)]
         """
         if isinstance(tokens, str):
             raise PerceptronsTypeError("tokens: expected a list of strings, got a string")
         words = list(tokens)
-        return list(zip(words, self._predict_sentence(words)))
+        if return_conf is False and use_tagdict is True:  # the common call: one cached pass
+            return list(zip(words, self._predict_sentence(words)))
+        return_conf = check_bool(return_conf, "return_conf")
+        use_tagdict = check_bool(use_tagdict, "use_tagdict")
+        self._check_fitted()
+        if not words:
+            return []
+        out = self._predict_scored([words], use_tagdict, return_conf)
+        if return_conf:
+            tags, conf = out
+            return list(zip(words, tags.tolist(), conf.tolist()))
+        return list(zip(words, out.tolist()))
 
     def _predict_sentence(self, words: list[str]) -> list[str]:
         """The tags of one sentence (a tagger may do this faster than a batch of one)."""

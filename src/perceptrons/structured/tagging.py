@@ -342,7 +342,7 @@ class Tagger(NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin):
             return [[] for _ in sentences]
         cache = self._words()
         if cache is None:
-            flat = self._predict_with_edges(*corpus_types(sentences)).tolist()
+            flat = self._predict_scored(sentences).tolist()
         else:
             flat = []
             for lo, hi in cache.batches(lengths):
@@ -387,14 +387,18 @@ class Tagger(NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin):
             cache = self._word_cache = WordCache(self.features_, self.model_, self.tagdict_)
         return cache
 
-    def _predict_with_edges(self, tok, types, lengths):
-        """Tags (n_tokens,) of a model with edge features: emissions and edges per batch."""
-        forced = self._forced_types(tok, types)
+    def _predict_scored(self, sentences, use_tagdict=True, return_conf=False):
+        """Tags (n_tokens,) with emission scores computed per batch, not per cached word: for
+        a model with edge features, without the tag dictionary, or with the tags'
+        probabilities (``return_conf``: then (tags, conf)).
+        """
+        tok, types, lengths = corpus_types(sentences)
+        forced = self._forced_types(tok, types) if use_tagdict else None
         model = self.model_
         forced_idx = None if forced is None else model.forced_indices(forced, tok.shape[0])
         scores = self.features_.scores(tok, types, lengths, model.emission_weights(), forced_idx)
-        X_edge = self.edge_features_.transform_types(tok, types, lengths)[0]
-        return model.predict_from_scores(scores, lengths, X_edge, assume_binary=True)
+        X_edge = None if self.edge_features_ is None else self.edge_features_.transform_types(tok, types, lengths)[0]
+        return model.predict_from_scores(scores, lengths, X_edge, assume_binary=True, return_conf=return_conf)
 
     def __getstate__(self):
         # the word cache holds a lock (not picklable) and is rebuilt on first use anyway

@@ -9,7 +9,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptrons._sparse_check import check_sparse_indices
-from perceptrons._validation import Kind, Options, PerceptronsError, check_classes, check_param
+from perceptrons._validation import Options, PerceptronsError, check_classes, check_param
 
 #: appended to a solver failure: badly scaled data is the usual cause
 SCALE_HINT = (
@@ -74,11 +74,6 @@ def check_Xy(X, y, fit_intercept):
     classes, s = signed_labels(y, X.shape[0])
     Z = augment(X, fit_intercept) * s[:, None]
     return X, classes, s, Z
-
-
-def check_bool(value, name):
-    """A bool parameter of a theory function, refused in the estimators' words (numpy bools too)."""
-    return bool(check_param(value, name, (Kind((bool, np.bool_), "a bool"),)))
 
 
 def check_option(value, name, options):

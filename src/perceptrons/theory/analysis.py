@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons.theory._common import SCALE_HINT, check_bool, check_X
+from perceptrons._validation import check_bool
+from perceptrons.theory._common import SCALE_HINT, check_X
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike

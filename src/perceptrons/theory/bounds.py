@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
-from perceptrons.theory._common import SCALE_HINT, check_bool, check_option, check_Xy
+from perceptrons._validation import PerceptronsError, check_bool
+from perceptrons.theory._common import SCALE_HINT, check_option, check_Xy
 from perceptrons.theory.margins import max_margin
 
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
-from perceptrons.theory._common import SCALE_HINT, augment, check_bool, check_option, check_X, check_Xy, signed_labels
+from perceptrons._validation import PerceptronsError, check_bool
+from perceptrons.theory._common import SCALE_HINT, augment, check_option, check_X, check_Xy, signed_labels
 
 if TYPE_CHECKING:
     from typing import Literal

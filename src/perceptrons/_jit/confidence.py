@@ -1,0 +1,210 @@
+"""Compiled confidences of a decoded path: per-token tag probabilities under the model's scores.
+
+The scores of :mod:`perceptrons._jit.decode` define a distribution over tag sequences,
+p(y) ∝ exp(score(y)), as a linear-chain CRF's do (Lafferty, McCallum & Pereira 2001).  Its
+marginals p(yᵢ = t) are what a Viterbi path is confident of: :func:`marginals` computes them
+for a first-order model and :func:`marginals2` for a second-order one, by the forward-backward
+algorithm in log space (Rabiner 1989, §III.A).  A greedy decoder commits to one token at a
+time, so its confidence is that of NLTK's ``PerceptronTagger``: the softmax of the scores it
+compared, the previous choices fixed (:func:`greedy_confidence`).
+
+Conventions are those of :mod:`perceptrons._jit.decode`; the buffers ``alpha`` and ``beta``
+are the caller's, shaped like the decoder's DP table (≥ n, T) or (≥ n, T, T).  A forced token
+(``-inf`` for every other tag) gets probability 1.  Perceptron scores are not calibrated:
+these are the probabilities of the model's own scores, as NLTK's are.
+"""
+
+import numpy as np
+from numba import njit
+
+from perceptrons._config import NJIT_STRICT
+from perceptrons._jit.decode import GREEDY
+from perceptrons._jit.structured import transitions
+
+
+@njit(**NJIT_STRICT)
+def _lse(v):
+    """log Σ exp(v), shifted by the maximum so that nothing overflows; −inf when all are −inf."""
+    m = -np.inf
+    for x in v:
+        m = max(m, x)
+    if m == -np.inf:
+        return m
+    s = 0.0
+    for x in v:
+        s += np.exp(x - m)
+    return m + np.log(s)
+
+
+@njit(**NJIT_STRICT)
+def _normalize(out, n):
+    """Rows 0…n−1 of ``out`` divided by their sums: exp(x − log Z) carries the rounding of
+    scores in the thousands (~1e−12), and a probability must not exceed 1."""
+    for i in range(n):
+        s = 0.0
+        for t in range(out.shape[1]):
+            s += out[i, t]
+        for t in range(out.shape[1]):
+            out[i, t] /= s
+
+
+@njit(**NJIT_STRICT)
+def marginals(emit, n, trans, per_position, start, stop, alpha, beta, out):
+    """``out[i, t] = p(yᵢ = t)`` for a first-order model, rows 0…n−1.
+
+    alpha[i, t] = log Σ over prefixes ending in t of exp(score), with
+    alpha[0, t] = start[t] + emit[0, t] and
+    alpha[i, t] = log Σₛ exp(alpha[i−1, s] + τᵢ[s, t]) + emit[i, t];
+    beta[n−1, t] = stop[t] and beta[i, s] = log Σₜ exp(τᵢ₊₁[s, t] + emit[i+1, t] + beta[i+1, t]);
+    then p(yᵢ = t) = exp(alpha[i, t] + beta[i, t] − log Z), log Z = log Σₜ exp(alpha[n−1, t] + stop[t]).
+    τᵢ is ``trans[i]`` when ``per_position``, else ``trans[0]``, as in the decoders.
+    """
+    T = trans.shape[1]
+    v = np.empty(T)
+    for t in range(T):
+        alpha[0, t] = start[t] + emit[0, t]
+    for i in range(1, n):
+        tr = trans[i] if per_position else trans[0]
+        for t in range(T):
+            for s in range(T):
+                v[s] = alpha[i - 1, s] + tr[s, t]
+            alpha[i, t] = _lse(v) + emit[i, t]
+    for t in range(T):
+        beta[n - 1, t] = stop[t]
+    for i in range(n - 2, -1, -1):
+        tr = trans[i + 1] if per_position else trans[0]
+        for s in range(T):
+            for t in range(T):
+                v[t] = tr[s, t] + emit[i + 1, t] + beta[i + 1, t]
+            beta[i, s] = _lse(v)
+    for t in range(T):
+        v[t] = alpha[n - 1, t] + stop[t]
+    log_z = _lse(v)
+    for i in range(n):
+        for t in range(T):
+            out[i, t] = np.exp(alpha[i, t] + beta[i, t] - log_z)
+    _normalize(out, n)
+
+
+@njit(**NJIT_STRICT)
+def marginals2(emit, n, trans, per_position, trans2, start, stop, alpha, beta, out):
+    """``out[i, t] = p(yᵢ = t)`` for a second-order model (:func:`~perceptrons._jit.decode.viterbi2`'s
+    score), over the pair states (yᵢ₋₁, yᵢ).
+
+    alpha[1, a, b] = start[a] + emit[0, a] + τ₁[a, b] + emit[1, b];
+    alpha[i, a, b] = log Σ_c exp(alpha[i−1, c, a] + trans2[c, a, b]) + τᵢ[a, b] + emit[i, b];
+    beta[n−1, a, b] = stop[b];
+    beta[i, a, b] = log Σ_c exp(trans2[a, b, c] + τᵢ₊₁[b, c] + emit[i+1, c] + beta[i+1, b, c]).
+    p(yᵢ₋₁ = a, yᵢ = b) = exp(alpha[i, a, b] + beta[i, a, b] − log Z); a token's marginal sums
+    the pairs it ends (the first token: the pairs it starts).
+    """
+    T = trans.shape[1]
+    v = np.empty(T)
+    if n == 1:
+        for t in range(T):
+            v[t] = start[t] + emit[0, t] + stop[t]
+        log_z = _lse(v)
+        for t in range(T):
+            out[0, t] = np.exp(v[t] - log_z)
+        _normalize(out, n)
+        return
+    tr = trans[1] if per_position else trans[0]
+    for a in range(T):
+        for b in range(T):
+            alpha[1, a, b] = start[a] + emit[0, a] + tr[a, b] + emit[1, b]
+    for i in range(2, n):
+        tr = trans[i] if per_position else trans[0]
+        for a in range(T):
+            for b in range(T):
+                for c in range(T):
+                    v[c] = alpha[i - 1, c, a] + trans2[c, a, b]
+                alpha[i, a, b] = _lse(v) + tr[a, b] + emit[i, b]
+    for a in range(T):
+        for b in range(T):
+            beta[n - 1, a, b] = stop[b]
+    for i in range(n - 2, 0, -1):
+        tr = trans[i + 1] if per_position else trans[0]
+        for a in range(T):
+            for b in range(T):
+                for c in range(T):
+                    v[c] = trans2[a, b, c] + tr[b, c] + emit[i + 1, c] + beta[i + 1, b, c]
+                beta[i, a, b] = _lse(v)
+    ends = np.empty(T * T)
+    for a in range(T):
+        for b in range(T):
+            ends[a * T + b] = alpha[n - 1, a, b] + stop[b]
+    log_z = _lse(ends)
+    for i in range(n):
+        for t in range(T):
+            out[i, t] = 0.0
+    for i in range(1, n):
+        for a in range(T):
+            for b in range(T):
+                p = np.exp(alpha[i, a, b] + beta[i, a, b] - log_z)
+                out[i, b] += p
+                if i == 1:
+                    out[0, a] += p
+    _normalize(out, n)
+
+
+@njit(**NJIT_STRICT)
+def greedy_confidence(emit, n, trans, per_position, trans2, start, stop, path, out):
+    """``out[i, t]``: the softmax over t of the score :func:`~perceptrons._jit.decode.greedy`
+    compared at token i, the tags ``path[:i]`` fixed (NLTK's ``PerceptronTagger`` confidence).
+    """
+    T = trans.shape[1]
+    v = np.empty(T)
+    for i in range(n):
+        for t in range(T):
+            if i == 0:
+                x = emit[i, t] + start[t]
+            elif per_position:
+                x = emit[i, t] + trans[i, path[i - 1], t]
+            else:
+                x = emit[i, t] + trans[0, path[i - 1], t]
+            if i >= 2 and trans2.shape[0] > 0:
+                x = x + trans2[path[i - 2], path[i - 1], t]
+            if i == n - 1:
+                x = x + stop[t]
+            v[t] = x
+        log_z = _lse(v)
+        for t in range(T):
+            out[i, t] = np.exp(v[t] - log_z)
+    _normalize(out, n)
+
+
+@njit(**NJIT_STRICT)
+def confidences(scores, Xe, offsets, trans, E, trans2, start, stop, decoder, path, out):
+    """``out[i] = p(yᵢ = path[i])`` for every token of the sequences ``offsets``, ``path``
+    (n_tokens,) being the tags the decoder ``decoder`` returned.
+
+    ``scores`` (n_tokens, T) are the emission scores; the transitions are ``trans``, or with
+    edge features ``Xe`` (binary CSR ``(indices, indptr)``, weights ``E`` (n_edge, T, T), not
+    empty) those of :func:`perceptrons._jit.structured.transitions`, as when decoding.
+    """
+    T = trans.shape[0]
+    maxlen = np.int64(1)
+    for s in range(offsets.shape[0] - 1):
+        maxlen = max(maxlen, offsets[s + 1] - offsets[s])
+    lex = E.shape[0] > 0
+    second = trans2.shape[0] > 0
+    tr = np.empty((maxlen if lex else 1, T, T))
+    tr[0] = trans
+    probs, alpha, beta = np.empty((maxlen, T)), np.empty((maxlen, T)), np.empty((maxlen, T))
+    alpha2, beta2 = np.empty((maxlen if second else 1, T, T)), np.empty((maxlen if second else 1, T, T))
+    for s in range(offsets.shape[0] - 1):
+        lo = offsets[s]
+        n = offsets[s + 1] - lo
+        if n == 0:
+            continue
+        if lex:
+            transitions(Xe, lo, n, trans, E, tr)
+        emit = scores[lo : lo + n]
+        if decoder == GREEDY:
+            greedy_confidence(emit, n, tr, lex, trans2, start, stop, path[lo:], probs)
+        elif second:
+            marginals2(emit, n, tr, lex, trans2, start, stop, alpha2, beta2, probs)
+        else:
+            marginals(emit, n, tr, lex, start, stop, alpha, beta, probs)
+        for i in range(n):
+            out[lo + i] = probs[i, path[lo + i]]
