@@ -333,3 +333,42 @@ def test_the_memory_check_counts_second_order_tag_triples(monkeypatch):
     perceptrons.SequencePerceptron(max_epochs=1).fit(X, y, lengths=[200])
     with pytest.raises(PerceptronsError, match=r"for 200 tags with 8,000,000 tag triples need 0\.2 GiB"):
         perceptrons.SequencePerceptron(max_epochs=1, markov_order=2).fit(X, y, lengths=[200])
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")  # one epoch
+def test_the_memory_check_counts_the_decoding_tables(monkeypatch):
+    # 40 tags, second order: 20,000 bytes a token of the longest sequence (its pair states),
+    # 26,560 for the probabilities; 4,000 tokens need 80 MB and 106 MB
+    import perceptrons
+    import perceptrons._memory as memory
+
+    X, y = np.eye(40), np.arange(40)
+    clf = perceptrons.SequencePerceptron(max_epochs=1, markov_order=2).fit(X, y, lengths=[40])
+    long = np.tile(X, (100, 1))
+    monkeypatch.setattr(memory, "available_bytes", lambda: 64 << 20)
+    for call in (clf.predict, lambda *a: clf.predict(*a, return_conf=True)):
+        with pytest.raises(
+            PerceptronsError, match=r"decoding tables of a 4,000-token sequence with 40 tags need 0\.1 GiB"
+        ):
+            call(long, [4000])
+    assert clf.predict(long, [2000, 2000]).shape == (4000,)  # split: 40 MB
+    with pytest.raises(PerceptronsError, match=r"4,000-token sequence .*\(markov_order=1\) needs T times less"):
+        perceptrons.SequencePerceptron(max_epochs=1, markov_order=2).fit(long, np.tile(y, 100), lengths=[4000])
+    first = perceptrons.SequencePerceptron(max_epochs=1).fit(long, np.tile(y, 100), lengths=[4000])  # 3.2 MB
+    assert first.predict(long, [4000]).shape == (4000,)
+
+
+def test_the_tagger_checks_its_decoding_tables(monkeypatch):
+    import perceptrons._memory as memory
+    from perceptrons import Tagger
+
+    words = ["the", "dog", "runs", "fast", "."]
+    tags = ["DT", "NN", "VBZ", "RB", "."]
+    tagger = Tagger(markov_order=2, max_epochs=2, min_count=1).fit([words] * 3, [tags] * 3)
+    monkeypatch.setattr(memory, "available_bytes", lambda: 64 << 20)
+    long = words * 40_000  # 200,000 tokens: 5 tags of a second order need 400 bytes a token
+    with pytest.raises(
+        PerceptronsError, match=r"decoding tables of a 200,000-token sequence with 5 tags need 0\.1 GiB"
+    ):
+        tagger.tag(long)
+    assert len(tagger.tag(words)) == 5

@@ -4,6 +4,7 @@ arrays the ``_jit`` compiled loops read, in the operand convention of :mod:`perc
 import numpy as np
 
 from perceptrons._jit.rows import kernel_operand
+from perceptrons._memory import check_allocation
 from perceptrons._validation import PerceptronsError
 
 
@@ -22,6 +23,29 @@ def sequence_offsets(lengths, n_tokens, what="lengths"):
     if total != n_tokens:
         raise PerceptronsError(f"{what} sum to {total}, but X has {n_tokens} rows (one per token)")
     return np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)])
+
+
+def check_tables(offsets, n_classes, lex, second, conf=False):
+    """Refuse decoding tables, sized for the longest sequence, larger than the free memory.
+
+    Decoding (and a training pass) keeps ~20·T bytes a token of its longest sequence; with edge
+    features 8·T² more (each position's transitions), with a second order 12·T² more (the pair
+    states).  The probabilities of ``return_conf`` (``conf``) keep 24·T, 8·T² and 16·T².  At
+    1,000 tags a 500-token sentence of a second-order model needs 6 GB.
+    """
+    per_token = table_bytes(n_classes, lex, second, conf)
+    if int(offsets[-1]) * per_token < 2**26:  # the whole batch under 64 MiB: so is its longest sequence
+        return
+    maxlen = int(np.diff(offsets).max())
+    hint = "a first-order model (markov_order=1) needs T times less" if second else "split the longest sequences"
+    check_allocation(
+        maxlen * per_token, f"the decoding tables of a {maxlen:,}-token sequence with {n_classes:,} tags", hint
+    )
+
+
+def table_bytes(T, lex, second, conf=False):
+    """Bytes a token of the longest sequence of :func:`check_tables`."""
+    return T * (24 if conf else 20) + T * T * (8 * lex + (16 if conf else 12) * second)
 
 
 _NO_EDGES = (np.zeros(0, dtype=np.int32), np.zeros(1, dtype=np.int64))

@@ -11,7 +11,7 @@ import numpy as np
 from perceptrons._jit.rows import kernel_operand
 from perceptrons._validation import PerceptronsError, check_bool, seed_of
 from perceptrons.structured import _sequence_state as sequence_state
-from perceptrons.structured._operands import NO_FORCED, edge_operand, sequence_offsets, tag_indices
+from perceptrons.structured._operands import NO_FORCED, check_tables, edge_operand, sequence_offsets, tag_indices
 from perceptrons.structured.decoders import decoder_code
 
 if TYPE_CHECKING:
@@ -132,6 +132,7 @@ class DecodingMixin:
         """The probabilities (n_tokens,) of the decoded ``tags`` (indices) under ``scores``."""
         from perceptrons._jit.confidence import confidences
 
+        self._check_tables(offsets, conf=True)
         conf = np.empty(tags.shape[0])
         confidences(
             scores,
@@ -219,6 +220,7 @@ class DecodingMixin:
     def _decode(self, op, eop, offsets, forced, scores=_NO_SCORES):
         from perceptrons._jit import structured as K
 
+        self._check_tables(offsets)
         out = np.empty(offsets[-1], dtype=np.int64)
         K.decode_all(
             op,
@@ -236,6 +238,11 @@ class DecodingMixin:
             scores,
         )
         return out
+
+    def _check_tables(self, offsets, conf=False):
+        """:func:`~perceptrons.structured._operands.check_tables` for this model's tags, edge
+        features and order."""
+        check_tables(offsets, len(self.classes_), self.n_edge_features_in_ > 0, self.markov_order == 2, conf)
 
     def _final_weights(self):
         """The final weight arrays; never written in place (``_finalize`` makes new ones)."""

@@ -19,6 +19,7 @@ from perceptrons._jit.rows import is_binary, kernel_operand
 from perceptrons._memory import check_allocation
 from perceptrons._validation import RANDOM_STATE, Interval, Kind, Options, PerceptronsError, seed_of, validate_params
 from perceptrons.structured._operands import (
+    check_tables,
     dev_operands,
     edge_operand,
     sequence_offsets,
@@ -342,6 +343,7 @@ class SequenceModel(DecodingMixin, ParamsMixin):
         from perceptrons._jit import structured as K
 
         s = self._state
+        check_tables(offsets, s["W"].shape[1], s["E"].shape[0] > 0, s["trans2"].shape[0] > 0)
         return K.train_epoch(
             op,
             eop,

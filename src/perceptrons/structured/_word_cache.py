@@ -21,6 +21,7 @@ from perceptrons._jit.decode import column_maxima
 from perceptrons._jit.features import key_filter
 from perceptrons._jit.word_cache import cache_words, tag_cached, word_emissions
 from perceptrons._validation import PerceptronsError
+from perceptrons.structured._operands import check_tables, table_bytes
 from perceptrons.structured.decoders import decoder_code
 from perceptrons.structured.features import BOS, EOS
 
@@ -69,6 +70,7 @@ class WordCache:
             decoder_code(model.decoder),
         )
         self.names = model.classes_.tolist()
+        self._table_bytes = table_bytes(trans.shape[0], False, self.decoding[2].shape[0] > 0)
         self._lock = threading.Lock()
         self._state = self._empty()
         self._vocab = vocab.result()
@@ -181,6 +183,8 @@ class WordCache:
         ``rows`` of ``state`` (both as :meth:`rows` returns them)."""
         out = np.empty(rows.shape[0], dtype=np.int64)
         trans, top, trans2, start, stop, decoder = self.decoding
+        if rows.shape[0] * self._table_bytes >= 2**26:  # else no sequence can need 64 MiB (one sentence: no call)
+            check_tables(offsets, trans.shape[0], False, trans2.shape[0] > 0)
         tag_cached(
             rows,
             offsets,

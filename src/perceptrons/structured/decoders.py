@@ -94,7 +94,30 @@ def viterbi(emit, trans, start, stop, trans2=None):
 def greedy(emit, trans, start, stop, trans2=None):
     """Left-to-right decoding, as NLTK's perceptron tagger does: O(n·T), not exact.
 
-    Same parameters and return values as :func:`viterbi`.
+    Each token takes its best tag given the tags already chosen (Honnibal 2013).
+
+    Parameters
+    ----------
+    emit : ndarray of shape (n, T)
+    trans : ndarray of shape (T, T)
+    start, stop : ndarray of shape (T,)
+    trans2 : ndarray of shape (T, T, T), default=None
+        As in :func:`viterbi`.
+
+    Returns
+    -------
+    score : float
+        The score of the path chosen.
+    path : ndarray of shape (n,), int64
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> emit = np.array([[1.0, 0.0], [0.0, 1.0], [0.2, 0.0]])
+    >>> trans = np.array([[0.0, -2.0], [0.5, 0.0]])
+    >>> score, path = greedy(emit, trans, np.zeros(2), np.zeros(2))
+    >>> float(score), path.tolist()
+    (1.2, [0, 0, 0])
     """
     from perceptrons._jit import decode as K
 
