@@ -143,6 +143,9 @@ def test_tagger_learns_and_round_trips(tmp_path, params):
     assert back.predict(new) == before
     assert back.predict(TRAIN) == TAGS
     assert back.tag(["The", "man"]) == tagger.tag(["The", "man"])
+    # the float32 weights come back as stored, not through a float64 copy
+    W = back.model_.emission_weights()
+    assert W.dtype == np.float32 and np.array_equal(W, tagger.model_.emission_weights())
 
 
 def test_edge_features_round_trip(tmp_path):

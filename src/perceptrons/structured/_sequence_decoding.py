@@ -213,7 +213,7 @@ class DecodingMixin:
         -------
         self
         """
-        self._W_final = self._W_final.astype(np.float32)
+        self._W_final = self._W_final.astype(np.float32, copy=False)
         self.coef_ = self._W_final.T
         return self
 

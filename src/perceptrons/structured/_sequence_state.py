@@ -90,7 +90,7 @@ def from_state(st, markov_order):
     token_mistakes = st.list("token_mistakes_per_epoch", "int", length=n_epochs)
     dev_scores = st.list("dev_scores", "float")
     st.require(len(dev_scores) in (0, n_epochs), "dev_scores", "expected one score per epoch or none")
-    W = np.zeros((d, T))
+    W = np.zeros((d, T), dtype=vals.dtype)  # a tagger's float32, not a float64 copy to convert
     W[rows, cols] = vals
     E = np.zeros((n_edge, T, T))
     E[E_index[0], E_index[1], E_index[2]] = E_vals
