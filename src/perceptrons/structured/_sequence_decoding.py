@@ -134,19 +134,8 @@ class DecodingMixin:
 
         self._check_tables(offsets, conf=True)
         conf = np.empty(tags.shape[0])
-        confidences(
-            scores,
-            eop,
-            offsets,
-            self.coef_trans_,
-            self.coef_edge_,
-            self.coef_trans2_,
-            self.coef_init_,
-            self.coef_final_,
-            decoder_code(self.decoder),
-            tags,
-            conf,
-        )
+        _, *weights = self._final_weights()  # the scores stand for the emission weights
+        confidences(scores, eop, offsets, *weights, decoder_code(self.decoder), tags, conf)
         return conf
 
     def emission_weights(self) -> np.ndarray:
@@ -222,21 +211,7 @@ class DecodingMixin:
 
         self._check_tables(offsets)
         out = np.empty(offsets[-1], dtype=np.int64)
-        K.decode_all(
-            op,
-            eop,
-            offsets,
-            forced,
-            self._W_final,
-            self.coef_trans_,
-            self.coef_edge_,
-            self.coef_trans2_,
-            self.coef_init_,
-            self.coef_final_,
-            decoder_code(self.decoder),
-            out,
-            scores,
-        )
+        K.decode_all(op, eop, offsets, forced, *self._final_weights(), decoder_code(self.decoder), out, scores)
         return out
 
     def _check_tables(self, offsets, conf=False):
