@@ -428,10 +428,12 @@ def use(est):
     if name == "Tagger":
         sents, _ = corpus()
         est.predict(sents + [["unseen", "words", "here"]])
+        est.tag(sents[0] + ["unseen"], return_conf=True, use_tagdict=False)
         return
     if name == "SequencePerceptron":
         X = sp.csr_matrix((rng.random((7, est.n_features_in_)) > 0.5).astype(float))
         est.predict(X, lengths=[3, 4])
+        est.predict(X, lengths=[3, 4], return_conf=True)
         return
     X = rng.standard_normal((6, est.n_features_in_))
     est.predict(X)
