@@ -9,7 +9,8 @@ spacy-lookups-data; their loading counts in the training time).  Throughputs cou
 epochs per second of training, feature extraction included, and words in → tags out per second
 of tagging: one batch call, more batch calls (median of 5), and one sentence a call with
 ``tag(tokens)`` against NLTK's ``tag(tokens)`` (NLTK has no batch path: its one-sentence
-figure is the anchor of all three).  Both taggers tag from their saved form: ours read from its
+figure is the anchor of all three), and one sentence a call with the tags' probabilities,
+``tag(tokens, return_conf=True)``, against NLTK's call of the same name.  Both taggers tag from their saved form: ours read from its
 model file, NLTK's decoded from the JSON its ``save_to_json`` writes.  Times are
 medians of ``--repeats`` runs; peak memory is the high-water resident set of a separate process
 that reads EWT and trains our tagger once.
@@ -89,6 +90,10 @@ def run_ours(train, dev, test, **params):
         one.tag(w)
     t_tag_one = time.perf_counter() - t0
     t0 = time.perf_counter()
+    for w in test_words:
+        one.tag(w, return_conf=True)
+    t_conf = time.perf_counter() - t0
+    t0 = time.perf_counter()
     pred = batch.predict(test_words)
     t_cold = time.perf_counter() - t0
     times = []
@@ -96,7 +101,8 @@ def run_ours(train, dev, test, **params):
         t0 = time.perf_counter()
         batch.predict(test_words)
         times.append(time.perf_counter() - t0)
-    return tagger, t_train, statistics.median(times), t_tag_one, accuracy([s.tags for s in test], pred), t_cold
+    acc = accuracy([s.tags for s in test], pred)
+    return tagger, t_train, statistics.median(times), t_tag_one, acc, t_cold, t_conf
 
 
 def run_nltk(train, test):
@@ -115,7 +121,11 @@ def run_nltk(train, test):
     t0 = time.perf_counter()
     pred = [[t for _, t in loaded.tag(s.words)] for s in test]
     t_tag = time.perf_counter() - t0
-    return t_train, t_tag, accuracy([s.tags for s in test], pred)
+    t0 = time.perf_counter()
+    for s in test:
+        loaded.tag(s.words, return_conf=True)
+    t_conf = time.perf_counter() - t0
+    return t_train, t_tag, accuracy([s.tags for s in test], pred), t_conf
 
 
 def memory_probe(data):
@@ -168,12 +178,12 @@ def main():
             file=sys.stderr,
         )
     med = statistics.median
-    n_train_t, n_tag_t = med(n[0] for n in nltk), med(n[1] for n in nltk)
+    n_train_t, n_tag_t, n_conf_t = med(n[0] for n in nltk), med(n[1] for n in nltk), med(n[3] for n in nltk)
     n_acc = nltk[-1][2]
     n_tps = n_train * 5 / n_train_t
 
     xtrain, xdev, xtest = load(args.data, "xpos")
-    _, _, nx_acc = run_nltk(xtrain, xtest)
+    nx_acc = run_nltk(xtrain, xtest)[2]
     peak = subprocess.run(
         [sys.executable, __file__, "--memory-probe", "--data", args.data], capture_output=True, text=True, check=True
     ).stdout.strip()
@@ -184,7 +194,7 @@ def main():
         tagger = runs[-1][0]
         epochs = tagger.model_.n_epochs_
         o_train, o_tag, o_tag1 = med(o[1] for o in runs), med(o[2] for o in runs), med(o[3] for o in runs)
-        o_cold = med(o[5] for o in runs)
+        o_cold, o_conf = med(o[5] for o in runs), med(o[6] for o in runs)
         o_tps = n_train * epochs / o_train
         x_acc = run_ours(xtrain, xdev, xtest, **params)[4]
         with tempfile.TemporaryDirectory() as tmp:
@@ -201,6 +211,7 @@ def main():
                 (f"{n_test / o_cold:,.0f}", f"{n_tag_t / o_cold:.1f}x"),
                 (f"{n_test / o_tag:,.0f}", f"{n_tag_t / o_tag:.1f}x"),
                 (f"{n_test / o_tag1:,.0f}", f"{n_tag_t / o_tag1:.1f}x"),
+                (f"{n_test / o_conf:,.0f}", f"{n_conf_t / o_conf:.1f}x"),
                 (f"{size_mb:.1f}", ""),
                 (f"{float(peak):.0f}" if name == CONFIGS[0][0] else "-", ""),
                 (f"{tagger.features_.n_features:,} / {epochs}", ""),
@@ -215,6 +226,7 @@ def main():
         ("tagging, one batch call (empty word cache), tokens/s", f"{n_test / n_tag_t:,.0f}"),
         ("tagging, batch calls again (warm cache), tokens/s", f"{n_test / n_tag_t:,.0f}"),
         ("tagging one sentence a call, tag(tokens), tokens/s", f"{n_test / n_tag_t:,.0f}"),
+        ("the same with tag(tokens, return_conf=True), tokens/s", f"{n_test / n_conf_t:,.0f}"),
         ("model file, MB", "-"),
         ("peak resident memory of a training process, MB", "-"),
         ("features / epochs run", "-/5"),

@@ -190,3 +190,14 @@ def test_forced_tokens_are_certain_and_move_their_neighbours(decoder):
     assert (tags[forced >= 0] == clf.classes_[2]).all() and (conf[forced >= 0] == 1).all()
     free_tags, free_conf = clf.predict(X, lengths, return_conf=True)
     assert not np.allclose(conf[forced < 0], free_conf[forced < 0])
+
+
+def test_confidences_of_tags_decoded_elsewhere():
+    clf, X, lengths = _fitted("viterbi", 1)
+    scores = X @ clf.emission_weights()
+    tags, conf = clf.predict_from_scores(scores, lengths, return_conf=True)
+    assert clf.confidences_from_scores(scores, lengths, tags).tolist() == conf.tolist()
+    assert clf.confidences_from_scores(scores, lengths, list(tags)).tolist() == conf.tolist()
+    for bad in (tags[:-1], np.where(np.arange(len(tags)) == 3, 7, tags)):
+        with pytest.raises(PerceptronsError, match=f"tags must be {len(tags)} tags from classes_"):
+            clf.confidences_from_scores(scores, lengths, bad)

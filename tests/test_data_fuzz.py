@@ -336,6 +336,7 @@ def test_the_memory_check_counts_second_order_tag_triples(monkeypatch):
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")  # one epoch
+@pytest.mark.filterwarnings("ignore:The number of unique classes")  # one token a tag, on purpose
 def test_the_memory_check_counts_the_decoding_tables(monkeypatch):
     # 40 tags, second order: 20,000 bytes a token of the longest sequence (its pair states),
     # 26,560 for the probabilities; 4,000 tokens need 80 MB and 106 MB

@@ -49,6 +49,49 @@ def _normalize(out, n):
 
 
 @njit(**NJIT_STRICT)
+def _exp_table(tr, by_column, G, m):
+    """``G[k, j] = exp(τ − m[k])`` with τ = ``tr[j, k]`` (``by_column``) or ``tr[k, j]``, and
+    m[k] the maximum of those τ: every entry in (0, 1], read along j by :func:`_log_product`."""
+    T = tr.shape[0]
+    for k in range(T):
+        m[k] = -np.inf
+        for j in range(T):
+            m[k] = max(m[k], tr[j, k] if by_column else tr[k, j])
+        for j in range(T):
+            G[k, j] = np.exp((tr[j, k] if by_column else tr[k, j]) - m[k])
+
+
+@njit(**NJIT_STRICT)
+def _log_product(x, tr, by_column, G, m, px, v, out):
+    """``out[k] = log Σⱼ exp(x[j] + τ)``, τ as in :func:`_exp_table`, whose table ``G`` it reads.
+
+    With a = max x the sum is exp(a + m[k]) · Σⱼ exp(x[j] − a) · G[k, j]: T exponentials, where
+    :func:`_lse` of each k would take T².  A sum that underflows (its terms apart by more than
+    the float64 range) is taken exactly instead.  ``px`` and ``v`` (T,) are scratch.
+    """
+    T = x.shape[0]
+    a = -np.inf
+    for j in range(T):
+        a = max(a, x[j])
+    if a == -np.inf:
+        for k in range(T):
+            out[k] = -np.inf
+        return
+    for j in range(T):
+        px[j] = np.exp(x[j] - a)
+    for k in range(T):
+        total = 0.0
+        for j in range(T):
+            total += px[j] * G[k, j]
+        if total > 1e-280:
+            out[k] = a + m[k] + np.log(total)
+        else:
+            for j in range(T):
+                v[j] = x[j] + (tr[j, k] if by_column else tr[k, j])
+            out[k] = _lse(v)
+
+
+@njit(**NJIT_STRICT)
 def marginals(emit, n, trans, per_position, start, stop, alpha, beta, out):
     """``out[i, t] = p(yᵢ = t)`` for a first-order model, rows 0…n−1.
 
@@ -57,26 +100,34 @@ def marginals(emit, n, trans, per_position, start, stop, alpha, beta, out):
     alpha[i, t] = log Σₛ exp(alpha[i−1, s] + τᵢ[s, t]) + emit[i, t];
     beta[n−1, t] = stop[t] and beta[i, s] = log Σₜ exp(τᵢ₊₁[s, t] + emit[i+1, t] + beta[i+1, t]);
     then p(yᵢ = t) = exp(alpha[i, t] + beta[i, t] − log Z), log Z = log Σₜ exp(alpha[n−1, t] + stop[t]).
-    τᵢ is ``trans[i]`` when ``per_position``, else ``trans[0]``, as in the decoders.
+    τᵢ is ``trans[i]`` when ``per_position``, else ``trans[0]``, as in the decoders.  The sums
+    over the previous or next tag go through tables of exp(τ) (:func:`_log_product`), made
+    once for the sequence, or at every position when ``per_position``.
     """
     T = trans.shape[1]
-    v = np.empty(T)
+    v, px, w = np.empty(T), np.empty(T), np.empty(T)
+    Gf, Gb, mf, mb = np.empty((T, T)), np.empty((T, T)), np.empty(T), np.empty(T)
+    if not per_position:
+        _exp_table(trans[0], True, Gf, mf)
+        _exp_table(trans[0], False, Gb, mb)
     for t in range(T):
         alpha[0, t] = start[t] + emit[0, t]
     for i in range(1, n):
         tr = trans[i] if per_position else trans[0]
+        if per_position:
+            _exp_table(tr, True, Gf, mf)
+        _log_product(alpha[i - 1], tr, True, Gf, mf, px, v, alpha[i])
         for t in range(T):
-            for s in range(T):
-                v[s] = alpha[i - 1, s] + tr[s, t]
-            alpha[i, t] = _lse(v) + emit[i, t]
+            alpha[i, t] += emit[i, t]
     for t in range(T):
         beta[n - 1, t] = stop[t]
     for i in range(n - 2, -1, -1):
         tr = trans[i + 1] if per_position else trans[0]
-        for s in range(T):
-            for t in range(T):
-                v[t] = tr[s, t] + emit[i + 1, t] + beta[i + 1, t]
-            beta[i, s] = _lse(v)
+        if per_position:
+            _exp_table(tr, False, Gb, mb)
+        for t in range(T):
+            w[t] = emit[i + 1, t] + beta[i + 1, t]
+        _log_product(w, tr, False, Gb, mb, px, v, beta[i])
     for t in range(T):
         v[t] = alpha[n - 1, t] + stop[t]
     log_z = _lse(v)

@@ -245,6 +245,54 @@ def cached_emissions(
 
 
 @njit(**NJIT_STRICT)
+def _filter_shift(filt):
+    """The right shift of a key's hash that gives its bit in ``filt``: 2^k bits held in
+    2^(k − 6) words, shift = 64 − k."""
+    shift = 58
+    words = filt.shape[0]
+    while words > 1:
+        words >>= 1
+        shift -= 1
+    return shift
+
+
+@njit(**NJIT_STRICT)
+def scores_cached(rows, offsets, ks, word_emit, attrs, rare, forced, pairs, spec, n_values, hashed, filt, W, out):
+    """Emission scores ``out`` (n_tokens, T) of the sentences ``offsets`` of the word-cache
+    ``rows``: what :func:`tag_cached` decodes, bit for bit (:func:`cached_emissions`), for the
+    tags' probabilities (:func:`perceptrons._jit.confidence.confidences`)."""
+    maxlen = np.int64(1)
+    for s in range(offsets.shape[0] - 1):
+        maxlen = max(maxlen, offsets[s + 1] - offsets[s])
+    cols = np.empty((maxlen, pairs.shape[0]), dtype=np.int64)
+    flat_emit = word_emit.reshape(-1)
+    shift = _filter_shift(filt)
+    for s in range(offsets.shape[0] - 1):
+        lo = offsets[s]
+        n = offsets[s + 1] - lo
+        cached_emissions(
+            rows,
+            lo,
+            n,
+            ks,
+            word_emit,
+            flat_emit,
+            attrs,
+            rare,
+            forced,
+            pairs,
+            spec,
+            n_values,
+            hashed,
+            filt,
+            shift,
+            W,
+            out[lo:],
+            cols,
+        )
+
+
+@njit(**NJIT_STRICT)
 def tag_cached(
     rows,
     offsets,
@@ -283,11 +331,7 @@ def tag_cached(
     plain = trans.reshape((1, T, T))  # the decoder reads the transitions in place (no T² copy a call)
     cols = np.empty((maxlen, pairs.shape[0]), dtype=np.int64)
     flat_emit = word_emit.reshape(-1)
-    shift = 58  # filt holds 2^k bits in 2^(k − 6) words: shift = 64 − k
-    words = filt.shape[0]
-    while words > 1:
-        words >>= 1
-        shift -= 1
+    shift = _filter_shift(filt)
     for s in range(offsets.shape[0] - 1):
         lo = offsets[s]
         n = offsets[s + 1] - lo

@@ -128,6 +128,42 @@ class DecodingMixin:
             return self.classes_[tags]
         return self.classes_[tags], self._confidences(np.asarray(scores, dtype=np.float64), eop, offsets, tags)
 
+    def confidences_from_scores(
+        self,
+        scores: np.ndarray,
+        lengths: ArrayLike | None,
+        tags: ArrayLike,
+        X_edge: ArrayLike | sp.spmatrix | sp.sparray | None = None,
+        *,
+        assume_binary: bool = False,
+    ) -> np.ndarray:
+        """The probabilities of ``tags``, decoded from ``scores`` elsewhere: the ``conf`` of
+        :meth:`predict_from_scores` without decoding again.
+
+        The :class:`~perceptrons.structured.tagging.Tagger` decodes a sentence through its word
+        cache, then asks here.  The probabilities are those of the tags the decoder chose (as
+        :meth:`predict` defines them), so ``tags`` must be its tags: for other tags the greedy
+        decoder's softmax is not defined the same way.
+
+        Parameters
+        ----------
+        scores, lengths, X_edge, assume_binary : see :meth:`predict_from_scores`
+        tags : array-like of shape (n_tokens,)
+            The decoded tags, from ``classes_``.
+
+        Returns
+        -------
+        ndarray of float64, shape (n_tokens,)
+        """
+        offsets = sequence_offsets(lengths, scores.shape[0])
+        eop, _ = edge_operand(X_edge, scores.shape[0], self.n_edge_features_in_, assume_binary)
+        idx = np.searchsorted(self.classes_, tags)
+        if idx.shape != (scores.shape[0],) or not np.array_equal(
+            self.classes_[np.minimum(idx, len(self.classes_) - 1)], tags
+        ):
+            raise PerceptronsError(f"tags must be {scores.shape[0]} tags from classes_")
+        return self._confidences(np.asarray(scores, dtype=np.float64), eop, offsets, idx.astype(np.int64))
+
     def _confidences(self, scores, eop, offsets, tags):
         """The probabilities (n_tokens,) of the decoded ``tags`` (indices) under ``scores``."""
         from perceptrons._jit.confidence import confidences

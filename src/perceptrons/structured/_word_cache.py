@@ -19,7 +19,7 @@ import numpy as np
 
 from perceptrons._jit.decode import column_maxima
 from perceptrons._jit.features import key_filter
-from perceptrons._jit.word_cache import cache_words, tag_cached, word_emissions
+from perceptrons._jit.word_cache import cache_words, scores_cached, tag_cached, word_emissions
 from perceptrons._validation import PerceptronsError
 from perceptrons.structured._operands import check_tables, table_bytes
 from perceptrons.structured.decoders import decoder_code
@@ -178,9 +178,10 @@ class WordCache:
             word_emissions(attrs, state.rare[rows], *self._one_part, self.W, emit)
             state.attrs[rows], state.emit[rows] = attrs, emit
 
-    def tag(self, rows, state, offsets):
+    def tag(self, rows, state, offsets, use_tagdict=True):
         """Tag indices (n_tokens,) int64 of the sentences ``offsets`` (n_sentences + 1,) over
-        ``rows`` of ``state`` (both as :meth:`rows` returns them)."""
+        ``rows`` of ``state`` (both as :meth:`rows` returns them); ``use_tagdict=False``: the
+        tag dictionary's words are not forced to their tag."""
         out = np.empty(rows.shape[0], dtype=np.int64)
         trans, top, trans2, start, stop, decoder = self.decoding
         if rows.shape[0] * self._table_bytes >= 2**26:  # else no sequence can need 64 MiB (one sentence: no call)
@@ -192,7 +193,7 @@ class WordCache:
             state.emit,
             state.attrs,
             state.rare,
-            state.forced,
+            state.forced if use_tagdict else _free(state),
             self.pairs,
             self.spec,
             self.n_values,
@@ -206,8 +207,37 @@ class WordCache:
             stop,
             decoder,
             out,
-        )
+        )  # spelled out, not through _scoring: this is the call of a sentence tagged alone
         return out
+
+    def scores(self, rows, state, offsets, use_tagdict=True):
+        """The emission scores (n_tokens, n_classes) that :meth:`tag` decodes, bit for bit;
+        ``use_tagdict=False``: the tag dictionary's words are not forced to their tag."""
+        out = np.empty((rows.shape[0], self.W.shape[1]))
+        scores_cached(rows, offsets, *self._scoring(state, use_tagdict), out)
+        return out
+
+    def _scoring(self, state, use_tagdict):
+        """The arguments of :func:`~perceptrons._jit.word_cache.cached_emissions` after the rows."""
+        forced = state.forced if use_tagdict else _free(state)
+        return (
+            self.ks,
+            state.emit,
+            state.attrs,
+            state.rare,
+            forced,
+            self.pairs,
+            self.spec,
+            self.n_values,
+            self.hashed,
+            self.filter,
+            self.W,
+        )
+
+
+def _free(state):
+    """No word's tag fixed: the ``forced`` column of ``state`` without the tag dictionary."""
+    return np.full(state.forced.shape[0], -1, dtype=np.int64)
 
 
 class _Background(threading.Thread):

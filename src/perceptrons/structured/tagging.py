@@ -378,6 +378,21 @@ class Tagger(NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin):
         names = cache.names
         return [names[i] for i in cache.tag(rows, state, np.array([0, len(words)], dtype=np.int64)).tolist()]
 
+    def _tag_with_options(self, words, use_tagdict, return_conf):
+        """The tags of one sentence (an ndarray), with their probabilities if ``return_conf``
+        (then a tuple), through the word cache when the model has one; NLTK's ``tag`` options.
+        """
+        cache = self._words()
+        if cache is None:
+            return self._predict_scored([words], use_tagdict, return_conf)
+        rows, state = cache.rows(words)
+        offsets = np.array([0, len(words)], dtype=np.int64)
+        tags = self.model_.classes_[cache.tag(rows, state, offsets, use_tagdict)]
+        if not return_conf:
+            return tags
+        scores = cache.scores(rows, state, offsets, use_tagdict)
+        return tags, self.model_.confidences_from_scores(scores, [len(words)], tags)
+
     def _words(self):
         """The word cache, made on first use; None with edge features (scored per batch)."""
         cache = self.__dict__.get("_word_cache")
