@@ -198,6 +198,6 @@ def test_confidences_of_tags_decoded_elsewhere():
     tags, conf = clf.predict_from_scores(scores, lengths, return_conf=True)
     assert clf.confidences_from_scores(scores, lengths, tags).tolist() == conf.tolist()
     assert clf.confidences_from_scores(scores, lengths, list(tags)).tolist() == conf.tolist()
-    for bad in (tags[:-1], np.where(np.arange(len(tags)) == 3, 7, tags)):
+    for bad in (tags[:-1], np.where(np.arange(len(tags)) == 3, 7, tags), ["x"] * len(tags)):
         with pytest.raises(PerceptronsError, match=f"tags must be {len(tags)} tags from classes_"):
             clf.confidences_from_scores(scores, lengths, bad)

@@ -23,6 +23,7 @@ SELECTION = [
     "test_kernel.py",
     "test_kernel_budget.py",
     "test_structured.py",
+    "test_confidence.py",
     "test_theory_lp.py::test_perceptron_phase_matches_reference",
     "test_theory_lp.py::test_improvement_phase_matches_reference",
     "test_tagger.py::test_features_equal_per_token_oracle",

@@ -157,10 +157,14 @@ class DecodingMixin:
         """
         offsets = sequence_offsets(lengths, scores.shape[0])
         eop, _ = edge_operand(X_edge, scores.shape[0], self.n_edge_features_in_, assume_binary)
-        idx = np.searchsorted(self.classes_, tags)
-        if idx.shape != (scores.shape[0],) or not np.array_equal(
-            self.classes_[np.minimum(idx, len(self.classes_) - 1)], tags
-        ):
+        try:
+            idx = np.searchsorted(self.classes_, tags)
+            known = idx.shape == (scores.shape[0],) and np.array_equal(
+                self.classes_[np.minimum(idx, len(self.classes_) - 1)], tags
+            )
+        except TypeError:  # tags that do not compare with the classes
+            known = False
+        if not known:
             raise PerceptronsError(f"tags must be {scores.shape[0]} tags from classes_")
         return self._confidences(np.asarray(scores, dtype=np.float64), eop, offsets, idx.astype(np.int64))
 

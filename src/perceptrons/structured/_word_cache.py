@@ -218,7 +218,8 @@ class WordCache:
         return out
 
     def _scoring(self, state, use_tagdict):
-        """The arguments of :func:`~perceptrons._jit.word_cache.cached_emissions` after the rows."""
+        """The arguments of :func:`~perceptrons._jit.word_cache.scores_cached` between the
+        offsets and the output: the cache's tables and the state's rows."""
         forced = state.forced if use_tagdict else _free(state)
         return (
             self.ks,

@@ -403,9 +403,8 @@ class Tagger(NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin):
         return cache
 
     def _predict_scored(self, sentences, use_tagdict=True, return_conf=False):
-        """Tags (n_tokens,) with emission scores computed per batch, not per cached word: for
-        a model with edge features, without the tag dictionary, or with the tags'
-        probabilities (``return_conf``: then (tags, conf)).
+        """Tags (n_tokens,) of a model with edge features (it has no word cache): emission
+        scores and edges per batch; NLTK's ``tag`` options as in :meth:`_tag_with_options`.
         """
         tok, types, lengths = corpus_types(sentences)
         forced = self._forced_types(tok, types) if use_tagdict else None
