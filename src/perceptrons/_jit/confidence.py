@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from perceptrons._config import NJIT_STRICT
-from perceptrons._jit.decode import GREEDY
+from perceptrons._jit.decode import GREEDY, longest
 from perceptrons._jit.structured import transitions
 
 
@@ -234,9 +234,7 @@ def confidences(scores, Xe, offsets, trans, E, trans2, start, stop, decoder, pat
     empty) those of :func:`perceptrons._jit.structured.transitions`, as when decoding.
     """
     T = trans.shape[0]
-    maxlen = np.int64(1)
-    for s in range(offsets.shape[0] - 1):
-        maxlen = max(maxlen, offsets[s + 1] - offsets[s])
+    maxlen = longest(offsets)
     lex = E.shape[0] > 0
     second = trans2.shape[0] > 0
     tr = np.empty((maxlen if lex else 1, T, T))

@@ -258,6 +258,16 @@ def decode_one(decoder, emit, n, trans, per_position, trans2, start, stop, delta
 
 
 @njit(**NJIT_STRICT)
+def longest(offsets):
+    """The length of the longest sequence of ``offsets``, at least 1, as an int64: the size of
+    the tables of :func:`workspace` (a literal 1 would have numba compile them once more)."""
+    maxlen = np.int64(1)
+    for s in range(offsets.shape[0] - 1):
+        maxlen = max(maxlen, offsets[s + 1] - offsets[s])
+    return maxlen
+
+
+@njit(**NJIT_STRICT)
 def workspace(maxlen, T, lex, second_order):
     """Decoding tables sized once for the longest sequence, reused for every sequence:
     (transitions per position, emissions, first-order DP and back-pointers, second-order DP and

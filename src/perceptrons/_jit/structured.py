@@ -24,7 +24,7 @@ from numba import njit
 
 from perceptrons._config import NJIT_STRICT
 from perceptrons._jit.arrays import copy_into
-from perceptrons._jit.decode import column_maxima, decode_one, workspace
+from perceptrons._jit.decode import column_maxima, decode_one, longest, workspace
 from perceptrons._jit.rows import prefetch_row, row_axpy_col, row_scores
 
 
@@ -148,11 +148,8 @@ def decode_all(
     """
     T = W.shape[1]
     n_seq = offsets.shape[0] - 1
-    maxlen = np.int64(1)  # not a literal 1: numba would compile workspace once more for it
-    for s in range(n_seq):
-        maxlen = max(maxlen, offsets[s + 1] - offsets[s])
     lex = E.shape[0] > 0
-    tr, emit, delta, bp, delta2, bp2, path = workspace(maxlen, T, lex, trans2.shape[0] > 0)
+    tr, emit, delta, bp, delta2, bp2, path = workspace(longest(offsets), T, lex, trans2.shape[0] > 0)
     copy_into(tr[0], trans)
     top = column_maxima(trans)
     if n_seq > 0 and scores.shape[0] == 0:

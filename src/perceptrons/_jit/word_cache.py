@@ -10,7 +10,7 @@ from numba import njit
 
 from perceptrons._config import NJIT_STRICT
 from perceptrons._jit.arrays import copy_into
-from perceptrons._jit.decode import decode_one, workspace
+from perceptrons._jit.decode import decode_one, longest, workspace
 from perceptrons._jit.features import _find, _may_hold, _slot
 from perceptrons._jit.prefetch import prefetch
 from perceptrons._jit.word_attributes import lookup_words
@@ -261,9 +261,7 @@ def scores_cached(rows, offsets, ks, word_emit, attrs, rare, forced, pairs, spec
     """Emission scores ``out`` (n_tokens, T) of the sentences ``offsets`` of the word-cache
     ``rows``: what :func:`tag_cached` decodes, bit for bit (:func:`cached_emissions`), for the
     tags' probabilities (:func:`perceptrons._jit.confidence.confidences`)."""
-    maxlen = np.int64(1)
-    for s in range(offsets.shape[0] - 1):
-        maxlen = max(maxlen, offsets[s + 1] - offsets[s])
+    maxlen = longest(offsets)
     cols = np.empty((maxlen, pairs.shape[0]), dtype=np.int64)
     flat_emit = word_emit.reshape(-1)
     shift = _filter_shift(filt)
@@ -324,9 +322,7 @@ def tag_cached(
     One compiled call per batch, however short: a sentence tagged on its own pays one dispatch.
     """
     T = W.shape[1]
-    maxlen = np.int64(1)  # not a literal 1: numba would compile workspace once more for it
-    for s in range(offsets.shape[0] - 1):
-        maxlen = max(maxlen, offsets[s + 1] - offsets[s])
+    maxlen = longest(offsets)
     _, emit, delta, bp, delta2, bp2, path = workspace(maxlen, T, False, trans2.shape[0] > 0)
     plain = trans.reshape((1, T, T))  # the decoder reads the transitions in place (no T² copy a call)
     cols = np.empty((maxlen, pairs.shape[0]), dtype=np.int64)
