@@ -457,10 +457,12 @@ def cli_runner(workdir):
             yield ["tag", "train", path, "--epochs", "2", "-o", out]
             yield ["tag", "train", path, "--stream", "--chunk-sentences", "1", "--epochs", "2", "-o", out]
             yield ["tag", "predict", models["conllu"], path, "--format", "conllu", "-o", out]
+            yield ["tag", "predict", models["conllu"], path, "--format", "conllu", "--confidence", "-o", out]
             yield ["tag", "evaluate", models["conllu"], path]
         elif fmt == "text":
             for given in ("text", "conllu"):  # the file's format, and a wrong --format
                 yield ["tag", "predict", models["conllu"], path, "--format", given, "-o", out]
+            yield ["tag", "predict", models["conllu"], path, "--format", "text", "--confidence", "-o", out]
         elif fmt == "points":
             for concept in ("halfplanes", "disks", "rectangles"):
                 yield ["vc", "--concept", concept, "--points", path]

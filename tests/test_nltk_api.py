@@ -3,6 +3,7 @@
 import copy
 import random
 
+import numpy as np
 import pytest
 
 from perceptrons import Tagger, load_model
@@ -264,3 +265,31 @@ def test_tag_dictionary_words_are_certain_unless_the_dictionary_is_off():
 def test_tag_options_must_be_bools(taggers, option, value):
     with pytest.raises(PerceptronsError, match=f"The '{option}' parameter must be a bool. Got {value!r} instead."):
         taggers[1].tag(WORDS, **{option: value})
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"decoder": "greedy"}, {"edges": "l[-1],l[0]", "edge_min_count": 1}],
+    ids=["viterbi", "greedy", "edges"],
+)
+def test_predict_return_conf_equals_tag_one_sentence_a_call(params, monkeypatch):
+    from perceptrons.structured import _word_cache
+
+    tagger = Tagger(min_count=1, max_epochs=4, **params).train(CORPUS, nr_iter=4)
+    sents = [[w for w, _ in s] for s in GOLD + CORPUS] + [[], ["unseen", "words", "here"]]
+    # a cache that holds few rows: the batch is cut in several runs, and refilled between them
+    monkeypatch.setattr(_word_cache, "MAX_BYTES", 12 * tagger.model_.classes_.shape[0] * 8)
+    tags, conf = tagger.predict(sents, return_conf=True)
+    if tagger._words() is not None:
+        assert len(list(tagger._words().batches(np.array([len(s) for s in sents])))) > 2
+    assert tags == tagger.predict(sents)
+    assert [len(c) for c in conf] == [len(s) for s in sents]
+    for words, t, c in zip(sents, tags, conf):
+        assert [(w, tag, p) for w, tag, p in tagger.tag(words, return_conf=True)] == list(zip(words, t, c))
+    assert tagger.predict([[], []], return_conf=True) == ([[], []], [[], []])
+    with pytest.raises(PerceptronsError, match="The 'return_conf' parameter must be a bool. Got 'yes' instead."):
+        tagger.predict(sents, return_conf="yes")
+    # the word is named by its place in the call, not in the run of the cache that found it
+    for conf in (True, False):
+        with pytest.raises(PerceptronsError, match=r"sentences\[7\] must be a list of word strings"):
+            tagger.predict(sents[:7] + [["b", 3]], return_conf=conf)

@@ -283,3 +283,38 @@ def test_evaluate_aligns_long_tags(tmp_path, capsys):
     table = lines[next(i for i, line in enumerate(lines) if line.startswith("tag ")) :]
     assert any(line.startswith("VERB|Number=Sing|Person=3 ") for line in table)
     assert len(table) > 3 and len(set(map(len, table))) == 1  # the header and every row: one width
+
+
+def test_predict_writes_the_probabilities_of_the_tags(files, capsys):
+    from perceptrons import load_model
+
+    tmp, train, dev = files
+    model = tmp / "m.npz"
+    assert run(capsys, "tag", "train", train, "--epochs", 3, "-o", model)[0] == 0
+    tagger = load_model(model)
+    sents = read_conllu(dev)
+    tags, conf = tagger.predict([s.words for s in sents], return_conf=True)
+    # an earlier probability is replaced, other MISC entries are kept
+    lines = dev.read_text(encoding="utf-8").splitlines()
+    i = next(i for i, line in enumerate(lines) if line.startswith("2\tdog\t"))
+    lines[i] = lines[i][: -len("_")] + "SpaceAfter=No|UPOSConf=0.5|Gloss=x"
+    dev.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "tag", "predict", model, dev, "--confidence")
+    assert code == 0, err
+    rows = [
+        line.split("\t") for line in out.splitlines() if line and line[0].isdigit() and "-" not in line.split("\t")[0]
+    ]
+    assert [r[3] for r in rows] == [t for s in tags for t in s]
+    misc = [r[9] for r in rows]
+    assert misc[1] == f"SpaceAfter=No|Gloss=x|UPOSConf={conf[0][1]:.4f}"
+    assert [m.split("|")[-1] for m in misc] == [f"UPOSConf={p:.4f}" for c in conf for p in c]
+    assert "1-2\tThedog\t_\t_\t_\t_\t_\t_\t_\t_" in out  # a multiword token's line is left alone
+
+    plain = tmp / "plain.txt"
+    plain.write_text("The dog barks .\n\nA cat sleeps .\n", encoding="utf-8")
+    code, out, err = run(capsys, "tag", "predict", model, plain, "--confidence")
+    assert code == 0, err
+    tags, conf = tagger.predict([["The", "dog", "barks", "."], [], ["A", "cat", "sleeps", "."]], return_conf=True)
+    assert out.splitlines()[1] == ""
+    for line, ts, cs in zip(out.splitlines()[::2], tags[::2], conf[::2]):
+        assert [tok.rsplit("/", 2)[1:] for tok in line.split()] == [[t, f"{p:.4f}"] for t, p in zip(ts, cs)]

@@ -272,6 +272,18 @@ def _epoch_bar(tagger, epochs):
             bar.stop()
 
 
+def _tags(tagger, sentences, confidence):
+    """(tags, probabilities or None) of ``sentences``."""
+    if confidence:
+        return tagger.predict(sentences, return_conf=True)
+    return tagger.predict(sentences), None
+
+
+def _word_tag(word, tag, conf=None):
+    """A token of ``tag predict``'s text output: word/TAG, or word/TAG/0.9731."""
+    return f"{word}/{tag}" if conf is None else f"{word}/{tag}/{conf:.4f}"
+
+
 def _read_plain(path):
     """Sentences of a plain-text file: one a line, split on whitespace."""
     from perceptrons.io.lines import utf8_lines
@@ -317,7 +329,13 @@ def _load(model, column):
     callback=note_path,
     help="Write here instead of stdout.",
 )
-def predict(model, file, column, fmt, output):
+@click.option(
+    "--confidence",
+    is_flag=True,
+    help="Also write each tag's probability (as NLTK's return_conf): UPOSConf=0.9731 (XPOSConf for xpos) "
+    "in the MISC column of CoNLL-U, word/TAG/0.9731 in text.",
+)
+def predict(model, file, column, fmt, output, confidence):
     """Tag FILE: CoNLL-U in → CoNLL-U out (tag column filled), or plain text (one sentence a line,
     whitespace-tokenised) → word/TAG lines."""
     if file == "-":
@@ -332,11 +350,13 @@ def predict(model, file, column, fmt, output):
         from perceptrons.io.conllu import format_conllu, read_conllu
 
         sents = read_conllu(file, column)
-        text = format_conllu(sents, tagger.predict([s.words for s in sents]), column)
+        tags, conf = _tags(tagger, [s.words for s in sents], confidence)
+        text = format_conllu(sents, tags, column, conf)
     else:
         sents = _read_plain(file)
-        tagged = tagger.predict(sents)
-        text = "".join(" ".join(f"{w}/{t}" for w, t in zip(s, ts)) + "\n" for s, ts in zip(sents, tagged))
+        tags, conf = _tags(tagger, sents, confidence)
+        rows = zip(sents, tags, conf) if confidence else zip(sents, tags)
+        text = "".join(" ".join(_word_tag(*token) for token in zip(*row)) + "\n" for row in rows)
     from perceptrons.io.atomic import atomic_output
 
     with atomic_output(output or "-") as out:

@@ -146,7 +146,7 @@ class NLTKTaggerAPI:
         self._check_fitted()
         if not words:
             return []
-        out = self._tag_with_options(words, use_tagdict, return_conf)
+        out = self._tag_with_options([words], use_tagdict, return_conf)
         if return_conf:
             tags, conf = out
             return list(zip(words, tags.tolist(), conf.tolist()))

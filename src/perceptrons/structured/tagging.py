@@ -15,6 +15,7 @@ from perceptrons._validation import (
     Options,
     PerceptronsError,
     PerceptronsTypeError,
+    check_bool,
     validate_params,
 )
 from perceptrons.structured._params import ParamsMixin
@@ -322,22 +323,33 @@ class Tagger(NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin):
         """
         self.model_.to_single_precision()
 
-    def predict(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
+    def predict(
+        self, sentences: Sequence[Sequence[str]], return_conf: bool = False
+    ) -> list[list[str]] | tuple[list[list[str]], list[list[float]]]:
         """Tags of each sentence: a list of lists of str.
 
         Parameters
         ----------
         sentences : list of list of str
             Words of each sentence.
+        return_conf : bool, default=False
+            Also return each tag's probability, as :meth:`tag` defines it (the marginal
+            probability with Viterbi, the softmax of the compared scores with the greedy
+            decoder, 1.0 for a word the tag dictionary fixes).
 
         Returns
         -------
-        list of list of str
+        tags : list of list of str
             One tag per word.
+        conf : list of list of float
+            Only with ``return_conf``: one probability per tag.
         """
         self._check_fitted()
         _check_corpus(sentences)
         lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+        if return_conf is not False:
+            tags, conf = self._tag_with_options(sentences, True, check_bool(return_conf, "return_conf"), lengths)
+            return _split(tags.tolist(), lengths), _split(conf.tolist(), lengths)
         if not lengths.any():
             return [[] for _ in sentences]
         cache = self._words()
@@ -346,25 +358,17 @@ class Tagger(NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin):
         else:
             flat = []
             for lo, hi in cache.batches(lengths):
-                flat += self._predict_cached(cache, sentences[lo:hi], lengths[lo:hi])
-        out, i = [], 0
-        for n in lengths.tolist():
-            out.append(flat[i : i + n])
-            i += n
-        return out
+                flat += self._predict_cached(cache, sentences[lo:hi], lengths[lo:hi], lo)
+        return _split(flat, lengths)
 
     @staticmethod
-    def _predict_cached(cache, sentences, lengths):
-        """The tags of ``sentences`` (one list) through the word cache, in one compiled call."""
-        try:  # tokens straight to cache rows: no table of the batch's own types is needed
-            rows, state = cache.rows(list(chain.from_iterable(sentences)))
-        except PerceptronsError:
-            raise_not_words(sentences)  # the same error, naming the sentence
-            raise
-        offsets = np.zeros(lengths.shape[0] + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
+    def _predict_cached(cache, sentences, lengths, first=0):
+        """The tags of ``sentences`` (one list; the first is the caller's number ``first``)
+        through the word cache, in one compiled call.
+        """
+        rows, state = _cache_rows(cache, sentences, first)
         names = cache.names
-        return [names[i] for i in cache.tag(rows, state, offsets).tolist()]
+        return [names[i] for i in cache.tag(rows, state, _offsets(lengths)).tolist()]
 
     def _predict_sentence(self, words):
         """One sentence through the word cache: the per-call work is a dict lookup per word and
@@ -378,20 +382,30 @@ class Tagger(NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin):
         names = cache.names
         return [names[i] for i in cache.tag(rows, state, np.array([0, len(words)], dtype=np.int64)).tolist()]
 
-    def _tag_with_options(self, words, use_tagdict, return_conf):
-        """The tags of one sentence (an ndarray), with their probabilities if ``return_conf``
-        (then a tuple), through the word cache when the model has one; NLTK's ``tag`` options.
+    def _tag_with_options(self, sentences, use_tagdict, return_conf, lengths=None):
+        """The tags (n_tokens,) of ``sentences``, with their probabilities if ``return_conf``
+        (then a tuple), through the word cache when the model has one: NLTK's ``tag`` options
+        and ``predict``'s ``return_conf``.
         """
+        if lengths is None:
+            lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+        if not lengths.any():
+            tags = self.model_.classes_[:0]
+            return (tags, np.empty(0)) if return_conf else tags
         cache = self._words()
         if cache is None:
-            return self._predict_scored([words], use_tagdict, return_conf)
-        rows, state = cache.rows(words)
-        offsets = np.array([0, len(words)], dtype=np.int64)
-        tags = self.model_.classes_[cache.tag(rows, state, offsets, use_tagdict)]
-        if not return_conf:
-            return tags
-        scores = cache.scores(rows, state, offsets, use_tagdict)
-        return tags, self.model_.confidences_from_scores(scores, [len(words)], tags)
+            return self._predict_scored(sentences, use_tagdict, return_conf)
+        model = self.model_
+        tags, conf = [], []
+        for lo, hi in cache.batches(lengths):
+            rows, state = _cache_rows(cache, sentences[lo:hi], lo)
+            offsets = _offsets(lengths[lo:hi])
+            tags.append(model.classes_[cache.tag(rows, state, offsets, use_tagdict)])
+            if return_conf:
+                scores = cache.scores(rows, state, offsets, use_tagdict)
+                conf.append(model.confidences_from_scores(scores, lengths[lo:hi], tags[-1]))
+        tags = np.concatenate(tags)
+        return (tags, np.concatenate(conf)) if return_conf else tags
 
     def _words(self):
         """The word cache, made on first use; None with edge features (scored per batch)."""
@@ -464,3 +478,30 @@ class Tagger(NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin):
             markov_order=self.markov_order,
             random_state=self.random_state,
         )
+
+
+def _offsets(lengths):
+    """Sentence offsets (n + 1,) int64 of ``lengths``."""
+    offsets = np.zeros(lengths.shape[0] + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return offsets
+
+
+def _split(flat, lengths):
+    """``flat`` (a list over all tokens) as one list per sentence of these ``lengths``."""
+    out, i = [], 0
+    for n in lengths.tolist():
+        out.append(flat[i : i + n])
+        i += n
+    return out
+
+
+def _cache_rows(cache, sentences, first):
+    """The word cache's rows of all tokens of ``sentences``; a word that is not a str is
+    refused naming its sentence (``sentences[0]`` is the caller's number ``first``).
+    """
+    try:  # tokens straight to cache rows: no table of the batch's own types is needed
+        return cache.rows(list(chain.from_iterable(sentences)))
+    except PerceptronsError:
+        raise_not_words(sentences, first)  # the same error, naming the sentence
+        raise

@@ -129,15 +129,18 @@ def corpus_types(sentences):
     return tok, types, lengths
 
 
-def raise_not_words(sentences):
+def raise_not_words(sentences, first=0):
     """Raise the error that names the first sentence holding a word that is not a str (return
-    if there is none: the caller's own error then stands).
+    if there is none: the caller's own error then stands); ``sentences[0]`` is the caller's
+    sentence number ``first``.
     """
     i = next((i for i, s in enumerate(sentences) if not all(isinstance(w, str) for w in s)), None)
     if i is None:
         return
     bad = next(w for w in sentences[i] if not isinstance(w, str))
-    raise PerceptronsError(f"sentences[{i}] must be a list of word strings; found a word of type {type(bad).__name__}")
+    raise PerceptronsError(
+        f"sentences[{first + i}] must be a list of word strings; found a word of type {type(bad).__name__}"
+    )
 
 
 def pack_strings(strings, errors="strict"):
