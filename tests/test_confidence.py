@@ -49,20 +49,24 @@ def _oracle_args(emit, trans, per_position, trans2, start, stop):
     )
 
 
-def _kernel_marginals(emit, trans, per_position, trans2, start, stop):
+def _kernel_marginals(emit, trans, per_position, trans2, start, stop, tabled=True):
     n, T = emit.shape
     out = np.full((n, T), np.nan)
     if trans2.shape[0]:
-        K.marginals2(emit, n, trans, per_position, trans2, start, stop, np.empty((n, T, T)), np.empty((n, T, T)), out)
+        tables = K.pair_tables(trans2, K.PAIR_TABLE_BYTES if tabled else 0)
+        assert (tables[0].shape[0] > 0) == tabled
+        buffers = np.empty((n, T, T)), np.empty((n, T, T))
+        K.marginals2(emit, n, trans, per_position, trans2, tables, start, stop, *buffers, out)
     else:
         K.marginals(emit, n, trans, per_position, start, stop, np.empty((n, T)), np.empty((n, T)), out)
     return out
 
 
 @settings(max_examples=300, deadline=None)
-@given(chains())
-def test_marginals_equal_enumeration(c):
-    got = _kernel_marginals(*c)
+@given(chains(), st.booleans())
+def test_marginals_equal_enumeration(c, tabled):
+    """Second order: with the tables of exp(trans2), and with an exponential per tag triple."""
+    got = _kernel_marginals(*c, tabled=tabled)
     want = np.array(ref.brute_force_marginals(*_oracle_args(*c)))
     np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(got.sum(axis=1), 1.0, rtol=1e-12)
@@ -108,6 +112,7 @@ def test_confidences_read_the_decoded_paths(c, decoder, n_seq):
         np.ascontiguousarray(trans[0]),
         E,
         trans2,
+        K.pair_tables(trans2),
         start,
         stop,
         decoder,

@@ -137,8 +137,34 @@ def marginals(emit, n, trans, per_position, start, stop, alpha, beta, out):
     _normalize(out, n)
 
 
+#: bytes of :func:`pair_tables` (3·T³ float64) a call may make: up to T = 111 tags; past it the
+#: second-order sums take an exponential per tag triple instead (T³ a token, as does decoding)
+PAIR_TABLE_BYTES = 32 * 2**20
+
+
+def pair_tables(trans2, cap=PAIR_TABLE_BYTES):
+    """The tables of :func:`marginals2`'s sums over a tag triple, made once for a call:
+    ``T2[a] = trans2[:, a, :]`` (contiguous), its :func:`_exp_table` by column (``Gf``, ``mf``:
+    the forward sums over the tag two back) and by row (``Gb``, ``mb``: the backward sums over
+    the tag ahead).  With none of them (0 rows) when they would exceed ``cap`` bytes, or for a
+    first-order model (``trans2`` empty).
+
+    Made by numpy, not compiled: compiled, they added 1.5–3.5 s to the first compilation of
+    :func:`confidences`, which first-order models pay too.
+    """
+    T = trans2.shape[0]
+    if T == 0 or 24 * T**3 > cap:
+        T2 = np.empty((0, T, T))
+        return T2, T2, np.empty((0, T)), T2, np.empty((0, T))
+    T2 = np.ascontiguousarray(np.transpose(trans2, (1, 0, 2)), dtype=np.float64)
+    mf, mb = T2.max(axis=1), T2.max(axis=2)
+    Gf = np.ascontiguousarray(np.transpose(np.exp(T2 - mf[:, None, :]), (0, 2, 1)))
+    Gb = np.exp(T2 - mb[:, :, None])
+    return T2, Gf, mf, Gb, mb
+
+
 @njit(**NJIT_STRICT)
-def marginals2(emit, n, trans, per_position, trans2, start, stop, alpha, beta, out):
+def marginals2(emit, n, trans, per_position, trans2, tables, start, stop, alpha, beta, out):
     """``out[i, t] = p(yᵢ = t)`` for a second-order model (:func:`~perceptrons._jit.decode.viterbi2`'s
     score), over the pair states (yᵢ₋₁, yᵢ).
 
@@ -147,10 +173,11 @@ def marginals2(emit, n, trans, per_position, trans2, start, stop, alpha, beta, o
     beta[n−1, a, b] = stop[b];
     beta[i, a, b] = log Σ_c exp(trans2[a, b, c] + τᵢ₊₁[b, c] + emit[i+1, c] + beta[i+1, b, c]).
     p(yᵢ₋₁ = a, yᵢ = b) = exp(alpha[i, a, b] + beta[i, a, b] − log Z); a token's marginal sums
-    the pairs it ends (the first token: the pairs it starts).
+    the pairs it ends (the first token: the pairs it starts).  The sums over c read the
+    :func:`pair_tables` ``tables`` (T² exponentials a position), or take T³ without them.
     """
     T = trans.shape[1]
-    v = np.empty(T)
+    v, x, px, y = np.empty(T), np.empty(T), np.empty(T), np.empty(T)
     if n == 1:
         for t in range(T):
             v[t] = start[t] + emit[0, t] + stop[t]
@@ -159,6 +186,8 @@ def marginals2(emit, n, trans, per_position, trans2, start, stop, alpha, beta, o
             out[0, t] = np.exp(v[t] - log_z)
         _normalize(out, n)
         return
+    T2, Gf, mf, Gb, mb = tables
+    tabled = T2.shape[0] > 0
     tr = trans[1] if per_position else trans[0]
     for a in range(T):
         for b in range(T):
@@ -166,6 +195,13 @@ def marginals2(emit, n, trans, per_position, trans2, start, stop, alpha, beta, o
     for i in range(2, n):
         tr = trans[i] if per_position else trans[0]
         for a in range(T):
+            if tabled:
+                for c in range(T):
+                    x[c] = alpha[i - 1, c, a]
+                _log_product(x, T2[a], True, Gf[a], mf[a], px, v, alpha[i, a])
+                for b in range(T):
+                    alpha[i, a, b] += tr[a, b] + emit[i, b]
+                continue
             for b in range(T):
                 for c in range(T):
                     v[c] = alpha[i - 1, c, a] + trans2[c, a, b]
@@ -175,10 +211,17 @@ def marginals2(emit, n, trans, per_position, trans2, start, stop, alpha, beta, o
             beta[n - 1, a, b] = stop[b]
     for i in range(n - 2, 0, -1):
         tr = trans[i + 1] if per_position else trans[0]
-        for a in range(T):
-            for b in range(T):
+        for b in range(T):
+            for c in range(T):
+                x[c] = tr[b, c] + emit[i + 1, c] + beta[i + 1, b, c]
+            if tabled:
+                _log_product(x, T2[b], False, Gb[b], mb[b], px, v, y)
+                for a in range(T):
+                    beta[i, a, b] = y[a]
+                continue
+            for a in range(T):
                 for c in range(T):
-                    v[c] = trans2[a, b, c] + tr[b, c] + emit[i + 1, c] + beta[i + 1, b, c]
+                    v[c] = trans2[a, b, c] + x[c]
                 beta[i, a, b] = _lse(v)
     ends = np.empty(T * T)
     for a in range(T):
@@ -225,13 +268,14 @@ def greedy_confidence(emit, n, trans, per_position, trans2, start, stop, path, o
 
 
 @njit(**NJIT_STRICT)
-def confidences(scores, Xe, offsets, trans, E, trans2, start, stop, decoder, path, out):
+def confidences(scores, Xe, offsets, trans, E, trans2, tables, start, stop, decoder, path, out):
     """``out[i] = p(yᵢ = path[i])`` for every token of the sequences ``offsets``, ``path``
     (n_tokens,) being the tags the decoder ``decoder`` returned.
 
     ``scores`` (n_tokens, T) are the emission scores; the transitions are ``trans``, or with
     edge features ``Xe`` (binary CSR ``(indices, indptr)``, weights ``E`` (n_edge, T, T), not
-    empty) those of :func:`perceptrons._jit.structured.transitions`, as when decoding.
+    empty) those of :func:`perceptrons._jit.structured.transitions`, as when decoding;
+    ``tables`` are :func:`pair_tables` of ``trans2``.
     """
     T = trans.shape[0]
     maxlen = longest(offsets)
@@ -252,7 +296,7 @@ def confidences(scores, Xe, offsets, trans, E, trans2, start, stop, decoder, pat
         if decoder == GREEDY:
             greedy_confidence(emit, n, tr, lex, trans2, start, stop, path[lo:], probs)
         elif second:
-            marginals2(emit, n, tr, lex, trans2, start, stop, alpha2, beta2, probs)
+            marginals2(emit, n, tr, lex, trans2, tables, start, stop, alpha2, beta2, probs)
         else:
             marginals(emit, n, tr, lex, start, stop, alpha, beta, probs)
         for i in range(n):

@@ -170,12 +170,13 @@ class DecodingMixin:
 
     def _confidences(self, scores, eop, offsets, tags):
         """The probabilities (n_tokens,) of the decoded ``tags`` (indices) under ``scores``."""
-        from perceptrons._jit.confidence import confidences
+        from perceptrons._jit.confidence import confidences, pair_tables
 
         self._check_tables(offsets, conf=True)
         conf = np.empty(tags.shape[0])
-        _, *weights = self._final_weights()  # the scores stand for the emission weights
-        confidences(scores, eop, offsets, *weights, decoder_code(self.decoder), tags, conf)
+        _, trans, E, trans2, start, stop = self._final_weights()  # the scores stand for the emission weights
+        tables = pair_tables(trans2)
+        confidences(scores, eop, offsets, trans, E, trans2, tables, start, stop, decoder_code(self.decoder), tags, conf)
         return conf
 
     def emission_weights(self) -> np.ndarray:

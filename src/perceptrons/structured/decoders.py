@@ -157,7 +157,8 @@ def marginals(emit, trans, start, stop, trans2=None):
     out = np.empty((n, T))
     if trans2.shape[0]:
         alpha, beta = np.empty((n, T, T)), np.empty((n, T, T))
-        K.marginals2(emit, n, trans[None], False, trans2, start, stop, alpha, beta, out)
+        tables = K.pair_tables(trans2)
+        K.marginals2(emit, n, trans[None], False, trans2, tables, start, stop, alpha, beta, out)
     else:
         K.marginals(emit, n, trans[None], False, start, stop, np.empty((n, T)), np.empty((n, T)), out)
     return out
