@@ -6,7 +6,8 @@ in-memory ``PerceptronTagger(load=False).train(sentences, nr_iter=5)`` (reading 
 two interleaved run by run.  Tagging: ``perceptrons tag predict MODEL test.conllu -o OUT`` on
 EWT test (25,094 tokens) with a warm numba cache (one run first, not timed), against the time a
 bare ``python -c pass`` and ``python -c "import numpy, numba"`` take on the machine at the same
-time: the part of the 1.5 s target no tagger code can remove.
+time: the part of the 1.5 s target no tagger code can remove.  The same with ``--confidence``
+(each tag's probability written too) shows what the probabilities add.
 
 Run:  python benchmarks/bench_tag_cli.py [--data ../shared/data] [--repeats 3]
 """
@@ -61,14 +62,17 @@ def main():
         model, out = str(Path(tmp) / "m.npz"), str(Path(tmp) / "out.conllu")
         train_cmd = [*CLI, "tag", "train", train, "--epochs", "5", "-o", model]
         predict_cmd = [*CLI, "tag", "predict", model, test, "-o", out]
+        conf_cmd = [*predict_cmd, "--confidence"]
         wall(train_cmd)  # compiles whatever the numba cache lacks; then warm
         wall(predict_cmd)
-        ours, nltk, predict, bare, floor = [], [], [], [], []
+        wall(conf_cmd)
+        ours, nltk, predict, conf, bare, floor = [], [], [], [], [], []
         for r in range(args.repeats):
             ours.append(wall(train_cmd))
             nltk.append(nltk_train(tagged))
             for _ in range(3):  # short runs: several per repeat, interleaved with their anchors
                 predict.append(wall(predict_cmd))
+                conf.append(wall(conf_cmd))
                 bare.append(wall([sys.executable, "-c", "pass"]))
                 floor.append(wall([sys.executable, "-c", "import numpy, numba"]))
             print(
@@ -85,6 +89,7 @@ def main():
         ("process `tag train --epochs 5`, s", f"{med(ours):.2f}", f"{med(nltk):.2f} (NLTK train, in memory)"),
         ("  ratio (target >= 15x)", f"{med(nltk) / med(ours):.1f}x", ""),
         ("process `tag predict` test.conllu, s", f"{med(predict):.2f}", "target <= 1.5"),
+        ("  with --confidence (each tag's probability), s", f"{med(conf):.2f}", ""),
         ("  python -c pass, s", f"{med(bare):.2f}", ""),
         ("  python -c 'import numpy, numba', s", f"{med(floor):.2f}", ""),
     ]
