@@ -429,6 +429,7 @@ def use(est):
         sents, _ = corpus()
         est.predict(sents + [["unseen", "words", "here"]])
         est.tag(sents[0] + ["unseen"], return_conf=True, use_tagdict=False)
+        est.predict(sents, return_conf=True)
         return
     if name == "SequencePerceptron":
         X = sp.csr_matrix((rng.random((7, est.n_features_in_)) > 0.5).astype(float))
