@@ -287,6 +287,9 @@ def test_predict_return_conf_equals_tag_one_sentence_a_call(params, monkeypatch)
     for words, t, c in zip(sents, tags, conf):
         assert [(w, tag, p) for w, tag, p in tagger.tag(words, return_conf=True)] == list(zip(words, t, c))
     assert tagger.predict([[], []], return_conf=True) == ([[], []], [[], []])
+    assert (
+        tagger.predict(sents, return_conf=np.False_) == tags and tagger.predict(sents, return_conf=np.True_)[0] == tags
+    )
     with pytest.raises(PerceptronsError, match="The 'return_conf' parameter must be a bool. Got 'yes' instead."):
         tagger.predict(sents, return_conf="yes")
     # the word is named by its place in the call, not in the run of the cache that found it

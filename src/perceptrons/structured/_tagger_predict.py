@@ -68,8 +68,8 @@ class TaggingMixin:
         self._check_fitted()
         check_corpus(sentences)
         lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
-        if return_conf is not False:
-            tags, conf = self._tag_with_options(sentences, True, check_bool(return_conf, "return_conf"), lengths)
+        if return_conf is not False and check_bool(return_conf, "return_conf"):
+            tags, conf = self._tag_with_options(sentences, True, True, lengths)
             return _split(tags.tolist(), lengths), _split(conf.tolist(), lengths)
         if not lengths.any():
             return [[] for _ in sentences]
