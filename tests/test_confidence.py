@@ -20,7 +20,8 @@ _NO_TRANS2 = np.zeros((0, 0, 0))
 @st.composite
 def chains(draw):
     """Score tables of a small chain: per-position transitions or not, a second order or not,
-    integers (ties) or reals at any scale, and forced tokens (−inf on every other tag)."""
+    integers (ties) or reals at any scale, forced tokens (−inf on every other tag), and
+    transitions not allowed (−inf)."""
     T = draw(st.integers(1, 4))
     n = draw(st.integers(1, 5))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
@@ -35,6 +36,12 @@ def chains(draw):
         emit[i, np.arange(T) != keep] = -np.inf
     trans = rng.normal(size=(n if per_position else 1, T, T)) * scale
     trans2 = rng.normal(size=(T, T, T)) * scale if second else _NO_TRANS2
+    if not per_position and not np.isinf(emit).any() and draw(st.booleans()):
+        # transitions not allowed (−inf), a tag kept after itself so that some path remains
+        same = np.eye(T, dtype=bool)
+        trans[0][(rng.random((T, T)) < 0.4) & ~same] = -np.inf
+        if second:
+            trans2[(rng.random((T, T, T)) < 0.4) & ~(same[:, :, None] & same[None, :, :])] = -np.inf
     return emit, trans, per_position, trans2, rng.normal(size=T), rng.normal(size=T)
 
 

@@ -51,14 +51,17 @@ def _normalize(out, n):
 @njit(**NJIT_STRICT)
 def _exp_table(tr, by_column, G, m):
     """``G[k, j] = exp(τ − m[k])`` with τ = ``tr[j, k]`` (``by_column``) or ``tr[k, j]``, and
-    m[k] the maximum of those τ: every entry in (0, 1], read along j by :func:`_log_product`."""
+    m[k] the maximum of those τ: every entry in [0, 1], read along j by :func:`_log_product`.
+    A transition of −inf (not allowed) gets 0, and so does every entry of a k that has no
+    transition allowed; :func:`_log_product` then takes that k's sum exactly."""
     T = tr.shape[0]
     for k in range(T):
         m[k] = -np.inf
         for j in range(T):
             m[k] = max(m[k], tr[j, k] if by_column else tr[k, j])
+        shift = m[k] if m[k] > -np.inf else 0.0  # no way into (or out of) k: a row of zeros, not nan
         for j in range(T):
-            G[k, j] = np.exp((tr[j, k] if by_column else tr[k, j]) - m[k])
+            G[k, j] = np.exp((tr[j, k] if by_column else tr[k, j]) - shift)
 
 
 @njit(**NJIT_STRICT)
@@ -158,9 +161,15 @@ def pair_tables(trans2, cap=PAIR_TABLE_BYTES):
         return T2, T2, np.empty((0, T)), T2, np.empty((0, T))
     T2 = np.ascontiguousarray(np.transpose(trans2, (1, 0, 2)), dtype=np.float64)
     mf, mb = T2.max(axis=1), T2.max(axis=2)
-    Gf = np.ascontiguousarray(np.transpose(np.exp(T2 - mf[:, None, :]), (0, 2, 1)))
-    Gb = np.exp(T2 - mb[:, :, None])
+    # as in _exp_table: a k without an allowed (finite) transition gets zeros, not exp(nan)
+    Gf = np.ascontiguousarray(np.transpose(np.exp(T2 - _finite(mf)[:, None, :]), (0, 2, 1)))
+    Gb = np.exp(T2 - _finite(mb)[:, :, None])
     return T2, Gf, mf, Gb, mb
+
+
+def _finite(m):
+    """``m`` with −inf as 0: the shift of a table whose transitions are all −inf."""
+    return np.where(m > -np.inf, m, 0.0)
 
 
 @njit(**NJIT_STRICT)
