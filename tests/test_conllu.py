@@ -123,3 +123,18 @@ def test_reads_ewt_dev(data_dir):
     sents = read_conllu(data_dir / "ud-english-ewt" / "dev.conllu", require_tags=True)
     assert len(sents) == 2001
     assert sum(len(s.words) for s in sents) == 25147
+
+
+def test_probabilities_go_to_misc_and_read_back(tmp_path):
+    sents = read_conllu(write(tmp_path, SAMPLE))
+    pred = [s.tags for s in sents]
+    conf = [[(i + 1) / (len(s.words) + 1) for i in range(len(s.words))] for s in sents]
+    out = tmp_path / "out.conllu"
+    write_conllu(out, sents, pred, column="xpos", conf=conf)
+    again = tmp_path / "again.conllu"
+    write_conllu(again, read_conllu(out), pred, column="xpos", conf=conf)  # replaced, not added twice
+    assert again.read_text() == out.read_text()
+    rows = [line.split("\t") for line in out.read_text().splitlines() if line[:1].isdigit()]
+    rows = [r for r in rows if r[0].isdigit()]  # not the multiword tokens' lines
+    assert [r[9].split("|")[-1] for r in rows] == [f"XPOSConf={p:.4f}" for c in conf for p in c]
+    assert [s.words for s in read_conllu(out)] == [s.words for s in sents]

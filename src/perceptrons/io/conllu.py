@@ -315,8 +315,8 @@ def _with_misc(misc, key, value):
     return "|".join(entries)
 
 
-def write_conllu(path, sentences, predicted, column="upos"):
+def write_conllu(path, sentences, predicted, column="upos", conf=None):
     """Write :func:`format_conllu` atomically to ``path``."""
     from perceptrons.io.atomic import atomic_write_bytes
 
-    atomic_write_bytes(path, format_conllu(sentences, predicted, column).encode("utf-8"))
+    atomic_write_bytes(path, format_conllu(sentences, predicted, column, conf).encode("utf-8"))
