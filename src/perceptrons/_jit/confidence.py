@@ -143,6 +143,7 @@ def marginals(emit, n, trans, per_position, start, stop, alpha, beta, out):
 #: bytes of :func:`pair_tables` (3·T³ float64) a call may make: up to T = 111 tags; past it the
 #: second-order sums take an exponential per tag triple instead (T³ a token, as does decoding)
 PAIR_TABLE_BYTES = 32 * 2**20
+_NO_TABLES = (np.empty((0, 0, 0)), np.empty((0, 0, 0)), np.empty((0, 0)), np.empty((0, 0, 0)), np.empty((0, 0)))
 
 
 def pair_tables(trans2, cap=PAIR_TABLE_BYTES):
@@ -156,7 +157,9 @@ def pair_tables(trans2, cap=PAIR_TABLE_BYTES):
     :func:`confidences`, which first-order models pay too.
     """
     T = trans2.shape[0]
-    if T == 0 or 24 * T**3 > cap:
+    if T == 0:  # a first-order model, once a sentence with NLTK's tag(return_conf=True)
+        return _NO_TABLES
+    if 24 * T**3 > cap:
         T2 = np.empty((0, T, T))
         return T2, T2, np.empty((0, T)), T2, np.empty((0, T))
     T2 = np.ascontiguousarray(np.transpose(trans2, (1, 0, 2)), dtype=np.float64)

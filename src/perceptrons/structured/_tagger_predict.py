@@ -108,25 +108,38 @@ class TaggingMixin:
         (then a tuple), through the word cache when the model has one: NLTK's ``tag`` options
         and ``predict``'s ``return_conf``.
         """
+        cache = self._words()
+        if cache is not None and len(sentences) == 1 and sentences[0]:  # NLTK's tag: one run, nothing to join
+            words = sentences[0]
+            rows, state = cache.rows(words)
+            offsets = np.array([0, len(words)], dtype=np.int64)
+            return self._cached_run(cache, rows, state, offsets, [len(words)], use_tagdict, return_conf)
         if lengths is None:
             lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
         if not lengths.any():
             tags = self.model_.classes_[:0]
             return (tags, np.empty(0)) if return_conf else tags
-        cache = self._words()
         if cache is None:
             return self._predict_scored(sentences, use_tagdict, return_conf)
-        model = self.model_
-        tags, conf = [], []
+        runs = []
         for lo, hi in cache.batches(lengths):
             rows, state = _cache_rows(cache, sentences[lo:hi], lo)
-            offsets = _offsets(lengths[lo:hi])
-            tags.append(model.classes_[cache.tag(rows, state, offsets, use_tagdict)])
-            if return_conf:
-                scores = cache.scores(rows, state, offsets, use_tagdict)
-                conf.append(model.confidences_from_scores(scores, lengths[lo:hi], tags[-1]))
-        tags = np.concatenate(tags)
-        return (tags, np.concatenate(conf)) if return_conf else tags
+            run = lengths[lo:hi]
+            runs.append(self._cached_run(cache, rows, state, _offsets(run), run, use_tagdict, return_conf))
+        if not return_conf:
+            return np.concatenate(runs)
+        return np.concatenate([tags for tags, _ in runs]), np.concatenate([conf for _, conf in runs])
+
+    def _cached_run(self, cache, rows, state, offsets, lengths, use_tagdict, return_conf):
+        """The tags of one run of the word cache (``rows`` of ``state``, sentences at these
+        ``offsets`` and of these ``lengths``), with their probabilities if ``return_conf``, as
+        :meth:`_tag_with_options`."""
+        model = self.model_
+        tags = model.classes_[cache.tag(rows, state, offsets, use_tagdict)]
+        if not return_conf:
+            return tags
+        scores = cache.scores(rows, state, offsets, use_tagdict)
+        return tags, model.confidences_from_scores(scores, lengths, tags)
 
     def _words(self):
         """The word cache, made on first use; None with edge features (scored per batch)."""
