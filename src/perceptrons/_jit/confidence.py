@@ -146,12 +146,13 @@ PAIR_TABLE_BYTES = 32 * 2**20
 _NO_TABLES = (np.empty((0, 0, 0)), np.empty((0, 0, 0)), np.empty((0, 0)), np.empty((0, 0, 0)), np.empty((0, 0)))
 
 
-def pair_tables(trans2, cap=PAIR_TABLE_BYTES):
+def pair_tables(trans2, cap=None):
     """The tables of :func:`marginals2`'s sums over a tag triple, made once for a call:
     ``T2[a] = trans2[:, a, :]`` (contiguous), its :func:`_exp_table` by column (``Gf``, ``mf``:
     the forward sums over the tag two back) and by row (``Gb``, ``mb``: the backward sums over
-    the tag ahead).  With none of them (0 rows) when they would exceed ``cap`` bytes, or for a
-    first-order model (``trans2`` empty).
+    the tag ahead).  With none of them (0 rows) when they would exceed ``cap`` bytes (by
+    default :data:`PAIR_TABLE_BYTES`, read at the call), or for a first-order model (``trans2``
+    empty).
 
     Made by numpy, not compiled: compiled, they added 1.5–3.5 s to the first compilation of
     :func:`confidences`, which first-order models pay too.
@@ -159,7 +160,7 @@ def pair_tables(trans2, cap=PAIR_TABLE_BYTES):
     T = trans2.shape[0]
     if T == 0:  # a first-order model, once a sentence with NLTK's tag(return_conf=True)
         return _NO_TABLES
-    if 24 * T**3 > cap:
+    if 24 * T**3 > (PAIR_TABLE_BYTES if cap is None else cap):
         T2 = np.empty((0, T, T))
         return T2, T2, np.empty((0, T)), T2, np.empty((0, T))
     T2 = np.ascontiguousarray(np.transpose(trans2, (1, 0, 2)), dtype=np.float64)
