@@ -119,10 +119,10 @@ def test_confidences_read_the_decoded_paths(c, decoder, n_seq):
         np.ascontiguousarray(trans[0]),
         E,
         trans2,
-        K.pair_tables(trans2),
         start,
         stop,
-        decoder,
+        K.pair_tables(trans2) if decoder == D.VITERBI and trans2.shape[0] else None,
+        np.tile(path, n_seq) if decoder == D.GREEDY else None,
         np.tile(path, n_seq),
         conf,
     )

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from perceptrons._config import NJIT_STRICT
-from perceptrons._jit.decode import GREEDY, longest
+from perceptrons._jit.decode import longest
 from perceptrons._jit.structured import transitions
 
 
@@ -281,23 +281,28 @@ def greedy_confidence(emit, n, trans, per_position, trans2, start, stop, path, o
 
 
 @njit(**NJIT_STRICT)
-def confidences(scores, Xe, offsets, trans, E, trans2, tables, start, stop, decoder, path, out):
+def confidences(scores, Xe, offsets, trans, E, trans2, start, stop, pairs, greedy, path, out):
     """``out[i] = p(yᵢ = path[i])`` for every token of the sequences ``offsets``, ``path``
-    (n_tokens,) being the tags the decoder ``decoder`` returned.
+    (n_tokens,) being the decoded tags: :func:`greedy_confidence`'s softmax when ``greedy`` is
+    not None (then it is ``path``), else the marginals of :func:`marginals2` when ``pairs`` (the
+    :func:`pair_tables` of ``trans2``) is not None, else those of :func:`marginals`.
 
     ``scores`` (n_tokens, T) are the emission scores; the transitions are ``trans``, or with
     edge features ``Xe`` (binary CSR ``(indices, indptr)``, weights ``E`` (n_edge, T, T), not
-    empty) those of :func:`perceptrons._jit.structured.transitions`, as when decoding;
-    ``tables`` are :func:`pair_tables` of ``trans2``.
+    empty) those of :func:`perceptrons._jit.structured.transitions`, as when decoding.
+
+    The choice is made by the types of ``pairs`` and ``greedy`` (None or not), so that numba
+    drops the other two kernels when it compiles each kind: compiled together they took ~11 s
+    at a first ``tag(tokens, return_conf=True)``.
     """
     T = trans.shape[0]
     maxlen = longest(offsets)
     lex = E.shape[0] > 0
-    second = trans2.shape[0] > 0
     tr = np.empty((maxlen if lex else 1, T, T))
     tr[0] = trans
     probs, alpha, beta = np.empty((maxlen, T)), np.empty((maxlen, T)), np.empty((maxlen, T))
-    alpha2, beta2 = np.empty((maxlen if second else 1, T, T)), np.empty((maxlen if second else 1, T, T))
+    m2 = 1 if pairs is None else maxlen
+    alpha2, beta2 = np.empty((m2, T, T)), np.empty((m2, T, T))
     for s in range(offsets.shape[0] - 1):
         lo = offsets[s]
         n = offsets[s + 1] - lo
@@ -306,10 +311,10 @@ def confidences(scores, Xe, offsets, trans, E, trans2, tables, start, stop, deco
         if lex:
             transitions(Xe, lo, n, trans, E, tr)
         emit = scores[lo : lo + n]
-        if decoder == GREEDY:
-            greedy_confidence(emit, n, tr, lex, trans2, start, stop, path[lo:], probs)
-        elif second:
-            marginals2(emit, n, tr, lex, trans2, tables, start, stop, alpha2, beta2, probs)
+        if greedy is not None:
+            greedy_confidence(emit, n, tr, lex, trans2, start, stop, greedy[lo:], probs)
+        elif pairs is not None:
+            marginals2(emit, n, tr, lex, trans2, pairs, start, stop, alpha2, beta2, probs)
         else:
             marginals(emit, n, tr, lex, start, stop, alpha, beta, probs)
         for i in range(n):

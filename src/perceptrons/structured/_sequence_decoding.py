@@ -175,8 +175,9 @@ class DecodingMixin:
         self._check_tables(offsets, conf=True)
         conf = np.empty(tags.shape[0])
         _, trans, E, trans2, start, stop = self._final_weights()  # the scores stand for the emission weights
-        tables = pair_tables(trans2)
-        confidences(scores, eop, offsets, trans, E, trans2, tables, start, stop, decoder_code(self.decoder), tags, conf)
+        greedy = tags if self.decoder == "greedy" else None
+        pairs = pair_tables(trans2) if greedy is None and trans2.shape[0] else None
+        confidences(scores, eop, offsets, trans, E, trans2, start, stop, pairs, greedy, tags, conf)
         return conf
 
     def emission_weights(self) -> np.ndarray:
