@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from perceptrons import Perceptron
@@ -113,6 +113,8 @@ def test_agrees_with_max_margin_on_inseparable(seed, d, extra, bias):
 
 @settings(max_examples=200, deadline=None)
 @given(seed=st.integers(0, 2**31), n=st.integers(4, 40), d=st.integers(1, 6), bias=st.booleans())
+# the PLA's sums passed a row whose exact score is 0; numpy's X @ coef gave it -1.3e-17
+@example(seed=6711, n=4, d=2, bias=False)
 def test_random_labels_all_methods_and_qp_agree(seed, n, d, bias):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, d)).round(1)  # rounding makes ties and touching hulls common

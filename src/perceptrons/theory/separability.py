@@ -155,7 +155,14 @@ def is_separable(
     if method == "auto" and pla_epochs > 0:
         v, order = _pla(Z, pla_epochs)
         if v is not None:
-            return _separable(X, Z, v, fit_intercept, classes, "perceptron", 0, 0)
+            scores = Z @ v
+            # An epoch without a mistake is judged by the compiled loop's sums.  A row within
+            # rounding of the hyperplane (its exact score 0) can pass there and fail in the
+            # caller's own X @ coef: such a separator certifies nothing, and the LP decides.
+            R = np.sqrt(np.max(np.einsum("ij,ij->i", Z, Z)))
+            if scores.min() > 1e-9 * R * np.linalg.norm(v):
+                return _separable(X, Z, v, fit_intercept, classes, "perceptron", 0, 0)
+            order = np.argsort(scores, kind="stable")
     if method == "lp":
         work = np.arange(n)
     else:
