@@ -143,7 +143,6 @@ def marginals(emit, n, trans, per_position, start, stop, alpha, beta, out):
 #: bytes of :func:`pair_tables` (3·T³ float64) a call may make: up to T = 111 tags; past it the
 #: second-order sums take an exponential per tag triple instead (T³ a token, as does decoding)
 PAIR_TABLE_BYTES = 32 * 2**20
-_NO_TABLES = (np.empty((0, 0, 0)), np.empty((0, 0, 0)), np.empty((0, 0)), np.empty((0, 0, 0)), np.empty((0, 0)))
 
 
 def pair_tables(trans2, cap=None):
@@ -158,9 +157,7 @@ def pair_tables(trans2, cap=None):
     :func:`confidences`, which first-order models pay too.
     """
     T = trans2.shape[0]
-    if T == 0:  # a first-order model, once a sentence with NLTK's tag(return_conf=True)
-        return _NO_TABLES
-    if 24 * T**3 > (PAIR_TABLE_BYTES if cap is None else cap):
+    if T == 0 or 24 * T**3 > (PAIR_TABLE_BYTES if cap is None else cap):
         T2 = np.empty((0, T, T))
         return T2, T2, np.empty((0, T)), T2, np.empty((0, T))
     T2 = np.ascontiguousarray(np.transpose(trans2, (1, 0, 2)), dtype=np.float64)

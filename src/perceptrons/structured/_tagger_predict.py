@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._validation import PerceptronsError, PerceptronsTypeError, check_bool
+from perceptrons.structured._operands import edge_operand
 from perceptrons.structured.words import corpus_types, raise_not_words
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ class TaggingMixin:
             words = sentences[0]
             rows, state = cache.rows(words)
             offsets = np.array([0, len(words)], dtype=np.int64)
-            return self._cached_run(cache, rows, state, offsets, [len(words)], use_tagdict, return_conf)
+            return self._cached_run(cache, rows, state, offsets, use_tagdict, return_conf)
         if lengths is None:
             lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
         if not lengths.any():
@@ -124,22 +125,24 @@ class TaggingMixin:
         runs = []
         for lo, hi in cache.batches(lengths):
             rows, state = _cache_rows(cache, sentences[lo:hi], lo)
-            run = lengths[lo:hi]
-            runs.append(self._cached_run(cache, rows, state, _offsets(run), run, use_tagdict, return_conf))
+            runs.append(self._cached_run(cache, rows, state, _offsets(lengths[lo:hi]), use_tagdict, return_conf))
         if not return_conf:
             return np.concatenate(runs)
         return np.concatenate([tags for tags, _ in runs]), np.concatenate([conf for _, conf in runs])
 
-    def _cached_run(self, cache, rows, state, offsets, lengths, use_tagdict, return_conf):
+    def _cached_run(self, cache, rows, state, offsets, use_tagdict, return_conf):
         """The tags of one run of the word cache (``rows`` of ``state``, sentences at these
-        ``offsets`` and of these ``lengths``), with their probabilities if ``return_conf``, as
-        :meth:`_tag_with_options`."""
+        ``offsets``), with their probabilities if ``return_conf``, as :meth:`_tag_with_options`."""
         model = self.model_
-        tags = model.classes_[cache.tag(rows, state, offsets, use_tagdict)]
+        idx = cache.tag(rows, state, offsets, use_tagdict)
         if not return_conf:
-            return tags
+            return model.classes_[idx]
         scores = cache.scores(rows, state, offsets, use_tagdict)
-        return tags, model.confidences_from_scores(scores, lengths, tags)
+        # the model's own probabilities of these tag indices (a model with a word cache has no
+        # edge features); its public confidences_from_scores would map the tags' labels back
+        # to indices and the lengths back to offsets
+        no_edges = edge_operand(None, idx.shape[0])[0]
+        return model.classes_[idx], model._confidences(scores, no_edges, offsets, idx)
 
     def _words(self):
         """The word cache, made on first use; None with edge features (scored per batch)."""
