@@ -66,7 +66,10 @@ def _kernel_marginals(emit, trans, per_position, trans2, start, stop, tabled=Tru
         buffers = np.empty((n, T, T)), np.empty((n, T, T))
         K.marginals2(emit, n, trans, per_position, trans2, tables, start, stop, *buffers, out)
     else:
-        K.marginals(emit, n, trans, per_position, start, stop, np.empty((n, T)), np.empty((n, T)), out)
+        steps = K.step_scratch(T)
+        if not per_position:
+            K.step_tables(trans[0], steps)
+        K.marginals(emit, n, trans, per_position, steps, start, stop, np.empty((n, T)), np.empty((n, T)), out)
     return out
 
 
@@ -152,6 +155,26 @@ def test_public_marginals():
     with pytest.raises(PerceptronsError, match="decoder tables"):
         marginals(emit, trans[:1], z, z)
     assert greedy(emit, trans, z, z)[1].shape == (3,)
+
+
+@pytest.mark.parametrize("order", [1, 2])
+def test_no_allowed_sequence_gives_every_tag_the_same_probability(order):
+    """Every transition −inf: no sequence of two tokens or more has a finite score, so log Z
+    is −inf.  Each tag then gets 1/T, for the marginals and for the greedy softmax (it was nan)."""
+    emit = np.array([[1.0, 0.0, 2.0], [0.0, 1.0, 0.0]])
+    z = np.zeros(3)
+    closed = np.full((3, 3), -np.inf)
+    trans, trans2 = (closed, None) if order == 1 else (np.zeros((3, 3)), np.full((3, 3, 3), -np.inf))
+    emit3 = np.vstack([emit, emit[:1]]) if order == 2 else emit  # trans2 applies from the third token
+    p = marginals(emit3, trans, z, z, trans2=trans2)
+    np.testing.assert_array_equal(p, np.full(p.shape, 1 / 3))
+    n = emit.shape[0]
+    path, out = np.empty(n, dtype=np.int64), np.full((n, 3), np.nan)
+    D.greedy(emit, n, closed[None], False, np.zeros((0, 3, 3)), z, z, path)
+    K.greedy_confidence(emit, n, closed[None], False, np.zeros((0, 3, 3)), z, z, path, out)
+    # the first token's choice is free (start scores are finite); the second has none
+    np.testing.assert_allclose(out[0], np.exp(emit[0]) / np.exp(emit[0]).sum())
+    np.testing.assert_array_equal(out[1], np.full(3, 1 / 3))
 
 
 # ----------------------------------------------------------------------------- the sequence model

@@ -39,13 +39,23 @@ def _lse(v):
 @njit(**NJIT_STRICT)
 def _normalize(out, n):
     """Rows 0…n−1 of ``out`` divided by their sums: exp(x − log Z) carries the rounding of
-    scores in the thousands (~1e−12), and a probability must not exceed 1."""
+    scores in the thousands (~1e−12), and a probability must not exceed 1.
+
+    A row without a positive sum comes from scores where no choice is allowed (every sequence,
+    or every tag the greedy decoder compares, at −inf: log Z = −inf and each entry
+    exp(−inf + inf) is nan).  No tag is then more likely than another: each gets 1/T.
+    """
+    T = out.shape[1]
     for i in range(n):
         s = 0.0
-        for t in range(out.shape[1]):
+        for t in range(T):
             s += out[i, t]
-        for t in range(out.shape[1]):
-            out[i, t] /= s
+        if s > 0.0:
+            for t in range(T):
+                out[i, t] /= s
+        else:
+            for t in range(T):
+                out[i, t] = 1.0 / T
 
 
 @njit(**NJIT_STRICT)
@@ -95,7 +105,22 @@ def _log_product(x, tr, by_column, G, m, px, v, out):
 
 
 @njit(**NJIT_STRICT)
-def marginals(emit, n, trans, per_position, start, stop, alpha, beta, out):
+def step_tables(tr, tables):
+    """Fill ``tables`` = (Gf, mf, Gb, mb) with :func:`_exp_table` of the transitions ``tr``
+    (T, T): by column for the forward sums, by row for the backward ones."""
+    Gf, mf, Gb, mb = tables
+    _exp_table(tr, True, Gf, mf)
+    _exp_table(tr, False, Gb, mb)
+
+
+@njit(**NJIT_STRICT)
+def step_scratch(T):
+    """Buffers (Gf, mf, Gb, mb) for :func:`step_tables` of T tags."""
+    return np.empty((T, T)), np.empty(T), np.empty((T, T)), np.empty(T)
+
+
+@njit(**NJIT_STRICT)
+def marginals(emit, n, trans, per_position, tables, start, stop, alpha, beta, out):
     """``out[i, t] = p(yᵢ = t)`` for a first-order model, rows 0…n−1.
 
     alpha[i, t] = log Σ over prefixes ending in t of exp(score), with
@@ -104,15 +129,14 @@ def marginals(emit, n, trans, per_position, start, stop, alpha, beta, out):
     beta[n−1, t] = stop[t] and beta[i, s] = log Σₜ exp(τᵢ₊₁[s, t] + emit[i+1, t] + beta[i+1, t]);
     then p(yᵢ = t) = exp(alpha[i, t] + beta[i, t] − log Z), log Z = log Σₜ exp(alpha[n−1, t] + stop[t]).
     τᵢ is ``trans[i]`` when ``per_position``, else ``trans[0]``, as in the decoders.  The sums
-    over the previous or next tag go through tables of exp(τ) (:func:`_log_product`), made
-    once for the sequence, or at every position when ``per_position``.
+    over the previous or next tag go through tables of exp(τ) (:func:`_log_product`):
+    ``tables`` is :func:`step_tables` of ``trans[0]``, made once by the caller for all its
+    sequences, or, when ``per_position``, buffers of :func:`step_scratch` filled here at every
+    position.
     """
     T = trans.shape[1]
     v, px, w = np.empty(T), np.empty(T), np.empty(T)
-    Gf, Gb, mf, mb = np.empty((T, T)), np.empty((T, T)), np.empty(T), np.empty(T)
-    if not per_position:
-        _exp_table(trans[0], True, Gf, mf)
-        _exp_table(trans[0], False, Gb, mb)
+    Gf, mf, Gb, mb = tables
     for t in range(T):
         alpha[0, t] = start[t] + emit[0, t]
     for i in range(1, n):
@@ -300,6 +324,9 @@ def confidences(scores, Xe, offsets, trans, E, trans2, start, stop, pairs, greed
     probs, alpha, beta = np.empty((maxlen, T)), np.empty((maxlen, T)), np.empty((maxlen, T))
     m2 = 1 if pairs is None else maxlen
     alpha2, beta2 = np.empty((m2, T, T)), np.empty((m2, T, T))
+    steps = step_scratch(T)
+    if not lex and pairs is None and greedy is None:
+        step_tables(trans, steps)  # once a call, not once a sentence: 2·T² exponentials
     for s in range(offsets.shape[0] - 1):
         lo = offsets[s]
         n = offsets[s + 1] - lo
@@ -313,6 +340,6 @@ def confidences(scores, Xe, offsets, trans, E, trans2, start, stop, pairs, greed
         elif pairs is not None:
             marginals2(emit, n, tr, lex, trans2, pairs, start, stop, alpha2, beta2, probs)
         else:
-            marginals(emit, n, tr, lex, start, stop, alpha, beta, probs)
+            marginals(emit, n, tr, lex, steps, start, stop, alpha, beta, probs)
         for i in range(n):
             out[lo + i] = probs[i, path[lo + i]]

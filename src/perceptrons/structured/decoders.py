@@ -140,7 +140,8 @@ def marginals(emit, trans, start, stop, trans2=None):
     -------
     ndarray of shape (n, T)
         Rows sum to 1.  The tagger's ``tag(tokens, return_conf=True)`` reports the entry of
-        each token's Viterbi tag.
+        each token's Viterbi tag.  Where no sequence has a finite score (transitions of −inf
+        closing every path), each tag gets 1/T.
 
     Examples
     --------
@@ -160,7 +161,9 @@ def marginals(emit, trans, start, stop, trans2=None):
         tables = K.pair_tables(trans2)
         K.marginals2(emit, n, trans[None], False, trans2, tables, start, stop, alpha, beta, out)
     else:
-        K.marginals(emit, n, trans[None], False, start, stop, np.empty((n, T)), np.empty((n, T)), out)
+        steps = K.step_scratch(T)
+        K.step_tables(trans, steps)
+        K.marginals(emit, n, trans[None], False, steps, start, stop, np.empty((n, T)), np.empty((n, T)), out)
     return out
 
 
