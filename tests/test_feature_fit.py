@@ -67,15 +67,21 @@ def numbered_in_python(types):
 def test_attribute_table_on_ewt_words(data_dir):
     sentences = [s.words for s in read_conllu(data_dir / "ud-english-ewt" / "train.conllu", keep_lines=False)]
     types = corpus_types(sentences)[1]
-    assert any(not w.isascii() for w in types)  # both paths are taken
+    assert any(not w.isascii() for w in types)  # with and without Python's lower case
     ids, strings = attribute_table(types, 2)
     expected_ids, expected_strings = numbered_in_python(types)
     assert strings == expected_strings and np.array_equal(ids, expected_ids)
 
 
 # every byte class the pass treats apart: case, digits, hyphen, newline runs, other ASCII, and
-# characters beyond ASCII (whose words Python makes), in words of 0 to 20 characters
-CHARS = st.sampled_from(list("aAzZ09-\n\t ~._XxdD") + ["\x00", "\x7f", "é", "Ü", "ß", "İ", "ǅ", "１", "😀", "\ud800"])
+# characters beyond ASCII of 2, 3 and 4 bytes, whose lower case and flags Python gives: one
+# whose lower case is longer (İ), a title case (ǅ), a final sigma (Σ lowers by context), digits
+# that are not ASCII (１, ٣, and ² which isdigit but is no decimal), a combining accent, a
+# ligature, a lone surrogate; in words of 0 to 20 characters
+CHARS = st.sampled_from(
+    list("aAzZ09-\n\t ~._XxdD")
+    + ["\x00", "\x7f", "é", "Ü", "ß", "İ", "ǅ", "Σ", "ж", "Ж", "１", "٣", "²", "\u0301", "ﬁ", "😀", "\ud800"]
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -130,4 +136,15 @@ def test_attribute_table_grows_its_room():
     ids, strings = attribute_table(types, 2)
     expected_ids, expected_strings = numbered_in_python(types)
     assert len(strings) > 4 * len(types) + 64
+    assert strings == expected_strings and np.array_equal(ids, expected_ids)
+
+
+@pytest.mark.parametrize("room", [1, 30, 200])
+def test_attribute_table_goes_on_after_each_lack_of_room(room):
+    """From a room of 1 string the pass stops and goes on many times: the strings so far hashed
+    again into each larger table, the words numbered as one pass numbers them."""
+    types = ["The", "cat", "Ünïcode", "ЖУК", "жук", "x-1", "", "İstanbul", "σοφός", "ΣΟΦΟΣ", "12²"] * 3
+    types = list(dict.fromkeys(types + [f"w{i}ord" for i in range(60)]))
+    ids, strings = attribute_table(types, 2, room=room)
+    expected_ids, expected_strings = numbered_in_python(types)
     assert strings == expected_strings and np.array_equal(ids, expected_ids)

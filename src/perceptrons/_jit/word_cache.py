@@ -107,6 +107,8 @@ def utf8_bounds(words, lengths):
 def cache_words(
     words,
     lengths,
+    lower,
+    parts,
     given,
     row_of,
     table,
@@ -131,34 +133,27 @@ def cache_words(
     """:func:`~perceptrons._jit.word_attributes.lookup_words` then :func:`add_words`, in one call.
 
     ``words`` are the new words' UTF-8 bytes joined, ``lengths`` (n,) their lengths in
-    characters, ``given`` (n, k) the ids of their last k attributes, made by Python (the cluster
-    ones; k = 0 without clusters).  A sentence tagged alone meets ~3 new words.  For 3 words,
-    2 of them unseen, this call took 8.5 µs, encoding included, where the lookup in Python and a
-    second compiled call for the sums took 17.5 µs (one process, interleaved).
-
-    Returns
-    -------
-    n_foreign : int
-        The number of new words never seen in training that are not ASCII.  Python makes their
-        attribute strings: their rows are written with −2 in column 0 of ``attrs`` and sums that
-        leave those strings out, for the caller to redo.
+    characters, ``lower`` and ``parts`` the lower case and flags of those that are not ASCII
+    (:func:`perceptrons.structured.words.unicode_parts`), ``given`` (n, k) the ids of their last
+    k attributes, made by Python (the cluster ones; k = 0 without clusters).  A sentence tagged
+    alone meets ~3 new words.  For 3 words, 2 of them unseen, this call took 8.5 µs, encoding
+    included, where the lookup in Python and a second compiled call for the sums took 17.5 µs
+    (one process, interleaved).
     """
     n = lengths.shape[0]
     found = np.empty(n, dtype=np.int64)
     ids = np.empty((n, type_table.shape[1]), dtype=np.int64)
-    _, foreign = lookup_words(words, utf8_bounds(words, lengths), row_of, table, vocab, starts, ends, found, ids)
+    lookup_words(words, utf8_bounds(words, lengths), lower, parts, row_of, table, vocab, starts, ends, found, ids)
     k = given.shape[1]
     u = 0
     for r in range(n):
         if found[r] < 0:  # the u-th unseen word: lookup_words made its first columns
-            if ids[u, 0] != -2:
-                for j in range(k):
-                    ids[u, ids.shape[1] - k + j] = given[r, j]
+            for j in range(k):
+                ids[u, ids.shape[1] - k + j] = given[r, j]
             u += 1
     add_words(
         found, ids, type_table, type_counts, rare_count, luts, one, attr, bias, withhold, slot, W, attrs, rare, emit, lo
     )
-    return foreign
 
 
 @njit(**NJIT_STRICT)

@@ -12,6 +12,7 @@ from perceptrons.structured.words import (
     CLUSTER_ATTRIBUTES,
     cluster_attributes,
     pack_strings,
+    unicode_parts,
     word_attributes,
 )
 
@@ -56,9 +57,10 @@ class CompiledTables:
 
         Without clusters, one compiled pass (:func:`~perceptrons._jit.word_attributes.lookup_words`)
         finds the words in a hash table of the vocabulary's UTF-8 strings, and makes and looks up
-        the attribute strings of unseen ASCII words: Python made ~16 strings a word and looked
-        each up in the vocabulary dict, ~10 µs an unseen word.  Python still makes the strings of
-        unseen words that are not ASCII, and of every word when there are clusters.  A call for
+        the attribute strings of unseen words (Python gives the lower case and flags of those
+        that are not ASCII: :func:`~perceptrons.structured.words.unicode_parts`): Python made
+        ~16 strings a word and looked each up in the vocabulary dict, ~10 µs an unseen word.
+        Python still makes the strings of every word when there are clusters.  A call for
         fewer than 16 words stays in Python: the compiled pass has a fixed cost of ~13 µs
         (encoding, arrays, dispatch).  Words of EWT test, repeated: 1 word 3 µs in Python against
         14 compiled, 16 words 37 against 21, 64 words 169 against 41.  The word cache, whose
@@ -73,15 +75,11 @@ class CompiledTables:
         from perceptrons._jit.word_attributes import lookup_words
 
         words, bounds = pack_strings(types, "surrogatepass")
+        lower, parts = unicode_parts(types, ascii_only=words.max(initial=0) < 128)
         found = np.empty(len(types), dtype=np.int64)
         ids = np.empty((len(types), len(ATTRIBUTES)), dtype=np.int64)
-        n, foreign = lookup_words(words, bounds, *self.lookup_tables(), found, ids)
-        ids = ids[:n]
-        if foreign:
-            unseen = np.flatnonzero(found < 0)
-            marked = np.flatnonzero(ids[:, 0] == -2)
-            ids[marked] = self.python_attribute_ids([types[u] for u in unseen[marked].tolist()])
-        return found, ids.astype(dtype, copy=False)
+        n = lookup_words(words, bounds, lower, parts, *self.lookup_tables(), found, ids)
+        return found, ids[:n].astype(dtype, copy=False)
 
     def python_attribute_ids(self, words):
         """The attribute ids (n_words, n_attributes) int64 of words, their strings made by

@@ -24,6 +24,7 @@ from perceptrons._validation import PerceptronsError
 from perceptrons.structured._operands import check_tables, table_bytes
 from perceptrons.structured.decoders import decoder_code
 from perceptrons.structured.features import BOS, EOS
+from perceptrons.structured.words import unicode_parts
 
 #: bytes of cached rows kept before the cache starts afresh (a long-running tagger that meets
 #: ever new words must not grow without bound); a single call may exceed it for its own words
@@ -161,22 +162,15 @@ class WordCache:
             return state
 
     def _write(self, new, state, lo):
-        """Write rows ``lo…`` of ``state`` for the ``new`` words.
-
-        One compiled call (:func:`~perceptrons._jit.word_cache.cache_words`).  Python makes the
-        cluster attributes, and the attribute strings of the words never seen in training that
-        are not ASCII, whose rows are then redone.
-        """
+        """Write rows ``lo…`` of ``state`` for the ``new`` words: one compiled call
+        (:func:`~perceptrons._jit.word_cache.cache_words`).  Python makes the cluster attributes,
+        and the lower case and flags of the words that are not ASCII."""
         fm = self.features
         raw = np.frombuffer("".join(new).encode("utf-8", "surrogatepass"), dtype=np.uint8)
         lengths = np.fromiter(map(len, new), dtype=np.int64, count=len(new))
+        lower, parts = unicode_parts(new, ascii_only=raw.shape[0] == lengths.sum())
         args = (*self._known, *self._one_part, self.W, state.attrs, state.rare, state.emit, lo)
-        if cache_words(raw, lengths, fm.cluster_attribute_ids(new), *self._vocab, *args):
-            rows = lo + np.flatnonzero(state.attrs[lo : lo + len(new), 0] == -2)
-            attrs = fm.python_attribute_ids([new[r - lo] for r in rows.tolist()]).astype(np.int32)
-            emit = np.empty((rows.shape[0], *state.emit.shape[1:]))
-            word_emissions(attrs, state.rare[rows], *self._one_part, self.W, emit)
-            state.attrs[rows], state.emit[rows] = attrs, emit
+        cache_words(raw, lengths, lower, parts, fm.cluster_attribute_ids(new), *self._vocab, *args)
 
     def tag(self, rows, state, offsets, use_tagdict=True):
         """Tag indices (n_tokens,) int64 of the sentences ``offsets`` (n_sentences + 1,) over
