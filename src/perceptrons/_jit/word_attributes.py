@@ -42,7 +42,8 @@ def _word_strings(words, a, b, lower, parts, out, p, ends, low, shape):
     for i in range(a, b):
         c = words[i]
         shape[i - a] = 88 if _A <= c <= _Z else (120 if _LA <= c <= _LZ else (100 if _D0 <= c <= _D9 else c))
-    if parts[0] < 0:
+    ascii = parts[0] < 0  # then a byte is a character
+    if ascii:
         nl = nw
         for i in range(a, b):
             c = words[i]
@@ -51,7 +52,6 @@ def _word_strings(words, a, b, lower, parts, out, p, ends, low, shape):
         nl = parts[1] - parts[0]
         for i in range(nl):
             low[i] = lower[parts[0] + i]
-    ascii = parts[0] < 0  # then a byte is a character
     n, m = nl, nw  # characters of the lower case, of the word (and of its shape)
     if not ascii:
         n = m = 0
@@ -146,7 +146,7 @@ def _word_strings(words, a, b, lower, parts, out, p, ends, low, shape):
     hyphen = False
     for i in range(a, b):
         hyphen |= words[i] == 45
-    if parts[0] < 0:
+    if ascii:
         digit = lower_seen = upper_seen = False
         for i in range(a, b):
             c = words[i]
