@@ -1120,6 +1120,11 @@ def test_bad_weights(cls):
         cls().fit(X, y, sample_weight=[1, -1, 1])
     with pytest.raises(PerceptronsError, match="names the class 7, which is not in the data"):
         cls(class_weight={7: 2.0}).fit(X, y)
+    # each weight finite, their sum not: a weighted count of errors would be infinite
+    with pytest.raises(PerceptronsError, match=r"sums to inf \(more than the largest float64"):
+        cls().fit(X, y, sample_weight=[1e308, 1e308, 1e308])
+    with pytest.raises(PerceptronsError, match="sums to inf"):
+        cls(class_weight={1: 10.0}).fit(X, y, sample_weight=[1.0, 1e308, 1.0])
 
 
 def test_max_vectors_below_one():

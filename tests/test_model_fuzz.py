@@ -115,6 +115,7 @@ def test_index_arrays_are_range_checked(models, tmp_path, name, field):
         ("seq", "W_vals"),
         ("voted", "vectors"),
         ("tagger", "m_trans"),
+        ("pocket3", "state_perr"),  # a count of errors below the weights' finite sum
     ],
 )
 @pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])

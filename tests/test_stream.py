@@ -388,3 +388,42 @@ def test_csv_stream_refuses_a_missing_label_by_its_line(tmp_path):
     path.write_text("a,b,label\n1,2,x\n3,4,NA\n5,6,y\n")
     with pytest.raises(PerceptronsError, match=r"d\.csv, line 3: the label is 'NA', a missing value"):
         list(Source(path).blocks())
+
+
+def test_weights_whose_sum_overflows_are_refused_with_their_rows(tmp_path):
+    """Each importance weight is finite, their sum in a block is not: refused in one line that
+    names the file and the rows, as the in-memory fit refuses the same weights."""
+    path = tmp_path / "big.vw"
+    path.write_text("1 1e308 | a:1\n-1 1e308 | b:1\n1 1e308 | a:1 c:1\n")
+    with pytest.raises(PerceptronsError) as info:
+        stream.fit(Perceptron(), path)
+    msg = str(info.value)
+    assert "\n" not in msg and msg.startswith(f"{path}, data rows 1–3: sample_weight"), msg
+    assert "sums to inf" in msg
+
+
+def test_importance_weights_weigh_the_same_in_memory_streamed_and_in_python(tmp_path, cli_run):
+    """A VW file's importance weights: ``train`` in memory, ``train --stream`` and ``fit`` with
+    them as ``sample_weight`` make the same model (in memory they were dropped)."""
+    from perceptrons import load_model
+    from perceptrons.io.vw import read_vw
+
+    path = tmp_path / "w.vw"
+    path.write_text("1 5 | a:1\n-1 1 | a:1 b:1\n1 1 | b:1\n-1 3 | a:1 c:1\n1 2.5 | c:1 b:1\n")
+    models = []
+    for flags in ([], ["--stream"]):
+        models.append(tmp_path / f"m{len(models)}.npz")
+        r = cli_run("train", path, *flags, "--epochs", 3, "--order", "cyclic", "-o", models[-1])
+        assert r.exit_code == 0, r.output
+    X, y, _, weight = read_vw(path, return_weight=True)
+    assert weight.tolist() == [5.0, 1.0, 1.0, 3.0, 2.5]
+    expected = Perceptron(max_epochs=3).fit(X, y, sample_weight=weight)
+    unweighted = Perceptron(max_epochs=3).fit(X, y)
+    assert not np.array_equal(expected.coef_, unweighted.coef_)  # the weights change this model
+    for m in models:
+        got = load_model(m)
+        np.testing.assert_array_equal(got.coef_, expected.coef_)
+        np.testing.assert_array_equal(got.intercept_, expected.intercept_)
+    assert read_data(path, return_weight=True)[2].tolist() == weight.tolist()
+    svm = write_libsvm(tmp_path / "d.svm", *problem(1))
+    assert read_data(svm, return_weight=True)[2] is None  # a format without weights

@@ -227,8 +227,17 @@ def sample_scale(sample_weight, class_weight, y_idx, classes, n_samples):
         if n_samples and not np.any(sw > 0):
             raise PerceptronsError("sample_weight: all weights are zero; at least one example must have weight > 0")
         scale = sw.copy()
-    if class_weight is not None:
-        scale *= class_weight_vector(class_weight, classes, y_idx)[y_idx]
+    # every weighted count (mistakes, the pocket's errors) stays below the sum: it must be a
+    # number (an overflow here is reported below, not warned about)
+    with np.errstate(over="ignore"):
+        if class_weight is not None:
+            scale *= class_weight_vector(class_weight, classes, y_idx)[y_idx]
+        total = float(scale.sum())
+    if not np.isfinite(total):
+        raise PerceptronsError(
+            f"sample_weight (times class_weight) sums to {total} (more than the largest float64, "
+            f"~1.8e308): expected weights whose sum is finite; scale them down"
+        )
     return scale
 
 

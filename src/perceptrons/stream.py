@@ -122,7 +122,7 @@ def _epochs(estimator, ec, src, shuffle_buffer, callback, progress):
         for block, perm in _ordered(ec.blocks(), buffer, rng):
             Xop = block.operand()
             yi = rank[block.y]
-            scale = sample_scale(block.weight, estimator.class_weight, yi, classes, block.n_rows)
+            scale = _block_scale(src, block, estimator.class_weight, yi, classes)
             m = estimator._stream_block(Xop, yi, scale, perm)
             if m < 0:
                 raise _overflow(src, block, -1 - int(m))
@@ -315,6 +315,15 @@ def labels_as_classes(y, classes):
     if classes.dtype.kind == "U" and y.dtype.kind != "U":
         y = y.astype(str)
     return y
+
+
+def _block_scale(src, block, class_weight, yi, classes):
+    """:func:`sample_scale` of a block, its refusal named in the user's source."""
+    try:
+        return sample_scale(block.weight, class_weight, yi, classes, block.n_rows)
+    except PerceptronsError as exc:
+        where = f"{src.spec}, data rows {block.line}–{block.line + block.n_rows - 1}"
+        raise PerceptronsError(f"{where}: {exc}") from None
 
 
 def _overflow(src, block, row):

@@ -231,7 +231,9 @@ def command(
             return _train_cluster_files(
                 data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, mixing
             )
-    X, y, label_column = read_data(data, label=label, fmt=fmt, return_label_name=True)
+    # a VW file's importance weights weigh the updates, as in a streamed or distributed fit
+    X, y, label_column, weight = read_data(data, label=label, fmt=fmt, return_label_name=True, return_weight=True)
+    weighted = {} if weight is None else {"sample_weight": weight}
     check_label_text(y, f"{data}: label")  # predictions are written one per line
     Xt = yt = None
     if test_path:
@@ -277,7 +279,7 @@ def command(
         )
     estimator = estimator_class(cls)(**params)
     if cluster:
-        estimator, stopped = _on_cluster(estimator, X, y, shards, scheduler, workers, mixing)
+        estimator, stopped = _on_cluster(estimator, X, y, weighted, shards, scheduler, workers, mixing)
         scores = _accuracies(estimator, X, y, Xt, yt)
         save_model(estimator, output, info={"label_column": label_column})
         _report(cls, output, X, estimator, stopped, scores)
@@ -297,7 +299,7 @@ def command(
 
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
-            estimator.fit(X, y, callback=on_epoch)
+            estimator.fit(X, y, callback=on_epoch, **weighted)
     scores = _accuracies(estimator, X, y, Xt, yt)
     save_model(estimator, output, info={"label_column": label_column})
     stopped = any(issubclass(w.category, ConvergenceWarning) for w in caught)
@@ -374,7 +376,7 @@ def _stream_accuracy(estimator, test):
     return [] if test is None else [f"test acc   {stream.evaluate(estimator, test)['accuracy']:.4f}"]
 
 
-def _on_cluster(estimator, X, y, shards, scheduler, workers, mixing):
+def _on_cluster(estimator, X, y, weighted, shards, scheduler, workers, mixing):
     """``distributed.fit`` with the epoch bar; Ctrl-C between epochs. (fitted, stopped at --epochs)."""
     from perceptrons import distributed
 
@@ -386,6 +388,7 @@ def _on_cluster(estimator, X, y, shards, scheduler, workers, mixing):
             estimator=estimator,
             X=X,
             y=y,
+            **weighted,
             shards=shards,
             client=scheduler,
             n_workers=workers,

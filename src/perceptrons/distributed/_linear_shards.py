@@ -128,7 +128,10 @@ def on_worker_encode(raw, classes, class_weight, n_features):
     if not b.sparse and b.X.shape[1] != n_features:
         raise PerceptronsError(f"{raw.spans[0][0]}: {b.X.shape[1]} columns, but other shards have {n_features}")
     yi = encode_labels(labels_as_classes(b.y, classes), classes)
-    scale = sample_scale(b.weight, class_weight, yi, classes, b.n_rows)
+    try:
+        scale = sample_scale(b.weight, class_weight, yi, classes, b.n_rows)
+    except PerceptronsError as exc:
+        raise PerceptronsError(f"{raw.spans[0][0]}: {exc}") from None
     return LinearShard(b.operand(), yi, scale, raw.spans)
 
 

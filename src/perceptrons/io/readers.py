@@ -47,7 +47,9 @@ def guess_format(path):
     return _BY_EXTENSION.get(ext, "libsvm")
 
 
-def read_data(path, label=None, fmt=None, n_features=None, return_label_name=False, require_labels=True):
+def read_data(
+    path, label=None, fmt=None, n_features=None, return_label_name=False, require_labels=True, return_weight=False
+):
     """Read ``(X, y)`` from a data file.
 
     Parameters
@@ -69,16 +71,21 @@ def read_data(path, label=None, fmt=None, n_features=None, return_label_name=Fal
         False reads rows to predict, whose labels may be missing: a Vowpal Wabbit example
         without one gets NaN; a CSV/TSV/Parquet label column is read unchecked, an empty cell
         the empty string.  LIBSVM and ``.npz`` store a label in every row.
+    return_weight : bool, default False
+        Also return the rows' weights: a Vowpal Wabbit file's importance weights, the weights
+        a streamed or distributed fit of the same file uses.
 
     Returns
     -------
     X : ndarray of shape (n, d) float64, or CSR matrix for LIBSVM
     y : ndarray of shape (n,)
     label_name : str or None, only with ``return_label_name``
+    weight : ndarray of shape (n,) or None, only with ``return_weight``
+        None when the format has no weights or every weight is 1.
     """
     path = os.fspath(path)
     if path == "-":
-        return _read_stdin(label, fmt, n_features, return_label_name, require_labels)
+        return _read_stdin(label, fmt, n_features, return_label_name, require_labels, return_weight)
     fmt = fmt or guess_format(path)
     if fmt not in READERS:
         raise PerceptronsError(f"--format must be one of {list(FORMATS)}; got {fmt!r}")
@@ -89,10 +96,17 @@ def read_data(path, label=None, fmt=None, n_features=None, return_label_name=Fal
     check_fits_in_memory(path, fmt)
     module, function = READERS[fmt].split(":")
     reader = getattr(import_module(module), function)
-    X, y, label_name = reader(path, label=label, n_features=n_features, require_labels=require_labels)
+    weight = None
+    if return_weight and fmt == "vw":
+        X, y, label_name, weight = reader(
+            path, label=label, n_features=n_features, require_labels=require_labels, return_weight=True
+        )
+    else:
+        X, y, label_name = reader(path, label=label, n_features=n_features, require_labels=require_labels)
     if X.shape[0] == 0:
         raise PerceptronsError(f"{path}: no data rows")
-    return (X, y, label_name) if return_label_name else (X, y)
+    out = (X, y, label_name) if return_label_name else (X, y)
+    return (*out, weight) if return_weight else out
 
 
 def check_fits_in_memory(path, fmt):
@@ -113,7 +127,7 @@ def check_fits_in_memory(path, fmt):
         )
 
 
-def _read_stdin(label, fmt, n_features, return_label_name, require_labels):
+def _read_stdin(label, fmt, n_features, return_label_name, require_labels, return_weight):
     """``read_data("-")``: standard input, spooled to a temporary file first, since the readers
     need a real file (``.npz`` is a zip read by seeking, the CSV reader and the readers of text
     check the file's size first).  Errors name standard input, not the temporary file.
@@ -141,7 +155,7 @@ def _read_stdin(label, fmt, n_features, return_label_name, require_labels):
                 except OSError as exc:
                     raise PerceptronsError(f"standard input: cannot read: {exc.strerror or exc}") from None
             try:
-                return read_data(tmp, label, fmt, n_features, return_label_name, require_labels)
+                return read_data(tmp, label, fmt, n_features, return_label_name, require_labels, return_weight)
             except PerceptronsError as exc:
                 raise PerceptronsError(str(exc).replace(tmp, "standard input")) from None
         finally:

@@ -146,7 +146,7 @@ def _message(path, line, byte, code, token):
     return f"{path}, line {line} (byte {byte}): {seen.format(tok=tok)}; expected {expected}"
 
 
-def read_vw(path, label=None, n_features=None, hash_bits=None, require_labels=True):
+def read_vw(path, label=None, n_features=None, hash_bits=None, require_labels=True, return_weight=False):
     """Read a whole Vowpal Wabbit text file (plain or gzip) into memory.
 
     Parameters
@@ -163,6 +163,8 @@ def read_vw(path, label=None, n_features=None, hash_bits=None, require_labels=Tr
         ``log2(n_features)``.
     require_labels : bool, default True
         False reads unlabeled examples too, their label NaN (see :func:`vw_blocks`).
+    return_weight : bool, default False
+        Also return the importance weights, as a streamed fit uses them.
 
     Returns
     -------
@@ -171,8 +173,9 @@ def read_vw(path, label=None, n_features=None, hash_bits=None, require_labels=Tr
     y : ndarray of shape (n,)
         int64 when every label is a whole number, else float64 (NaN for an unlabeled example).
     label_name : None
-        VW files have no label column name.  Importance weights are not returned; stream the
-        file with :func:`vw_blocks` to use them.
+        VW files have no label column name.
+    weight : ndarray of shape (n,) float64 or None, only with ``return_weight``
+        The importance weights; None when every one is 1.
 
     Raises
     ------
@@ -197,7 +200,13 @@ def read_vw(path, label=None, n_features=None, hash_bits=None, require_labels=Tr
         (np.concatenate(data), np.concatenate([b.indices for b in blocks]), np.concatenate(indptr)),
         shape=(n, 1 << bits),
     )
-    return X, _labels(np.concatenate([b.y for b in blocks])), None
+    y = _labels(np.concatenate([b.y for b in blocks]))
+    if not return_weight:
+        return X, y, None
+    weight = None
+    if any(b.weight is not None for b in blocks):
+        weight = np.concatenate([np.ones(b.n_rows) if b.weight is None else b.weight for b in blocks])
+    return X, y, None, weight
 
 
 def _bits_for(hash_bits, n_features):

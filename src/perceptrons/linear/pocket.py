@@ -175,8 +175,9 @@ class PocketPerceptron(LinearPerceptronBase):
         s["pw"] = st.array("state_pw", (s["w"].dtype.name,), s["w"].shape)
         s["pb"] = st.array("state_pb", ("float64",), s["b"].shape)
         s["run"] = st.array("state_run", ("int64",), (4,), lo=0)
-        s["perr"] = st.array("state_perr", ("float64",), (1,), finite=False)
-        st.require(not np.isnan(s["perr"][0]) and s["perr"][0] >= 0, "state_perr", "expected a count of errors ≥ 0")
+        # a weighted count of errors, below the sum of the weights, which fit keeps finite
+        s["perr"] = st.array("state_perr", ("float64",), (1,))
+        st.require(s["perr"][0] >= 0, "state_perr", "expected a count of errors ≥ 0")
         self.pocket_errors_ = st.list("pocket_errors", "float", length=self.n_epochs_)
         self.pocket_updates_ = st.int("pocket_updates")
         return self
