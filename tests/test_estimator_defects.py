@@ -173,11 +173,12 @@ def test_linear_nan_is_still_reported_as_nan(Est):
 
 
 def test_weights_that_overflow_on_the_last_update_are_refused():
-    # the last update makes w and b infinite, and no later score would notice
+    # the last update makes w and b infinite, and no later score would notice (the weights'
+    # sum, 1.1e308, is finite: a sum that overflows is refused before training)
     est = Perceptron()
     match = r"the weights \(coef_\) overflowed to infinity or NaN \(features up to 1e\+300\)"
     with pytest.raises(PerceptronsError, match=match):
-        est.partial_fit(np.array([[1e-300], [-1e300]]), [1, 1], classes=[0, 1], sample_weight=[1e308, 1e308])
+        est.partial_fit(np.array([[1e-300], [-1e300]]), [1, 1], classes=[0, 1], sample_weight=[1e308, 1e307])
     assert est.converged_ is False
 
 

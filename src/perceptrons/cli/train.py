@@ -279,7 +279,7 @@ def command(
         )
     estimator = estimator_class(cls)(**params)
     if cluster:
-        estimator, stopped = _on_cluster(estimator, X, y, weighted, shards, scheduler, workers, mixing)
+        estimator, stopped = _on_cluster(estimator, X, y, shards, scheduler, workers, mixing, weighted)
         scores = _accuracies(estimator, X, y, Xt, yt)
         save_model(estimator, output, info={"label_column": label_column})
         _report(cls, output, X, estimator, stopped, scores)
@@ -376,7 +376,7 @@ def _stream_accuracy(estimator, test):
     return [] if test is None else [f"test acc   {stream.evaluate(estimator, test)['accuracy']:.4f}"]
 
 
-def _on_cluster(estimator, X, y, weighted, shards, scheduler, workers, mixing):
+def _on_cluster(estimator, X, y, shards, scheduler, workers, mixing, weighted=None):
     """``distributed.fit`` with the epoch bar; Ctrl-C between epochs. (fitted, stopped at --epochs)."""
     from perceptrons import distributed
 
@@ -388,7 +388,7 @@ def _on_cluster(estimator, X, y, weighted, shards, scheduler, workers, mixing):
             estimator=estimator,
             X=X,
             y=y,
-            **weighted,
+            **(weighted or {}),
             shards=shards,
             client=scheduler,
             n_workers=workers,
