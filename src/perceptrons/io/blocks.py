@@ -85,9 +85,7 @@ def join(blocks):
         return blocks[0]
     first = blocks[0]
     y = np.concatenate([b.y for b in blocks])
-    weight = None
-    if any(b.weight is not None for b in blocks):
-        weight = np.concatenate([np.ones(b.n_rows) if b.weight is None else b.weight for b in blocks])
+    weight = joined_weight(blocks)
     if not first.sparse:
         return Block(y=y, X=np.concatenate([b.X for b in blocks]), weight=weight, path=first.path, line=first.line)
     nnz = np.cumsum([0] + [b.indices.shape[0] for b in blocks])
@@ -105,3 +103,12 @@ def join(blocks):
         path=first.path,
         line=first.line,
     )
+
+
+def joined_weight(blocks):
+    """The rows' weights of ``blocks`` one after another (1 where a block has none), or None
+    when no block has any.
+    """
+    if all(b.weight is None for b in blocks):
+        return None
+    return np.concatenate([np.ones(b.n_rows) if b.weight is None else b.weight for b in blocks])

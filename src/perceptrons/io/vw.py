@@ -203,10 +203,9 @@ def read_vw(path, label=None, n_features=None, hash_bits=None, require_labels=Tr
     y = _labels(np.concatenate([b.y for b in blocks]))
     if not return_weight:
         return X, y, None
-    weight = None
-    if any(b.weight is not None for b in blocks):
-        weight = np.concatenate([np.ones(b.n_rows) if b.weight is None else b.weight for b in blocks])
-    return X, y, None, weight
+    from perceptrons.io.blocks import joined_weight
+
+    return X, y, None, joined_weight(blocks)
 
 
 def _bits_for(hash_bits, n_features):
