@@ -427,3 +427,46 @@ def test_importance_weights_weigh_the_same_in_memory_streamed_and_in_python(tmp_
     assert read_data(path, return_weight=True)[2].tolist() == weight.tolist()
     svm = write_libsvm(tmp_path / "d.svm", *problem(1))
     assert read_data(svm, return_weight=True)[2] is None  # a format without weights
+
+
+def test_accuracy_by_importance_weights_is_reported_beside_the_plain_one(tmp_path, cli_run):
+    """``evaluate`` and ``train --test`` on a VW file report the accuracy weighted by importance
+    (as VW weighs its average loss) beside the plain one, in memory and streamed, and
+    ``stream.evaluate`` returns it; a file without weights gets no such line."""
+    from perceptrons import load_model
+    from perceptrons.io.vw import read_vw
+
+    train = tmp_path / "train.vw"
+    train.write_text("1 | a:1\n-1 | b:1\n1 | a:1 c:1\n-1 | b:1 c:1\n")
+    test = tmp_path / "test.vw"  # rows 2 and 4 contradict the training rows: wrong, weight 6 of 10
+    test.write_text("1 1 | a:1\n1 4 | b:1\n-1 2 | b:1\n-1 2 | a:1\n1 1 | a:2\n")
+    model = tmp_path / "m.npz"
+    r = cli_run("train", train, "-o", model, "--test", test)
+    assert r.exit_code == 0, r.output
+    X, y, _, weight = read_vw(test, return_weight=True)
+    hits = load_model(model).predict(X) == y
+    plain, weighted = hits.mean(), np.average(hits, weights=weight)
+    assert plain == 0.6 and weighted == 0.4  # the two differ, so a line showing either cannot pass for the other
+    assert f"test acc   {plain:.4f}\nweighted   {weighted:.4f}  (test accuracy by" in r.output
+    assert "train accuracy by" not in r.output  # the training file's weights are all 1: none kept
+    for flags in ([], ["--stream"]):
+        r = cli_run("evaluate", model, test, *flags)
+        assert r.exit_code == 0, r.output
+        assert (
+            f"accuracy  {plain:.4f}\nweighted  {weighted:.4f}  (accuracy by the rows' importance weights)" in r.output
+        )
+    r = cli_run("train", train, "--stream", "-o", tmp_path / "s.npz", "--test", test)
+    assert r.exit_code == 0, r.output
+    assert f"test acc   {plain:.4f}\nweighted   {weighted:.4f}  (test accuracy by" in r.output
+    res = stream.evaluate(load_model(model), test)
+    assert res["accuracy"] == plain and res["weighted_accuracy"] == pytest.approx(weighted)
+
+    zero = tmp_path / "zero.vw"
+    zero.write_text("1 0 | a:1\n-1 0 | b:1\n")
+    assert stream.evaluate(load_model(model), zero)["weighted_accuracy"] is None
+    r = cli_run("evaluate", model, zero)
+    assert "weighted  undefined (the weights sum to 0 or overflow)" in r.output, r.output
+    svm = write_libsvm(tmp_path / "d.svm", *problem(1))
+    r = cli_run("train", svm, "-o", tmp_path / "p.npz")
+    assert r.exit_code == 0 and "weighted" not in r.output, r.output
+    assert "weighted_accuracy" not in stream.evaluate(load_model(tmp_path / "p.npz"), svm)

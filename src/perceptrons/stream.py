@@ -176,19 +176,50 @@ def evaluate(estimator, source):
     Returns
     -------
     dict
-        ``{"rows": n, "correct": c, "accuracy": c / n}``.
+        ``{"rows": n, "correct": c, "accuracy": c / n}``, and ``"weighted_accuracy"`` when the
+        rows carry importance weights (a Vowpal Wabbit file): the weight of the rows predicted
+        right over the weight of all rows, as Vowpal Wabbit weighs its average loss. None when
+        the weights sum to 0 or overflow float64.
     """
     classes = estimator.classes_
     src = as_source(source)
     src.check_labelled("evaluation")
     n = correct = 0
+    tally = WeightedHits()
     for block, pred in predict_blocks(estimator, src):
-        y = labels_as_classes(block.y, classes)
-        correct += int(np.count_nonzero(pred == y))
+        hits = pred == labels_as_classes(block.y, classes)
+        correct += int(np.count_nonzero(hits))
         n += block.n_rows
+        tally.add(hits, block.weight)
     if n == 0:
         raise PerceptronsError(f"{src.spec}: no data rows")
-    return {"rows": n, "correct": correct, "accuracy": correct / n}
+    out = {"rows": n, "correct": correct, "accuracy": correct / n}
+    if tally.weighted:
+        out["weighted_accuracy"] = tally.accuracy()
+    return out
+
+
+class WeightedHits:
+    """The weight of the rows predicted right and of all rows, summed block by block; a block
+    without weights counts 1 a row.
+    """
+
+    def __init__(self):
+        self.right = self.total = 0.0
+        self.weighted = False
+
+    def add(self, hits, weight):
+        """Count one block: ``hits`` its rows predicted right, ``weight`` its rows' weights or None."""
+        if weight is None:
+            weight = np.ones(len(hits))
+        else:
+            self.weighted = True
+        self.right += float(weight[hits].sum())
+        self.total += float(weight.sum())
+
+    def accuracy(self):
+        """The weighted accuracy, or None when the weights sum to 0 or overflow float64."""
+        return self.right / self.total if 0 < self.total < np.inf else None
 
 
 # ---------------------------------------------------------------------- the epoch cache

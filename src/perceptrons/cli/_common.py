@@ -84,35 +84,55 @@ def check_label_text(labels, what, field=False):
             )
 
 
-def read_for_model(path, model, label, fmt, info=None, require_labels=True):
+def read_for_model(path, model, label, fmt, info=None, require_labels=True, return_weight=False):
     """(X, y) for a fitted model; y is None for a CSV holding features only.  With
     ``require_labels`` False (``predict``) rows may lack a label (see ``read_data``).
 
     Without ``--label``, a CSV/TSV's label column is the one the model was trained with.
     Labels are typed per file (integers when every label of *that* file is one), so when the
     model's classes are text and this file's labels happen to be all integers, they are
-    compared as text: classes '0', '1', '1.5' and a file of 0s and 1s agree.
+    compared as text: classes '0', '1', '1.5' and a file of 0s and 1s agree.  With
+    ``return_weight``, also the rows' importance weights (a Vowpal Wabbit file's) or None.
     """
-    X, y = read_for_width(path, model.n_features_in_, label, fmt, info, require_labels=require_labels)
+    X, y, *weight = read_for_width(
+        path, model.n_features_in_, label, fmt, info, require_labels=require_labels, return_weight=return_weight
+    )
     classes = getattr(model, "classes_", None)
     if y is not None and classes is not None and classes.dtype.kind == "U" and y.dtype.kind in "iu":
         y = y.astype(str)
-    return X, y
+    return X, y, *weight
 
 
 def read_for_width(
-    path, n_features, label, fmt, info=None, hint="DATA", against="the model was trained on", require_labels=True
+    path,
+    n_features,
+    label,
+    fmt,
+    info=None,
+    hint="DATA",
+    against="the model was trained on",
+    require_labels=True,
+    return_weight=False,
 ):
     """(X, y) of a file that must have ``n_features`` columns: :func:`read_for_model` without a
     model yet (``train --test`` is read before training, so a bad test file costs nothing)."""
     from perceptrons.io.readers import read_data
 
     label = label or (info or {}).get("label_column")
-    X, y = read_data(path, label=label, fmt=fmt, n_features=n_features, require_labels=require_labels)
+    X, y, *weight = read_data(
+        path, label=label, fmt=fmt, n_features=n_features, require_labels=require_labels, return_weight=return_weight
+    )
     if X.shape[1] != n_features:
         shown = "standard input" if path == "-" else path
         raise click.BadParameter(f"{shown}: {X.shape[1]} features, but {against} {n_features}", param_hint=hint)
-    return X, y
+    return X, y, *weight
+
+
+def weighted_line(accuracy, what="accuracy", width=10):
+    """The line reporting an accuracy weighted by the rows' importance weights (None: undefined),
+    its value in the column ``width`` of the lines around it."""
+    shown = "undefined (the weights sum to 0 or overflow)" if accuracy is None else f"{accuracy:.4f}"
+    return f"{'weighted':<{width}}{shown}  ({what} by the rows' importance weights)"
 
 
 #: bytes of class scores a prediction may hold at once (``predict`` builds an n × k score matrix)

@@ -16,6 +16,7 @@ from perceptrons.cli._common import (
     load_classifier,
     predict_in_chunks,
     read_for_model,
+    weighted_line,
 )
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import refuse_unused
@@ -48,15 +49,28 @@ def command(model, data, label, fmt, stream, hash_bits, text_column):
     est, info = load_classifier(model)
     if stream:
         return _evaluate_stream(est, data, fmt, label or info.get("label_column"), hash_bits, text_column)
-    X, y = read_for_model(data, est, label, fmt, info)
+    from perceptrons.stream import WeightedHits
+
+    X, y, weight = read_for_model(data, est, label, fmt, info, return_weight=True)
     if y is None:
         raise click.BadParameter(f"{data}: has no label column to evaluate against", param_hint="DATA")
     pred = predict_in_chunks(est, X)
     classes = est.classes_
     check_known_labels(data, y, classes)
-    click.echo(f"samples   {X.shape[0]}")
-    click.echo(f"accuracy  {(pred == y).mean():.4f}")
+    hits = pred == y
+    tally = WeightedHits()
+    tally.add(hits, weight)
+    _print_accuracy(X.shape[0], hits.mean(), tally)
     _print_confusions(*confusion_counts(y, pred, classes), classes)
+
+
+def _print_accuracy(n, accuracy, tally):
+    """The rows, their accuracy, and the accuracy by their importance weights when they have
+    them (Vowpal Wabbit weighs its average loss so)."""
+    click.echo(f"samples   {n}")
+    click.echo(f"accuracy  {accuracy:.4f}")
+    if tally.weighted:
+        click.echo(weighted_line(tally.accuracy()))
 
 
 def _evaluate_stream(est, data, fmt, label, hash_bits, text_column):
@@ -65,11 +79,13 @@ def _evaluate_stream(est, data, fmt, label, hash_bits, text_column):
 
     from perceptrons import stream
     from perceptrons.cli._stream import source_of
+    from perceptrons.stream import WeightedHits
 
     classes = est.classes_
     k = len(classes)
     cells = {}
     n = correct = 0
+    tally = WeightedHits()
     for block, pred in stream.predict_blocks(est, source_of(data, fmt, label, hash_bits, text_column)):
         y = stream.labels_as_classes(block.y, classes)
         check_known_labels(f"{block.path}, data rows from {block.line}", y, classes)
@@ -77,11 +93,12 @@ def _evaluate_stream(est, data, fmt, label, hash_bits, text_column):
         for code, count in zip((t * k + p).tolist(), c.tolist()):
             cells[code] = cells.get(code, 0) + count
         n += len(y)
-        correct += int(np.count_nonzero(pred == y))
+        hits = pred == y
+        correct += int(np.count_nonzero(hits))
+        tally.add(hits, block.weight)
     codes = np.array(sorted(cells), dtype=np.int64)
     counts = np.array([cells[c] for c in codes.tolist()], dtype=np.int64)
-    click.echo(f"samples   {n}")
-    click.echo(f"accuracy  {correct / max(n, 1):.4f}")
+    _print_accuracy(n, correct / max(n, 1), tally)
     _print_confusions(codes // k, codes % k, counts, classes)
 
 

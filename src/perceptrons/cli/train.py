@@ -17,6 +17,7 @@ from perceptrons.cli._common import (
     interrupt_between_epochs,
     labelled_by_name,
     progress_bar,
+    weighted_line,
 )
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import (
@@ -235,7 +236,7 @@ def command(
     X, y, label_column, weight = read_data(data, label=label, fmt=fmt, return_label_name=True, return_weight=True)
     weighted = {} if weight is None else {"sample_weight": weight}
     check_label_text(y, f"{data}: label")  # predictions are written one per line
-    Xt = yt = None
+    Xt = yt = test_weight = None
     if test_path:
         # read before training: a missing, unlabelled or wrong-width test file must fail before
         # the model file is written over, not after
@@ -243,7 +244,7 @@ def command(
 
         from perceptrons.cli._common import read_for_width
 
-        Xt, yt = read_for_width(
+        Xt, yt, test_weight = read_for_width(
             test_path,
             X.shape[1],
             label,
@@ -251,6 +252,7 @@ def command(
             {"label_column": label_column},
             hint="--test",
             against="the training data has",
+            return_weight=True,
         )
         if yt is None:
             raise click.BadParameter(f"{test_path}: has no label column", param_hint="--test")
@@ -280,7 +282,7 @@ def command(
     estimator = estimator_class(cls)(**params)
     if cluster:
         estimator, stopped = _on_cluster(estimator, X, y, shards, scheduler, workers, mixing, weighted)
-        scores = _accuracies(estimator, X, y, Xt, yt)
+        scores = _accuracies(estimator, (X, y, weight), (Xt, yt, test_weight))
         save_model(estimator, output, info={"label_column": label_column})
         _report(cls, output, X, estimator, stopped, scores)
         for line in _distributed.summary(estimator):
@@ -300,18 +302,29 @@ def command(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
             estimator.fit(X, y, callback=on_epoch, **weighted)
-    scores = _accuracies(estimator, X, y, Xt, yt)
+    scores = _accuracies(estimator, (X, y, weight), (Xt, yt, test_weight))
     save_model(estimator, output, info={"label_column": label_column})
     stopped = any(issubclass(w.category, ConvergenceWarning) for w in caught)
     _report(cls, output, X, estimator, stopped, scores)
 
 
-def _accuracies(estimator, X, y, Xt, yt):
-    """The summary's accuracy lines, computed before the model is written: a model that cannot
-    score its data (weights so large that the scores overflow) is refused, and nothing is written."""
-    lines = [f"train acc  {estimator.score(X, y):.4f}"]
-    if Xt is not None:
-        lines.append(f"test acc   {estimator.score(Xt, yt):.4f}")
+def _accuracies(estimator, train, test):
+    """The summary's accuracy lines of the ``(X, y, weight)`` of training and of ``--test`` (X
+    None without), computed before the model is written: a model that cannot score its data
+    (weights so large that the scores overflow) is refused, and nothing is written.  Rows with
+    importance weights get their accuracy by them too."""
+    from perceptrons.stream import WeightedHits
+
+    lines = []
+    for name, (X, y, weight) in (("train", train), ("test", test)):
+        if X is None:
+            continue
+        hits = estimator.predict(X) == y
+        lines.append(f"{name + ' acc':<10} {hits.mean():.4f}")
+        if weight is not None:
+            tally = WeightedHits()
+            tally.add(hits, weight)
+            lines.append(weighted_line(tally.accuracy(), f"{name} accuracy", 11))
     return lines
 
 
@@ -370,10 +383,16 @@ def _train_stream(data, output, model_name, label, fmt, test_path, cache_path, h
 
 
 def _stream_accuracy(estimator, test):
-    """The test accuracy line of a streamed source (none without ``--test``), before the model is written."""
+    """The test accuracy lines of a streamed source (none without ``--test``), before the model is written."""
     from perceptrons import stream
 
-    return [] if test is None else [f"test acc   {stream.evaluate(estimator, test)['accuracy']:.4f}"]
+    if test is None:
+        return []
+    res = stream.evaluate(estimator, test)
+    lines = [f"test acc   {res['accuracy']:.4f}"]
+    if "weighted_accuracy" in res:
+        lines.append(weighted_line(res["weighted_accuracy"], "test accuracy", 11))
+    return lines
 
 
 def _on_cluster(estimator, X, y, shards, scheduler, workers, mixing, weighted=None):
