@@ -94,6 +94,31 @@ def test_one_shard_tagger_is_the_serial_fit_bit_for_bit(client):
     assert serial.predict(words[:50]) == ipm.predict(words[:50])
 
 
+def test_a_tagger_on_a_corpus_is_the_tagger_on_its_lists(client, tmp_path):
+    """``fit_tagger`` on a Corpus (what ``tag train FILE --workers`` reads) makes the model it
+    makes of the same sentences as lists, and the command makes it too."""
+    from perceptrons import load_model
+    from perceptrons.io.conllu import read_conllu
+    from perceptrons.structured.corpus import Corpus
+
+    sents = read_conllu(os.path.join(EWT, "dev.conllu"))[:300]
+    path = tmp_path / "part.conllu"
+    path.write_text("".join("\n".join(s.lines) + "\n\n" for s in sents))
+    words, tags = [s.words for s in sents], [s.tags for s in sents]
+    fits = [
+        distributed.fit_tagger(Tagger(max_epochs=2), data, tags_arg, shards=2, client=client)
+        for data, tags_arg in ((words, tags), (Corpus.from_lists(words, tags), None))
+    ]
+    r = _cli("tag", "train", str(path), "--epochs", "2", "--workers", "2", "-o", str(tmp_path / "m.npz"))
+    assert r.returncode == 0, r.stderr
+    assert "300 sentences" in r.stdout
+    fits.append(load_model(tmp_path / "m.npz"))
+    for got in fits[1:]:
+        assert np.array_equal(got.model_.coef_trans_, fits[0].model_.coef_trans_)
+        assert np.array_equal(got.model_.coef_, fits[0].model_.coef_)
+        assert got.predict(words[:50]) == fits[0].predict(words[:50])
+
+
 def test_one_shard_sequence_perceptron_is_the_serial_fit_bit_for_bit(client):
     from perceptrons import SequencePerceptron
 

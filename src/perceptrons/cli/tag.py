@@ -154,6 +154,7 @@ def train(
     check_output_path(output, [*inputs, ("--dev", dev_path), ("--clusters", clusters_file)])
     from perceptrons.io.conllu import read_conllu
     from perceptrons.persistence import save_model
+    from perceptrons.structured.corpus import read_corpus  # the words numbered by the file's scan
     from perceptrons.structured.tagging import Tagger
 
     tagger = Tagger(
@@ -172,9 +173,8 @@ def train(
         from perceptrons import distributed
 
         if len(train_files) == 1:
-            sents = read_conllu(train, column, require_tags=True, keep_lines=False)
-            data, tags_arg = [s.words for s in sents], [s.tags for s in sents]
-            summary = f"{len(sents)} sentences, {sum(len(w) for w in data)} tokens"
+            data, tags_arg = read_corpus(train, column), None
+            summary = f"{len(data)} sentences, {data.tok.shape[0]} tokens"
         else:
             data, tags_arg = train_files, None
             summary = f"{train} ({len(train_files)} files, each read by a worker)"
@@ -195,13 +195,12 @@ def train(
             tagger.fit_stream(train, column, chunk_sentences or 2000, callback=on_epoch)
         summary = f"{train} read in chunks of {chunk_sentences or 2000} sentences"
     else:
-        sents = read_conllu(train, column, require_tags=True, keep_lines=False)
+        corpus = read_corpus(train, column)
         dev = read_conllu(dev_path, column, require_tags=True, keep_lines=False) if dev_path else None
-        words, tags = [s.words for s in sents], [s.tags for s in sents]
         dev_arg = ([s.words for s in dev], [s.tags for s in dev]) if dev else None
         with _epoch_bar(tagger, epochs) as on_epoch:
-            tagger.fit(words, tags, dev=dev_arg, callback=on_epoch)
-        summary = f"{len(sents)} sentences, {sum(len(w) for w in words)} tokens"
+            tagger.fit(corpus, dev=dev_arg, callback=on_epoch)
+        summary = f"{len(corpus)} sentences, {corpus.tok.shape[0]} tokens"
     save_model(tagger, output, info={"tag_column": column})
     m = tagger.model_
     click.echo(f"model      Tagger -> {output}")

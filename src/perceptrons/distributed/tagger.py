@@ -64,9 +64,10 @@ def fit_tagger(
     tagger : Tagger
         Its parameters; ``shuffle=True`` shuffles each shard's sentences by a seed drawn from
         (random_state, epoch, shard).  ``patience`` is refused (no development set here).
-    sentences : list of list of str, list of tagged sentences, or CoNLL-U files
-        In memory (with ``tags``, or as ``[[(word, tag), ...], ...]``): split into S contiguous
-        shards.  Or a path or list of ``.conllu`` paths: each worker reads its own files.
+    sentences : list of list of str, list of tagged sentences, Corpus, or CoNLL-U files
+        In memory (with ``tags``, as ``[[(word, tag), ...], ...]``, or a
+        :class:`~perceptrons.structured.corpus.Corpus`): split into S contiguous shards.  Or a
+        path or list of ``.conllu`` paths: each worker reads its own files.
     tags : list of list of str, optional
     shards : int, optional
         S.  Default: the number of workers in memory, the number of files otherwise.

@@ -181,9 +181,12 @@ class FeatureMap(IncrementalFit, CompiledTables):
         training reads the columns only (``assume_binary``): an array of 1s would be 8 bytes a
         token and template written and never read (70 MB on EWT train, 12–110 ms to allocate).
         """
+        return self.fit_types(*corpus_types(sentences))
+
+    def fit_types(self, tok, types, lengths):
+        """:meth:`fit_binary` from token type ids and the distinct words (see :func:`corpus_types`)."""
         from perceptrons._jit.feature_fit import fit_columns
 
-        tok, types, lengths = corpus_types(sentences)
         if tok.shape[0] == 0:
             raise PerceptronsError("no tokens to learn features from")
         self.vocab_ = {BOS: 0, EOS: 1}

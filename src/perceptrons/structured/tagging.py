@@ -21,6 +21,7 @@ from perceptrons.structured._tagdict import TagDictMixin
 from perceptrons.structured._tagger_predict import TaggingMixin, check_corpus
 from perceptrons.structured._tagger_state import TaggerState
 from perceptrons.structured.clusters import load_clusters
+from perceptrons.structured.corpus import Corpus
 from perceptrons.structured.decoders import DECODERS
 from perceptrons.structured.features import FeatureMap
 from perceptrons.structured.nltk_api import NLTKTaggerAPI, split_tagged
@@ -187,9 +188,12 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin
 
         Parameters
         ----------
-        sentences : list of list of str, or list of list of (str, str)
+        sentences : list of list of str, list of list of (str, str), or Corpus
             Words; or, with ``tags=None``, tagged sentences ``[[(word, tag), …], …]`` as NLTK's
-            ``PerceptronTagger.train`` takes them (any iterable of sentences).
+            ``PerceptronTagger.train`` takes them (any iterable of sentences), or a
+            :class:`~perceptrons.structured.corpus.Corpus` (:func:`read_corpus
+            <perceptrons.structured.corpus.read_corpus>`: the same fit, without a Python
+            string per token).
         tags : list of list of str, default=None
             One tag per word; None when ``sentences`` carries the tags.
         dev : tuple (sentences, tags), default=None
@@ -225,20 +229,24 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin
         return self
 
     def _learn_features(self, sentences, tags):
-        """Feature maps and tag dictionary from the training sentences, and the sentences as the
-        sequence model's arguments: (sentences, {X, y, lengths, X_edge, forced}).
+        """Feature maps and tag dictionary from the training sentences (or a Corpus), and the
+        sentences as the sequence model's arguments: (corpus, {X, y, lengths, X_edge, forced}).
         """
-        if tags is None:
-            sentences, tags = split_tagged(sentences)
-        check_corpus(sentences, tags)
+        if isinstance(sentences, Corpus):
+            if tags is not None:
+                raise PerceptronsError("a Corpus carries its tags: pass tags=None")
+            corpus = sentences
+        else:
+            corpus = Corpus.from_lists(*(split_tagged(sentences) if tags is None else (sentences, tags)))
         self.clusters_ = load_clusters(self.clusters)
         self.features_ = FeatureMap(self._templates(), self.min_count, self.rare_count, self.clusters_)
-        X, lengths = self.features_.fit_binary(sentences)
+        numbered = (corpus.tok, corpus.types, corpus.lengths)
+        X, lengths = self.features_.fit_types(*numbered)
         self.edge_features_ = FeatureMap(self.edges, self.edge_min_count, 0, self.clusters_) if self.edges else None
-        X_edge = self.edge_features_.fit_binary(sentences)[0] if self.edges else None
-        y = np.array([t for s in tags for t in s])
-        self.tagdict_ = self._build_tagdict(sentences, tags) if self.tag_dict else {}
-        return sentences, {"X": X, "y": y, "lengths": lengths, "X_edge": X_edge, "forced": self._forced(sentences)}
+        X_edge = self.edge_features_.fit_types(*numbered)[0] if self.edges else None
+        self.tagdict_ = self._build_tagdict(corpus.words(), corpus.tags()) if self.tag_dict else {}
+        forced = self._forced_types(corpus.tok, corpus.types)
+        return corpus, {"X": X, "y": corpus.y, "lengths": lengths, "X_edge": X_edge, "forced": forced}
 
     def fit_stream(
         self,

@@ -1,0 +1,117 @@
+"""A tagged corpus with its words numbered: what the tagger's training reads.
+
+:meth:`Tagger.fit <perceptrons.Tagger.fit>` on lists of word strings first numbers the words
+(:func:`~perceptrons.structured.words.corpus_types`) and gathers the tags into one array.  A
+CoNLL-U file's compiled scan (:func:`perceptrons.io.conllu.scan_file`) has numbered them
+already, so :func:`read_corpus` hands over those numbers and never builds a string per token:
+on EWT train (204,577 tokens) the lists, their sentences and their numbering cost ~0.1 s of a
+~1.8 s ``tag train``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from perceptrons._validation import PerceptronsError
+
+
+@dataclass
+class Corpus:
+    """Sentences of words with one tag each, the words numbered.
+
+    Get one from :func:`read_corpus` or :meth:`from_lists`; either gives the same corpus from
+    the same sentences.
+
+    Parameters
+    ----------
+    types : list of str
+        The distinct words, in order of first appearance.
+    tok : ndarray of int64, shape (n_tokens,)
+        Each token's word, an index into ``types``.
+    lengths : ndarray of int64, shape (n_sentences,)
+        Tokens per sentence.
+    y : ndarray of shape (n_tokens,)
+        Each token's tag (str, as read from a file).
+    """
+
+    types: list
+    tok: np.ndarray
+    lengths: np.ndarray
+    y: np.ndarray
+
+    def __post_init__(self):
+        # the compiled feature passes index by these: every field is checked before they run
+        if not isinstance(self.types, list) or not all(isinstance(w, str) for w in self.types):
+            raise PerceptronsError("Corpus.types must be a list of str")
+        if len(set(self.types)) != len(self.types):
+            raise PerceptronsError("Corpus.types must be distinct words")
+        for name in ("tok", "lengths"):
+            a = getattr(self, name)
+            if not isinstance(a, np.ndarray) or a.dtype != np.int64 or a.ndim != 1:
+                raise PerceptronsError(f"Corpus.{name} must be a 1-D int64 array")
+        n = self.tok.shape[0]
+        if n and (self.tok.min() < 0 or self.tok.max() >= len(self.types)):
+            raise PerceptronsError(f"Corpus.tok must index Corpus.types: values in [0, {len(self.types)})")
+        if (self.lengths.shape[0] and self.lengths.min() < 0) or int(self.lengths.sum()) != n:
+            raise PerceptronsError(f"Corpus.lengths must be counts that sum to the {n} tokens")
+        if not isinstance(self.y, np.ndarray) or self.y.shape != (n,):
+            raise PerceptronsError(f"Corpus.y must be an array of {n} tags, one per token")
+
+    @classmethod
+    def from_lists(cls, sentences, tags):
+        """The corpus of ``sentences`` (lists of words) and their ``tags`` (lists of str)."""
+        from perceptrons.structured._tagger_predict import check_corpus
+        from perceptrons.structured.words import corpus_types
+
+        check_corpus(sentences, tags)
+        tok, types, lengths = corpus_types(sentences)
+        return cls(types, tok, lengths, np.array([t for s in tags for t in s]))
+
+    def __len__(self):
+        return self.lengths.shape[0]
+
+    def words(self):
+        """The sentences as lists of word strings."""
+        return _split(list(map(self.types.__getitem__, self.tok.tolist())), self.lengths)
+
+    def tags(self):
+        """The tags as lists of str, one list a sentence."""
+        return _split(self.y.tolist(), self.lengths)
+
+
+def _split(flat, lengths):
+    bounds = np.concatenate([[0], np.cumsum(lengths)]).tolist()
+    return [flat[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def read_corpus(path, column="upos"):
+    """The tagged sentences of a CoNLL-U file, words numbered: :func:`read_conllu
+    <perceptrons.io.conllu.read_conllu>` with ``require_tags=True``, for training.
+
+    Parameters
+    ----------
+    path : str or path-like
+    column : {"upos", "xpos"}
+
+    Returns
+    -------
+    Corpus
+        The corpus :meth:`Corpus.from_lists` makes of the file's sentences.
+
+    Raises
+    ------
+    PerceptronsError
+        As :func:`~perceptrons.io.conllu.read_conllu` does, naming the file and line.
+    """
+    import os
+
+    from perceptrons.io.conllu import read_conllu, scan_file
+
+    scan = scan_file(path, column) if os.path.isfile(path) else None
+    if scan is None or "_" in scan.tags:  # the line reader, or check_tags' message
+        sentences = read_conllu(path, column, require_tags=True, keep_lines=False)
+        return Corpus.from_lists([s.words for s in sentences], [s.tags for s in sentences])
+    lengths = np.diff(np.append(scan.sent_tok, scan.word.shape[0]))
+    return Corpus(scan.forms, scan.word, lengths, np.array(scan.tags, dtype=str)[scan.tag])
