@@ -183,6 +183,28 @@ def test_lazy_average_is_mean_of_iterates(seed, epochs):
     np.testing.assert_allclose(clf.coef_trans_, mean[1], atol=1e-12)
 
 
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([np.float32, np.float64]), st.sampled_from([0.0, 1.0, 3.0, 7.5]))
+def test_nonzero_rows_in_single_precision_are_the_average_pruned_and_cast(seed, dtype, c):
+    """The fused pass against numpy: W − U / c (W when c is 0) in float64, the rows with a
+    non-zero kept, cast to float32."""
+    from perceptrons._jit.structured import nonzero_rows32
+
+    rng = np.random.default_rng(seed)
+    d, T = int(rng.integers(0, 30)), int(rng.integers(1, 6))
+    W = (rng.integers(-3, 4, size=(d, T)) * (rng.random((d, 1)) < 0.6)).astype(dtype)
+    U = np.where(W != 0, rng.normal(size=(d, T)) * 7, 0.0)
+    U[rng.random(d) < 0.2] = 0.0  # rows whose average is W's row
+    if d:
+        U[0] = W[0] * c  # a row whose average is exactly zero though W is not
+    rows, keep = nonzero_rows32(W, U, c)
+    final = W - U / c if c else W.astype(np.float64)
+    want = np.any(final != 0, axis=1)
+    assert keep.tolist() == want.tolist()
+    assert rows.dtype == np.float32 and rows.flags.c_contiguous
+    np.testing.assert_array_equal(rows, final[want].astype(np.float32))
+
+
 def with_edges(seqs, n_edge, seed):
     """Attach random binary edge features to each token of a tiny corpus."""
     rng = np.random.default_rng(seed)

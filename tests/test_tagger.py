@@ -262,13 +262,23 @@ def test_single_precision_weights_change_no_tag(data_dir, monkeypatch):
     ewt = data_dir / "ud-english-ewt"
     train = read_conllu(ewt / "train.conllu")[:1000]
     dev = [s.words for s in read_conllu(ewt / "dev.conllu")[:500]]
-    monkeypatch.setattr(Tagger, "_single_precision", lambda self: None)
-    tagger = Tagger(max_epochs=5).fit([s.words for s in train], [s.tags for s in train])
-    assert tagger.model_.emission_weights().dtype == np.float64
-    before = tagger.predict(dev)
+    from perceptrons.structured._sequence_model import SequenceModel
+
+    def pruned_in_float64(model):  # the steps the compiled pass fuses, but the cast
+        keep = np.any(model.emission_weights() != 0, axis=1)
+        model.prune_features(keep)
+        return keep
+
+    words, tags = [s.words for s in train], [s.tags for s in train]
+    monkeypatch.setattr(SequenceModel, "compact_single_precision", pruned_in_float64)
+    wide = Tagger(max_epochs=5).fit(words, tags)
+    assert wide.model_.emission_weights().dtype == np.float64
+    before = wide.predict(dev)
     monkeypatch.undo()
-    tagger._single_precision()
+    tagger = Tagger(max_epochs=5).fit(words, tags)
     assert tagger.model_.emission_weights().dtype == np.float32
+    np.testing.assert_array_equal(tagger.model_.emission_weights(), wide.model_.emission_weights().astype(np.float32))
+    assert tagger.features_.keys_.tolist() == wide.features_.keys_.tolist()
     assert tagger.predict(dev) == before
 
 

@@ -361,6 +361,38 @@ def train_epoch(
 
 
 @njit(**NJIT_STRICT)
+def nonzero_rows32(W, U, c):
+    """The rows of ``W − U / c`` (of ``W`` when ``c`` is 0) that are not all zero, in float32,
+    and which rows they are: :func:`lazy_average`, the rows' test and the cast in one pass.
+
+    Each value is computed as :func:`lazy_average` computes it, in float64, then rounded once
+    to float32, as ``astype`` rounds it.
+
+    Returns
+    -------
+    rows : ndarray of float32, shape (n_kept, W.shape[1])
+    keep : ndarray of bool, shape (W.shape[0],)
+    """
+    d, T = W.shape
+    keep = np.zeros(d, dtype=np.bool_)
+    out = np.empty((d, T), dtype=np.float32)
+    row = np.empty(T)
+    j = 0
+    for i in range(d):
+        nonzero = False
+        for t in range(T):
+            v = W[i, t] - U[i, t] / c if c != 0 else np.float64(W[i, t])
+            row[t] = v
+            nonzero |= v != 0
+        if nonzero:
+            for t in range(T):
+                out[j, t] = row[t]
+            keep[i] = True
+            j += 1
+    return out[:j].copy(), keep
+
+
+@njit(**NJIT_STRICT)
 def lazy_average(W, U, c):
     """``W − U / c`` in float64 in one pass (the final weights of :func:`train_epoch`'s averaging).
 

@@ -107,6 +107,8 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator, SequenceModel):
     ['D', 'N', 'V', 'D', 'V']
     """
 
+    _FINAL_AFTER_FIT = True  # scikit-learn's estimators do not change when they predict
+
     def fit(
         self,
         X: ArrayLike | sp.spmatrix | sp.sparray,

@@ -293,10 +293,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin
         """After training: drop the features whose weights stayed zero, cast to float32."""
         self.tags_ = self.model_.classes_
         # about half the features never get a non-zero weight (never involved in a mistake)
-        used = np.any(self.model_.emission_weights() != 0, axis=1)
-        self.features_.prune(used)
-        self.model_.prune_features(used)
-        self._single_precision()
+        self.features_.prune(self.model_.compact_single_precision())
         self._word_cache = None
 
     def _single_precision(self):
