@@ -99,7 +99,7 @@ def fit_tagger(
         if S > len(paths):
             raise PerceptronsError(f"shards={S} but only {len(paths)} file(s): each shard reads whole files")
     else:
-        _, args = tagger._learn_features(sentences, tags)
+        args = tagger._learn_features(sentences, tags)
         classes, n_tokens = np.unique(args["y"]), args["y"].shape[0]
         S = shards
     with connect(client, default_workers(n_workers, client, S), dashboard) as c:

@@ -415,11 +415,12 @@ class SequenceModel(DecodingMixin, ParamsMixin):
         self.__dict__.pop("_final_stale", None)
         s = self._state
         c = self._average_count()
-        parts = [
-            (lazy_average(s[k], s["U" + k if k != "W" else "U"], c) if c else s[k].astype(np.float64))
-            for k in _PARTS[1 if W is not None else 0 :]
-        ]
-        self._set_final(*([W] if W is not None else []), *parts)
+        if W is None:
+            W = lazy_average(s["W"], s["U"], c) if c else s["W"].astype(np.float64)
+        # the small parts in numpy, the same IEEE operations: no compiled kernel to load for
+        # each of their shapes
+        parts = [s[k] - s["U" + k] / c if c else s[k].astype(np.float64) for k in _PARTS[1:]]
+        self._set_final(W, *parts)
 
     def _average_count(self):
         """C of the average W − U / C; 0.0 when the final weights are W itself."""

@@ -209,7 +209,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin
         validate_params(self, self._parameter_constraints)
         if dev is not None:
             check_corpus(dev[0], dev[1], "dev sentences")
-        sentences, a = self._learn_features(sentences, tags)
+        a = self._learn_features(sentences, tags)
         self.model_ = self._sequence_model()
         dev_arg = None
         if dev is not None:
@@ -229,8 +229,8 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin
         return self
 
     def _learn_features(self, sentences, tags):
-        """Feature maps and tag dictionary from the training sentences (or a Corpus), and the
-        sentences as the sequence model's arguments: (corpus, {X, y, lengths, X_edge, forced}).
+        """Feature maps and tag dictionary from the training sentences (or a Corpus); the
+        sequence model's arguments: {X, y, lengths, X_edge, forced}.
         """
         if isinstance(sentences, Corpus):
             if tags is not None:
@@ -246,7 +246,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin
         X_edge = self.edge_features_.fit_types(*numbered)[0] if self.edges else None
         self.tagdict_ = self._build_tagdict(corpus.words(), corpus.tags()) if self.tag_dict else {}
         forced = self._forced_types(corpus.tok, corpus.types)
-        return corpus, {"X": X, "y": corpus.y, "lengths": lengths, "X_edge": X_edge, "forced": forced}
+        return {"X": X, "y": corpus.y, "lengths": lengths, "X_edge": X_edge, "forced": forced}
 
     def fit_stream(
         self,
