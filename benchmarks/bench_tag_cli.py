@@ -3,8 +3,10 @@
 Training: ``perceptrons tag train train.conllu --epochs 5 -o MODEL`` timed as a process (start,
 imports, reading, features, five epochs, writing the model), against the anchor NLTK's
 in-memory ``PerceptronTagger(load=False).train(sentences, nr_iter=5)`` (reading excluded), the
-two interleaved run by run.  Tagging: ``perceptrons tag predict MODEL test.conllu -o OUT`` on
-EWT test (25,094 tokens) with a warm numba cache (one run first, not timed), against the time a
+two interleaved run by run, by wall time and by CPU time (user + system: on a busy machine,
+less of the time spent waiting for a core).  Tagging: ``perceptrons tag predict MODEL
+test.conllu -o OUT`` on EWT test (25,094 tokens) with a warm numba cache (one run first, not
+timed), against the time a
 bare ``python -c pass`` and ``python -c "import numpy, numba"`` take on the machine at the same
 time: the part of the 1.5 s target no tagger code can remove.  The same with ``--confidence``
 (each tag's probability written too) shows what the probabilities add.
@@ -17,6 +19,7 @@ Run:  python benchmarks/bench_tag_cli.py [--data ../shared/data] [--repeats 3] [
 """
 
 import argparse
+import resource
 import statistics
 import subprocess
 import sys
@@ -47,18 +50,27 @@ def transliterated(src, dst, table):
 
 def wall(cmd):
     """Seconds of a child process, start to exit; its failure is ours."""
+    return timed(cmd)[0]
+
+
+def timed(cmd):
+    """(wall, CPU) seconds of a child process: start to exit, and its user + system time."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - t0
+    t1 = time.perf_counter()
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return t1 - t0, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
 def nltk_train(sentences):
+    """(wall, CPU) seconds of NLTK's training in this process."""
     from nltk.tag.perceptron import PerceptronTagger
 
     tagger = PerceptronTagger(load=False)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     tagger.train(sentences, nr_iter=5)
-    return time.perf_counter() - t0
+    return time.perf_counter() - t0, time.process_time() - c0
 
 
 def main():
@@ -89,10 +101,11 @@ def main():
         wall(train_cmd)  # compiles whatever the numba cache lacks; then warm
         wall(predict_cmd)
         wall(conf_cmd)
-        ours, nltk, predict, conf, bare, floor = [], [], [], [], [], []
+        ours, nltk, ours_cpu, nltk_cpu, predict, conf, bare, floor = [], [], [], [], [], [], [], []
         for r in range(args.repeats):
-            ours.append(wall(train_cmd))
-            nltk.append(nltk_train(tagged))
+            for times, cpu, (w, c) in ((ours, ours_cpu, timed(train_cmd)), (nltk, nltk_cpu, nltk_train(tagged))):
+                times.append(w)
+                cpu.append(c)
             for _ in range(3):  # short runs: several per repeat, interleaved with their anchors
                 predict.append(wall(predict_cmd))
                 conf.append(wall(conf_cmd))
@@ -111,6 +124,8 @@ def main():
     rows = [
         ("process `tag train --epochs 5`, s", f"{med(ours):.2f}", f"{med(nltk):.2f} (NLTK train, in memory)"),
         ("  ratio (target >= 15x)", f"{med(nltk) / med(ours):.1f}x", ""),
+        ("  the same in CPU time (user + system), s", f"{med(ours_cpu):.2f}", f"{med(nltk_cpu):.2f} (NLTK)"),
+        ("  ratio of CPU times", f"{med(nltk_cpu) / med(ours_cpu):.1f}x", ""),
         ("process `tag predict` test.conllu, s", f"{med(predict):.2f}", "target <= 1.5"),
         ("  with --confidence (each tag's probability), s", f"{med(conf):.2f}", ""),
         ("  python -c pass, s", f"{med(bare):.2f}", ""),
