@@ -61,7 +61,19 @@ class Corpus:
 
     @classmethod
     def from_lists(cls, sentences, tags):
-        """The corpus of ``sentences`` (lists of words) and their ``tags`` (lists of str)."""
+        """The corpus of tagged sentences given as lists.
+
+        Parameters
+        ----------
+        sentences : list of list of str
+            The words of each sentence.
+        tags : list of list of str
+            One tag per word.
+
+        Returns
+        -------
+        Corpus
+        """
         from perceptrons.structured._tagger_predict import check_corpus
         from perceptrons.structured.words import corpus_types
 
@@ -73,11 +85,21 @@ class Corpus:
         return self.lengths.shape[0]
 
     def words(self):
-        """The sentences as lists of word strings."""
+        """The sentences as lists of word strings.
+
+        Returns
+        -------
+        list of list of str
+        """
         return _split(list(map(self.types.__getitem__, self.tok.tolist())), self.lengths)
 
     def tags(self):
-        """The tags as lists of str, one list a sentence."""
+        """The tags, one list a sentence.
+
+        Returns
+        -------
+        list of list of str
+        """
         return _split(self.y.tolist(), self.lengths)
 
 
