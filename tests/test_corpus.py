@@ -146,3 +146,15 @@ def test_every_field_of_a_corpus_is_checked(field, value, match):
     Corpus(**good())  # the fields as given are fine
     with pytest.raises(PerceptronsError, match=match):
         Corpus(**{**good(), field: value})
+    # and again by a fit, for a field changed after the corpus was made
+    corpus = Corpus(**good())
+    setattr(corpus, field, value)
+    with pytest.raises(PerceptronsError, match=match):
+        Tagger(max_epochs=1).fit(corpus)
+
+
+def test_a_word_number_changed_in_place_is_refused_before_the_features(ewt_dev):
+    corpus = read_corpus(ewt_dev)
+    corpus.tok[5] = len(corpus.types) + 10**6  # would index past the words' table
+    with pytest.raises(PerceptronsError, match="tok must index Corpus.types"):
+        Tagger(max_epochs=1).fit(corpus)

@@ -42,7 +42,12 @@ class Corpus:
     y: np.ndarray
 
     def __post_init__(self):
-        # the compiled feature passes index by these: every field is checked before they run
+        self.check()
+
+    def check(self):
+        """Raise unless every field is as documented.  The compiled feature passes index by
+        ``tok`` and ``lengths``: a fit checks them again, since arrays can change in place.
+        """
         if not isinstance(self.types, list) or not all(isinstance(w, str) for w in self.types):
             raise PerceptronsError("Corpus.types must be a list of str")
         if len(set(self.types)) != len(self.types):

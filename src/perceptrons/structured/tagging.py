@@ -236,6 +236,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin
             if tags is not None:
                 raise PerceptronsError("a Corpus carries its tags: pass tags=None")
             corpus = sentences
+            corpus.check()
         else:
             corpus = Corpus.from_lists(*(split_tagged(sentences) if tags is None else (sentences, tags)))
         self.clusters_ = load_clusters(self.clusters)
