@@ -149,3 +149,49 @@ def test_fuzz_same_sentences_or_the_readers_error(data, column, keep_lines):
         except PerceptronsError as exc:
             got = str(exc)
         assert got == expected
+
+
+# ---------------------------------------------------------------------- a block at a time
+@settings(max_examples=1000, deadline=None)
+@given(documents(), st.sampled_from(["upos", "xpos"]), st.booleans(), st.sampled_from([1, 7, 40, 200, 1 << 20]))
+def test_fuzz_streamed_blocks_give_the_readers_sentences_or_its_error(data, column, keep_lines, block):
+    """``stream_conllu`` cut into blocks of every size (1 byte: a block grows to the next
+    empty line; past MAX_BLOCKS blocks without one, the line reader takes over)."""
+    from perceptrons.io.conllu_stream import stream_conllu
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "f.conllu"
+        path.write_bytes(data)
+        try:
+            got = as_tuples(stream_conllu(path, column, keep_lines, block_bytes=block))
+        except PerceptronsError as exc:
+            got = str(exc)
+        assert got == line_by_line(path, column, keep_lines)
+
+
+@pytest.mark.parametrize("block", [1 << 16, 1 << 20])
+def test_ewt_streamed_a_block_at_a_time(data_dir, block):
+    from perceptrons.io import conllu_stream
+
+    path = data_dir / "ud-english-ewt" / "train.conllu"
+    calls = []
+    scan = conllu_stream.scan_bytes
+    try:  # every block is scanned: none falls back to the line reader
+        conllu_stream.scan_bytes = lambda *a: calls.append(scan(*a)) or calls[-1]
+        got = as_tuples(conllu_stream.stream_conllu(path, "upos", True, block_bytes=block))
+    finally:
+        conllu_stream.scan_bytes = scan
+    assert len(calls) > 1 and all(c is not None for c in calls)
+    assert got == line_by_line(path, "upos", True)
+
+
+def test_a_byte_order_mark_after_the_first_block_is_left_to_the_line_reader(tmp_path):
+    from perceptrons.io.conllu_stream import stream_conllu
+
+    path = tmp_path / "bom.conllu"
+    row = "1\tw\tl\tX\tX\t_\t0\tdep\t_\t_\n\n"
+    path.write_bytes(("\ufeff" + row + row + "\ufeff" + row).encode())
+    with pytest.raises(PerceptronsError) as info:  # a mark inside the file is no mark: it is kept
+        list(stream_conllu(path, "upos", True, block_bytes=len(row) + 3))
+    assert str(info.value) == line_by_line(path, "upos", True)
+    assert "bom.conllu:5: token ID '\\ufeff1' is not an integer" in str(info.value)

@@ -18,6 +18,7 @@ import scipy.sparse as sp
 from perceptrons import SequencePerceptron, Tagger, load_model
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.conllu import iter_conllu
+from perceptrons.io.conllu_stream import stream_conllu
 from perceptrons.structured import tagger_stream
 from perceptrons.structured._sequence_model import SequenceModel
 from perceptrons.structured.features import FeatureMap
@@ -389,7 +390,7 @@ def test_stream_holds_a_chunk_of_sentences_at_a_time(data_dir, tmp_path, monkeyp
         alive["now"] -= 1
 
     def watched(path, column="upos", keep_lines=True):
-        for s in iter_conllu(path, column, keep_lines):
+        for s in stream_conllu(path, column, keep_lines, block_bytes=1 << 20):
             s.words = Words(s.words)
             weakref.finalize(s.words, gone)
             alive["now"] += 1
@@ -397,7 +398,7 @@ def test_stream_holds_a_chunk_of_sentences_at_a_time(data_dir, tmp_path, monkeyp
             alive["max"] = max(alive["max"], alive["now"])
             yield s
 
-    monkeypatch.setattr(tagger_stream, "iter_conllu", watched)
+    monkeypatch.setattr(tagger_stream, "stream_conllu", watched)
     tagger = Tagger(shuffle=False, max_epochs=1, templates="l[0],s3[0],l[-1]|l[0]")
     tagger.fit_stream(big, chunk_sentences=500)
     n = 2 * 12_544

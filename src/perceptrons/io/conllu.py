@@ -99,12 +99,21 @@ def iter_conllu(path, column="upos", keep_lines=True):
         A line that is not UTF-8 or whose column count is not 10 (the message names the file
         and line), or a file with no sentence at all.
     """
-    col = _column(column)
     path = os.fspath(path)
+    yield from sentences_of_lines(path, utf8_lines(path), _column(column), keep_lines)
+
+
+def sentences_of_lines(path, numbered, col, keep_lines, before=0):
+    """The line reader behind :func:`iter_conllu`: :class:`Sentence` objects of the
+    ``(line number, line)`` pairs ``numbered`` of the file ``path``, tag column index ``col``.
+
+    ``before`` sentences of the file were read already (by another reader): the file has no
+    sentence only when neither they nor these lines give one.
+    """
     n_sentences = 0
     words, tags, lines, token_lines, first, started = [], [], [], [], 0, False
     expect = 1  # the next word's ID
-    for lineno, line in utf8_lines(path):
+    for lineno, line in numbered:
         if not line.strip():
             if words:
                 n_sentences += 1
@@ -143,7 +152,7 @@ def iter_conllu(path, column="upos", keep_lines=True):
     if words:
         n_sentences += 1
         yield Sentence(words, tags, lines, token_lines, first)
-    if n_sentences == 0:
+    if n_sentences + before == 0:
         raise PerceptronsError(f"{path}: no sentences (the file is empty or holds no token lines)")
 
 
@@ -217,8 +226,14 @@ def _read_scanned(path, column, keep_lines):
     (204,577 tokens) took 0.44–0.50 s line by line, 0.15–0.26 s here, 0.05 s of it compiled.
     """
     scan = scan_file(path, column, keep_text=keep_lines)
-    if scan is None:
-        return None
+    return None if scan is None else list(sentences_of_scan(scan, keep_lines))
+
+
+def sentences_of_scan(scan, keep_lines, lines_before=0):
+    """Yield the :class:`Sentence` objects of a :class:`Scan` (``keep_lines``: of a scan that
+    kept the text), of a block of a file after ``lines_before`` lines; each is made when asked
+    for, so a reader of a stream holds only the sentences it keeps.
+    """
     words = list(map(scan.forms.__getitem__, scan.word.tolist()))
     tagged = list(map(scan.tags.__getitem__, scan.tag.tolist()))
     token_lines = scan.token_line.tolist()
@@ -229,16 +244,14 @@ def _read_scanned(path, column, keep_lines):
         if "\r" in text:
             lines = [line.rstrip("\r") for line in lines]
     bounds = [*scan.sent_tok.tolist(), len(words)]
-    return [
-        Sentence(
+    for lo, hi, first, count in zip(bounds[:-1], bounds[1:], scan.sent_first.tolist(), scan.sent_lines.tolist()):
+        yield Sentence(
             words[lo:hi],
             tagged[lo:hi],
             lines[first - 1 : first - 1 + count] if keep_lines else [],
             token_lines[lo:hi],
-            first,
+            lines_before + first,
         )
-        for lo, hi, first, count in zip(bounds[:-1], bounds[1:], scan.sent_first.tolist(), scan.sent_lines.tolist())
-    ]
 
 
 @dataclass
@@ -265,11 +278,19 @@ def scan_file(path, column, keep_text=False):
     must be read line by line (it is not UTF-8, has a line that reader would refuse or check
     further, or no sentence).  ``keep_text`` also decodes the whole file into ``Scan.text``.
     """
-    from perceptrons._jit.conllu_scan import FALLBACK, TAG_SLOTS, scan_conllu
-
-    col = _column(column)
     with open(path, "rb") as f:
         data = f.read()
+    scan = scan_bytes(data, _column(column), keep_text)
+    return None if scan is None or scan.sent_tok.shape[0] == 0 else scan
+
+
+def scan_bytes(data, col, keep_text=False):
+    """:func:`scan_file` of the bytes ``data`` (a whole file, or a block of whole lines),
+    tag column index ``col``: a :class:`Scan`, which may hold no sentence, or None when the
+    bytes must be read line by line.
+    """
+    from perceptrons._jit.conllu_scan import FALLBACK, TAG_SLOTS, scan_conllu
+
     raw = np.frombuffer(data, dtype=np.uint8)
     text = None
     try:
@@ -287,7 +308,7 @@ def scan_file(path, column, keep_text=False):
     n_words, n_sent, n_forms, n_tags = scan_conllu(
         raw, col, word, tag, token_line, sent_first, sent_lines, sent_tok, *spans
     )
-    if n_words == FALLBACK or n_sent == 0:
+    if n_words == FALLBACK:
         return None
     forms, tags = (
         [data[a:b].decode("utf-8") for a, b in zip(starts[:m].tolist(), ends[:m].tolist())]

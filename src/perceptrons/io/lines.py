@@ -14,13 +14,20 @@ def utf8_lines(path):
     """
     path = os.fspath(path)
     with open(path, "rb") as f:
-        for lineno, raw in enumerate(f, 1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise PerceptronsError(
-                    f"{path}:{lineno}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
-                ) from None
-            if lineno == 1 and line.startswith("\ufeff"):
-                line = line[1:]
-            yield lineno, line.rstrip("\r\n")
+        yield from decoded_lines(path, f)
+
+
+def decoded_lines(path, raw_lines, first=1):
+    """:func:`utf8_lines` of the byte lines ``raw_lines`` of the file ``path``, the first of
+    them its line number ``first``.
+    """
+    for lineno, raw in enumerate(raw_lines, first):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise PerceptronsError(
+                f"{path}:{lineno}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
+            ) from None
+        if lineno == 1 and line.startswith("\ufeff"):
+            line = line[1:]
+        yield lineno, line.rstrip("\r\n")

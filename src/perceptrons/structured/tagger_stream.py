@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._validation import Interval, PerceptronsError, check_param, validate_params
-from perceptrons.io.conllu import iter_conllu
+from perceptrons.io.conllu_stream import stream_conllu
 from perceptrons.structured.clusters import load_clusters
 from perceptrons.structured.features import FeatureMap
 from perceptrons.structured.words import corpus_types
@@ -147,7 +147,7 @@ def _chunks(paths, column, size, check=None) -> Iterator[tuple[list, list]]:
     """
     words, tags = [], []
     for path in paths:
-        for s in iter_conllu(path, column, keep_lines=False):
+        for s in stream_conllu(path, column, keep_lines=False):
             if check is not None:
                 check.sentence(s)
             words.append(s.words)

@@ -259,7 +259,8 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin
         """Learn features and weights from CoNLL-U files read a chunk of sentences at a time.
 
         Memory is bounded by ``chunk_sentences`` sentences and their feature matrices, plus what
-        the model itself holds (vocabulary, feature dictionary, weights); the files are read two
+        the model itself holds (vocabulary, feature dictionary, weights), plus the block of the
+        file being scanned (8 MB: :mod:`perceptrons.io.conllu_stream`); the files are read two
         times to build the features, then once per epoch.  The result is exactly that of
         :meth:`fit` with ``shuffle=False`` on the same sentences in the same order: same
         features, tag dictionary and weights (:mod:`perceptrons.structured.tagger_stream`).
