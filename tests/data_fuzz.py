@@ -328,11 +328,24 @@ def readers(name, path):
     elif fmt == "npz":
         yield "read_data", lambda: check_rows(*read_data(path, fmt="npz"), "read_data")
     elif fmt == "conllu":
+        from types import SimpleNamespace
+
         from perceptrons.io.conllu import iter_conllu, read_conllu
+        from perceptrons.io.conllu_stream import stream_conllu
+        from perceptrons.structured.corpus import read_corpus
+
+        def corpus(c):
+            numbered = read_corpus(path, c)
+            return [SimpleNamespace(words=w, tags=t) for w, t in zip(numbered.words(), numbered.tags())]
 
         for column in ("upos", "xpos"):
             yield f"read_conllu({column})", lambda c=column: check_sentences(read_conllu(path, c, True), "read")
             yield f"iter_conllu({column})", lambda c=column: check_sentences(list(iter_conllu(path, c)), "iter")
+            yield (
+                f"stream_conllu({column})",
+                lambda c=column: check_sentences(list(stream_conllu(path, c, True, block_bytes=64)), "stream"),
+            )
+            yield f"read_corpus({column})", lambda c=column: check_sentences(corpus(c), "corpus")
     elif fmt == "clusters":
         from perceptrons.structured.clusters import load_clusters
 
