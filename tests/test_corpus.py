@@ -13,7 +13,8 @@ from test_conllu_scan import documents
 
 from perceptrons import Tagger
 from perceptrons._validation import PerceptronsError
-from perceptrons.io.conllu import _check_utf8, read_conllu
+from perceptrons.io.conllu import read_conllu
+from perceptrons.io.conllu_bytes import _check_utf8
 from perceptrons.structured.corpus import Corpus, read_corpus
 
 

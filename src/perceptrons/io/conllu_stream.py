@@ -14,7 +14,8 @@ import os
 from itertools import chain
 
 from perceptrons._validation import PerceptronsError
-from perceptrons.io.conllu import _column, scan_bytes, sentences_of_lines, sentences_of_scan
+from perceptrons.io.conllu import _column, sentences_of_lines, sentences_of_scan
+from perceptrons.io.conllu_bytes import scan_bytes
 from perceptrons.io.lines import decoded_lines
 
 #: bytes read at a time

@@ -2,7 +2,7 @@
 
 :meth:`Tagger.fit <perceptrons.Tagger.fit>` on lists of word strings first numbers the words
 (:func:`~perceptrons.structured.words.corpus_types`) and gathers the tags into one array.  A
-CoNLL-U file's compiled scan (:func:`perceptrons.io.conllu.scan_file`) has numbered them
+CoNLL-U file's compiled scan (:func:`perceptrons.io.conllu_bytes.scan_file`) has numbered them
 already, so :func:`read_corpus` hands over those numbers and never builds a string per token:
 on EWT train (204,577 tokens) the lists, their sentences and their numbering cost ~0.1 s of a
 ~1.8 s ``tag train``.
@@ -134,7 +134,8 @@ def read_corpus(path, column="upos"):
     """
     import os
 
-    from perceptrons.io.conllu import read_conllu, scan_file
+    from perceptrons.io.conllu import read_conllu
+    from perceptrons.io.conllu_bytes import scan_file
 
     scan = scan_file(path, column) if os.path.isfile(path) else None
     if scan is None or "_" in scan.tags:  # the line reader, or check_tags' message
