@@ -210,10 +210,11 @@ class WeightedHits:
 
     def add(self, hits, weight):
         """Count one block: ``hits`` its rows predicted right, ``weight`` its rows' weights or None."""
-        if weight is None:
-            weight = np.ones(len(hits))
-        else:
-            self.weighted = True
+        if weight is None:  # 1 a row: counts, without an array of ones
+            self.right += int(np.count_nonzero(hits))
+            self.total += len(hits)
+            return
+        self.weighted = True
         self.right += float(weight[hits].sum())
         self.total += float(weight.sum())
 
