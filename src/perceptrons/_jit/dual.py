@@ -38,7 +38,7 @@ def _runner_up(Ft, b, i, k_true):
     return r
 
 
-@njit(**NJIT)
+@njit(**dict(NJIT, inline="always"))  # a literal row 0 would compile it again
 def _add_row(Ft, k, coef, row):
     """Ft[k, :] += coef · row (row may be float32; the scores stay float64)."""
     for q in range(Ft.shape[1]):

@@ -320,7 +320,7 @@ def _label(buf, pos, n):
     return (0 if math.isfinite(v) else 2), pos, v, _integral(m, e10, inexact)
 
 
-@njit(**NJIT_STRICT)
+@njit(**dict(NJIT_STRICT, inline="always"))  # its literal codes would each compile it again
 def _fail(info, code, line, at, a, b, rows, nnz, newlines):
     info[STATUS] = code
     info[ERR_LINE] = line

@@ -20,6 +20,7 @@ from numba.extending import overload
 
 from perceptrons._config import NJIT
 from perceptrons._jit.prefetch import prefetch
+from perceptrons._readonly import read_only
 
 _OPTS = {"fastmath": NJIT["fastmath"]}
 
@@ -33,10 +34,12 @@ def kernel_operand(X, assume_binary=False):
     the value array is dropped when every stored value is 1 (binary features), leaving
     ``(indices, indptr)``; otherwise ``(data, indices, indptr)``.  A CSR epoch streams values +
     indices, so this is what makes it faster than 12 bytes per non-zero.  ``assume_binary``: the caller built ``X`` with 1s only (a
-    :class:`~perceptrons.structured.features.FeatureMap` does) and the scan is skipped.
+    :class:`~perceptrons.structured.features.FeatureMap` does) and the scan is skipped.  Every
+    array is handed over read-only (:func:`~perceptrons._readonly.read_only`): one compiled
+    specialisation, whether the caller's rows are writable or a read-only memory map.
     """
     if isinstance(X, np.ndarray):  # dense rows (validated input is an ndarray or scipy sparse)
-        return X
+        return read_only(X)
     int32_max = np.iinfo(np.int32).max
     indices = X.indices
     if indices.dtype != np.int32 and X.shape[1] <= int32_max:
@@ -45,8 +48,8 @@ def kernel_operand(X, assume_binary=False):
     if indptr.dtype != np.int32 and X.nnz <= int32_max:
         indptr = indptr.astype(np.int32)  # one compiled specialisation for int32 and int64 input
     if assume_binary or (X.nnz and all_ones(X.data)):
-        return (indices, indptr)
-    return (X.data, indices, indptr)
+        return (read_only(indices), read_only(indptr))
+    return (read_only(X.data), read_only(indices), read_only(indptr))
 
 
 def weight_dtype(Xop):

@@ -153,7 +153,7 @@ def decode_all(
     copy_into(tr[0], trans)
     top = column_maxima(trans)
     if n_seq > 0 and scores.shape[0] == 0:
-        _prefetch_sequence(X, offsets, 0, W)
+        _prefetch_sequence(X, offsets, np.int64(0), W)  # not a literal 0: one specialisation
     for s in range(n_seq):
         lo = offsets[s]
         n = offsets[s + 1] - lo

@@ -288,14 +288,14 @@ def lookup_words(words, word_bounds, lower, parts, row_of, table, vocab, starts,
         buf[1] = 61
         for i in range(a, b):
             buf[2 + i - a] = words[i]
-        k = find(buf, 0, 2 + b - a, table, vocab, starts, ends)
+        k = find(buf, np.int64(0), 2 + b - a, table, vocab, starts, ends)  # not a literal 0: one specialisation
         rows[r] = row_of[k] if k >= 0 else -1
         if rows[r] >= 0:
             continue
         for j in range(ids.shape[1]):
             ids[u, j] = -1
         span[0] = 0
-        _word_strings(words, a, b, lower, parts[r], buf, 0, span[1:], low, shape)
+        _word_strings(words, a, b, lower, parts[r], buf, np.int64(0), span[1:], low, shape)
         for j in range(_N_MADE):
             if span[j] < span[j + 1]:
                 ids[u, j] = find(buf, span[j], span[j + 1], table, vocab, starts, ends)

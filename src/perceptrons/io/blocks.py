@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from perceptrons._readonly import read_only
+
 
 @dataclass(frozen=True)
 class Block:
@@ -51,12 +53,14 @@ class Block:
         return int(self.indices.max()) + 1 if self.indices.size else 0
 
     def operand(self):
-        """The arrays a ``_jit`` loop reads: ``X``, ``(indices, indptr)`` or ``(data, indices, indptr)``."""
+        """The arrays a ``_jit`` loop reads: ``X``, ``(indices, indptr)`` or ``(data, indices,
+        indptr)``, read-only as :func:`~perceptrons._jit.rows.kernel_operand` hands them.
+        """
         if self.X is not None:
-            return self.X
+            return read_only(self.X)
         if self.data is None:
-            return (self.indices, self.indptr)
-        return (self.data, self.indices, self.indptr)
+            return (read_only(self.indices), read_only(self.indptr))
+        return (read_only(self.data), read_only(self.indices), read_only(self.indptr))
 
     def csr(self, n_features):
         """The rows as a scipy CSR matrix of width ``n_features`` (values 1.0 when binary)."""

@@ -7,6 +7,7 @@ from typing import NamedTuple
 import numpy as np
 
 from perceptrons._jit.dual import voted_scores
+from perceptrons._readonly import read_only
 from perceptrons.kernel.kernels import sq_norms
 
 #: test rows per kernel block: 2048 × n_SV values, a few tens of MB at most for MNIST-sized models
@@ -44,13 +45,9 @@ def block_scores(X, kb, model):
             Kb = kb.block(Xb, model.support_vectors, None, sv_sq)
         if voted:
             v = model.votes
-            voted_scores(
+            voted_scores(  # the votes read-only, fitted or loaded: one specialisation
                 Kb,
-                v["sv"],
-                v["true"],
-                v["runner"],
-                v["step"],
-                v["weights"],
+                *(read_only(v[k]) for k in ("sv", "true", "runner", "step", "weights")),
                 model.fit_intercept,
                 binary,
                 out[lo : lo + Xb.shape[0]],

@@ -7,6 +7,7 @@ A mixin of :class:`~perceptrons.structured.features.FeatureMap`: it reads the ma
 
 import numpy as np
 
+from perceptrons._readonly import read_only
 from perceptrons.structured.words import (
     ATTRIBUTES,
     CLUSTER_ATTRIBUTES,
@@ -132,6 +133,7 @@ class CompiledTables:
                 vocab, offsets = stored[1:]
             else:
                 vocab, offsets = pack_strings(list(self.vocab_), "surrogatepass")
+            vocab = read_only(vocab)  # as the packed strings are: one specialisation of each lookup
             table = np.full(1 << max(4, (2 * len(self.vocab_)).bit_length()), -1, dtype=np.int64)
             hash_strings(vocab, offsets[:-1], offsets[1:], table)
             self._vocab_hashed = cached = (self.vocab_, len(self.vocab_), table, vocab, offsets[:-1], offsets[1:])

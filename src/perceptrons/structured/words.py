@@ -11,6 +11,7 @@ from itertools import chain
 
 import numpy as np
 
+from perceptrons._readonly import read_only
 from perceptrons._validation import PerceptronsError
 
 ATTRIBUTES = (
@@ -173,6 +174,10 @@ def pack_strings(strings, errors="strict"):
     return raw, offsets
 
 
+#: the lower cases of no word, read-only as packed strings are (:mod:`perceptrons._readonly`)
+_NO_BYTES = read_only(np.zeros(0, dtype=np.uint8))
+
+
 def unicode_parts(words, ascii_only=False):
     """What the compiled string passes need of the words that are not ASCII, made by Python's
     Unicode tables (:func:`perceptrons._jit.word_attributes._word_strings`).
@@ -195,7 +200,7 @@ def unicode_parts(words, ascii_only=False):
     parts = np.full((len(words), 3), -1, dtype=np.int64)
     foreign = [] if ascii_only else [r for r, w in enumerate(words) if not w.isascii()]
     if not foreign:
-        return np.zeros(0, dtype=np.uint8), parts
+        return _NO_BYTES, parts
     chosen = [words[r] for r in foreign]
     lower, bounds = pack_strings([w.lower() for w in chosen], "surrogatepass")
     parts[foreign, 0], parts[foreign, 1] = bounds[:-1], bounds[1:]
@@ -246,7 +251,7 @@ def attribute_table(types, first_id, room=None):
         room = max(2 * room, int(1.25 * k * n / max(done, 1)) + 64)
         starts, ends = _grown(starts, k, room), _grown(ends, k, room)
         table = np.full(1 << (2 * room).bit_length(), -1, dtype=np.int64)
-        hash_strings(out, starts[:k], ends[:k], table)
+        hash_strings(read_only(out), starts[:k], ends[:k], table)
     k = at[1]
     raw = out[: ends[k - 1] if k else 0]
     starts, ends = starts[:k], ends[:k]
