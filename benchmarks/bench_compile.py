@@ -81,6 +81,17 @@ def entry_points(workdir):
         points["perceptrons tag predict EWT test (CLI)"] = cli(
             "tag", "predict", model, EWT / "test.conllu", "-o", Path(workdir) / "tagged.conllu"
         )
+        # a user's session: the first word beyond ASCII after ASCII ones, then the model reloaded
+        points["Tagger session: fit EWT dev, tag ASCII then other words, save, load, tag"] = (
+            "from perceptrons.io.conllu import read_conllu\n"
+            "from perceptrons.persistence import load_model, save_model\n"
+            "from perceptrons.structured.tagging import Tagger\n"
+            f"s = read_conllu({str(EWT / 'dev.conllu')!r})\n"
+            "t = Tagger(max_epochs=2).fit([x.words for x in s], [x.tags for x in s])\n"
+            "t.tag(['The', 'cat', 'sat']); t.tag(['Zoë', 'sat'])\n"
+            "save_model(t, 'session.model'); m = load_model('session.model')\n"
+            "m.tag(['The', 'cat', 'sat']); m.tag(['Zoë', 'sat'])\n"
+        )
     if A9A.exists():
         points["perceptrons train a9a (CLI)"] = cli("train", A9A, "-o", Path(workdir) / "a9a.model")
     return points

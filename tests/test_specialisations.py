@@ -8,7 +8,7 @@ again: 5.5 s on a fresh install for the tagger's first word beyond ASCII after a
 public paths runs in a fresh process, so that the signatures seen are its own: taggers fitted
 and loaded, ASCII and other words, one sentence and a corpus, with probabilities; the linear
 and kernel estimators on writable rows, a read-only memory map and CSR, fitted and loaded; a
-streamed fit.  Booleans that are literal on purpose (a loop's variants chosen at compile time)
+streamed fit; the separability test, whose perceptron runs the estimators' epoch loop.  Booleans that are literal on purpose (a loop's variants chosen at compile time)
 are left alone.
 """
 
@@ -65,6 +65,9 @@ with open(f"{tmp}/rows.svm", "w") as f:
         f.write(f"{label} " + " ".join(f"{j + 1}:{v:.6f}" for j, v in enumerate(row)) + "\n")
 stream.fit(perceptrons.Perceptron(max_epochs=2), f"{tmp}/rows.svm")
 stream.fit(perceptrons.Perceptron(max_epochs=2), f"{tmp}/rows.svm", cache=f"{tmp}/rows.cache")
+from perceptrons.theory import is_separable
+is_separable(X, labels[0])
+perceptrons.Perceptron(max_epochs=2).fit(X, labels[0])
 
 signatures = {}
 for info in pkgutil.iter_modules(perceptrons._jit.__path__):

@@ -212,8 +212,10 @@ def method_name(method: str) -> str:
 def _pla(Z, epochs):
     """PLA through the origin on signed rows; (v or None, examples ordered by last score)."""
     from perceptrons._jit.linear import epoch_binary
+    from perceptrons._readonly import read_only
 
     n, p = Z.shape
+    rows = read_only(Z)  # as the estimators hand their rows: one specialisation for both
     w = np.zeros(p)
     b = np.zeros(1)
     ones = np.ones(n, dtype=np.int64)
@@ -221,7 +223,7 @@ def _pla(Z, epochs):
     for _ in range(epochs):
         # in order (perm None), with no averaging sums and no log
         mistakes, _ = epoch_binary(
-            Z, ones, scale, None, w, b, False, 0.0, None, np.zeros(1), np.zeros(1, dtype=np.int64), None
+            rows, ones, scale, None, w, b, False, 0.0, None, np.zeros(1), np.zeros(1, dtype=np.int64), None
         )
         if mistakes == 0:
             return w, None
