@@ -36,7 +36,9 @@ def test_dense_fit_allocates_far_less_than_the_input(dtype, cls):
 
 def test_float32_reaches_the_kernel_as_float32():
     X = np.random.default_rng(0).standard_normal((20, 3)).astype(np.float32)
-    assert kernel_operand(X) is X
+    op = kernel_operand(X)
+    assert op.dtype == np.float32 and np.shares_memory(op, X)  # no copy
+    assert not op.flags.writeable and X.flags.writeable  # read-only to the loop, the caller's own unchanged
 
 
 def test_csr_compaction():
@@ -44,7 +46,10 @@ def test_csr_compaction():
     A.indices = A.indices.astype(np.int64)
     A.indptr = A.indptr.astype(np.int64)
     data, indices, indptr = kernel_operand(A)
-    assert indices.dtype == np.int32 and indptr.dtype == np.int32 and data is A.data  # one specialisation
+    assert (
+        indices.dtype == np.int32 and indptr.dtype == np.int32 and np.shares_memory(data, A.data)
+    )  # one specialisation
+    assert not any(a.flags.writeable for a in (data, indices, indptr)) and A.data.flags.writeable
     np.testing.assert_array_equal(indptr, A.indptr)
     A.data[:] = 1.0
     op = kernel_operand(A)
@@ -55,7 +60,8 @@ def test_csr_compaction():
     C = A.copy()
     C.indices = C.indices.astype(np.int32)
     C.indptr = C.indptr.astype(np.int32)
-    assert kernel_operand(C)[0] is C.indices and kernel_operand(C)[1] is C.indptr  # compact: no copy
+    indices, indptr = kernel_operand(C)
+    assert np.shares_memory(indices, C.indices) and np.shares_memory(indptr, C.indptr)  # compact: no copy
 
 
 def test_csr_int64_indices_accepted_and_equal_to_int32():
