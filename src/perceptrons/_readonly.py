@@ -1,13 +1,14 @@
 """Arrays handed to compiled code read-only, whatever the caller's flag.
 
 numba types an array by its dtype, dimensions, layout *and* its writeable flag, and compiles a
-function once more for each type it meets.  A fitted model holds writable arrays and a loaded
-one read-only arrays (the model file's bytes); a user's rows may be a writable array or a
-read-only memory map or Arrow buffer; a word's UTF-8 comes from ``bytes`` (read-only) or from a
-scratch array.  Each difference was a second specialisation of the same loop: seconds of
-compilation on a fresh install (5.5 s for the tagger's first word beyond ASCII after its first
-ASCII one), and a cache load of up to ~20 ms a process after.  So every array a loop only reads
-reaches it through :func:`read_only`, and each loop has one specialisation per dtype and storage.
+function once more for each type it meets.  A user's rows may be a writable array or a
+read-only memory map; a word's UTF-8 comes from ``bytes`` (read-only) or from a scratch array; a
+tagger's vocabulary is packed from ``bytes`` when fitted and read into a fresh array when
+loaded; a model unpickled off a memory map (joblib) holds read-only arrays.  Each difference
+was a second specialisation of the same loop: seconds of compilation on a fresh install (5.5 s
+for a tagger's first word beyond ASCII after ASCII ones), and a cache load of up to ~20 ms a
+process after.  So the arrays a loop only reads reach it through :func:`read_only`, and the
+loop has one specialisation per dtype and storage (``tests/test_specialisations.py``).
 """
 
 import numpy as np
