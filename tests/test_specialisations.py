@@ -8,8 +8,8 @@ again: 5.5 s on a fresh install for the tagger's first word beyond ASCII after a
 public paths runs in a fresh process, so that the signatures seen are its own: taggers fitted
 and loaded, ASCII and other words, one sentence and a corpus, with probabilities; the linear
 and kernel estimators on writable rows, a read-only memory map and CSR, fitted and loaded; a
-streamed fit; the separability test, whose perceptron runs the estimators' epoch loop.  Booleans that are literal on purpose (a loop's variants chosen at compile time)
-are left alone.
+streamed fit; the separability test, whose perceptron runs the estimators' epoch loop.
+Booleans that are literal on purpose (a loop's variants chosen at compile time) are left alone.
 """
 
 import json
@@ -67,7 +67,6 @@ stream.fit(perceptrons.Perceptron(max_epochs=2), f"{tmp}/rows.svm")
 stream.fit(perceptrons.Perceptron(max_epochs=2), f"{tmp}/rows.svm", cache=f"{tmp}/rows.cache")
 from perceptrons.theory import is_separable
 is_separable(X, labels[0])
-perceptrons.Perceptron(max_epochs=2).fit(X, labels[0])
 
 signatures = {}
 for info in pkgutil.iter_modules(perceptrons._jit.__path__):
@@ -100,7 +99,7 @@ def accidental_splits(signatures):
         for same in groups.values():
             if len(same) > 1:
                 args = [j for j in range(len(same[0])) if len({s[j] for s in same}) > 1]
-                splits[kernel] = [[s[j] for j in args] for s in same]
+                splits.setdefault(kernel, []).extend([s[j] for j in args] for s in same)
     return splits
 
 

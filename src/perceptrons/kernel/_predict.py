@@ -37,6 +37,8 @@ def block_scores(X, kb, model):
     n_cols = 2 if (binary and voted) else model.dual_coef.shape[0]
     out = np.empty((X.shape[0], n_cols))
     sv_sq = sq_norms(model.support_vectors) if kb is not None and kb.kernel == "rbf" else None
+    # the votes read-only, fitted or loaded: one specialisation of the loop
+    votes = tuple(read_only(model.votes[k]) for k in ("sv", "true", "runner", "step", "weights")) if voted else ()
     for lo in range(0, X.shape[0], PREDICT_BLOCK):
         Xb = X[lo : lo + PREDICT_BLOCK]
         if kb is None:
@@ -44,10 +46,9 @@ def block_scores(X, kb, model):
         else:
             Kb = kb.block(Xb, model.support_vectors, None, sv_sq)
         if voted:
-            v = model.votes
-            voted_scores(  # the votes read-only, fitted or loaded: one specialisation
+            voted_scores(
                 Kb,
-                *(read_only(v[k]) for k in ("sv", "true", "runner", "step", "weights")),
+                *votes,
                 model.fit_intercept,
                 binary,
                 out[lo : lo + Xb.shape[0]],
