@@ -257,6 +257,76 @@ def check_hostile_sparse_indices(name):
                 raise AssertionError(f"{name}.{call} accepted X with {what}")
 
 
+def _with_labels(data, labels):
+    """``data`` with other labels: the second argument of every fit."""
+    return data._replace(args=(data.args[0], labels, *data.args[2:]))
+
+
+def check_big_endian_labels_round_trip(name, tmp_path):
+    """Labels in the other byte order give the same classes, and a model file that reads back
+    (the reader takes little-endian arrays only: such a file was once refused after saving)."""
+    data = ADAPTERS[name].data()
+    y = np.asarray(data.args[1])
+    est = fit(make(name), _with_labels(data, y.astype(y.dtype.newbyteorder(">"))))
+    np.testing.assert_array_equal(est.classes_, fit(make(name), data).classes_)
+    save_model(est, tmp_path / "m.npz")
+    np.testing.assert_array_equal(load_model(tmp_path / "m.npz").classes_, est.classes_)
+
+
+def _spoiled_labels(data):
+    """(what, labels) pairs: the labels with one entry missing or of a kind that cannot be
+    ordered with the others."""
+    y = data.args[1]
+    text = isinstance(y, list) or np.asarray(y).dtype.kind == "U"  # a Tagger's tags: lists of str
+    spoilers = (
+        ("None", None),
+        ("NaN", float("nan")),
+        ("an int among str", 7) if text else ("a str among numbers", "a"),
+    )
+    out = []
+    for what, bad in spoilers:
+        if isinstance(y, list):
+            spoiled = [[bad, *y[0][1:]], *y[1:]]
+        else:
+            spoiled = np.asarray(y).astype(object)
+            spoiled[0] = bad
+        out.append((what, spoiled))
+    return out
+
+
+def check_spoiled_labels_are_refused(name):
+    """A missing label (None, NaN), or one that cannot be ordered with the others, is refused in
+    one line naming the labels: not numpy's bare TypeError, and never read as text ("7")."""
+    data = ADAPTERS[name].data()
+    for what, labels in _spoiled_labels(data):
+        try:
+            fit(make(name), _with_labels(data, labels))
+        except ValueError as exc:  # PerceptronsError, or scikit-learn's target check
+            assert "\n" not in str(exc), (what, str(exc))
+            assert isinstance(exc, PerceptronsError) or "label" in str(exc).lower(), (what, str(exc))
+        else:
+            raise AssertionError(f"{name} accepted labels with {what}")
+
+
+def check_overflow_is_refused(name):
+    """Finite features so large that a score overflows are refused in fit, and in predict (a model
+    whose weights are ~1e10 on features of 1e300): a vote or a Viterbi over inf and NaN would be
+    silent nonsense."""
+    data = ADAPTERS[name].data()
+    huge = data.args[0] * 1e300
+    large = data._replace(args=(data.args[0] * 1e10, *data.args[1:]))  # weights ~1e10: scores ~1e310 below
+    for call, run in (
+        ("fit", lambda: fit(make(name), data._replace(args=(huge, *data.args[1:])))),
+        ("predict", lambda: fit(make(name), large).predict(huge, *data.predict[1:])),
+    ):
+        try:
+            run()
+        except PerceptronsError as exc:
+            assert "overflow" in str(exc) and "\n" not in str(exc), (call, str(exc))
+        else:
+            raise AssertionError(f"{name}.{call} on features of 1e300 gave no error")
+
+
 def _has(param):
     return lambda name: param in estimator_class(name)._get_param_names()
 
@@ -272,6 +342,10 @@ CHECKS = (
     (check_warm_start_refuses_changes, _has("warm_start")),
     (check_bad_parameters_are_named, None),
     (check_hostile_sparse_indices, lambda name: name != "Tagger"),  # a Tagger takes words, not X
+    (check_big_endian_labels_round_trip, lambda name: name != "Tagger"),  # its tags are lists of str
+    (check_spoiled_labels_are_refused, None),
+    # linear scores; a kernel's (rbf) are bounded, and a Tagger's features are words
+    (check_overflow_is_refused, lambda name: name not in ("KernelPerceptron", "Tagger")),
 )
 
 

@@ -6,7 +6,8 @@ estimator and variant, then runs cases in worker subprocesses.  Case *i* is draw
 
 * raw bytes: bit flips, truncations (checksum left as it is);
 * arrays: another dtype, another shape, special values (−1, the size, 2³¹, 2⁶³ − 1, NaN, ±inf,
-  1e308), removed, added, renamed;
+  1e308), huge finite values in float64 (beyond float32, large enough to overflow a score),
+  character codes beyond Unicode or lone surrogates in text, removed, added, renamed;
 * metadata: any field, at any depth, replaced by another JSON type, removed or added;
 * container: compressed members, duplicate or extra members, Fortran order, big-endian,
   a pickled object array, a header declaring a huge shape, deep JSON nesting;
@@ -272,6 +273,17 @@ def mutate_array(rng, a):
             return np.zeros((0,) + a.shape[1:], a.dtype), "empty"
         return np.zeros((), a.dtype) if a.dtype.kind != "U" else np.array("x"), "0-d"
     b = a.copy()
+    if b.size and b.dtype.kind == "U" and b.dtype.itemsize and rng.random() < 0.5:
+        # numpy stores any 32-bit code: beyond U+10FFFF, or a lone surrogate
+        code = (0x110000, 0xFFFFFFFF, 0xD800)[rng.integers(3)]
+        b.view(np.uint32).reshape(-1)[rng.integers(b.size * (b.dtype.itemsize // 4))] = code
+        return b, f"character code {code:#x}"
+    if b.size and b.dtype.kind == "f" and rng.random() < 0.2:
+        # finite, but beyond float32 and large enough for scores to overflow: a tagger's
+        # float32 weights would become inf, a linear score inf or NaN
+        b = b.astype(np.float64)
+        b.reshape(-1)[rng.integers(b.size, size=rng.integers(1, 4))] = (1e300, -1e300, 1e39)[rng.integers(3)]
+        return b, "huge finite values"
     if not b.size or b.dtype.kind not in "biuf":
         return b[::-1].copy(), "reversed"
     flat = b.reshape(-1)

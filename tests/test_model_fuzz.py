@@ -285,6 +285,61 @@ def test_params_are_checked_as_fit_would(models, tmp_path):
     refused(edited(models, "kernel", tmp_path, change), "kernel")
 
 
+@pytest.mark.parametrize(
+    "name,field", [("perceptron3", "classes"), ("tagger", "m_classes"), ("tagger", "tagdict_words"), ("seq", "classes")]
+)
+@pytest.mark.parametrize("code", [0x110000, 0xFFFFFFFF])
+def test_text_beyond_unicode_is_refused(models, tmp_path, name, field, code):
+    # numpy stores any 32-bit code; Python then refused to make a str of it (a SystemError
+    # wherever a label became a str: at load, at the first predict, in the CLI)
+    def change(meta, arrays):
+        a = arrays[field] if arrays[field].size else np.array(["x"])
+        arrays[field] = a.copy()
+        arrays[field].view(np.uint32).reshape(-1)[0] = code
+
+    refused(edited(models, name, tmp_path, change), field, "character code")
+
+
+@pytest.mark.parametrize("field", ["m_W_vals", "m_trans", "m_start"])
+def test_tagger_weights_beyond_float32_are_refused(models, tmp_path, field):
+    # a tagger tags with float32 emission weights: 1e300 became inf, every tag then the same
+    def change(meta, arrays):
+        arrays[field] = arrays[field].astype(np.float64)
+        arrays[field].reshape(-1)[0] = 1e300
+
+    refused(edited(models, "tagger", tmp_path, change), field[2:], "expected at most")
+
+
+@pytest.mark.parametrize(
+    "templates,fragment",
+    [
+        (lambda t: t + t[:1], "given twice"),
+        (lambda t: t + [f"w[{k % 11 - 5}]|p{1 + k // 11}[0]" for k in range(300)], "at most"),
+    ],
+)
+def test_template_lists_are_bounded(models, tmp_path, templates, fragment):
+    # the prediction tables are (templates × attribute values): 20,000 templates of a few bytes
+    # each made a 1.2 MB file take 1 GB on its first call
+    def change(meta, arrays):
+        meta["state"]["templates"] = templates(meta["state"]["templates"])
+
+    refused(edited(models, "tagger", tmp_path, change), "templates", fragment)
+
+
+@pytest.mark.parametrize("name,field", [("seq", "W_vals"), ("voted", "vectors"), ("voted3", "vectors")])
+def test_scores_that_overflow_are_refused_at_predict(models, tmp_path, name, field):
+    # finite weights, as large as a float64 holds: a Viterbi or a vote over inf and NaN
+    # predicted one label for every row, silently
+    def change(meta, arrays):
+        arrays[field] = arrays[field].astype(np.float64)
+        arrays[field].reshape(-1)[::2] = 1e308
+        arrays[field].reshape(-1)[1::2] = -1e308
+
+    est = load_model(edited(models, name, tmp_path, change))
+    with pytest.raises(PerceptronsError, match="overflowed"):
+        mf.use(est)
+
+
 def test_fuzzing_sample_in_subprocesses():
     # Cases 0..599 of seed 20261123 in worker subprocesses; `make fuzz` runs 10,000.
     counts, failures, _ = mf.fuzz(600, seed=20261123, workers=2)

@@ -172,6 +172,17 @@ def test_per_tag_metrics_by_hand(taggers):
     assert table[0].endswith("Tag | Prec.  | Recall | F-measure") and len(table) == 3
 
 
+def test_per_tag_metrics_of_number_tags():
+    # a tagger fitted on number tags is scored per tag as on text tags (it was refused)
+    gold = [[(w, len(w)) for w in WORDS]] * 3
+    tagger = Tagger(max_epochs=3).train(gold, nr_iter=3)
+    right = [[(w, t) for w, t in tagger.tag(WORDS)]]
+    assert set(tagger.f_measure(right).values()) == {1.0}
+    assert tagger.precision(gold).keys() == {len(w) for w in WORDS}
+    table = tagger.evaluate_per_tag(right).splitlines()
+    assert len(table) == 2 + len({t for _, t in right[0]}) and table[2].split("|")[0].strip().isdigit()
+
+
 @pytest.mark.parametrize(
     "call, match",
     [
@@ -180,7 +191,8 @@ def test_per_tag_metrics_by_hand(taggers):
         (lambda t: t.evaluate_per_tag(GOLD, truncate=-1), r"^truncate must be None or an int"),
         (lambda t: t.evaluate_per_tag(GOLD, truncate=2.5), r"^truncate must be None or an int"),
         (lambda t: t.precision([[]]), "gold has no tokens"),
-        (lambda t: t.recall([[("man", 3)]]), r"^gold: a tag must be a str; found int 3"),
+        (lambda t: t.recall([[("man", 3)]]), r"^gold: tags of types int, str cannot be compared"),
+        (lambda t: t.recall([[("man", ("NOUN",))]]), r"^gold: a tag must be a str or a number; found tuple"),
         (lambda t: t.evaluate_per_tag("The man"), "got a string"),
     ],
 )

@@ -190,10 +190,11 @@ def test_model_of_another_kind(files, capsys):
     assert code == 2 and "holds a SequencePerceptron, but a Tagger is needed here" in err
 
 
-@pytest.mark.parametrize("tag", ["VERB\tX", "VERB X", "VERB\nX", ""])
+@pytest.mark.parametrize("tag", ["VERB\tX", "VERB X", "VERB\nX", "", "\ud800"])
 def test_a_model_whose_tag_cannot_fill_a_column_is_refused(files, capsys, tag):
     """A tag with a tab, a space or a line break, or an empty one (a Tagger trained in Python, or
-    a tampered file) would shift or split the CoNLL-U written out."""
+    a tampered file) would shift or split the CoNLL-U written out; a lone surrogate cannot be
+    written as UTF-8 at all (the error named the input file)."""
     from perceptrons.structured.tagging import Tagger
 
     tmp, _, dev = files
@@ -204,6 +205,20 @@ def test_a_model_whose_tag_cannot_fill_a_column_is_refused(files, capsys, tag):
     code, _, err = run(capsys, "tag", "predict", model, dev, "-o", tmp / "out.conllu")
     assert code == 2 and "odd.npz: model tag" in err and repr(tag) in err and "Traceback" not in err
     assert not (tmp / "out.conllu").exists()
+
+
+def test_a_model_of_number_tags_is_refused(files, capsys):
+    """A Tagger fitted in Python on tags that are numbers: a CoNLL-U file's tags are text, so
+    tagging one failed with a traceback, and evaluating one could only score 0."""
+    from perceptrons.structured.tagging import Tagger
+
+    tmp, _, dev = files
+    names = sorted({t for s in SENTS for t in s[1]})
+    model = tmp / "ints.npz"
+    save_model(Tagger(max_epochs=1).fit([s[0] for s in SENTS], [[names.index(t) for t in s[1]] for s in SENTS]), model)
+    for command in ("predict", "evaluate"):
+        code, _, err = run(capsys, "tag", command, model, dev)
+        assert code == 2 and "ints.npz: model tag 0 is of type int; expected text tags" in err, err
 
 
 def test_patience_without_dev_is_refused(files, capsys):

@@ -32,13 +32,14 @@ def overflow_error(subject, top, what="features", fix=SCALE_FEATURES):
     return PerceptronsError(f"{subject} overflowed to infinity or NaN ({what} up to {top:.3g}); {fix}")
 
 
-def finite_scores(scores, weights):
+def finite_scores(scores, weights, first_row=0):
     """``scores`` if every one is finite, else the error naming the first row that is not: the
     model's ``weights`` (a model file's are untrusted: finite, but as large as a float64 holds)
-    times finite features overflowed, and its labels would be an argmax over inf and NaN."""
+    times finite features overflowed, and its labels would be an argmax over inf and NaN.
+    ``scores[0]`` is the score of row ``first_row`` (a block of a larger X)."""
     if np.isfinite(scores).all():
         return scores
-    row = int(np.flatnonzero(~np.isfinite(scores).reshape(scores.shape[0], -1).all(axis=1))[0])
+    row = first_row + int(np.flatnonzero(~np.isfinite(scores).reshape(scores.shape[0], -1).all(axis=1))[0])
     top = float(np.abs(weights).max()) if weights.size else 0.0
     raise overflow_error(f"the score of row {row}", top, what="model weights", fix="the model does not fit this data")
 
@@ -141,10 +142,11 @@ def seed_of(random_state):
 
 def check_same_classes(classes, fitted):
     """``partial_fit``'s ``classes`` after the first call must be the classes it started with."""
-    if classes is not None and not np.array_equal(np.unique(classes), fitted):
-        raise PerceptronsError(
-            f"classes {np.unique(classes).tolist()} differ from the classes of the first call {fitted.tolist()}"
-        )
+    if classes is None:
+        return
+    given = sorted_labels(classes, "classes")
+    if not np.array_equal(given, fitted):
+        raise PerceptronsError(f"classes {given.tolist()} differ from the classes of the first call {fitted.tolist()}")
 
 
 # ----------------------------------------------------------------------------- labels
@@ -163,12 +165,36 @@ def encode_labels(y, classes):
     return idx.astype(np.int64)
 
 
+def sorted_labels(labels, what="y"):
+    """The sorted distinct values of ``labels``, in the machine's byte order.
+
+    Labels that cannot be ordered together (None beside numbers, str beside int in an object
+    array) and missing ones (NaN, None) are refused naming ``what``.  The byte order is the
+    machine's, so that a model file written with these labels is read back (the reader takes
+    native arrays only).
+    """
+    labels = np.asarray(labels)
+    if not labels.dtype.isnative:
+        labels = labels.astype(labels.dtype.newbyteorder("="))
+    if labels.dtype == object and all(isinstance(c, str) for c in labels.flat):
+        labels = labels.astype(str)  # storable without pickle, sortable
+    try:
+        distinct = np.unique(labels)
+    except TypeError:
+        kinds = sorted({type(v).__name__ for v in labels.flat})
+        raise PerceptronsTypeError(
+            f"{what}: labels of types {', '.join(kinds)} cannot be ordered together; "
+            "expected labels of one kind (all numbers or all strings)"
+        ) from None
+    missing = [v for v in distinct.tolist() if v is None or v != v]  # None, or NaN (not equal to itself)
+    if missing:
+        raise PerceptronsError(f"{what} contains a missing label ({missing[0]!r}); expected a label for every entry")
+    return distinct
+
+
 def check_classes(classes, what="y"):
-    """The sorted distinct labels; at least two of them."""
-    classes = np.asarray(classes)
-    if classes.dtype == object and all(isinstance(c, str) for c in classes):
-        classes = classes.astype(str)  # storable without pickle, sortable
-    classes = np.unique(classes)
+    """The sorted distinct labels (:func:`sorted_labels`); at least two of them."""
+    classes = sorted_labels(classes, what)
     if classes.shape[0] < 2:
         seen = f"1 class ({classes.tolist()[0]!r})" if classes.shape[0] else "no labels"
         raise PerceptronsError(f"{what} has {seen}; at least two classes are needed to learn a separator")
@@ -203,8 +229,8 @@ def fit_labels(y):
             return classes, lookup[shifted]
     from sklearn.utils.multiclass import check_classification_targets
 
+    classes = check_classes(y)  # first: its messages for labels that cannot be sorted or are missing
     check_classification_targets(y)
-    classes = check_classes(y)
     return classes, encode_labels(y, classes)
 
 
@@ -301,7 +327,8 @@ def warn_not_converged(estimator, stacklevel):
 
 
 def validate_data(estimator, X="no_validation", y="no_validation", **kwargs):
-    """scikit-learn's ``validate_data``, with the index arrays of a sparse ``X`` checked first.
+    """scikit-learn's ``validate_data``, with the index arrays of a sparse ``X`` checked first,
+    and labels of an object ``y`` by :func:`sorted_labels`.
 
     A hand-built sparse matrix with an index past its shape would send scipy's conversions and
     every compiled loop outside their arrays (a crash, or silently wrong weights), so the check
@@ -312,4 +339,8 @@ def validate_data(estimator, X="no_validation", y="no_validation", **kwargs):
     from perceptrons._sparse_check import check_sparse_indices
 
     check_sparse_indices(X)
+    if y is not None and not isinstance(y, str):
+        labels = np.asarray(y)
+        if labels.dtype == object:  # None, NaN or unorderable labels named as labels, not "Input"
+            sorted_labels(labels)
     return sklearn_validate_data(estimator, X, y, **kwargs)

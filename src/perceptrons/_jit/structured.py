@@ -37,13 +37,26 @@ def _force(forced, i, row):
                 row[t] = -np.inf
 
 
+# the largest float64: ``not abs(s) <= _FLOAT_MAX`` holds for NaN and ±inf alike
+_FLOAT_MAX = np.finfo(np.float64).max
+
+
 @njit(**NJIT_STRICT)
 def emissions(X, lo, hi, W, forced, out):
-    """``out[i − lo] = x_i · W`` (one score per tag) for the tokens i ∈ [lo, hi), forced tokens applied."""
+    """``out[i − lo] = x_i · W`` (one score per tag) for the tokens i ∈ [lo, hi), forced tokens
+    applied.  Returns False when a token's scores (before forcing) are not finite, or sum past
+    the largest float64: x · W overflowed, and a decoder would compare inf and NaN."""
     zero = np.zeros(W.shape[1])
+    ok = True
     for i in range(lo, hi):
-        row_scores(X, i, W, zero, out[i - lo])
-        _force(forced, i, out[i - lo])
+        row = out[i - lo]
+        row_scores(X, i, W, zero, row)
+        total = 0.0
+        for t in range(row.shape[0]):
+            total += row[t]
+        ok = ok and abs(total) <= _FLOAT_MAX
+        _force(forced, i, row)
+    return ok
 
 
 @njit(**NJIT_STRICT)
@@ -139,7 +152,8 @@ def decode_all(
     out,
     scores,
 ):
-    """Decode every sequence; ``out`` (n_tokens,) receives the tag indices.
+    """Decode every sequence; ``out`` (n_tokens,) receives the tag indices.  Returns −1, or the
+    first sequence whose emission scores overflowed (see :func:`emissions`): decoding stops there.
 
     ``Xe`` are the binary edge features (CSR, n_tokens rows) scored by ``E``
     (n_edge_features, T, T); with ``E`` empty the transitions are ``trans`` everywhere.
@@ -164,12 +178,14 @@ def decode_all(
         if scores.shape[0] > 0:
             decode_one(decoder, scores[lo : lo + n], n, tr, lex, trans2, start, stop, delta, bp, delta2, bp2, path, top)
         else:
-            emissions(X, lo, lo + n, W, forced, emit)
+            if not emissions(X, lo, lo + n, W, forced, emit):
+                return s
             if s + 1 < n_seq:  # as in train_epoch: the next sequence's rows load during decoding
                 _prefetch_sequence(X, offsets, s + 1, W)
             decode_one(decoder, emit, n, tr, lex, trans2, start, stop, delta, bp, delta2, bp2, path, top)
         for r in range(n):
             out[lo + r] = path[r]
+    return np.int64(-1)
 
 
 @njit(**NJIT_STRICT)
@@ -293,7 +309,8 @@ def train_epoch(
     possibly empty) make the transitions lexicalised, see :func:`transitions`; a non-empty
     ``trans2`` (T, T, T) adds second-order (tag triple) weights.
 
-    Returns (sequences with a mistake, tokens with a wrong tag).
+    Returns (sequences with a mistake, tokens with a wrong tag); (−1 − s, 0) when the emission
+    scores of sequence s overflowed (see :func:`emissions`): the pass stops there.
     """
     T = W.shape[1]
     maxlen = np.int64(1)  # not a literal 1: numba would compile workspace once more for it
@@ -319,7 +336,8 @@ def train_epoch(
         count[0] += 1
         if n == 0:
             continue
-        emissions(X, lo, lo + n, W, forced, emit)
+        if not emissions(X, lo, lo + n, W, forced, emit):
+            return -1 - s, 0
         if lex:
             transitions(Xe, lo, n, trans, E, tr)
         if q + 1 < perm.shape[0]:  # its weight rows load while this sequence is decoded

@@ -57,7 +57,8 @@ def check_known_labels(data, y, classes, hint=None):
 def check_label_text(labels, what, field=False):
     """Refuse text labels the CLI cannot write: one per line (predictions), or as a CoNLL-U field
     (``field``: tags).  Such a label is empty, or holds a line break or another control
-    character, or (a field) a space; written out, it would split or shift the lines.
+    character, a lone surrogate (UTF-8 cannot write it) or (a field) a space; written out, it
+    would split or shift the lines.
 
     Raises
     ------
@@ -72,15 +73,20 @@ def check_label_text(labels, what, field=False):
 
     for label in np.unique(np.asarray(labels)).tolist() if len(labels) else ():
         if not isinstance(label, str):
+            if field:  # a tagger fitted through the API on tags that are numbers
+                raise PerceptronsError(
+                    f"{what} {label!r} is of type {type(label).__name__}; expected text tags, as a CoNLL-U file holds"
+                )
             continue
         bad = label == "" or any(
-            unicodedata.category(ch) in ("Cc", "Zl", "Zp") or (field and ch.isspace()) for ch in label
+            unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or (field and ch.isspace()) for ch in label
         )
         if bad:
             shown = repr(label[:40]) + ("..." if len(label) > 40 else "")
             breaks = "spaces" if field else "line breaks"
             raise PerceptronsError(
-                f"{what} {shown} cannot be written out; expected non-empty text without {breaks} or control characters"
+                f"{what} {shown} cannot be written out; expected non-empty text without {breaks}, control "
+                "characters or lone surrogates"
             )
 
 

@@ -43,19 +43,22 @@ def _digest(meta, arrays):
 
 def write_model(path, meta, arrays):
     """Write ``meta`` (JSON-able dict) and ``arrays`` (name -> ndarray) atomically to ``path``."""
+    arrays = {name: np.asarray(a) for name, a in arrays.items()}
     for name, a in arrays.items():
-        a = np.asarray(a)
         if a.dtype.hasobject:
             raise PerceptronsError(
                 f"model array {name!r} holds Python objects ({a.dtype}); only numbers and strings can be stored"
             )
         if name == "__meta__":
             raise PerceptronsError("'__meta__' is reserved in model files")
+    # the reader takes little-endian arrays only: a big-endian one (labels a user fitted with,
+    # say) is stored in the other byte order, same values
+    arrays = {k: a.astype(a.dtype.newbyteorder("<")) if a.dtype.byteorder == ">" else a for k, a in arrays.items()}
     meta = dict(meta, format=FORMAT, format_version=FORMAT_VERSION)
     meta["sha256"] = _digest(meta, arrays)
     buf = io.BytesIO()
     blob = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
-    np.savez(buf, __meta__=blob, **{k: np.asarray(v) for k, v in arrays.items()})
+    np.savez(buf, __meta__=blob, **arrays)
     atomic_write_bytes(path, buf.getvalue())
 
 
@@ -83,6 +86,17 @@ def _our_dtype(path):
             _fail(path, f"array {name!r} has {len(shape)} dimensions; expected at most 4")
 
     return check
+
+
+def _check_text(path, name, a):
+    """``a``, unless it is text holding a code above U+10FFFF: numpy stores any 32-bit code, and
+    Python refuses to make a str of one (a ``SystemError`` wherever a label became a str).
+    """
+    if a.dtype.kind == "U" and a.dtype.itemsize and a.size:
+        codes = np.ascontiguousarray(a).view(np.uint32)
+        if int(codes.max()) > 0x10FFFF:
+            _fail(path, f"array {name!r} holds the character code {int(codes.max()):#x}; expected Unicode text")
+    return a
 
 
 def _check_meta_text(path, raw):
@@ -151,7 +165,7 @@ def read_model(path):
                 raise PerceptronsError(f"{path}: not a perceptrons model file (no metadata record)")
             arrays, check = {}, _our_dtype(path)
             for info in infos:
-                arrays[info.filename[:-4]] = read_npy(path, zf, info, check)
+                arrays[info.filename[:-4]] = _check_text(path, info.filename[:-4], read_npy(path, zf, info, check))
     except PerceptronsError:
         raise
     except (

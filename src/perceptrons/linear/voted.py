@@ -10,7 +10,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from perceptrons._jit import linear as K
-from perceptrons._validation import Interval
+from perceptrons._validation import Interval, finite_scores
 from perceptrons.io.model_state import FLOATS
 from perceptrons.linear._base import LinearPerceptronBase
 
@@ -188,8 +188,11 @@ class VotedPerceptron(LinearPerceptronBase):
         out = np.zeros(X.shape[0]) if binary else np.zeros((X.shape[0], k))
         step = max(1, (1 << 22) // max(1, m * k))  # rows per block: bounds the (rows, m·K) score matrix
         for start in range(0, X.shape[0], step):
-            scores = X[start : start + step] @ flat.T
-            scores = np.asarray(scores).reshape(-1, m, k) + self.vector_intercepts_.reshape(1, m, k)
+            with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
+                scores = X[start : start + step] @ flat.T
+                scores = np.asarray(scores).reshape(-1, m, k) + self.vector_intercepts_.reshape(1, m, k)
+            # a vote over inf and NaN would be silent nonsense: refused as every estimator does
+            finite_scores(scores, flat, first_row=start)
             if binary:
                 out[start : start + step] = np.where(scores[:, :, 0] >= 0, 1.0, -1.0) @ counts
             else:

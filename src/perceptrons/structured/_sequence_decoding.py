@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._jit.rows import kernel_operand
-from perceptrons._validation import PerceptronsError, check_bool, seed_of
+from perceptrons._validation import PerceptronsError, check_bool, overflow_error, seed_of
 from perceptrons.structured import _sequence_state as sequence_state
 from perceptrons.structured._operands import NO_FORCED, check_tables, edge_operand, sequence_offsets, tag_indices
 from perceptrons.structured.decoders import decoder_code
@@ -253,7 +253,15 @@ class DecodingMixin:
 
         self._check_tables(offsets)
         out = np.empty(offsets[-1], dtype=np.int64)
-        K.decode_all(op, eop, offsets, forced, *self._final_weights(), decoder_code(self.decoder), out, scores)
+        weights = self._final_weights()
+        bad = K.decode_all(op, eop, offsets, forced, *weights, decoder_code(self.decoder), out, scores)
+        if bad >= 0:  # the model's weights times these features overflowed
+            raise overflow_error(
+                f"the emission scores of sequence {bad}",
+                float(np.abs(weights[0]).max()),
+                what="model weights",
+                fix="the model does not fit this data",
+            )
         return out
 
     def _check_tables(self, offsets, conf=False):

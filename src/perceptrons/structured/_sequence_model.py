@@ -16,7 +16,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._jit.rows import is_binary, kernel_operand
-from perceptrons._validation import RANDOM_STATE, Interval, Kind, Options, PerceptronsError, validate_params
+from perceptrons._validation import (
+    RANDOM_STATE,
+    Interval,
+    Kind,
+    Options,
+    PerceptronsError,
+    overflow_error,
+    sorted_labels,
+    validate_params,
+)
 from perceptrons.structured._operands import (
     check_tables,
     dev_operands,
@@ -100,7 +109,7 @@ class SequenceModel(RunningWeights, DecodingMixin, ParamsMixin):
         """
         validate_params(self, self._parameter_constraints)
         X, y = self._check_Xy(X, y, reset=True)
-        self.classes_ = np.unique(y)
+        self.classes_ = sorted_labels(y)
         yi = np.searchsorted(self.classes_, y).astype(np.int64)
         offsets = sequence_offsets(lengths, X.shape[0])
         eop, n_edge = edge_operand(X_edge, X.shape[0], assume_binary=assume_binary)
@@ -154,11 +163,9 @@ class SequenceModel(RunningWeights, DecodingMixin, ParamsMixin):
         X, y = self._check_Xy(X, y, reset=first)
         eop, n_edge = edge_operand(X_edge, X.shape[0], None if first else self.n_edge_features_in_)
         if first:
-            self.classes_ = np.unique(np.asarray(classes))
+            self.classes_ = sorted_labels(classes, "classes")
             self._init_state(X.shape[1], n_edge)
-        unknown = np.setdiff1d(np.unique(y), self.classes_)
-        if unknown.size:
-            raise PerceptronsError(f"y contains tags {list(unknown[:5])} that are not in classes {list(self.classes_)}")
+        _check_known(y, self.classes_)
         yi = np.searchsorted(self.classes_, y).astype(np.int64)
         offsets = sequence_offsets(lengths, X.shape[0])
         self._train(
@@ -216,7 +223,7 @@ class SequenceModel(RunningWeights, DecodingMixin, ParamsMixin):
         """Fresh state for these classes and widths (begin_epochs; the distributed trainer,
         whose shards shuffle their own sequences).
         """
-        self.classes_ = np.unique(np.asarray(classes))
+        self.classes_ = sorted_labels(classes, "classes")
         self.n_features_in_ = int(n_features)
         exact32 = n_tokens is not None and n_tokens * self.max_epochs < 2**24
         self._init_state(self.n_features_in_, int(n_edge_features), np.float32 if exact32 else np.float64)
@@ -264,9 +271,7 @@ class SequenceModel(RunningWeights, DecodingMixin, ParamsMixin):
         """
         X, y = self._check_Xy(X, y, reset=False)
         eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_, assume_binary)
-        unknown = np.setdiff1d(np.unique(y), self.classes_)
-        if unknown.size:
-            raise PerceptronsError(f"y contains tags {list(unknown[:5])} that are not in classes {list(self.classes_)}")
+        _check_known(y, self.classes_)
         op = kernel_operand(X, assume_binary)
         if self._state["W"].dtype == np.float32 and not is_binary(op):
             raise PerceptronsError("begin_epochs was given n_tokens (float32 weights), but X is not binary")
@@ -347,7 +352,7 @@ class SequenceModel(RunningWeights, DecodingMixin, ParamsMixin):
 
         s = self._state
         check_tables(offsets, s["W"].shape[1], s["E"].shape[0] > 0, s["trans2"].shape[0] > 0)
-        return K.train_epoch(
+        mistakes, wrong = K.train_epoch(
             op,
             eop,
             yi,
@@ -370,6 +375,9 @@ class SequenceModel(RunningWeights, DecodingMixin, ParamsMixin):
             self.averaged,
             decoder_code(self.decoder),
         )
+        if mistakes < 0:  # the loop stopped at a sequence whose scores overflowed
+            raise overflow_error(f"the emission scores of sequence {-1 - mistakes}", _top_value(op))
+        return mistakes, wrong
 
     # ------------------------------------------------------------------ validation
     def _check_Xy(self, X, y, reset):
@@ -383,3 +391,16 @@ class SequenceModel(RunningWeights, DecodingMixin, ParamsMixin):
         if X.shape[0] == 0:
             raise PerceptronsError("X is empty: 0 tokens")
         return X, y
+
+
+def _check_known(y, classes):
+    """Every tag of ``y`` is one of ``classes`` (the model's, fixed by the first call)."""
+    unknown = np.setdiff1d(sorted_labels(y), classes)
+    if unknown.size:
+        raise PerceptronsError(f"y contains tags {unknown[:5].tolist()} that are not in classes {classes.tolist()}")
+
+
+def _top_value(op):
+    """The largest magnitude among the stored values of a kernel operand (1 for binary rows)."""
+    values = op if isinstance(op, np.ndarray) else (op[0] if len(op) == 3 else np.ones(1))
+    return float(np.abs(values).max()) if values.size else 0.0

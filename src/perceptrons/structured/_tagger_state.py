@@ -72,11 +72,22 @@ class TaggerState:
         )
         words, tags = st.text("tagdict_words"), st.text("tagdict_tags")
         st.require(words.shape == tags.shape, "tagdict_tags", f"{tags.shape[0]} tags for {words.shape[0]} words")
+        self._check_weight_range(st)
         self._single_precision()
         self.tags_ = self.model_.classes_
         self.tagdict_ = dict(zip(words.tolist(), tags.tolist()))
         self._word_cache = None
         return self
+
+    def _check_weight_range(self, st):
+        """Every weight within float32's range: a tagger tags with float32 emission weights, and
+        one beyond it would become inf, every tag then the same.  Trained weights are counts of
+        updates (or their averages), far inside it; so along a sentence no sum can overflow."""
+        limit = float(np.finfo(np.float32).max)
+        names = ("W_vals", "trans", "E_vals", "trans2", "start", "stop")  # _final_weights' order
+        for name, a in zip(names, self.model_._final_weights()):
+            top = float(np.abs(a).max()) if a.size else 0.0
+            st.require(top <= limit, f"model.{name}", f"weights up to {top:.3g}; expected at most {limit:.3g}")
 
     def _feature_map(self, st, meta, prefix, what, rare_count):
         """A feature map read from ``meta``'s template fields and the ``prefix`` arrays."""

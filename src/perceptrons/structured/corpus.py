@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._validation import PerceptronsError, PerceptronsTypeError, sorted_labels
 
 
 @dataclass
@@ -84,7 +84,18 @@ class Corpus:
 
         check_corpus(sentences, tags)
         tok, types, lengths = corpus_types(sentences)
-        return cls(types, tok, lengths, np.array([t for s in tags for t in s]))
+        flat = [t for s in tags for t in s]
+        y = np.array(flat)
+        # numpy makes text of numbers beside strings (0 → "0"), and the tagger would then
+        # predict "0" where the data say 0: its own training data scored as wrong
+        if y.dtype.kind == "U" and not all(isinstance(t, str) for t in flat):
+            bad = next(t for t in flat if not isinstance(t, str))
+            raise PerceptronsTypeError(
+                f"tags: a tag of type {type(bad).__name__} ({bad!r}) among str tags; expected tags of one kind"
+            )
+        if y.dtype.kind in "fO":  # NaN or None among the tags
+            sorted_labels(y, "tags")
+        return cls(types, tok, lengths, y)
 
     def __len__(self):
         return self.lengths.shape[0]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import operator
 from collections import Counter
 from itertools import chain
-from numbers import Integral, Real
+from numbers import Integral, Number, Real
 from typing import TYPE_CHECKING
 
 from perceptrons._validation import Interval, PerceptronsError, PerceptronsTypeError, check_bool
@@ -331,10 +331,10 @@ class NLTKTaggerAPI:
             tags = sorted(tags, key=lambda t: -counts.gold[t])  # stable: ties stay alphabetical
         if truncate:
             tags = tags[:truncate]
-        width = max(3, *map(len, tags))
+        width = max([3, *(len(str(tag)) for tag in tags)])  # tags may be numbers
         lines = [f"{'Tag':>{width}} | Prec.  | Recall | F-measure", f"{'-' * width}-+--------+--------+-----------"]
         lines += [
-            f"{tag:>{width}} | {counts.precision(tag):<6.4f} | {counts.recall(tag):<6.4f} | "
+            f"{tag!s:>{width}} | {counts.precision(tag):<6.4f} | {counts.recall(tag):<6.4f} | "
             f"{counts.f_measure(tag, alpha):.4f}"
             for tag in tags
         ]
@@ -353,12 +353,20 @@ class _TagCounts:
     """
 
     def __init__(self, reference, test):
-        bad = next((t for t in set(reference) if not isinstance(t, str)), None)
+        # tags are text, or numbers for a tagger fitted on numbers; anything else is a gold
+        # standard of the wrong shape (a (word, tag) pair where a tag belongs, say)
+        bad = next((t for t in reference if not isinstance(t, (str, Number))), None)
         if bad is not None:
-            raise PerceptronsError(f"gold: a tag must be a str; found {type(bad).__name__} {bad!r:.40}")
+            raise PerceptronsError(f"gold: a tag must be a str or a number; found {type(bad).__name__} {bad!r:.40}")
         self.gold, self.predicted = Counter(reference), Counter(test)
         self.right = Counter(g for g, p in zip(reference, test) if g == p)
-        self.tags = sorted(self.gold.keys() | self.predicted.keys())
+        try:
+            self.tags = sorted(self.gold.keys() | self.predicted.keys())
+        except TypeError:
+            kinds = ", ".join(sorted({type(t).__name__ for t in self.gold.keys() | self.predicted.keys()}))
+            raise PerceptronsTypeError(
+                f"gold: tags of types {kinds} cannot be compared; expected gold tags of the tagger's kind"
+            ) from None
 
     def precision(self, tag):
         n = self.predicted[tag]

@@ -90,6 +90,11 @@ TEMPLATE_SETS = {"basic": BASIC, "rich": RICH}
 
 _PART = re.compile(r"^([a-z0-9]+)\[(-?\d+)\]$")
 
+#: the most templates a feature map takes.  The rich set has 43, with clusters 58; the tables
+#: of prediction are (templates × attribute values), so a model file listing more would make
+#: megabytes of memory out of a few bytes of its own
+MAX_TEMPLATES = 256
+
 
 def parse_templates(templates):
     """Template strings → list of tuples of (attribute index, offset); ``"bias"`` → ()."""
@@ -102,6 +107,14 @@ def parse_templates(templates):
             raise PerceptronsError(
                 f"unknown template set {templates!r}; expected one of {sorted(TEMPLATE_SETS)} or comma-separated templates"
             )
+    templates = list(templates)
+    if len(templates) > MAX_TEMPLATES:
+        raise PerceptronsError(f"{len(templates)} feature templates; expected at most {MAX_TEMPLATES}")
+    seen = set()
+    for t in templates:
+        if t in seen:
+            raise PerceptronsError(f"feature template {t!r} is given twice; expected each template once")
+        seen.add(t)
     parsed = []
     for t in templates:
         if t == "bias":
@@ -118,7 +131,7 @@ def parse_templates(templates):
         if len(parts) > 2:
             raise PerceptronsError(f"bad feature template {t!r}: at most two parts can be conjoined")
         parsed.append(tuple(parts))
-    return list(templates), parsed
+    return templates, parsed
 
 
 def uses_clusters(templates):
