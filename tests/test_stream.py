@@ -294,6 +294,38 @@ def test_parquet_columns_of_lists_structs_or_bytes_are_one_line_errors(tmp_path,
     assert cli_run("train", tmp_path / "idx.parquet", *stream_flag, "-o", tmp_path / "m.npz").exit_code == 0
 
 
+def test_columns_sharing_a_name_are_read_by_position(tmp_path):
+    """Two feature columns named alike are two columns, in a streamed CSV and in Parquet, as in
+    the CSV read into memory (the second was read as the first, silently); a label column name
+    given twice is refused, as the CSV reader refuses it."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    from perceptrons.io.readers import read_data
+    from perceptrons.io.sources import Source
+
+    (tmp_path / "dup.csv").write_text("x,x,label\n1,0,1\n0,1,-1\n1,0,1\n")
+    pq.write_table(
+        pa.Table.from_arrays(
+            [pa.array([1.0, 0, 1]), pa.array([0.0, 1, 0]), pa.array([1, -1, 1])], names=["x", "x", "label"]
+        ),
+        tmp_path / "dup.parquet",
+    )
+    for name in ("dup.csv", "dup.parquet"):
+        X, _ = read_data(tmp_path / name)
+        streamed = np.vstack([b.X for b in Source(str(tmp_path / name)).blocks()])  # dense blocks
+        np.testing.assert_array_equal(np.asarray(X), [[1, 0], [0, 1], [1, 0]])
+        np.testing.assert_array_equal(streamed, [[1, 0], [0, 1], [1, 0]])
+    table = pa.Table.from_arrays(
+        [pa.array([1.0, 0]), pa.array(["y", "n"]), pa.array(["y", "n"])], names=["a", "label", "label"]
+    )
+    pq.write_table(table, tmp_path / "twice.parquet")
+    with pytest.raises(
+        PerceptronsError, match=r"twice.parquet: the label column name 'label' appears 2 times \(columns 2, 3\)"
+    ):
+        read_data(tmp_path / "twice.parquet", label="label")
+
+
 def test_a_streamed_csv_cell_that_is_not_a_number_is_named_with_its_line(tmp_path, cli_run):
     """In the first block, a column of numbers with one word is refused (hashed as categories,
     it trained on nonsense); in a later block, pyarrow's conversion error gets its line.  A

@@ -77,6 +77,26 @@ def test_train_predict_evaluate(files, capsys):
     assert "unknown words     -        (0 tokens)" in out and "nan" not in out  # dev holds no new word
 
 
+@pytest.mark.parametrize("first", ["1-2\tThedog\t_\t_\t_\t_\t_\t_\t_\t_", "0.1\tnull\t_\t_\t_\t_\t_\t_\t_\t_"])
+def test_conllu_is_recognised_by_content_whatever_its_first_token(files, capsys, first):
+    """A CoNLL-U file named otherwise is read as CoNLL-U when its first token line is a
+    multiword token's range or an empty node (common in Spanish, French, German treebanks):
+    it was tagged as plain text, every column a word, exit 0."""
+    tmp, train, dev = files
+    model = tmp / "m.npz"
+    assert run(capsys, "tag", "train", train, "--epochs", 1, "-o", model)[0] == 0
+    lines = conllu(SENTS[:2], with_mwt=False).splitlines()
+    lines.insert(1, first)  # after the first sentence's comment
+    named = tmp / "sentences.txt"
+    named.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "tag", "predict", model, named)
+    assert code == 0, err
+    assert first in out.splitlines()  # written back as it was, untagged
+    pred = tmp / "p.conllu"
+    pred.write_text(out, encoding="utf-8")
+    assert [len(s.words) for s in read_conllu(pred)] == [len(s[0]) for s in SENTS[:2]]  # CoNLL-U, not text
+
+
 def test_xpos_and_greedy(files, capsys):
     tmp, train, dev = files
     model = tmp / "x.npz"

@@ -380,6 +380,10 @@ GOOD = b"1 |f a b:2\n-1 0.5 'x |g c\n\n"
         (b"1\x00 |f a", b"\x00", "a NUL byte", "text"),
         (b"1 |f\x00 a", b"\x00", "a NUL byte", "text"),
         (b"1 |f a:3e38 a:3e38", b"1 |f a:3e38 a:3e38", "repeated features sum beyond the float32 range", "smaller"),
+        # classic Mac line ends: read as spaces, these lines were one example
+        (b"1 |f a\r-1 |f b", b"\r", "a carriage return not followed by a line feed", "\\n or \\r\\n"),
+        (b"1\r-1 |f b", b"\r", "a carriage return not followed by a line feed", "\\n or \\r\\n"),
+        (b"\r1 |f b", b"\r", "a carriage return not followed by a line feed", "\\n or \\r\\n"),
     ],
 )
 @pytest.mark.parametrize("block_bytes", [5, 1 << 24])

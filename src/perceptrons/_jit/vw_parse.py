@@ -7,7 +7,9 @@ The format (VW's "Input format" wiki page), one example per line::
 
     label [importance] [tag]|namespace[:scale] feature[:value] feature ... |namespace2 ...
 
-* Fields are separated by spaces, tabs or carriage returns (so CRLF files read as LF ones).
+* Fields are separated by spaces or tabs; ``\r\n`` ends a line as ``\n`` does.  A carriage
+  return not followed by ``\n`` (classic Mac line ends) is an error: read as a space, it
+  would merge the lines into one example.
   A blank line (only such separators) is skipped: VW uses it to end a multiline example,
   which has no meaning here.  VW has no comment syntax, and neither has this parser.
 * Everything before the first ``|`` is the label part.  Its last token is the tag — ignored,
@@ -80,6 +82,7 @@ E_RANGE = 9  # feature value (times the scale) not finite in float32
 E_NO_NAME = 10  # ':value' without a name
 E_SUM = 11  # duplicate entries summing beyond float32
 E_INITIAL = 12  # a third token before '|', neither a tag nor a finite number
+E_CR = 13  # a carriage return not followed by a line feed: classic Mac line ends, lines merged
 
 #: |x| below this rounds to a finite float32 (2**128 - 2**103 is the halfway point to infinity)
 _F32_LIMIT = float(2**128 - 2**103)
@@ -272,6 +275,13 @@ def parse_number(buf, s, e):
 
 # ----------------------------------------------------------------------------- lines
 @njit(**_JIT)
+def _bare_cr(buf, q, end):
+    """Whether ``buf[q]`` is a carriage return that does not end a line: another byte than
+    ``\n`` or ``\r`` follows it (so ``\r\r\n`` ends a line, and the last CR of a run is judged)."""
+    return buf[q] == 13 and q + 1 < end and buf[q + 1] != 10 and buf[q + 1] != 13
+
+
+@njit(**_JIT)
 def _label_part(buf, p, end, require_label):
     """Label and importance from the tokens from ``buf[p]`` to the first ``|``.
 
@@ -284,6 +294,8 @@ def _label_part(buf, p, end, require_label):
     q = p
     while True:
         while q < end and _CLASS[buf[q]] == _SPACE:
+            if _bare_cr(buf, q, end):
+                return q, 0.0, 0.0, E_CR, q, q + 1
             q += 1
         c = _CLASS[buf[q]] if q < end else _EOL
         if c == _BAR:
@@ -410,6 +422,8 @@ def parse_lines(buf, end, bits, require_labels):
     while i < end:
         p = i
         while p < end and _CLASS[buf[p]] == _SPACE:
+            if _bare_cr(buf, p, end):
+                return _failed(err, E_CR, line, p, p + 1, indptr, indices, data, y, wt)
             p += 1
         if p == end or buf[p] == 10:  # a blank line
             line += 1
@@ -440,6 +454,8 @@ def parse_lines(buf, end, bits, require_labels):
             while q < end:
                 c = _CLASS[buf[q]]
                 if c == _SPACE:
+                    if _bare_cr(buf, q, end):
+                        return _failed(err, E_CR, line, q, q + 1, indptr, indices, data, y, wt)
                     q += 1
                     continue
                 if c == _BAR or c == _EOL:

@@ -135,14 +135,25 @@ def _parquet_batches(path, pf, rows):
 
 
 def _label_column(path, names, label):
+    """The label column's position; its name must be unique (as the CSV reader requires): the
+    other column of that name would be read as features.
+    """
     if label is None:
         if len(names) < 2:
             raise PerceptronsError(f"{path}: expected at least one feature column and a label column; got {names}")
-        return len(names) - 1
-    if label not in names:
+        col = len(names) - 1
+    elif label not in names:
         shown = names[:20] + (["..."] if len(names) > 20 else [])
         raise PerceptronsError(f"{path}: no label column {label!r}; columns are {shown}")
-    return names.index(label)
+    else:
+        col = names.index(label)
+    where = [j + 1 for j, n in enumerate(names) if n == names[col]]
+    if len(where) > 1:
+        raise PerceptronsError(
+            f"{path}: the label column name {names[col]!r} appears {len(where)} times "
+            f"(columns {', '.join(map(str, where[:5]))}); expected a unique name"
+        )
+    return col
 
 
 def _batches(path, batches, names, col, hash_bits, text, first_row_line, require_labels=True):
@@ -151,9 +162,15 @@ def _batches(path, batches, names, col, hash_bits, text, first_row_line, require
     Without ``require_labels`` (rows to predict) the labels are not checked, and a missing one
     is the empty string.
     """
-    feature_names = [n for j, n in enumerate(names) if j != col]
+    # by position: two feature columns may share a name (the CSV reader reads them so too)
+    feature_cols = [j for j in range(len(names)) if j != col]
+    feature_names = [names[j] for j in feature_cols]
     if text is not None and text not in feature_names:
         raise PerceptronsError(f"{path}: no text column {text!r}; columns are {feature_names[:20]}")
+    if text is not None and feature_names.count(text) > 1:
+        raise PerceptronsError(
+            f"{path}: the text column name {text!r} appears {feature_names.count(text)} times; expected a unique name"
+        )
     done = 0
     layout = None
     for batch in batches:
@@ -163,7 +180,7 @@ def _batches(path, batches, names, col, hash_bits, text, first_row_line, require
         if layout is None:
             _check_types(path, batch.schema, col)
         y = _labels(path, batch.column(col), done, first_row_line, require_labels)
-        columns = [batch.column(names.index(f)) for f in feature_names]
+        columns = [batch.column(j) for j in feature_cols]
         if layout is None:
             if first_row_line is not None and hash_bits is None and text is None:
                 _check_mixed(path, columns, feature_names, first_row_line)

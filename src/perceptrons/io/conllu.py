@@ -37,7 +37,9 @@ _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
 def guess_format(path):
     """``"conllu"`` or ``"text"`` for a file to tag: by extension (``.conllu``, ``.conll``, any
     case), else by content — a first data line of ten tab-separated columns whose first is a
-    token ID is CoNLL-U whatever the file is called (tagging it as text would tag the columns).
+    token ID (a word's, a multiword token's range such as ``1-2``, an empty node's such as
+    ``8.1``) is CoNLL-U whatever the file is called (tagging it as text would tag the columns).
+    Spanish, French or German treebanks often open a sentence with a multiword token.
     """
     if os.path.splitext(os.fspath(path))[1].lower() in EXTENSIONS:
         return "conllu"
@@ -53,7 +55,8 @@ def guess_format(path):
         if not line.strip() or line.startswith("#"):
             continue
         parts = line.rstrip("\r").split("\t")
-        return "conllu" if len(parts) == 10 and _WORD_ID.match(parts[0]) else "text"
+        is_id = any(pattern.match(parts[0]) for pattern in (_WORD_ID, _RANGE_ID, _EMPTY_ID))
+        return "conllu" if len(parts) == 10 and is_id else "text"
     return "text"
 
 

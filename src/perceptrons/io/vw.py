@@ -51,6 +51,7 @@ _MESSAGES = {
         "{tok} after the label and importance",
         "an initial prediction (a finite number) or '|' (a tag must touch '|' or start with \"'\")",
     ),
+    13: ("a carriage return not followed by a line feed (classic Mac line ends)", "lines ending in \\n or \\r\\n"),
 }
 
 
