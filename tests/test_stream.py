@@ -502,3 +502,26 @@ def test_accuracy_by_importance_weights_is_reported_beside_the_plain_one(tmp_pat
     r = cli_run("train", svm, "-o", tmp_path / "p.npz")
     assert r.exit_code == 0 and "weighted" not in r.output, r.output
     assert "weighted_accuracy" not in stream.evaluate(load_model(tmp_path / "p.npz"), svm)
+
+
+def test_labels_are_one_class_per_value_in_memory_and_streamed(tmp_path, cli_run):
+    """A LIBSVM file's labels are typed alike read into memory and streamed (parsed as float64):
+    a model trained one way scores the file the other way (it was refused, "labels ['-1.0', '1.0']
+    were not seen in training"), ``0.5`` and ``0.50`` are one class both ways, and whole labels
+    beyond 2^53, which float64 may merge, are refused when streamed rather than scored wrong."""
+    data = tmp_path / "d.svm"
+    data.write_text("-1 1:1\n1 2:1\n2.5 3:1\n0.50 4:1\n0.5 4:1\n")
+    for train_flags, eval_flags in (([], ["--stream"]), (["--stream"], [])):
+        model = tmp_path / "m.npz"
+        r = cli_run("train", data, *train_flags, "--epochs", "20", "-o", model)
+        assert r.exit_code == 0 and "4 classes" in r.output, r.output
+        r = cli_run("evaluate", model, data, *eval_flags)
+        assert r.exit_code == 0 and "accuracy  1.0000" in r.output, r.output
+        model.unlink()
+    big = tmp_path / "big.svm"
+    big.write_text("10000000000000001 1:1\n10000000000000000 2:1\n")
+    r = cli_run("train", big, "--stream", "-o", tmp_path / "m.npz")
+    assert r.exit_code == 2 and "big.svm, data rows from 1: the label 10000000000000000 is beyond 2^53" in r.output
+    assert cli_run("train", big, "-o", tmp_path / "m.npz").exit_code == 0  # in memory: exact int64 labels
+    r = cli_run("evaluate", tmp_path / "m.npz", big, "--stream")
+    assert r.exit_code == 2 and "is beyond 2^53" in r.output, r.output

@@ -37,7 +37,7 @@ import numpy as np
 
 from perceptrons._validation import PerceptronsError, sample_scale, seed_of, warn_not_converged
 from perceptrons.io.blocks import join
-from perceptrons.io.labels import typed_labels
+from perceptrons.io.labels import float_labels, typed_labels
 from perceptrons.io.sources import Source
 
 #: rows shuffled together when ``order="shuffle"`` and no ``shuffle_buffer`` is given
@@ -187,7 +187,7 @@ def evaluate(estimator, source):
     n = correct = 0
     tally = WeightedHits()
     for block, pred in predict_blocks(estimator, src):
-        hits = pred == labels_as_classes(block.y, classes)
+        hits = pred == labels_as_classes(block.y, classes, f"{block.path}, data rows from {block.line}")
         correct += int(np.count_nonzero(hits))
         n += block.n_rows
         tally.add(hits, block.weight)
@@ -284,7 +284,10 @@ def _foreign(path):
 # ---------------------------------------------------------------------- pieces
 def _classes(src, table):
     """The sorted classes and, per label code of the cache, its class index."""
-    labels = typed_labels([str(v) for v in table.tolist()]) if table.dtype.kind in "OUS" else np.asarray(table)
+    if table.dtype.kind in "OUS":
+        labels = typed_labels([str(v) for v in table.tolist()])
+    else:
+        labels = float_labels(table, src.spec) if table.dtype.kind == "f" else np.asarray(table)
     classes, rank = np.unique(labels, return_inverse=True)
     if classes.shape[0] < 2:
         raise PerceptronsError(
@@ -335,15 +338,19 @@ def _features(block, d):
     return block.csr(d)
 
 
-def labels_as_classes(y, classes):
-    """Labels read from a file, in the type of the model's classes (text is typed as the
-    in-memory readers type it; whole-number floats of LIBSVM/VW become integers).
+def labels_as_classes(y, classes, where="the labels"):
+    """Labels read from a file, in the type of the model's classes: text typed as the in-memory
+    readers type it, LIBSVM/VW floats as :func:`~perceptrons.io.labels.float_labels` does
+    (``where`` names the data in its error), so that a model trained in memory scores a
+    stream of the same file alike, and the other way round.
     """
     y = np.asarray(y)
+    if y.dtype.kind == "f" and classes.dtype.kind == "f":  # a model file whose classes are floats
+        return y
     if y.dtype.kind in "OUS":
         y = typed_labels([str(v) for v in y.tolist()])
-    elif y.dtype.kind == "f" and classes.dtype.kind in "iu" and np.all(y == np.round(y)):
-        y = y.astype(np.int64)
+    elif y.dtype.kind == "f":
+        y = float_labels(y, where)
     if classes.dtype.kind == "U" and y.dtype.kind != "U":
         y = y.astype(str)
     return y

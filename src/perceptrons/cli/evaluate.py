@@ -87,8 +87,9 @@ def _evaluate_stream(est, data, fmt, label, hash_bits, text_column):
     n = correct = 0
     tally = WeightedHits()
     for block, pred in stream.predict_blocks(est, source_of(data, fmt, label, hash_bits, text_column)):
-        y = stream.labels_as_classes(block.y, classes)
-        check_known_labels(f"{block.path}, data rows from {block.line}", y, classes)
+        where = f"{block.path}, data rows from {block.line}"
+        y = stream.labels_as_classes(block.y, classes, where)
+        check_known_labels(where, y, classes)
         t, p, c = confusion_counts(y, pred, classes)
         for code, count in zip((t * k + p).tolist(), c.tolist()):
             cells[code] = cells.get(code, 0) + count

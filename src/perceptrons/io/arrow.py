@@ -316,14 +316,16 @@ def _index_lists(path, column, y, first_row_line, done):
         raise PerceptronsError(f"{_row_where(path, done, first_row_line)}: a feature index is null; expected integers")
     lengths = np.asarray(pc.list_value_length(column), dtype=np.int64)
     indptr = np.concatenate([[0], np.cumsum(lengths)])
-    indices = np.asarray(flat.to_numpy(zero_copy_only=False), dtype=np.int64)
-    if indices.size and (indices.min() < 0 or indices.max() > np.iinfo(np.int32).max):
-        bad = int(np.flatnonzero((indices < 0) | (indices > np.iinfo(np.int32).max))[0])
+    raw = flat.to_numpy(zero_copy_only=False)
+    # compared in the column's own type: a uint64 beyond 2^63 cast to int64 first reads as negative
+    top = np.iinfo(np.int32).max
+    if raw.size and (raw.min() < 0 or raw.max() > top):
+        bad = int(np.flatnonzero((raw < 0) | (raw > top))[0])
         row = int(np.searchsorted(indptr, bad, side="right")) - 1
         raise PerceptronsError(
-            f"{_row_where(path, done + row, first_row_line)}: feature index {int(indices[bad])} is outside "
-            f"[0, {np.iinfo(np.int32).max}]"
+            f"{_row_where(path, done + row, first_row_line)}: feature index {int(raw[bad])} is outside [0, {top}]"
         )
+    indices = raw.astype(np.int64)
     return _csr_block(path, y, indptr, indices, np.ones(indices.size, np.float32), done, first_row_line)
 
 

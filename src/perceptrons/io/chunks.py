@@ -14,6 +14,7 @@ import zlib
 import numpy as np
 
 from perceptrons._validation import PerceptronsError
+from perceptrons.io.lines import MAX_LINE_BYTES, line_too_long
 
 GZIP_MAGIC = b"\x1f\x8b"
 # a line ending is looked for in the last bytes of a chunk first: lines are far shorter than this
@@ -93,6 +94,8 @@ def line_chunks(path, block_bytes):
                 return
             n = have if eof else last_newline(buf, have) + 1
             if n == 0:  # a line longer than the buffer: make room and read on
+                if have > MAX_LINE_BYTES:
+                    raise line_too_long(f"{path}, byte {byte}")
                 grown = np.empty(2 * buf.shape[0], np.uint8)
                 grown[:have] = buf[:have]
                 buf = grown

@@ -16,7 +16,7 @@ from itertools import chain
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.conllu import _column, sentences_of_lines, sentences_of_scan
 from perceptrons.io.conllu_bytes import scan_bytes
-from perceptrons.io.lines import decoded_lines
+from perceptrons.io.lines import MAX_LINE_BYTES, bounded_lines, decoded_lines
 
 #: bytes read at a time
 BLOCK_BYTES = 8 << 20
@@ -67,8 +67,10 @@ def stream_conllu(path, column="upos", keep_lines=True, block_bytes=None):
             )
             if scan is None and (block or data):
                 # the line reader from here on, from the block's first line to the end
-                rest = block + data + (f.readline() if data and not data.endswith(b"\n") else b"")
-                numbered = decoded_lines(path, chain(io.BytesIO(rest), f), lines_before + 1)
+                partial_line = f.readline(MAX_LINE_BYTES + 1) if data and not data.endswith(b"\n") else b""
+                numbered = decoded_lines(
+                    path, chain(io.BytesIO(block + data + partial_line), bounded_lines(f)), lines_before + 1
+                )
                 yield from sentences_of_lines(path, numbered, col, keep_lines, before=n_sentences)
                 return
             if scan is not None:

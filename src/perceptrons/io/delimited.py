@@ -6,6 +6,7 @@ import numpy as np
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.labels import check_label, is_float, typed_labels
+from perceptrons.io.lines import bounded_lines, decoded_lines
 
 
 def _finite_row(path, lineno, values):
@@ -18,18 +19,11 @@ def _finite_row(path, lineno, values):
 
 def text_lines(path):
     """Lines of a text file with their line breaks, decoded one at a time (a bad byte is reported
-    with its line); a UTF-8 byte-order mark at the start is dropped.
+    with its line); a UTF-8 byte-order mark at the start is dropped (Excel writes "UTF-8 CSV"
+    with one).
     """
     with open(path, "rb") as f:
-        for lineno, raw in enumerate(f, 1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise PerceptronsError(
-                    f"{path}, line {lineno}: not UTF-8 text (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
-                ) from None
-            if lineno == 1 and line.startswith("\ufeff"):
-                line = line[1:]  # Excel writes "UTF-8 CSV" with a BOM
+        for _, line in decoded_lines(path, bounded_lines(f), where=lambda n: f"{path}, line {n}", keep_ends=True):
             yield line
 
 

@@ -50,11 +50,14 @@ def typed_labels(texts):
     """The labels' texts as an array that keeps every class apart (no lossy cast).
 
     int64 when every label is a whole number (``3``, ``+1``, ``2.0``, ``1e3``) within int64;
-    otherwise the texts themselves (``cat``, ``0.5``, ``1e19``).  There is no float case:
-    scikit-learn takes non-integer float labels for a regression target, and whole-number
-    floats beyond int64 too (its check casts them to int), so such labels could be neither
-    trained nor scored; as text they stay exact and distinct (``1e19`` and
-    ``10000000000000000001`` are two classes, which one float would merge).
+    text otherwise.  Words stay as written (``cat``).  Numbers that are not all whole within
+    int64 become one canonical text per value: a whole number up to 2^53 its digits (``+1`` →
+    ``1``), another number the shortest text of its float64 (``0.50`` → ``0.5``), so that
+    ``0.5`` and ``0.50`` are one class, and a file read into memory and the same file streamed
+    (its labels parsed as float64, :func:`float_labels`) agree.  Whole numbers beyond 2^53 keep
+    their text (``1e19`` and ``10000000000000000001`` are two classes, which one float would
+    merge).  There is no float case: scikit-learn takes non-integer float labels for a
+    regression target, and whole-number floats beyond int64 too (its check casts them to int).
     """
     values = {}
     for t in dict.fromkeys(texts):
@@ -65,13 +68,52 @@ def typed_labels(texts):
             return np.array(texts, dtype=str)
         try:
             d = Decimal(t)
-            ok = d == d.to_integral_value() and _INT64[0] <= d <= _INT64[1]
-        except (InvalidOperation, ArithmeticError):
-            ok = False
-        if not ok:
+            values[t] = int(d) if d == d.to_integral_value() else float(t)
+        except (InvalidOperation, ArithmeticError, OverflowError):
             return np.array(texts, dtype=str)
-        values[t] = int(d)
-    return np.fromiter((values[t] for t in texts), dtype=np.int64, count=len(texts))
+    if all(isinstance(v, int) and _INT64[0] <= v <= _INT64[1] for v in values.values()):
+        return np.fromiter((values[t] for t in texts), dtype=np.int64, count=len(texts))
+    # whole numbers beyond 2^53 keep their text: no float holds them (a stream refuses them)
+    canonical = {
+        t: t if isinstance(v, int) and abs(v) > EXACT_FLOAT_INT else _number_text(v) for t, v in values.items()
+    }
+    return np.array([canonical[t] for t in texts], dtype=str)
+
+
+def _number_text(v):
+    """The canonical text of a label's value: the digits of a whole number, else the shortest
+    text that reads back as the same float64.
+    """
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    return str(v) if isinstance(v, int) else repr(v)
+
+
+#: whole numbers beyond this are not all exact in float64: labels parsed as floats could merge
+EXACT_FLOAT_INT = 2**53
+
+
+def float_labels(y, where):
+    """Labels parsed as float64 (LIBSVM and VW blocks, as streamed), typed as :func:`typed_labels`
+    types their text: int64 when all are whole, else canonical text.
+
+    Raises
+    ------
+    PerceptronsError
+        For a whole number beyond 2^53, where two labels may have become one float
+        (``10000000000000001`` and ``10000000000000000``); ``where`` names the data.
+    """
+    y = np.asarray(y, dtype=np.float64)
+    whole = y == np.round(y)
+    big = whole & (np.abs(y) > EXACT_FLOAT_INT)
+    if big.any():
+        raise PerceptronsError(
+            f"{where}: the label {float(y[big][0]):.17g} is beyond 2^53, where labels read as float64 (as "
+            "streamed) may merge; expected smaller labels, or read the file into memory (without --stream)"
+        )
+    if whole.all():
+        return y.astype(np.int64)
+    return np.array([_number_text(v) for v in y.tolist()], dtype=str)
 
 
 def is_float(v):

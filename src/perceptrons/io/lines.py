@@ -1,8 +1,21 @@
 """Lines of a text file, decoded one at a time so that bad bytes are reported with their line."""
 
 import os
+from functools import partial
 
 from perceptrons._validation import PerceptronsError
+
+#: the longest line a reader takes.  A line is read whole before it is checked; an input with
+#: no line break at all (``/dev/zero``, a binary file) would otherwise be read until memory
+#: runs out.  Real lines are far shorter: a dense LIBSVM row of a million features is ~10 MB.
+MAX_LINE_BYTES = 256 << 20
+
+
+def line_too_long(where):
+    """The error for a line longer than :data:`MAX_LINE_BYTES`; ``where`` names the file and line."""
+    return PerceptronsError(
+        f"{where}: a line longer than {MAX_LINE_BYTES >> 20} MiB; expected lines of text (is this a text file?)"
+    )
 
 
 def utf8_lines(path):
@@ -14,20 +27,31 @@ def utf8_lines(path):
     """
     path = os.fspath(path)
     with open(path, "rb") as f:
-        yield from decoded_lines(path, f)
+        yield from decoded_lines(path, bounded_lines(f))
 
 
-def decoded_lines(path, raw_lines, first=1):
-    """:func:`utf8_lines` of the byte lines ``raw_lines`` of the file ``path``, the first of
-    them its line number ``first``.
+def bounded_lines(f):
+    """The byte lines of the open binary file ``f``, none read further than one byte past
+    :data:`MAX_LINE_BYTES` (which :func:`decoded_lines` refuses).
     """
+    return iter(partial(f.readline, MAX_LINE_BYTES + 1), b"")
+
+
+def decoded_lines(path, raw_lines, first=1, where=None, keep_ends=False):
+    """:func:`utf8_lines` of the byte lines ``raw_lines`` of the file ``path``, the first of
+    them its line number ``first``.  ``where(n)`` names line n in an error (``path:n`` by
+    default); ``keep_ends`` keeps each line's line break.
+    """
+    where = where or (lambda n: f"{path}:{n}")
     for lineno, raw in enumerate(raw_lines, first):
+        if len(raw) > MAX_LINE_BYTES:
+            raise line_too_long(where(lineno))
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise PerceptronsError(
-                f"{path}:{lineno}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
+                f"{where(lineno)}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
             ) from None
         if lineno == 1 and line.startswith("\ufeff"):
             line = line[1:]
-        yield lineno, line.rstrip("\r\n")
+        yield lineno, (line if keep_ends else line.rstrip("\r\n"))

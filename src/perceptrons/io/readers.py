@@ -84,8 +84,13 @@ def read_data(
         None when the format has no weights or every weight is 1.
     """
     path = os.fspath(path)
+    args = (label, fmt, n_features, return_label_name, require_labels, return_weight)
     if path == "-":
-        return _read_stdin(label, fmt, n_features, return_label_name, require_labels, return_weight)
+        if fmt is None:
+            raise PerceptronsError(
+                f"-: standard input has no file extension to tell its format; give --format (one of {', '.join(FORMATS)})"
+            )
+        return _read_spooled("standard input", None, *args)
     fmt = fmt or guess_format(path)
     if fmt not in READERS:
         raise PerceptronsError(f"--format must be one of {list(FORMATS)}; got {fmt!r}")
@@ -93,6 +98,8 @@ def read_data(
         raise PerceptronsError(f"{path}: no such file")
     if os.path.isdir(path):
         raise PerceptronsError(f"{path}: is a directory, expected a data file")
+    if not os.path.isfile(path):  # a pipe, a device: read once, into a file the readers can measure and seek
+        return _read_spooled(path, path, label, fmt, *args[2:])
     check_fits_in_memory(path, fmt)
     module, function = READERS[fmt].split(":")
     reader = getattr(import_module(module), function)
@@ -127,37 +134,65 @@ def check_fits_in_memory(path, fmt):
         )
 
 
-def _read_stdin(label, fmt, n_features, return_label_name, require_labels, return_weight):
-    """``read_data("-")``: standard input, spooled to a temporary file first, since the readers
-    need a real file (``.npz`` is a zip read by seeking, the CSV reader and the readers of text
-    check the file's size first).  Errors name standard input, not the temporary file.
+def _read_spooled(name, path, label, fmt, n_features, return_label_name, require_labels, return_weight):
+    """``read_data`` of standard input (``path`` None) or of a pipe or device ``path``: spooled
+    to a temporary file first, since the readers need a real file (``.npz`` is a zip read by
+    seeking, the CSV reader and the readers of text check the file's size first, and a pipe
+    read to sniff its format is gone).  Errors name ``name``, not the temporary file.
     """
-    import shutil
     import sys
     import tempfile
 
-    from perceptrons.io.atomic import CHUNK, cleanup_on_signals, signals_deferred
+    from perceptrons.io.atomic import cleanup_on_signals, signals_deferred
 
-    if fmt is None:
-        raise PerceptronsError(
-            f"-: standard input has no file extension to tell its format; give --format (one of {', '.join(FORMATS)})"
-        )
-    if sys.stdin is None:
+    if path is None and sys.stdin is None:
         raise PerceptronsError("-: standard input is closed")
     with cleanup_on_signals():  # SIGTERM while reading a large input must not leave the spool file
         tmp = None
         try:
             with signals_deferred():
-                fd, tmp = tempfile.mkstemp(prefix="perceptrons-stdin-")
+                fd, tmp = tempfile.mkstemp(prefix="perceptrons-input-")
             with os.fdopen(fd, "wb") as f:
                 try:
-                    shutil.copyfileobj(getattr(sys.stdin, "buffer", sys.stdin), f, CHUNK)
+                    if path is None:
+                        _spool(name, getattr(sys.stdin, "buffer", sys.stdin), f, fmt, tmp)
+                    else:
+                        with open(path, "rb") as src:
+                            _spool(name, src, f, fmt, tmp)
                 except OSError as exc:
-                    raise PerceptronsError(f"standard input: cannot read: {exc.strerror or exc}") from None
+                    raise PerceptronsError(f"{name}: cannot read: {exc.strerror or exc}") from None
             try:
                 return read_data(tmp, label, fmt, n_features, return_label_name, require_labels, return_weight)
             except PerceptronsError as exc:
-                raise PerceptronsError(str(exc).replace(tmp, "standard input")) from None
+                raise PerceptronsError(str(exc).replace(tmp, name)) from None
         finally:
             if tmp is not None:
                 os.unlink(tmp)
+
+
+def _spool(name, src, dst, fmt, tmp):
+    """Copy ``src`` to ``dst``, refusing an input that cannot end well: more bytes than the
+    memory or the disk holds, or (text) a first line longer than any reader takes (``/dev/zero``
+    would be copied until the disk is full).
+    """
+    import shutil
+
+    from perceptrons.io.atomic import CHUNK
+    from perceptrons.io.lines import MAX_LINE_BYTES, line_too_long
+
+    limits = [available_bytes(), shutil.disk_usage(os.path.dirname(tmp)).free]
+    limit = min(x for x in limits if x is not None)
+    text = fmt in _MEMORY_PER_BYTE
+    copied, newline = 0, False
+    while chunk := src.read(CHUNK):
+        if text and not newline:
+            newline = b"\n" in chunk or (copied == 0 and chunk[:2] == b"\x1f\x8b")  # gzip: lines come inflated
+            if not newline and copied + len(chunk) > MAX_LINE_BYTES:
+                raise line_too_long(f"{name}:1")
+        copied += len(chunk)
+        if copied > limit:
+            raise PerceptronsError(
+                f"{name}: more than {limit / 1e9:.1f} GB, more than this machine can hold in memory or on disk; "
+                "give a regular file and use --stream"
+            )
+        dst.write(chunk)

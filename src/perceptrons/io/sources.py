@@ -58,6 +58,10 @@ def shard_paths(spec):
         return paths
     if not os.path.exists(spec):
         raise PerceptronsError(f"{spec}: no such file")
+    if not os.path.isfile(spec):  # a pipe or a device: no second epoch could read it again
+        raise PerceptronsError(
+            f"{spec}: not a regular file; streaming reads its files once an epoch (drop --stream to read it once)"
+        )
     return [spec]
 
 
@@ -105,7 +109,14 @@ class Source:
         self.paths = shard_paths(self.spec)
         self.fmt = fmt or stream_format(self.paths[0])
         if self.fmt not in STREAM_FORMATS:
-            raise PerceptronsError(f"--format must be one of {list(STREAM_FORMATS)} to stream; got {self.fmt!r}")
+            where = f"{self.paths[0]}: " if fmt is None else ""
+            raise PerceptronsError(f"{where}--format must be one of {list(STREAM_FORMATS)} to stream; got {self.fmt!r}")
+        odd = next((p for p in self.paths if fmt is None and stream_format(p) != self.fmt), None)
+        if odd is not None:  # a model written into the data directory, say
+            raise PerceptronsError(
+                f"{self.spec}: {odd} is {stream_format(odd)} by its name, {self.paths[0]} is {self.fmt}; "
+                "expected shards of one format (give --format, or move the other file out)"
+            )
         if hash_bits is not None:
             check_hash_bits(hash_bits)
         if self.fmt in ("libsvm", "vw") and (text is not None or label is not None):

@@ -31,6 +31,7 @@ from perceptrons.io.cache._format import (
     _pad,
 )
 from perceptrons.io.cache._labels import _LabelTable
+from perceptrons.io.labels import float_labels
 
 #: longest row stored as an int32 length; a longer one makes the block store int64 offsets
 _MAX_ROW_LENGTH = _INT32_MAX
@@ -165,6 +166,8 @@ class CacheWriter:
         n = y.shape[0]
         if n == 0:
             return  # no record has 0 rows (see the format in the package docstring)
+        if y.dtype.kind == "f":  # parsed numbers (LIBSVM, VW): whole ones beyond 2^53 may have merged
+            float_labels(y, f"{block.path}, data rows from {block.line}" if block.path else "epoch cache")
         flags, sections, nnz, values = self._rows_of(block, n)
         sections.append(self._labels.encode(y))
         weight = _weight_of(block.weight, n)
