@@ -267,3 +267,63 @@ def test_kernel_sizes_are_bounded(param, value):
     X = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [0.0, 0.0]])
     with pytest.raises(PerceptronsError, match=param):
         KernelPerceptron(**{param: value}).fit(X, [0, 1, 1, 0])
+
+
+# --------------------------------------------------------------------- inputs users really pass
+@pytest.mark.parametrize("cls", [Perceptron, AveragedPerceptron, PocketPerceptron])
+def test_binary_csr_with_weights_that_are_not_whole_fits_as_dense(cls):
+    """0/1 CSR trains float32 weights, exact while every update is a whole number; near-unit
+    sample weights made them round (coef_ ~1e-5 off the dense fit, and predictions apart)."""
+    rng = np.random.default_rng(0)
+    X = (rng.random((400, 50)) < 0.2).astype(np.float64)
+    y = rng.integers(0, 2, 400)
+    sw = 1.0 + rng.random(400) * 1e-3
+    dense = quiet(cls(max_epochs=30, random_state=0).fit, X, y, sample_weight=sw)
+    csr = quiet(cls(max_epochs=30, random_state=0).fit, sp.csr_matrix(X), y, sample_weight=sw)
+    np.testing.assert_array_equal(dense.coef_, csr.coef_)
+    assert quiet(cls(max_epochs=3).fit, sp.csr_matrix(X), y).coef_.dtype == np.float32  # whole updates: float32
+    online = cls(random_state=0).partial_fit(sp.csr_matrix(X), y, classes=[0, 1])  # float32 so far
+    online.partial_fit(sp.csr_matrix(X), y, sample_weight=sw)  # then widened, the weights so far exact
+    assert online.coef_.dtype == np.float64
+
+
+@pytest.mark.parametrize(
+    "kwargs,fit_kwargs,match",
+    [
+        ({"class_weight": {0: "a"}}, {}, r"class_weight\[0\] must be a finite number >= 0; got 'a'"),
+        ({"class_weight": {0: None}}, {}, r"class_weight\[0\] must be a finite number >= 0; got None"),
+        ({}, {"sample_weight": ["a"] * 5}, "sample_weight must be real numbers; got text"),
+        ({}, {"sample_weight": np.ones(5) + 3j}, "sample_weight must be real numbers; got an array of complex128"),
+    ],
+)
+@pytest.mark.parametrize("cls", [Perceptron, KernelPerceptron])
+def test_weights_of_the_wrong_kind_are_named(cls, kwargs, fit_kwargs, match):
+    """numpy's own errors ("ufunc 'isfinite' not supported", "could not convert string to
+    float") named neither argument, and complex sample weights lost their imaginary part."""
+    with pytest.raises(PerceptronsError, match=match):
+        quiet(cls(**kwargs).fit, X5, [0, 1, 0, 1, 0], **fit_kwargs)
+
+
+def test_theory_refuses_complex_and_too_wide_input_and_scales_radii():
+    from perceptrons.theory import is_separable, novikoff_bound, radius
+
+    X, y = X5[:4], [0, 1, 0, 1]
+    for fn in (radius, lambda Z: novikoff_bound(Z, y), lambda Z: is_separable(Z, y)):
+        with pytest.raises(PerceptronsError, match="complex values"):
+            fn(X + 5j)  # the imaginary parts were dropped with a warning
+    wide = sp.csr_matrix((np.ones(3), ([0, 1, 2], [0, 1, 2**31 + 4])), shape=(3, 2**31 + 5))
+    with pytest.raises(PerceptronsError, match=r"the 3 dense rows of X \(2,147,483,653 columns\) need 48.0 GiB"):
+        radius(wide)  # a bare MemoryError before
+    assert radius(np.array([[3.0, 4.0], [0.0, 1.0]]) * 1e160, fit_intercept=False) == pytest.approx(5e160)  # was inf
+
+
+def test_rbf_with_a_huge_gamma_is_a_kernel_not_nan():
+    """2·gamma overflowed for gamma ~1e308 (inf − inf: NaN kernel values, blamed on the
+    features); exp(−gamma·d²) is 0 between distinct points, as scikit-learn computes it."""
+    from perceptrons.kernel.kernels import rbf
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 5))
+    K = rbf(X, X, 1e308, None, None)
+    assert np.isfinite(K).all() and (K[~np.eye(20, dtype=bool)] == 0).all()
+    quiet(KernelPerceptron(gamma=1e308, max_epochs=3).fit, X, (X[:, 0] > 0).astype(int))

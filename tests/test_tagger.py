@@ -306,3 +306,28 @@ def test_factored_scores_equal_token_feature_sums(data_dir, params):
     # and the tags equal those decoded from the per-token feature rows
     by_rows = m.predict(X, lengths, forced=forced)
     assert tagger.predict(dev) == [list(x) for x in np.split(by_rows, np.cumsum(lengths)[:-1])]
+
+
+def test_dev_set_as_a_pair_or_as_nltks_tagged_sentences():
+    """``dev`` in NLTK's form (tagged sentences) was read as a pair, its first sentence taken for
+    the sentences and its second for their tags: development scores of nonsense, the best epoch
+    chosen on them.  Both forms now give the same fit; anything else is refused in one line."""
+    pair = (TRAIN[:3], TAGS[:3])
+    tagged = [list(zip(w, t)) for w, t in zip(*pair)]
+    a = Tagger(max_epochs=3, min_count=1, random_state=0).fit(TRAIN, TAGS, dev=pair)
+    b = Tagger(max_epochs=3, min_count=1, random_state=0).fit(TRAIN, TAGS, dev=tagged)
+    c = Tagger(max_epochs=3, min_count=1, random_state=0).fit(TRAIN, TAGS, dev=iter(tagged))
+    assert a.model_.dev_scores_ == b.model_.dev_scores_ == c.model_.dev_scores_
+    for bad, match in (
+        ((TRAIN[:3],), "dev must be a pair"),
+        ("words", "dev must be"),
+        ((TRAIN[:3], TAGS[:2]), "3 sentences but 2"),
+    ):
+        with pytest.raises(PerceptronsError, match=match):
+            Tagger(max_epochs=1).fit(TRAIN, TAGS, dev=bad)
+
+
+def test_sentences_and_tags_may_be_generators():
+    a = Tagger(max_epochs=2, min_count=1, random_state=0).fit(TRAIN, TAGS)
+    b = Tagger(max_epochs=2, min_count=1, random_state=0).fit((s for s in TRAIN), (t for t in TAGS))
+    np.testing.assert_array_equal(np.asarray(a.model_.coef_), np.asarray(b.model_.coef_))

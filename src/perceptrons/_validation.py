@@ -5,7 +5,7 @@ form scikit-learn uses: "The 'max_epochs' parameter of Perceptron must be an int
 [1, inf). Got 0 instead."
 """
 
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 
@@ -32,16 +32,25 @@ def overflow_error(subject, top, what="features", fix=SCALE_FEATURES):
     return PerceptronsError(f"{subject} overflowed to infinity or NaN ({what} up to {top:.3g}); {fix}")
 
 
-def finite_scores(scores, weights, first_row=0):
+def finite_scores(scores, weights, first_row=0, X=None):
     """``scores`` if every one is finite, else the error naming the first row that is not: the
     model's ``weights`` (a model file's are untrusted: finite, but as large as a float64 holds)
     times finite features overflowed, and its labels would be an argmax over inf and NaN.
-    ``scores[0]`` is the score of row ``first_row`` (a block of a larger X)."""
+    ``scores[0]`` is the score of row ``first_row`` (a block of a larger X); with the rows
+    ``X``, the message gives their largest value too (the cause may be theirs)."""
     if np.isfinite(scores).all():
         return scores
     row = first_row + int(np.flatnonzero(~np.isfinite(scores).reshape(scores.shape[0], -1).all(axis=1))[0])
     top = float(np.abs(weights).max()) if weights.size else 0.0
-    raise overflow_error(f"the score of row {row}", top, what="model weights", fix="the model does not fit this data")
+    what, fix = "model weights", "the model does not fit this data"
+    if X is not None:
+        values = X.data if hasattr(X, "tocsr") else np.asarray(X)
+        features = float(np.abs(values).max()) if values.size else 0.0
+        what, fix = (
+            f"features up to {features:.3g}, model weights",
+            "the model does not fit this data; scale the features",
+        )
+    raise overflow_error(f"the score of row {row}", top, what=what, fix=fix)
 
 
 # ----------------------------------------------------------------------------- parameters
@@ -240,7 +249,14 @@ def sample_scale(sample_weight, class_weight, y_idx, classes, n_samples):
     if sample_weight is None:
         scale = np.ones(n_samples, dtype=np.float64)
     else:
-        sw = np.asarray(sample_weight, dtype=np.float64)
+        sw = np.asarray(sample_weight)
+        if sw.dtype.kind not in "biuf" and sw.dtype != object:  # complex: a cast would drop a part
+            what = "text" if sw.dtype.kind in "US" else f"an array of {sw.dtype}"
+            raise PerceptronsError(f"sample_weight must be real numbers; got {what}")
+        try:
+            sw = sw.astype(np.float64)
+        except (TypeError, ValueError):
+            raise PerceptronsError("sample_weight must be real numbers; got values that are not numbers") from None
         if sw.ndim == 0:
             sw = np.full(n_samples, float(sw))
         if sw.ndim != 1 or sw.shape[0] != n_samples:
@@ -291,8 +307,8 @@ def class_weight_vector(class_weight, classes, y_idx):
             raise PerceptronsError(
                 f"class_weight names the class {label!r}, which is not in the data; classes are {classes.tolist()}"
             )
-        if not np.isfinite(weight) or weight < 0:
-            raise PerceptronsError(f"class_weight[{label!r}] must be finite and non-negative; got {weight!r}")
+        if not isinstance(weight, Real) or not np.isfinite(weight) or weight < 0:
+            raise PerceptronsError(f"class_weight[{label!r}] must be a finite number >= 0; got {weight!r}")
         cw[known[key]] = float(weight)
     return cw
 

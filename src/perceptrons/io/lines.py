@@ -49,6 +49,10 @@ def decoded_lines(path, raw_lines, first=1, where=None, keep_ends=False):
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
+            if lineno == 1 and raw[:2] == b"\x1f\x8b":
+                raise PerceptronsError(
+                    f"{where(lineno)}: gzip-compressed; expected plain text (gunzip it first)"
+                ) from None
             raise PerceptronsError(
                 f"{where(lineno)}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
             ) from None

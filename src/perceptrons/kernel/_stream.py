@@ -13,6 +13,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptrons._averaging import mean_of_iterates
+from perceptrons._memory import check_allocation
 from perceptrons._validation import PerceptronsError
 from perceptrons.kernel._train import DualState
 
@@ -20,7 +21,12 @@ from perceptrons.kernel._train import DualState
 def dense(X):
     # Kernel values are dense whatever the input, and the BLAS product X·Xᵀ wants dense rows;
     # sparse input (LIBSVM files) is densified once here.
-    return np.ascontiguousarray(X.toarray()) if sp.issparse(X) else X
+    if not sp.issparse(X):
+        return X
+    check_allocation(
+        X.shape[0] * X.shape[1] * X.dtype.itemsize, f"the {X.shape[0]:,} dense rows of X ({X.shape[1]:,} columns)"
+    )
+    return np.ascontiguousarray(X.toarray())
 
 
 def streamable(est):

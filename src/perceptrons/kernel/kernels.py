@@ -42,15 +42,22 @@ def poly(X, Y, gamma, degree, coef0, x_sq=None, y_sq=None):
 
 
 def rbf(X, Y, gamma, degree, coef0, x_sq=None, y_sq=None):
-    """``exp(−gamma·‖x − y‖²)`` with ``‖x − y‖² = ‖x‖² + ‖y‖² − 2·x·y`` (clipped at 0)."""
+    """``exp(−gamma·‖x − y‖²)`` with ``‖x − y‖² = ‖x‖² + ‖y‖² − 2·x·y`` (clipped at 0).
+
+    The distances come first and gamma last: ``2·gamma`` overflows for a gamma above ~9e307
+    (inf − inf then made NaN kernel values), where ``gamma·d²`` only grows to inf, whose
+    exponential is 0, as the formula says.
+    """
     x_sq = sq_norms(X) if x_sq is None else x_sq
     y_sq = sq_norms(Y) if y_sq is None else y_sq
     G = X @ Y.T
-    G *= 2.0 * gamma
-    G -= (gamma * x_sq).astype(G.dtype)[:, None]
-    G -= (gamma * y_sq).astype(G.dtype)[None, :]
+    G *= -2.0
+    G += x_sq.astype(G.dtype)[:, None]
+    G += y_sq.astype(G.dtype)[None, :]
     # Rounding can make a squared distance slightly negative, i.e. a kernel value above 1.
-    np.minimum(G, 0.0, out=G)
+    np.maximum(G, 0.0, out=G)
+    with np.errstate(over="ignore"):  # gamma·d² beyond the float range: exp(−inf) = 0, as it should
+        G *= -gamma
     np.exp(G, out=G)
     return G
 

@@ -497,7 +497,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             self.fit_intercept,
         )
         with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
-            return finite_scores(block_scores(X, kb, model), self.dual_coef_)
+            return finite_scores(block_scores(X, kb, model), self.dual_coef_, X=X)
 
     def predict(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Labels; a score of exactly 0 predicts ``classes_[1]`` (sign(0) = +1), multiclass ties

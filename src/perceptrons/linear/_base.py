@@ -20,7 +20,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from perceptrons._jit import linear as K
-from perceptrons._jit.rows import kernel_operand, weight_dtype
+from perceptrons._jit.rows import is_binary, kernel_operand, weight_dtype
 from perceptrons._memory import check_allocation
 from perceptrons._validation import (
     RANDOM_STATE,
@@ -155,6 +155,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         Xop = kernel_operand(X)
         if not warm:
             self._init_state(X.shape[1], rng, weight_dtype(Xop))
+        self._widen_unless_exact(Xop, scale)
         self._reset_history()
         self._start_fit(X, Xop, yi, scale)
         self._train(Xop, yi, scale, self.max_epochs, rng, callback, online=False)
@@ -224,6 +225,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         yi = encode_labels(y, self.classes_)
         scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
         Xop = kernel_operand(X)
+        self._widen_unless_exact(Xop, scale)
         self._start_fit(X, Xop, yi, scale)
         self._train(Xop, yi, scale, 1, self._rng, None, online=True)
         self._finalize()
@@ -435,6 +437,21 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             "ub": np.zeros(nb),
             "count": np.zeros(1, dtype=np.int64),
         }
+
+    def _widen_unless_exact(self, Xop, scale):
+        """float64 weights from here on, unless float32 ones stay exact or were asked for.
+
+        Binary CSR gets float32 weights (:func:`~perceptrons._jit.rows.weight_dtype`) because
+        its updates are whole numbers; with a sample or class weight that is not whole, or
+        random initial weights, they are not, and float32 rounded them (weights ~1e-5 off the
+        same fit on dense rows).  The float32 weights so far are exact, so widening changes none.
+        CSR with float32 values keeps its float32 weights, as documented.
+        """
+        exact = self.init == "zeros" and bool(np.all(scale == np.round(scale)))
+        if is_binary(Xop) and not exact:
+            for key, value in self._state.items():
+                if isinstance(value, np.ndarray) and value.dtype == np.float32:
+                    self._state[key] = value.astype(np.float64)
 
     def _weights(self):
         """Current (last-iterate) weights as (w, b) with w of shape (d,) or (d, K)."""

@@ -8,7 +8,7 @@ import numpy as np
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.theory import fs_optimal_direction, is_separable, max_margin, online_mistakes, radius
-from perceptrons.theory._common import SCALE_HINT
+from perceptrons.theory._common import SCALE_HINT, radius_of
 
 #: multipliers below this fraction of the largest are solver noise of an interior-point method,
 #: not examples of the witness: they are left out of the drawing (the witness point uses them all)
@@ -74,7 +74,7 @@ def _certificate(cert, X, y, fit_intercept):
     # through the origin q is a positive multiple of p, so the ray from the origin is drawn —
     # or one side has no weight and the other's combination is the origin itself
     p, q = (_combination(X[side], lam[side]) for side in (pos, ~pos))
-    R = np.sqrt(np.max(np.einsum("ij,ij->i", Z, Z)))
+    R = radius_of(Z)
     keep = np.flatnonzero(lam > 0)
     return {
         **base,
@@ -116,7 +116,7 @@ def sparsest_witness(Z, lam, tol=1e-9):
     """
     lam = np.maximum(np.asarray(lam, dtype=np.float64), 0.0)
     lam = lam / lam.sum()
-    R = np.sqrt(np.max(np.einsum("ij,ij->i", Z, Z)))
+    R = radius_of(Z)
     out = np.where(lam >= WITNESS_CUTOFF * lam.max(), lam, 0.0)
     support = np.flatnonzero(out)
     while support.shape[0] > Z.shape[1] + 1:

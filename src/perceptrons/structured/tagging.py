@@ -13,6 +13,7 @@ from perceptrons._validation import (
     Kind,
     Options,
     PerceptronsError,
+    PerceptronsTypeError,
     validate_params,
 )
 from perceptrons.structured._params import ParamsMixin
@@ -196,8 +197,9 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin
             string per token).
         tags : list of list of str, default=None
             One tag per word; None when ``sentences`` carries the tags.
-        dev : tuple (sentences, tags), default=None
-            Development set for selecting the best epoch (and early stopping with ``patience``).
+        dev : tuple (sentences, tags), or list of list of (str, str), default=None
+            Development set for selecting the best epoch (and early stopping with ``patience``):
+            its words and tags, or its tagged sentences as NLTK writes them.
         callback : callable, default=None
             ``callback(epoch, mistakes, elapsed_seconds)`` after each epoch; the development
             accuracy so far is in ``self.model_.dev_scores_``.  Returning ``False`` stops.
@@ -207,8 +209,9 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin
         self
         """
         validate_params(self, self._parameter_constraints)
-        if dev is not None:
-            check_corpus(dev[0], dev[1], "dev sentences")
+        dev = _dev_pair(dev)
+        if tags is not None:  # generators too, as NLTK's train takes them
+            sentences, tags = _listed(sentences), _listed(tags)
         a = self._learn_features(sentences, tags)
         self.model_ = self._sequence_model()
         dev_arg = None
@@ -332,3 +335,30 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin
             markov_order=self.markov_order,
             random_state=self.random_state,
         )
+
+
+def _listed(items):
+    """``items`` as a list when it is an iterator (a generator of sentences), else as given."""
+    return items if hasattr(items, "__len__") or isinstance(items, str) else list(items)
+
+
+def _dev_pair(dev):
+    """``fit``'s development set as (sentences, tags), checked: given as that pair, or as NLTK's
+    tagged sentences.  Told apart by their first item: a (word, tag) pair opens a tagged
+    sentence, a list of words opens the sentences of a pair.
+    """
+    if dev is None:
+        return None
+    if isinstance(dev, str) or not hasattr(dev, "__iter__"):
+        raise PerceptronsTypeError(f"dev must be (sentences, tags) or tagged sentences; got {type(dev).__name__}")
+    dev = list(dev)
+    first = dev[0][0] if dev and hasattr(dev[0], "__getitem__") and len(dev[0]) else None
+    if isinstance(first, tuple) and len(first) == 2:
+        dev = split_tagged(dev, "dev")
+    elif len(dev) != 2:
+        raise PerceptronsError(
+            f"dev must be a pair (sentences, tags), or tagged sentences [[(word, tag), ...], ...]; got {len(dev)} items"
+        )
+    sentences, tags = _listed(dev[0]), _listed(dev[1])
+    check_corpus(sentences, tags, "dev sentences")
+    return sentences, tags

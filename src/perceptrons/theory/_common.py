@@ -8,6 +8,7 @@ a margin and a mistake count all refer to the same points.
 import numpy as np
 import scipy.sparse as sp
 
+from perceptrons._memory import check_allocation
 from perceptrons._sparse_check import check_sparse_indices
 from perceptrons._validation import Options, PerceptronsError, check_classes, check_param
 
@@ -22,9 +23,15 @@ def check_X(X, name="X"):
     """A finite 2-D float64 array (sparse input is densified: the theory solvers are dense)."""
     if sp.issparse(X):
         check_sparse_indices(X, name)
-        X = X.toarray()
+        check_allocation(
+            X.shape[0] * X.shape[1] * 8, f"the {X.shape[0]:,} dense rows of {name} ({X.shape[1]:,} columns)"
+        )
+        X = X.toarray()  # the solvers here are dense
     try:
-        X = np.asarray(X, dtype=np.float64)
+        X = np.asarray(X)
+        if X.dtype.kind == "c":  # a cast would drop the imaginary parts with a mere warning
+            raise TypeError(f"complex values ({X.dtype}); expected real numbers")
+        X = X.astype(np.float64, copy=False)
     except (TypeError, ValueError) as exc:
         raise PerceptronsError(f"{name} must be numeric: {exc}") from None
     if X.ndim == 1:
@@ -42,6 +49,16 @@ def check_X(X, name="X"):
             f"{name} contains {float(X[row, col])} at row {row}, column {col}; every value must be finite"
         )
     return X
+
+
+def radius_of(Z):
+    """max ‖zᵢ‖ over the rows of ``Z``, computed on rows scaled by their largest entry, so that
+    finite data of any size give a finite radius (the squares of 1e160 overflow)."""
+    top = float(np.max(np.abs(Z))) if Z.size else 0.0
+    if top == 0.0:
+        return 0.0
+    scaled = Z / top
+    return top * float(np.sqrt(np.max(np.einsum("ij,ij->i", scaled, scaled))))
 
 
 def signed_labels(y, n):

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._validation import PerceptronsError, check_bool
-from perceptrons.theory._common import SCALE_HINT, check_option, check_Xy
+from perceptrons.theory._common import SCALE_HINT, check_option, check_Xy, radius_of
 from perceptrons.theory.margins import max_margin
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def novikoff_bound(
     """
     fit_intercept = check_bool(fit_intercept, "fit_intercept")
     X, classes, s, Z = check_Xy(X, y, fit_intercept)
-    R = float(np.sqrt(np.max(np.einsum("ij,ij->i", Z, Z))))
+    R = radius_of(Z)
     if coef is None:
         mm = max_margin(X, np.where(s > 0, classes[1], classes[0]), fit_intercept)
         if not mm.separable:
@@ -153,7 +153,7 @@ def _margins_along(X, y, u, fit_intercept):
     fit_intercept = check_bool(fit_intercept, "fit_intercept")
     X, classes, s, Z = check_Xy(X, y, fit_intercept)
     u = _unit_direction(u, Z.shape[1], fit_intercept)
-    R = float(np.sqrt(np.max(np.einsum("ij,ij->i", Z, Z))))
+    R = radius_of(Z)
     return Z @ u, R
 
 
@@ -291,7 +291,7 @@ def fs_optimal_direction(
     check_option(solver, "solver", ("auto", "socp", "lbfgs"))
     X, classes, s, Z = check_Xy(X, y, fit_intercept)
     n, p = Z.shape
-    R = float(np.sqrt(np.max(np.einsum("ij,ij->i", Z, Z))))
+    R = radius_of(Z)
     labels = np.where(s > 0, classes[1], classes[0])
     if solver == "lbfgs" or (solver == "auto" and n > 3000):
         u = _fs_lbfgs(Z, R)

@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from perceptrons._validation import PerceptronsError, check_bool
-from perceptrons.theory._common import SCALE_HINT, augment, check_option, check_X, check_Xy, signed_labels
+from perceptrons.theory._common import (
+    SCALE_HINT,
+    augment,
+    check_option,
+    check_X,
+    check_Xy,
+    radius_of,
+    signed_labels,
+)
 
 if TYPE_CHECKING:
     from typing import Literal
@@ -51,7 +59,7 @@ def radius(X: ArrayLike | spmatrix | sparray, fit_intercept: bool = True) -> flo
     """
     X = check_X(X)
     Z = augment(X, check_bool(fit_intercept, "fit_intercept"))
-    return float(np.sqrt(np.max(np.einsum("ij,ij->i", Z, Z))))
+    return radius_of(Z)
 
 
 class Margins(NamedTuple):

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._validation import PerceptronsError, check_bool
-from perceptrons.theory._common import SCALE_HINT, check_option, check_Xy
+from perceptrons.theory._common import SCALE_HINT, check_option, check_Xy, radius_of
 
 if TYPE_CHECKING:
     from typing import Literal
@@ -159,7 +159,7 @@ def is_separable(
             # An epoch without a mistake is judged by the compiled loop's sums.  A row within
             # rounding of the hyperplane (its exact score 0) can pass there and fail in the
             # caller's own X @ coef: such a separator certifies nothing, and the LP decides.
-            R = np.sqrt(np.max(np.einsum("ij,ij->i", Z, Z)))
+            R = radius_of(Z)
             if scores.min() > 1e-9 * R * np.linalg.norm(v):
                 return _separable(X, Z, v, fit_intercept, classes, "perceptron", 0, 0)
             order = np.argsort(scores, kind="stable")
@@ -284,7 +284,7 @@ def _separable(X, Z, v, fit_intercept, classes, method, rows, solves):
 
 
 def _inseparable(X, Z, s, mult, fit_intercept, classes, method, rows, solves):
-    R = np.sqrt(np.max(np.einsum("ij,ij->i", Z, Z)))
+    R = radius_of(Z)
     residual = float(np.linalg.norm(mult @ Z) / R) if R > 0 else 0.0
     pos = s > 0
     mass = mult[pos].sum()
