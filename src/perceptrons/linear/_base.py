@@ -447,11 +447,11 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         same fit on dense rows).  The float32 weights so far are exact, so widening changes none.
         CSR with float32 values keeps its float32 weights, as documented.
         """
-        exact = self.init == "zeros" and bool(np.all(scale == np.round(scale)))
-        if is_binary(Xop) and not exact:
-            for key, value in self._state.items():
-                if isinstance(value, np.ndarray) and value.dtype == np.float32:
-                    self._state[key] = value.astype(np.float64)
+        if not is_binary(Xop) or (self.init == "zeros" and bool(np.all(scale == np.round(scale)))):
+            return
+        for key, value in self._state.items():
+            if isinstance(value, np.ndarray) and value.dtype == np.float32:
+                self._state[key] = value.astype(np.float64)
 
     def _weights(self):
         """Current (last-iterate) weights as (w, b) with w of shape (d,) or (d, K)."""
