@@ -775,6 +775,7 @@ VC_CASES = [
     Case("vc-missing", vc("absent.txt"), {}, ("absent.txt", "no such file")),
     Case("vc-directory", vc("sub"), {"sub": DIR}, ("sub", "directory")),
     Case("vc-not-utf8", vc("p.txt"), {"p.txt": b"0 0\n1 \xff\n"}, ("p.txt:2", "not valid UTF-8")),
+    Case("vc-name-twice", vc("p.txt"), {"p.txt": b"a 0 0\nb 1 0\na 1 1\n"}, ("p.txt, line 3", "'a' is also on line 1")),
     Case("vc-missing-option", ("vc", "--concept", "disks"), {}, ("--points",)),
 ]
 

@@ -285,9 +285,15 @@ def _word_tag(word, tag, conf=None):
 
 def _read_plain(path):
     """Sentences of a plain-text file: one a line, split on whitespace."""
+    from perceptrons._validation import PerceptronsError
     from perceptrons.io.lines import utf8_lines
 
-    return [line.split() for _, line in utf8_lines(path)]
+    sentences = []
+    for lineno, line in utf8_lines(path):
+        if "\x00" in line:  # it would pass into a word and the output (CoNLL-U refuses it too)
+            raise PerceptronsError(f"{path}:{lineno}: a NUL byte; expected text")
+        sentences.append(line.split())
+    return sentences
 
 
 def _load(model, column):

@@ -35,7 +35,7 @@ def read_points(path, dims=()):
         raise PerceptronsError(f"{path}: is a directory, expected a points file")
     if not os.path.exists(path):
         raise PerceptronsError(f"{path}: no such file")
-    names, rows, first_line, header_done = [], [], None, False
+    names, rows, first_line, header_done, seen = [], [], None, False, {}
     for lineno, line in utf8_lines(path):
         fields = line.split("#", 1)[0].replace(",", " ").split()
         if not fields:  # blank, a comment, or separators only
@@ -74,6 +74,11 @@ def read_points(path, dims=()):
             )
         if first_line is None:
             first_line = lineno
+        if name is not None and name in seen:  # the sets printed would name two points alike
+            raise PerceptronsError(
+                f"{path}, line {lineno}: the name {name[:40]!r} is also on line {seen[name]}; expected one name a point"
+            )
+        seen[name] = lineno
         names.append(name)
         rows.append(numeric)
     if not rows:
