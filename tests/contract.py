@@ -327,6 +327,22 @@ def check_overflow_is_refused(name):
             raise AssertionError(f"{name}.{call} on features of 1e300 gave no error")
 
 
+def check_training_resumes_off_a_memory_map(name, tmp_path):
+    """A model loaded with ``joblib.load(..., mmap_mode="r")`` holds read-only arrays; training on
+    (``partial_fit``) wrote into them and failed with numba's internal typing error."""
+    import joblib
+
+    data = ADAPTERS[name].data()
+    est = make(name).partial_fit(*data.args, classes=data.classes, **data.kwargs)
+    joblib.dump(est, tmp_path / "m.joblib")
+    loaded = joblib.load(tmp_path / "m.joblib", mmap_mode="r")
+    for model in (est, loaded):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            model.partial_fit(*data.args, **data.kwargs)
+    assert_same_weights(name, est, loaded)
+
+
 def _has(param):
     return lambda name: param in estimator_class(name)._get_param_names()
 
@@ -344,6 +360,7 @@ CHECKS = (
     (check_hostile_sparse_indices, lambda name: name != "Tagger"),  # a Tagger takes words, not X
     (check_big_endian_labels_round_trip, lambda name: name != "Tagger"),  # its tags are lists of str
     (check_spoiled_labels_are_refused, None),
+    (check_training_resumes_off_a_memory_map, lambda name: hasattr(estimator_class(name), "partial_fit")),
     # linear scores; a kernel's (rbf) are bounded, and a Tagger's features are words
     (check_overflow_is_refused, lambda name: name not in ("KernelPerceptron", "Tagger")),
 )

@@ -469,6 +469,16 @@ def test_footer_json_is_checked_before_parsing(small, text, match):
     assert reason.startswith("corrupted footer") and match in reason, reason
 
 
+def test_a_footer_of_escaped_quotes_is_refused_at_once(small):
+    """An unterminated string of escaped quotes took the depth scan (a regular expression that
+    blanked strings) quadratic time: 400 KB ran for minutes before the fingerprint was checked.
+    The depth is now counted on the parsed value; 4 MB is refused as fast as any bad JSON."""
+    path, fp, _ = small
+    path.write_bytes(with_footer(path.read_bytes(), b'"' + b'\\"' * 2_000_000))
+    reason = open_cache(path, fp)[1]
+    assert reason.startswith("corrupted footer (not valid JSON"), reason
+
+
 def test_a_huge_footer_length_is_refused(small):
     path, fp, _ = small
     raw = bytearray(path.read_bytes())

@@ -172,6 +172,42 @@ def test_per_tag_metrics_by_hand(taggers):
     assert table[0].endswith("Tag | Prec.  | Recall | F-measure") and len(table) == 3
 
 
+@pytest.mark.parametrize(
+    "call", [lambda t: t.tag([1, 2]), lambda t: t.tag(["the", None]), lambda t: t.tag_sents([[1, 2]])]
+)
+def test_a_word_that_is_not_a_string_is_a_type_error(taggers, call):
+    """NLTK raises ``TypeError`` there, and code written for it catches that (ours was a
+    ``ValueError`` only)."""
+    with pytest.raises(TypeError, match="must be a list of word strings"):
+        call(taggers[1])
+
+
+def test_save_loc_is_checked_before_training(tmp_path):
+    tagger = Tagger(max_epochs=1)
+    with pytest.raises(PerceptronsError, match="directory"):
+        tagger.train(GOLD, save_loc=tmp_path, nr_iter=1)
+    assert not hasattr(tagger, "model_")  # refused before the fit, not after it
+
+
+def test_scikit_learn_model_selection_takes_a_tagger():
+    """scikit-learn's tools read an estimator's tags (``Tagger`` had none: an AttributeError in
+    ``cross_val_score``, ``GridSearchCV``, ``is_classifier`` and the HTML repr) and score it
+    with ``score(X, y)``: token accuracy here."""
+    from sklearn.base import is_classifier
+    from sklearn.model_selection import GridSearchCV, cross_val_score
+    from sklearn.utils import estimator_html_repr
+
+    words = [[w for w, _ in s] for s in GOLD] * 3
+    tags = [[t for _, t in s] for s in GOLD] * 3
+    scores = cross_val_score(Tagger(max_epochs=2), words, tags, cv=2)
+    assert scores.shape == (2,) and ((0 <= scores) & (scores <= 1)).all()
+    search = GridSearchCV(Tagger(max_epochs=2), {"decoder": ["greedy", "viterbi"]}, cv=2).fit(words, tags)
+    assert search.best_params_["decoder"] in ("greedy", "viterbi")
+    assert not is_classifier(Tagger()) and "Tagger" in estimator_html_repr(Tagger(max_epochs=2))
+    fitted = Tagger(max_epochs=2).fit(words, tags)
+    assert fitted.score(words, tags) == fitted.accuracy([list(zip(w, t)) for w, t in zip(words, tags)])
+
+
 def test_per_tag_metrics_of_number_tags():
     # a tagger fitted on number tags is scored per tag as on text tags (it was refused)
     gold = [[(w, len(w)) for w in WORDS]] * 3

@@ -525,3 +525,50 @@ def test_labels_are_one_class_per_value_in_memory_and_streamed(tmp_path, cli_run
     assert cli_run("train", big, "-o", tmp_path / "m.npz").exit_code == 0  # in memory: exact int64 labels
     r = cli_run("evaluate", tmp_path / "m.npz", big, "--stream")
     assert r.exit_code == 2 and "is beyond 2^53" in r.output, r.output
+
+
+def _forge_footer(cache, change):
+    from test_cache import footer_of, with_footer
+
+    raw = cache.read_bytes()
+    footer, _ = footer_of(raw)
+    change(footer)
+    cache.write_bytes(with_footer(raw, footer))
+
+
+@pytest.mark.parametrize(
+    "fmt,hash_bits,change",
+    [
+        # the weights were sized by the hash, the indices checked against the footer's width:
+        # with indices beyond 128 as well, the compiled loop wrote past the weights (SIGSEGV)
+        ("libsvm", 7, lambda f: f.update(n_features=2**20)),
+        ("libsvm", None, lambda f: f.update(n_features=f["n_features"] + 1)),  # a model one column wider
+        ("libsvm", None, lambda f: f.update(n_features=2**31 - 1)),  # "needs 40 GiB", blamed on the data
+        ("libsvm", None, lambda f: f["labels"].update(values=[*f["labels"]["values"], 7])),  # a class no row has
+        ("csv", None, lambda f: f.update(n_features=2 * f["n_features"], values="float32")),  # rows read anew
+    ],
+)
+def test_an_edited_cache_is_rebuilt_not_trusted(tmp_path, fmt, hash_bits, change):
+    """A cache read back is checked against what the data say: its width against the hash and
+    the columns its rows use (CSR) or the source's first block (dense), its labels against its
+    rows; and an error met while training on a reused cache makes the cache be rebuilt once (the
+    error is the data's only if a fresh cache gives it too).  Each edit here keeps every
+    checksum valid, so only these checks can see it."""
+    X, y = problem(5, n=200)
+    if fmt == "csv":
+        data = tmp_path / "d.csv"
+        lines = [",".join([*(f"x{j}" for j in range(X.shape[1])), "label"])]
+        lines += [",".join([*map(repr, row.tolist()), str(label)]) for row, label in zip(X.toarray(), y)]
+        data.write_text("\n".join(lines) + "\n")
+    else:
+        data = write_libsvm(tmp_path / "d.svm", X, y)
+    src = Source(data, hash_bits=hash_bits)
+    fresh = stream.fit(Perceptron(max_epochs=3), src)
+    cache = tmp_path / "d.cache"
+    stream.fit(Perceptron(max_epochs=3), src, cache=cache)
+    good = cache.read_bytes()
+    _forge_footer(cache, change)
+    again = stream.fit(Perceptron(max_epochs=3), src, cache=cache)
+    np.testing.assert_array_equal(again.coef_, fresh.coef_)
+    np.testing.assert_array_equal(again.classes_, fresh.classes_)
+    assert cache.read_bytes() == good  # rebuilt as it was written

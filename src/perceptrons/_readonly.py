@@ -31,3 +31,22 @@ def read_only(a: np.ndarray) -> np.ndarray:
     view = a.view()
     view.flags.writeable = False
     return view
+
+
+def writable(state: dict) -> dict:
+    """``state`` with each read-only array replaced by a writable copy, to train on.
+
+    A model unpickled off a memory map (``joblib.load(..., mmap_mode="r")``) holds read-only
+    arrays: predicting reads them, but ``partial_fit`` or a warm ``fit`` writes its weights, and
+    numba refused a write to a read-only array with an internal typing error.
+
+    Parameters
+    ----------
+    state : dict
+        Name → value; values that are not arrays are kept as they are.
+
+    Returns
+    -------
+    dict
+    """
+    return {k: v.copy() if isinstance(v, np.ndarray) and not v.flags.writeable else v for k, v in state.items()}

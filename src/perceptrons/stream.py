@@ -97,12 +97,17 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
     # A cache whose footer checks out can still hold a damaged block, found only when read (each
     # block's CRC): then it is rebuilt from the source once and the fit starts again.
     for rebuild in (False, True):
-        with epoch_cache(src, cache, progress, rebuild=rebuild) as ec:
+        with epoch_cache(src, cache, progress, rebuild=rebuild) as (ec, reused):
             try:
                 _epochs(estimator, ec, src, shuffle_buffer, callback, progress)
                 break
             except CacheError:
                 if rebuild:
+                    raise
+            except PerceptronsError:
+                # a cache read back from disk may have been edited where no check can see it (a
+                # label, a weight): an error is the data's only if a cache built afresh gives it too
+                if rebuild or not reused:
                     raise
     warn_not_converged(estimator, stacklevel=2)
     return estimator
@@ -110,6 +115,10 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
 
 def _epochs(estimator, ec, src, shuffle_buffer, callback, progress):
     """The epochs of a streamed fit, each a pass over the epoch cache ``ec``."""
+    from perceptrons.io.cache import CacheError
+
+    if src.hashed_width is not None and ec.n_features != src.hashed_width:  # the weights are as wide as the hash
+        raise CacheError(ec.path, f"{ec.n_features} columns, but the source hashes into {src.hashed_width}")
     classes, rank = _classes(src, ec.labels)
     w_dtype = np.float32 if ec.storage == "csr" else np.float64  # as weight_dtype picks for the in-memory fit
     estimator._stream_begin(src.hashed_width or ec.n_features, classes, w_dtype)
@@ -117,9 +126,12 @@ def _epochs(estimator, ec, src, shuffle_buffer, callback, progress):
     rng = np.random.default_rng(seed_of(estimator.random_state))
     start = time.perf_counter()
     Xop = None
+    widest = 0  # columns the rows use, over the first epoch: a width read from the data must be theirs
     for epoch in range(1, estimator.max_epochs + 1):
         mistakes = rows = 0
         for block, perm in _ordered(ec.blocks(), buffer, rng):
+            if epoch == 1 and block.indices is not None and block.indices.size:
+                widest = max(widest, int(block.indices.max()) + 1)
             Xop = block.operand()
             yi = rank[block.y]
             scale = _block_scale(src, block, estimator.class_weight, yi, classes)
@@ -130,6 +142,8 @@ def _epochs(estimator, ec, src, shuffle_buffer, callback, progress):
             rows += block.n_rows
             if progress is not None:
                 progress("train", rows, epoch, 0)
+        if epoch == 1 and ec.storage == "csr" and src.hashed_width is None and widest != ec.n_features:
+            raise CacheError(ec.path, f"{ec.n_features} columns, but its rows use {widest}")
         estimator._stream_epoch_done(mistakes)
         if callback is not None and callback(epoch, mistakes, time.perf_counter() - start) is False:
             estimator._stopped_by_callback = True
@@ -226,9 +240,9 @@ class WeightedHits:
 # ---------------------------------------------------------------------- the epoch cache
 @contextlib.contextmanager
 def epoch_cache(src, path=None, progress=None, rebuild=False):
-    """The epoch cache of ``src`` at ``path``: reused when valid for this source (and not
-    ``rebuild``), else (re)built by a first pass; a temporary file removed on exit when
-    ``path`` is None.
+    """``(cache, reused)``: the epoch cache of ``src`` at ``path``, reused (read back from disk)
+    when valid for this source and not ``rebuild``, else (re)built by a first pass; a temporary
+    file removed on exit when ``path`` is None.
 
     A first pass that fails (a bad row, Ctrl-C, SIGTERM) leaves no cache file.
     """
@@ -241,6 +255,9 @@ def epoch_cache(src, path=None, progress=None, rebuild=False):
         path = os.path.join(tmpdir.name, "epochs.cache")
     try:
         cache = None if rebuild else open_cache(path, fp)[0]
+        if cache is not None and cache.storage == "dense" and _width(src) != cache.n_features:
+            cache = None  # its footer's width is not the data's: rebuilt
+        reused = cache is not None
         if cache is None and _foreign(path):
             raise PerceptronsError(
                 f"{path}: exists and is not an epoch cache; a cache is never written over another "
@@ -262,10 +279,19 @@ def epoch_cache(src, path=None, progress=None, rebuild=False):
                 raise PerceptronsError(f"{path}: the epoch cache just written cannot be read back ({reason})")
         if cache.n_rows == 0:
             raise PerceptronsError(f"{src.spec}: no data rows")
-        yield cache
+        yield cache, reused
     finally:
         if tmpdir is not None:
             tmpdir.cleanup()
+
+
+def _width(src):
+    """The columns of a dense source's first block (a block of a few MB parsed): what a cache
+    read back must agree with, since a footer can be edited so that its records read alike.
+    """
+    with contextlib.closing(src.blocks()) as blocks:
+        first = next(blocks, None)
+    return None if first is None or first.X is None else first.X.shape[1]
 
 
 def _foreign(path):

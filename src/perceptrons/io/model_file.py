@@ -17,7 +17,6 @@ import hashlib
 import io
 import json
 import os
-import re
 import zipfile
 
 import numpy as np
@@ -25,6 +24,7 @@ import numpy as np
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.atomic import atomic_write_bytes
 from perceptrons.io.npy import _first_line, read_npy
+from perceptrons.io.strict_json import strict_loads
 
 FORMAT = "perceptrons-model"
 FORMAT_VERSION = 1
@@ -106,25 +106,16 @@ def _check_meta_text(path, raw):
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         _fail(path, "metadata record is not UTF-8")
-    # Nesting depth, outside strings, before the recursive parser sees it.
-    bare = np.frombuffer(re.sub(r'"(?:[^"\\]|\\.)*"', '""', text).encode(), dtype=np.uint8)
-    step = np.isin(bare, (ord("["), ord("{"))).astype(np.int64) - np.isin(bare, (ord("]"), ord("}")))
-    if bare.size and np.cumsum(step).max() > MAX_META_DEPTH:
-        _fail(path, f"metadata record nested deeper than {MAX_META_DEPTH} levels")
-
-    def no_constant(token):  # NaN, Infinity: not JSON, and never written by us
-        raise ValueError(f"{token} is not a JSON number")
-
-    def unique_keys(pairs):
-        keys = [k for k, _ in pairs]
-        if len(set(keys)) != len(keys):
-            raise ValueError("duplicate key in a JSON object")
-        return dict(pairs)
-
     try:
-        meta = json.loads(text, parse_constant=no_constant, object_pairs_hook=unique_keys)
-    except (ValueError, RecursionError) as exc:
-        _fail(path, f"metadata record is not valid JSON ({_first_line(exc)})")
+        meta = strict_loads(text, MAX_META_DEPTH)
+    except ValueError as exc:
+        reason = str(exc)
+        _fail(
+            path,
+            f"metadata record {reason}"
+            if reason.startswith("nested")
+            else f"metadata record is not valid JSON ({_first_line(exc)})",
+        )
     if not isinstance(meta, dict):
         _fail(path, f"metadata record is a JSON {type(meta).__name__}, expected an object")
     return meta

@@ -22,6 +22,7 @@ from sklearn.utils.validation import check_is_fitted
 from perceptrons._jit import linear as K
 from perceptrons._jit.rows import is_binary, kernel_operand, weight_dtype
 from perceptrons._memory import check_allocation
+from perceptrons._readonly import writable
 from perceptrons._validation import (
     RANDOM_STATE,
     Interval,
@@ -155,6 +156,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         Xop = kernel_operand(X)
         if not warm:
             self._init_state(X.shape[1], rng, weight_dtype(Xop))
+        self._state = writable(self._state)  # a warm fit of a model loaded off a memory map
         self._widen_unless_exact(Xop, scale)
         self._reset_history()
         self._start_fit(X, Xop, yi, scale)
@@ -225,6 +227,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         yi = encode_labels(y, self.classes_)
         scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
         Xop = kernel_operand(X)
+        self._state = writable(self._state)  # a model loaded off a memory map
         self._widen_unless_exact(Xop, scale)
         self._start_fit(X, Xop, yi, scale)
         self._train(Xop, yi, scale, 1, self._rng, None, online=True)

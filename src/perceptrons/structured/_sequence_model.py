@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._jit.rows import is_binary, kernel_operand
+from perceptrons._readonly import writable
 from perceptrons._validation import (
     RANDOM_STATE,
     Interval,
@@ -156,6 +157,8 @@ class SequenceModel(RunningWeights, DecodingMixin, ParamsMixin):
         if getattr(self, "_state", None) is None and hasattr(self, "_W_final"):
             self._restart_from_final()
         first = getattr(self, "_state", None) is None
+        if not first:  # a model loaded off a memory map holds read-only weights
+            self._state = writable(self._state)
         if first and classes is None:
             raise PerceptronsError(
                 "classes must be passed on the first call to partial_fit (all tags that will be seen)"

@@ -20,7 +20,7 @@ import numpy as np
 from perceptrons._jit.decode import column_maxima
 from perceptrons._jit.features import key_filter
 from perceptrons._jit.word_cache import cache_words, scores_cached, tag_cached, word_emissions
-from perceptrons._validation import PerceptronsError
+from perceptrons._validation import PerceptronsTypeError
 from perceptrons.structured._operands import check_tables, table_bytes
 from perceptrons.structured.decoders import decoder_code
 from perceptrons.structured.features import BOS, EOS
@@ -114,7 +114,7 @@ class WordCache:
 
         Raises
         ------
-        PerceptronsError
+        PerceptronsTypeError
             For a word that is not a str.
         """
         state = self._state
@@ -142,7 +142,7 @@ class WordCache:
             # the words already cached are str: only the new ones need the check
             if not all(isinstance(w, str) for w in new):
                 bad = next(w for w in new if not isinstance(w, str))
-                raise PerceptronsError(
+                raise PerceptronsTypeError(  # a TypeError, as NLTK raises for it
                     f"a sentence must be a list of word strings; found a word of type {type(bad).__name__}"
                 )
             if (state.n + len(new)) * state.row_bytes > MAX_BYTES:

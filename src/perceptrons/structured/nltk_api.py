@@ -87,6 +87,10 @@ class NLTKTaggerAPI:
         """
         if not Interval(Integral, 1, None).accepts(nr_iter):
             raise PerceptronsError(f"nr_iter must be an int in the range [1, inf). Got {nr_iter!r} instead.")
+        if save_loc is not None:  # a directory or a missing one refused now, not after the fit
+            from perceptrons.io.atomic import output_target
+
+            output_target(save_loc)
         self.set_params(max_epochs=nr_iter)
         self.fit(sentences)
         if save_loc is not None:
@@ -191,6 +195,42 @@ class NLTKTaggerAPI:
         """
         reference, test = self._gold_and_predicted(gold)
         return sum(map(operator.eq, reference, test)) / len(reference)
+
+    def score(self, sentences: Sequence[Sequence[str]], tags: Sequence[Sequence[str]] | None = None) -> float:
+        """Token accuracy, scikit-learn's ``score(X, y)``: what ``GridSearchCV`` and
+        ``cross_val_score`` use when given no scoring.
+
+        Parameters
+        ----------
+        sentences : list of list of str, or list of list of (str, str)
+            Words; or, with ``tags=None``, tagged sentences, as :meth:`accuracy` takes them.
+        tags : list of list of str, default=None
+            One gold tag per word.
+
+        Returns
+        -------
+        float
+            In [0, 1].
+        """
+        if tags is None:
+            return self.accuracy(sentences)
+        from perceptrons.structured._tagger_predict import check_corpus
+
+        check_corpus(sentences, tags)
+        return self.accuracy([list(zip(w, t)) for w, t in zip(sentences, tags)])
+
+    def __sklearn_tags__(self):
+        """scikit-learn's tags, for its model selection and display tools: a tagger takes lists of
+        word strings, not a 2-D array, and is no classifier of rows (so ``cross_val_score``
+        splits its sentences with ``KFold``, not by their tags).
+        """
+        from sklearn.utils import InputTags, Tags, TargetTags
+
+        return Tags(
+            estimator_type=None,
+            target_tags=TargetTags(required=False),  # tagged sentences carry their tags
+            input_tags=InputTags(two_d_array=False, string=True),
+        )
 
     def _gold_and_predicted(self, gold):
         """The gold tags and the predicted tags of ``gold``'s tokens, as two flat lists."""

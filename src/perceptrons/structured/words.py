@@ -12,7 +12,7 @@ from itertools import chain
 import numpy as np
 
 from perceptrons._readonly import read_only
-from perceptrons._validation import PerceptronsError
+from perceptrons._validation import PerceptronsError, PerceptronsTypeError
 
 ATTRIBUTES = (
     "w",
@@ -139,7 +139,7 @@ def raise_not_words(sentences, first=0):
     if i is None:
         return
     bad = next(w for w in sentences[i] if not isinstance(w, str))
-    raise PerceptronsError(
+    raise PerceptronsTypeError(  # a TypeError, as NLTK raises for it
         f"sentences[{first + i}] must be a list of word strings; found a word of type {type(bad).__name__}"
     )
 

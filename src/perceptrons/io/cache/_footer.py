@@ -1,7 +1,5 @@
 """Reading an epoch cache's header, trailer and footer, and checking every field of the footer."""
 
-import json
-import re
 import zlib
 
 import numpy as np
@@ -21,6 +19,7 @@ from perceptrons.io.cache._format import (
     MAX_FOOTER_DEPTH,
     VERSION,
 )
+from perceptrons.io.strict_json import strict_loads
 
 _FIELDS = (
     "format",
@@ -95,25 +94,15 @@ def _parse_json(raw):
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         _fail("corrupted footer (not UTF-8)")
-    # nesting depth outside strings, before the recursive parser sees it
-    bare = np.frombuffer(re.sub(r'"(?:[^"\\]|\\.)*"', '""', text).encode(), dtype=np.uint8)
-    step = np.isin(bare, (ord("["), ord("{"))).astype(np.int64) - np.isin(bare, (ord("]"), ord("}")))
-    if bare.size and np.cumsum(step).max() > MAX_FOOTER_DEPTH:
-        _fail(f"corrupted footer (nested deeper than {MAX_FOOTER_DEPTH} levels)")
-
-    def no_constant(token):  # NaN, Infinity: not JSON, never written
-        raise ValueError(f"{token} is not a JSON number")
-
-    def unique_keys(pairs):
-        keys = [k for k, _ in pairs]
-        if len(set(keys)) != len(keys):
-            raise ValueError("duplicate key")
-        return dict(pairs)
-
     try:
-        return json.loads(text, parse_constant=no_constant, object_pairs_hook=unique_keys)
-    except (ValueError, RecursionError) as exc:
-        _fail(f"corrupted footer (not valid JSON: {str(exc)[:80]})")
+        return strict_loads(text, MAX_FOOTER_DEPTH)
+    except ValueError as exc:
+        reason = str(exc)
+        _fail(
+            f"corrupted footer ({reason})"
+            if reason.startswith("nested")
+            else f"corrupted footer (not valid JSON: {reason[:80]})"
+        )
 
 
 def _is_int(v, lo=0, hi=_INT64[1]):

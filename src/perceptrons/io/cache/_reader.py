@@ -170,6 +170,7 @@ class Cache:
     def _records(self, f):
         """Every block in file order, then the totals checked against the footer."""
         row, nnz = 0, 0
+        labelled = np.zeros(len(self.labels), dtype=bool)
         if self.n_blocks:
             f.seek(self._offsets[0])  # records are contiguous: one sequential read from here
         for i in range(self.n_blocks):
@@ -181,9 +182,12 @@ class Cache:
                 raise CacheError(self.path, f"block {i}: cannot read ({exc.strerror or exc})") from None
             row += block.n_rows
             nnz += 0 if block.indices is None else block.indices.shape[0]
+            labelled[block.y] = True
             yield block
         if nnz != self.nnz:
             raise CacheError(self.path, f"corrupted (the blocks hold {nnz} entries, the footer says {self.nnz})")
+        if not labelled.all():  # the writer stores the labels of rows only: one more is an edit
+            raise CacheError(self.path, f"corrupted (the label {self.labels[int(np.argmin(labelled))]!r} has no row)")
 
     def _read_block(self, f, i, row):
         size = self._ends[i] - self._offsets[i]
