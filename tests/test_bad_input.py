@@ -661,10 +661,19 @@ OPTION_CASES = [  # non-finite and absurd parameters are refused naming the opti
         ("--seed", "4294967292"),
     ),
     Case("demo--seed=abc", ("demo", "--seed", "abc", "--out", "{d}/fig"), {}, ("--seed", "not an integer")),
+    # the directory is made before the training: an errno line naming nothing came after it
+    Case("demo--out-empty", ("demo", "--out", ""), {}, ("--out", "cannot make this directory")),
 ]
 
 TRACE_ANALYZE_CASES = [
     Case("trace--epochs=0", ("trace", "{d}/d.csv", "--epochs", "0"), {"d.csv": GOOD}, ("--epochs",)),
+    # trace prints labels as they are: an escape sequence reached the terminal (its title set)
+    Case(
+        "trace-label-with-escape",
+        ("trace", "{d}/d.csv"),
+        {"d.csv": "a,b,label\n1,0,x\x1b]0;pwned\x07\n0,1,y\n"},
+        ("d.csv: label", "control characters"),
+    ),
     Case(
         "trace--seed-too-large",
         ("trace", "{d}/d.csv", "--seed", "99999999999"),

@@ -312,6 +312,36 @@ def test_an_unreachable_scheduler_is_one_clear_error():
         distributed.fit(Perceptron(), X, y, client="tcp://127.0.0.1:1")
 
 
+def test_a_scheduler_address_that_is_no_scheduler_is_one_clear_error():
+    """An HTTP server at the address: its reply, read as a message header, declared exabytes,
+    and the error blamed the data file and the memory ("out of memory: Unable to allocate
+    3.07 EiB")."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+
+    def answer():
+        for _ in range(8):  # the client may retry
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            conn.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<html>not dask</html>" * 50)
+            conn.close()
+
+    threading.Thread(target=answer, daemon=True).start()
+    X, y = _data("dense", 2)
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    try:
+        with pytest.raises(PerceptronsError, match=f"cannot reach the Dask scheduler at '{address}'"):
+            distributed.fit(Perceptron(), X, y, client=address)
+    finally:
+        server.close()
+
+
 # ---------------------------------------------------------------------- faults
 def _kill_a_worker_after(client, epoch_to_kill):
     pids = list(client.run(os.getpid).values())

@@ -384,3 +384,19 @@ def test_voted_final_model_is_a_grid_of_its_predictions():
     gy = y0 + (np.arange(64) + 0.5) * (y1 - y0) / 64
     P = np.column_stack([np.tile(gx, 64), np.repeat(gy, 64)])
     assert d["final"]["grid"] == "".join("1" if v == 1 else "0" for v in ref.predict(P))
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="no /dev/stdout here")
+def test_a_report_to_standard_output_by_name_ends_with_the_page(tmp_path):
+    """``-o /dev/stdout`` is standard output as ``-o -`` is: the summary line was printed after
+    ``</html>`` into the page."""
+    X, y, _, _ = separable(30, 2, margin=0.05, random_state=0)
+    data = write_csv(tmp_path / "sep.csv", X, y)
+    done = subprocess.run(
+        [sys.executable, "-m", "perceptrons", "report", str(data), "-o", "/dev/stdout"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith("</html>") and "report: " not in done.stdout

@@ -28,6 +28,12 @@ def command(out_dir, seed):
     where = out_dir if os.path.isdir(out_dir) else parent  # the figures' temporary files go there
     if not os.access(where, os.W_OK | os.X_OK):
         raise click.BadParameter(f"{out_dir}: cannot create a file in {where!r}: permission denied", param_hint="--out")
+    try:  # made now: an empty name, a name too long or a file system that refuses fails here, named
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as exc:
+        raise click.BadParameter(
+            f"{out_dir!r}: cannot make this directory ({exc.strerror})", param_hint="--out"
+        ) from None
     import warnings
 
     import numpy as np
@@ -42,7 +48,6 @@ def command(out_dir, seed):
     from perceptrons.datasets import noisy_blobs, separable
     from perceptrons.report import write_report
 
-    os.makedirs(out_dir, exist_ok=True)
     warnings.simplefilter("ignore", ConvergenceWarning)
     console = Console()
     if not console.is_terminal:

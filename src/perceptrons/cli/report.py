@@ -64,5 +64,7 @@ def command(data, output, model, label, fmt, no_intercept, epochs, seed, title):
         random_state=seed,
         title=title,
     )
-    if output != "-":
+    from perceptrons.io.atomic import output_target
+
+    if output_target(output)[0] == "file":  # not after the page on standard output (-, /dev/stdout)
         click.echo(f"report: {output}")

@@ -70,7 +70,9 @@ def connect(client=None, n_workers=None, dashboard=False):
 def _connected(distributed, address):
     try:
         c = distributed.Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as e:
+    except (OSError, TimeoutError, ValueError, MemoryError) as e:
+        # MemoryError: a server that answers but is no Dask scheduler (an HTTP server, say): its
+        # reply read as a message header declares exabytes
         raise SchedulerUnreachable(
             f"cannot reach the Dask scheduler at {address!r} within {CONNECT_TIMEOUT} s "
             f"({type(e).__name__}); is `dask scheduler` running there?"
