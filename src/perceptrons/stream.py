@@ -37,7 +37,7 @@ import numpy as np
 
 from perceptrons._validation import PerceptronsError, sample_scale, seed_of, warn_not_converged
 from perceptrons.io.blocks import join
-from perceptrons.io.labels import float_labels, typed_labels
+from perceptrons.io.labels import file_labels
 from perceptrons.io.sources import Source
 
 #: rows shuffled together when ``order="shuffle"`` and no ``shuffle_buffer`` is given
@@ -121,7 +121,7 @@ def _epochs(estimator, ec, src, shuffle_buffer, callback, progress):
         raise CacheError(ec.path, f"{ec.n_features} columns, but the source hashes into {src.hashed_width}")
     classes, rank = _classes(src, ec.labels)
     w_dtype = np.float32 if ec.storage == "csr" else np.float64  # as weight_dtype picks for the in-memory fit
-    estimator._stream_begin(src.hashed_width or ec.n_features, classes, w_dtype)
+    estimator._stream_begin(ec.n_features, classes, w_dtype)  # the hash's width, checked above
     buffer = shuffle_buffer or (DEFAULT_SHUFFLE_BUFFER if estimator.order == "shuffle" else None)
     rng = np.random.default_rng(seed_of(estimator.random_state))
     start = time.perf_counter()
@@ -310,10 +310,7 @@ def _foreign(path):
 # ---------------------------------------------------------------------- pieces
 def _classes(src, table):
     """The sorted classes and, per label code of the cache, its class index."""
-    if table.dtype.kind in "OUS":
-        labels = typed_labels([str(v) for v in table.tolist()])
-    else:
-        labels = float_labels(table, src.spec) if table.dtype.kind == "f" else np.asarray(table)
+    labels = file_labels(table, src.spec)
     classes, rank = np.unique(labels, return_inverse=True)
     if classes.shape[0] < 2:
         raise PerceptronsError(
@@ -373,10 +370,7 @@ def labels_as_classes(y, classes, where="the labels"):
     y = np.asarray(y)
     if y.dtype.kind == "f" and classes.dtype.kind == "f":  # a model file whose classes are floats
         return y
-    if y.dtype.kind in "OUS":
-        y = typed_labels([str(v) for v in y.tolist()])
-    elif y.dtype.kind == "f":
-        y = float_labels(y, where)
+    y = file_labels(y, where)
     if classes.dtype.kind == "U" and y.dtype.kind != "U":
         y = y.astype(str)
     return y

@@ -66,6 +66,16 @@ def weight_dtype(Xop):
     return np.float64
 
 
+def operand_values(Xop, row=None):
+    """The stored values of a kernel operand (all of them, or one row's); ones for binary CSR."""
+    if not isinstance(Xop, tuple):
+        return Xop if row is None else Xop[row]
+    if len(Xop) == 2:  # binary CSR: every stored value is 1
+        return np.ones(1)
+    data, _, indptr = Xop
+    return data if row is None else data[indptr[row] : indptr[row + 1]]
+
+
 def is_binary(Xop):
     """Whether the operand is CSR without a value array (every value 1)."""
     return isinstance(Xop, tuple) and len(Xop) == 2

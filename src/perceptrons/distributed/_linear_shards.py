@@ -10,7 +10,7 @@ import numpy as np
 from perceptrons._jit.rows import kernel_operand
 from perceptrons._validation import PerceptronsError, encode_labels, sample_scale
 from perceptrons.distributed._inputs import split_rows
-from perceptrons.io.labels import float_labels, typed_labels
+from perceptrons.io.labels import file_labels
 
 
 @dataclass
@@ -163,10 +163,7 @@ def classes_of(summaries):
     """The sorted classes over every shard's labels (typed as the in-memory readers type them)
     and each class's number of rows."""
     table = np.concatenate([s["labels"] for s in summaries])
-    if table.dtype.kind in "OUS":
-        labels = typed_labels([str(v) for v in table.tolist()])
-    else:
-        labels = float_labels(table, "the shards") if table.dtype.kind == "f" else table
+    labels = file_labels(table, "the shards")
     classes, code = np.unique(labels, return_inverse=True)
     if classes.shape[0] < 2:
         raise PerceptronsError(

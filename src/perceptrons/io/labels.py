@@ -123,3 +123,13 @@ def is_float(v):
         return True
     except ValueError:
         return False
+
+
+def file_labels(labels, where):
+    """Labels read from a file, typed once whatever the reader: text as :func:`typed_labels`
+    types it, parsed floats (LIBSVM, VW) as :func:`float_labels` does, integers as they are.
+    """
+    labels = np.asarray(labels)
+    if labels.dtype.kind in "OUS":
+        return typed_labels([str(v) for v in labels.tolist()])
+    return float_labels(labels, where) if labels.dtype.kind == "f" else labels

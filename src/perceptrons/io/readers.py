@@ -84,13 +84,13 @@ def read_data(
         None when the format has no weights or every weight is 1.
     """
     path = os.fspath(path)
-    args = (label, fmt, n_features, return_label_name, require_labels, return_weight)
+    options = (n_features, return_label_name, require_labels, return_weight)
     if path == "-":
         if fmt is None:
             raise PerceptronsError(
                 f"-: standard input has no file extension to tell its format; give --format (one of {', '.join(FORMATS)})"
             )
-        return _read_spooled("standard input", None, *args)
+        return _read_spooled("standard input", None, label, fmt, *options)
     fmt = fmt or guess_format(path)
     if fmt not in READERS:
         raise PerceptronsError(f"--format must be one of {list(FORMATS)}; got {fmt!r}")
@@ -99,7 +99,7 @@ def read_data(
     if os.path.isdir(path):
         raise PerceptronsError(f"{path}: is a directory, expected a data file")
     if not os.path.isfile(path):  # a pipe, a device: read once, into a file the readers can measure and seek
-        return _read_spooled(path, path, label, fmt, *args[2:])
+        return _read_spooled(path, path, label, fmt, *options)
     check_fits_in_memory(path, fmt)
     module, function = READERS[fmt].split(":")
     reader = getattr(import_module(module), function)

@@ -20,7 +20,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from perceptrons._jit import linear as K
-from perceptrons._jit.rows import is_binary, kernel_operand, weight_dtype
+from perceptrons._jit.rows import is_binary, kernel_operand, operand_values, weight_dtype
 from perceptrons._memory import check_allocation
 from perceptrons._readonly import writable
 from perceptrons._validation import (
@@ -53,20 +53,10 @@ if TYPE_CHECKING:
     _Linear = TypeVar("_Linear", bound="LinearPerceptronBase")
 
 
-def _values(Xop, row=None):
-    """The stored values of X as the compiled loops see it (all of them, or one row's)."""
-    if not isinstance(Xop, tuple):
-        return Xop if row is None else Xop[row]
-    if len(Xop) == 2:  # binary CSR: every stored value is 1
-        return np.ones(1)
-    data, _, indptr = Xop
-    return data if row is None else data[indptr[row] : indptr[row + 1]]
-
-
 def _overflow_error(what, Xop):
     """``what`` is not finite although the row it came from is: an overflow, unless X holds
     NaN/inf elsewhere (a cold fit finds those only when it scores their row)."""
-    values = _values(Xop)
+    values = operand_values(Xop)
     top = float(np.abs(values).max()) if values.size else 0.0
     if not np.isfinite(top):
         return PerceptronsError("Input X contains NaN or infinity; expected finite values")
@@ -76,7 +66,7 @@ def _overflow_error(what, Xop):
 def _nonfinite_score_error(Xop, row):
     """The compiled loops stop at the first row whose score is not finite: NaN/inf in that row, or
     finite features so large that the score (or the weights) overflowed."""
-    if not np.isfinite(_values(Xop, row)).all():
+    if not np.isfinite(operand_values(Xop, row)).all():
         return PerceptronsError(f"Input X contains NaN or infinity (row {row}); expected finite values")
     return _overflow_error(f"score of row {row}", Xop)
 
@@ -154,9 +144,10 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             assert_finite(X)
         rng = self._rng = np.random.default_rng(seed_of(self.random_state))
         Xop = kernel_operand(X)
-        if not warm:
+        if warm:
+            self._state = writable(self._state)  # a model loaded off a memory map
+        else:
             self._init_state(X.shape[1], rng, weight_dtype(Xop))
-        self._state = writable(self._state)  # a warm fit of a model loaded off a memory map
         self._widen_unless_exact(Xop, scale)
         self._reset_history()
         self._start_fit(X, Xop, yi, scale)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._jit.rows import is_binary, kernel_operand
+from perceptrons._jit.rows import is_binary, kernel_operand, operand_values
 from perceptrons._readonly import writable
 from perceptrons._validation import (
     RANDOM_STATE,
@@ -379,7 +379,8 @@ class SequenceModel(RunningWeights, DecodingMixin, ParamsMixin):
             decoder_code(self.decoder),
         )
         if mistakes < 0:  # the loop stopped at a sequence whose scores overflowed
-            raise overflow_error(f"the emission scores of sequence {-1 - mistakes}", _top_value(op))
+            values = operand_values(op)
+            raise overflow_error(f"the emission scores of sequence {-1 - mistakes}", float(np.abs(values).max()))
         return mistakes, wrong
 
     # ------------------------------------------------------------------ validation
@@ -401,9 +402,3 @@ def _check_known(y, classes):
     unknown = np.setdiff1d(sorted_labels(y), classes)
     if unknown.size:
         raise PerceptronsError(f"y contains tags {unknown[:5].tolist()} that are not in classes {classes.tolist()}")
-
-
-def _top_value(op):
-    """The largest magnitude among the stored values of a kernel operand (1 for binary rows)."""
-    values = op if isinstance(op, np.ndarray) else (op[0] if len(op) == 3 else np.ones(1))
-    return float(np.abs(values).max()) if values.size else 0.0

@@ -193,51 +193,13 @@ class NLTKTaggerAPI:
         float
             In [0, 1].
         """
-        reference, test = self._gold_and_predicted(gold)
-        return sum(map(operator.eq, reference, test)) / len(reference)
-
-    def score(self, sentences: Sequence[Sequence[str]], tags: Sequence[Sequence[str]] | None = None) -> float:
-        """Token accuracy, scikit-learn's ``score(X, y)``: what ``GridSearchCV`` and
-        ``cross_val_score`` use when given no scoring.
-
-        Parameters
-        ----------
-        sentences : list of list of str, or list of list of (str, str)
-            Words; or, with ``tags=None``, tagged sentences, as :meth:`accuracy` takes them.
-        tags : list of list of str, default=None
-            One gold tag per word.
-
-        Returns
-        -------
-        float
-            In [0, 1].
-        """
-        if tags is None:
-            return self.accuracy(sentences)
-        from perceptrons.structured._tagger_predict import check_corpus
-
-        check_corpus(sentences, tags)
-        return self.accuracy([list(zip(w, t)) for w, t in zip(sentences, tags)])
-
-    def __sklearn_tags__(self):
-        """scikit-learn's tags, for its model selection and display tools: a tagger takes lists of
-        word strings, not a 2-D array, and is no classifier of rows (so ``cross_val_score``
-        splits its sentences with ``KFold``, not by their tags).
-        """
-        from sklearn.utils import InputTags, Tags, TargetTags
-
-        return Tags(
-            estimator_type=None,
-            target_tags=TargetTags(required=False),  # tagged sentences carry their tags
-            input_tags=InputTags(two_d_array=False, string=True),
-        )
+        words, tags = split_tagged(gold, "gold")
+        return _token_accuracy(tags, self.predict(words))
 
     def _gold_and_predicted(self, gold):
         """The gold tags and the predicted tags of ``gold``'s tokens, as two flat lists."""
         words, tags = split_tagged(gold, "gold")
-        reference = list(chain.from_iterable(tags))
-        if not reference:
-            raise PerceptronsError("gold has no tokens; nothing to score")
+        reference = _reference(tags)
         return reference, list(chain.from_iterable(self.predict(words)))
 
     def evaluate(self, gold: Iterable[Sequence[tuple[str, str]]]) -> float:
@@ -421,3 +383,19 @@ class _TagCounts:
         if p == 0.0 or r == 0.0:
             return 0.0
         return 1.0 / (alpha / p + (1 - alpha) / r)
+
+
+def _reference(tags):
+    """The gold tags of every token, one flat list; refused when there is none."""
+    reference = list(chain.from_iterable(tags))
+    if not reference:
+        raise PerceptronsError("gold has no tokens; nothing to score")
+    return reference
+
+
+def _token_accuracy(tags, predicted):
+    """The share of tokens whose predicted tag (``predicted``, one list a sentence) is the gold
+    one (``tags``, the same).
+    """
+    reference = _reference(tags)
+    return sum(map(operator.eq, reference, chain.from_iterable(predicted))) / len(reference)

@@ -20,6 +20,7 @@ from perceptrons.structured._params import ParamsMixin
 from perceptrons.structured._sequence_model import SequenceModel
 from perceptrons.structured._tagdict import TagDictMixin
 from perceptrons.structured._tagger_predict import TaggingMixin, check_corpus
+from perceptrons.structured._tagger_sklearn import SklearnTaggerMixin
 from perceptrons.structured._tagger_state import TaggerState
 from perceptrons.structured.clusters import load_clusters
 from perceptrons.structured.corpus import Corpus
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from typing import Literal
 
 
-class Tagger(TaggingMixin, NLTKTaggerAPI, TagDictMixin, TaggerState, ParamsMixin):
+class Tagger(TaggingMixin, NLTKTaggerAPI, SklearnTaggerMixin, TagDictMixin, TaggerState, ParamsMixin):
     """Part-of-speech tagger: feature templates + :class:`SequencePerceptron`.
 
     Parameters
