@@ -324,7 +324,7 @@ def test_a_scheduler_address_that_is_no_scheduler_is_one_clear_error():
     server.listen()
 
     def answer():
-        for _ in range(8):  # the client may retry
+        while True:  # every connection the client tries: one left waiting in the backlog is silent
             try:
                 conn, _ = server.accept()
             except OSError:
@@ -340,6 +340,29 @@ def test_a_scheduler_address_that_is_no_scheduler_is_one_clear_error():
             distributed.fit(Perceptron(), X, y, client=address)
     finally:
         server.close()
+
+
+def test_a_server_that_accepts_and_stays_silent_is_unreachable_within_the_timeout(monkeypatch):
+    """Dask's Client bounds the TCP connection but waited for the scheduler's handshake without
+    a deadline: a port that accepts and never answers hung the fit forever."""
+    import socket
+    import time
+
+    from perceptrons.distributed import _engine
+
+    monkeypatch.setattr(_engine, "CONNECT_TIMEOUT", 2)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()  # the kernel completes the connection; nobody ever reads or writes
+    X, y = _data("dense", 2)
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    start = time.monotonic()
+    try:
+        with pytest.raises(PerceptronsError, match=f"cannot reach the Dask scheduler at '{address}' within 2 s"):
+            distributed.fit(Perceptron(), X, y, client=address)
+    finally:
+        server.close()
+    assert time.monotonic() - start < 30
 
 
 # ---------------------------------------------------------------------- faults

@@ -263,7 +263,7 @@ def test_fifo_is_written_into(run_cli, work):
     fifo = work / "fifo"
     os.mkfifo(fifo)
     got = []
-    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()), daemon=True)
     reader.start()
     code, out, err = run_cli(["predict", str(work / "m.npz"), str(work / "d.csv"), "-o", str(fifo)])
     reader.join(timeout=60)

@@ -69,6 +69,7 @@ def connect(client=None, n_workers=None, dashboard=False):
 @contextlib.contextmanager
 def _connected(distributed, address):
     try:
+        _handshake(distributed, address)
         c = distributed.Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError, MemoryError) as e:
         # MemoryError: a server that answers but is no Dask scheduler (an HTTP server, say): its
@@ -81,6 +82,27 @@ def _connected(distributed, address):
         yield c
     finally:
         c.close()
+
+
+def _handshake(distributed, address):
+    """Connect to ``address`` once and exchange Dask's handshake, all within
+    :data:`CONNECT_TIMEOUT`.
+
+    ``Client(address, timeout=...)`` bounds the TCP connection but then waits for the
+    scheduler's handshake without a deadline, so a server that accepts and stays silent (a
+    stopped process whose port is still open, a firewall's tarpit) hung the fit forever.  The
+    probe runs on an event loop of its own in a short-lived thread, so that it also works where
+    the caller's thread already runs one (a notebook).
+    """
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    async def once():
+        comm = await asyncio.wait_for(distributed.comm.connect(address, timeout=CONNECT_TIMEOUT), CONNECT_TIMEOUT)
+        await comm.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, once()).result()
 
 
 @contextlib.contextmanager
