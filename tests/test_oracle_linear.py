@@ -10,6 +10,7 @@ import reference as ref
 import scipy.sparse as sp
 
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron
+from perceptrons._validation import PerceptronsError
 
 # Short runs on data that are not separable, by design here: not converging is expected.
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
@@ -157,6 +158,68 @@ def test_voted_max_vectors_keeps_the_longest_surviving():
     # the last (current) vector is always kept; the other four are the longest-surviving finished ones
     finished = sorted(full.vector_counts_[:-1].tolist(), reverse=True)[:4]
     assert sorted(capped.vector_counts_[:-1].tolist(), reverse=True) == finished
+
+
+@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("model_file", [False, True])
+def test_voted_partial_fits_equal_one_fit(tmp_path, k, model_file):
+    """Each partial_fit stacks only the vectors it finished (it restacked the whole run: 50
+    partial_fits of 50,000 rows took 24 s); the run's vectors are the one fit's, also when it
+    resumes from a model file."""
+    from perceptrons import load_model, save_model
+
+    X, y = int_data(7, n=50, d=4, k=k)
+    one = VotedPerceptron(max_epochs=6).fit(X, y)
+    parts = VotedPerceptron()
+    for epoch in range(6):
+        if model_file and epoch == 3:
+            save_model(parts, tmp_path / "v.npz")
+            parts = load_model(tmp_path / "v.npz")
+        parts.partial_fit(X, y, classes=np.unique(y))
+    for name in ("vectors_", "vector_intercepts_", "vector_counts_"):
+        assert getattr(parts, name).tolist() == getattr(one, name).tolist(), name
+
+
+def test_voted_cap_set_between_partial_fits_keeps_the_longest_surviving():
+    """A cap set after uncapped partial_fits dropped one vector a step, never reaching it."""
+    X, y = int_data(3, n=60, d=5)
+    full, capped = VotedPerceptron(), VotedPerceptron()
+    for epoch in range(4):
+        if epoch == 2:
+            capped.set_params(max_vectors=4)
+        full.partial_fit(X, y, classes=[0, 1])
+        capped.partial_fit(X, y, classes=[0, 1])
+    assert capped.n_vectors_ == 4 and capped.n_vectors_dropped_ == full.n_vectors_ - 4
+    # the current vector, and the three finished ones that lasted longest (later first on a tie)
+    order = sorted(range(full.n_vectors_ - 1), key=lambda i: (full.vector_counts_[i], i))[-3:]
+    kept = [*sorted(order), full.n_vectors_ - 1]
+    assert capped.vectors_.tolist() == full.vectors_[kept].tolist()
+    assert capped.vector_counts_.tolist() == full.vector_counts_[kept].tolist()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_binary_votes_match_reference(seed):
+    """The compiled vote the report's training curve uses, vector by vector, against the
+    reference's sum in its own order: equal, not close."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(70, 3))
+    pm = np.where(X @ [1.0, -2.0, 0.5] + rng.normal(scale=0.8, size=70) > 0, 1, -1)
+    est = VotedPerceptron(max_epochs=4).fit(X, pm)
+    vectors = list(zip(est.vectors_.tolist(), est.vector_intercepts_.tolist(), est.vector_counts_.tolist()))
+    Xt = rng.normal(size=(40, 3)).tolist()
+    want = [sum(c * (1 if ref.dot(w, x) + b >= 0 else -1) for w, b, c in vectors) for x in Xt]
+    m = est.n_vectors_
+    assert est._binary_votes(np.array(Xt), 0, m).tolist() == want
+    # in two parts, as the curve adds them
+    parts = est._binary_votes(np.array(Xt), 0, m // 2) + est._binary_votes(np.array(Xt), m // 2, m)
+    assert parts.tolist() == want
+
+
+def test_binary_votes_refuse_an_overflow():
+    est = VotedPerceptron(max_epochs=2).fit([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]], [0, 1, 1])
+    X = np.array([[1.0, 1.0], [1e308, 1e308]])
+    with pytest.raises(PerceptronsError, match="the score of row 1 overflowed"):
+        est._binary_votes(X, 0, est.n_vectors_)
 
 
 @pytest.mark.parametrize("storage", list(STORAGES))

@@ -41,6 +41,11 @@ def finite_scores(scores, weights, first_row=0, X=None):
     if np.isfinite(scores).all():
         return scores
     row = first_row + int(np.flatnonzero(~np.isfinite(scores).reshape(scores.shape[0], -1).all(axis=1))[0])
+    raise score_overflow(row, weights, X)
+
+
+def score_overflow(row, weights, X=None):
+    """The error :func:`finite_scores` raises, for a loop that found the row itself."""
     top = float(np.abs(weights).max()) if weights.size else 0.0
     what, fix = "model weights", "the model does not fit this data"
     if X is not None:
@@ -50,7 +55,7 @@ def finite_scores(scores, weights, first_row=0, X=None):
             f"features up to {features:.3g}, model weights",
             "the model does not fit this data; scale the features",
         )
-    raise overflow_error(f"the score of row {row}", top, what=what, fix=fix)
+    return overflow_error(f"the score of row {row}", top, what=what, fix=fix)
 
 
 # ----------------------------------------------------------------------------- parameters
