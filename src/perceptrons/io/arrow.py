@@ -26,7 +26,7 @@ from perceptrons._validation import PerceptronsError
 from perceptrons.io.blocks import Block
 from perceptrons.io.csv_errors import RAGGED, csv_error, not_utf8
 from perceptrons.io.delimited import check_header
-from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label
+from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label, is_float
 
 
 def _pyarrow():
@@ -47,13 +47,20 @@ def delimited_blocks(
     """Blocks of a CSV/TSV file with a header line, read by ``pyarrow.csv.open_csv``."""
     _pyarrow()
     import pyarrow as pa
+    import pyarrow.types as pt
 
     reader = _open_csv(path, delimiter, block_bytes)
     names = _names(path, reader)
     check_header(f"{path}, line 1", names, label)
     col = _label_column(path, names, label)
     # the label is read as text, so that its classes stay exact; reopen with that type fixed
-    reader = _open_csv(path, delimiter, block_bytes, names, {names[col]: pa.string()})
+    types = {names[col]: pa.string()}
+    # and columns of whole numbers or true/false as float64: pyarrow's integer parser also reads
+    # hexadecimal (0x10) and its boolean one true/false, which the in-memory reader refuses
+    for j, field in enumerate(reader.schema):
+        if j != col and names.count(field.name) == 1 and (pt.is_integer(field.type) or pt.is_boolean(field.type)):
+            types[field.name] = pa.float64()
+    reader = _open_csv(path, delimiter, block_bytes, names, types)
     batches = _csv_batches(path, reader, delimiter)
     yield from _batches(path, batches, names, col, hash_bits, text, first_row_line=2, require_labels=require_labels)
 
@@ -230,21 +237,13 @@ def _check_mixed(path, columns, feature_names, first_row_line):
         if not (pt.is_string(column.type) or pt.is_large_string(column.type)):
             continue
         values = column.unique().to_pylist()
-        numbers = sum(map(_is_number, values))
+        numbers = sum(map(is_float, values))
         if 0 < numbers < len(values):
-            row, value = next((i, v) for i, v in enumerate(column.to_pylist()) if not _is_number(v))
+            row, value = next((i, v) for i, v in enumerate(column.to_pylist()) if not is_float(v))
             raise PerceptronsError(
                 f"{_row_where(path, row, first_row_line)}: column {name!r} holds {value!r} among numbers; "
                 "expected a number (give --hash-bits to read the column as text categories)"
             )
-
-
-def _is_number(text):
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _layout(columns, feature_names, hash_bits, text):

@@ -117,10 +117,13 @@ def read_csv(path, label=None, n_features=None, delimiter=",", require_labels=Tr
             if require_labels:
                 check_label(f"{path}, line {lineno}", row[col])
             labels.append(row[col].strip())
+        cells = [v for j, v in enumerate(row) if j != col]
         try:
-            values = np.array([float(v) for j, v in enumerate(row) if j != col])
+            if not all(v.isascii() and "_" not in v for v in cells):  # beyond is_float's grammar
+                raise ValueError
+            values = np.array([float(v) for v in cells])
         except ValueError:
-            bad = next(v for j, v in enumerate(row) if j != col and not is_float(v))
+            bad = next(v for v in cells if not is_float(v))
             raise PerceptronsError(f"{path}, line {lineno}: {bad[:40]!r} is not a number") from None
         _finite_row(path, lineno, values)
         feats.append(values)

@@ -117,7 +117,16 @@ def float_labels(y, where):
 
 
 def is_float(v):
-    """Whether ``float()`` reads the text ``v``."""
+    """Whether the text ``v`` is a number as every reader of text reads one: what ``float()``
+    reads, in ASCII and without ``_``.
+
+    Python's ``float`` also reads ``1_000``, digits of other scripts (``١٢``, ``１``) and
+    spaces beyond ASCII; pyarrow's CSV reader, C's ``strtod`` and the other readers here do
+    not.  The same CSV read in memory and streamed gave a number in one and, in the other, a
+    column of text hashed as categories.
+    """
+    if not v.isascii() or "_" in v:
+        return False
     try:
         float(v)
         return True
