@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import product
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -144,7 +143,7 @@ def _check_points(points, concept, max_points):
         raise PerceptronsError(f"max_points must be a positive int. Got {max_points!r} instead.")
     if P.shape[0] > max_points:
         raise PerceptronsError(
-            f"{P.shape[0]} points means 2^{P.shape[0]} = {2 ** P.shape[0]:,} labelings to test; the limit is "
+            f"{P.shape[0]} points means up to 2^{P.shape[0]} = {2 ** P.shape[0]:,} labelings to test; the limit is "
             f"max_points={max_points} (raise it explicitly to accept the cost)"
         )
     return P
@@ -180,16 +179,29 @@ def labelings(points: ArrayLike, concept: str | Concept, *, max_points: int = 20
     """
     c = get_concept(concept)
     P = _check_points(points, c, max_points)
-    m = P.shape[0]
-    found = set()
-    for bits in product((0, 1), repeat=m):
-        if c.realisable(P, np.array(bits, dtype=bool)):
-            found.add(bits)
-    return frozenset(found)
+    return frozenset(_realised(P, c))
+
+
+def _realised(P, c, stop_short=False):
+    """The labelings of ``P`` that ``c`` realises, grown one point at a time.
+
+    A range that realises a labeling of the first k + 1 points realises its restriction to
+    the first k, so only the labelings realised on k points are extended to k + 1: a class of
+    VC dimension d tests O(m^(d+1)) labelings, not 2^m (16 points and half-planes: 4 minutes
+    of linear programs before).  With ``stop_short``, stop at the first k whose 2^k
+    labelings are not all realised (then the list returned is of those k points).
+    """
+    level = [()]
+    for k in range(1, P.shape[0] + 1):
+        Q = P[:k]
+        level = [bits + (b,) for bits in level for b in (0, 1) if c.realisable(Q, np.array(bits + (b,), dtype=bool))]
+        if stop_short and len(level) < 2**k:
+            break
+    return level
 
 
 def shatters(points: ArrayLike, concept: str | Concept, *, max_points: int = 20) -> bool:
-    """True when ``concept`` realises all 2^m labelings of ``points`` (stops at the first miss).
+    """True when ``concept`` realises all 2^m labelings of ``points`` (stops at the first k points not shattered).
 
     Parameters
     ----------
@@ -210,7 +222,7 @@ def shatters(points: ArrayLike, concept: str | Concept, *, max_points: int = 20)
     """
     c = get_concept(concept)
     P = _check_points(points, c, max_points)
-    return all(c.realisable(P, np.array(bits, dtype=bool)) for bits in product((0, 1), repeat=P.shape[0]))
+    return len(_realised(P, c, stop_short=True)) == 2 ** P.shape[0]
 
 
 def sauer_bound(d: int, m: int) -> int:
