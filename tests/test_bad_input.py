@@ -623,6 +623,8 @@ OPTION_CASES = [  # non-finite and absurd parameters are refused naming the opti
         ("--margin", "inf", ("not finite",)),
         ("--margin", "nan", ("not finite",)),
         ("--margin", "-1", ("out of range",)),
+        ("--margin", "\uff11", ("not a number",)),  # the data files' grammar: Python's float reads these two
+        ("--coef0", "1_0", ("not a number",)),
         ("--budget", "1e20", ("not an integer", "[1, 10000000]")),
         ("--budget", "0", ("out of range",)),
         ("--budget", "100000000000000000000", ("out of range",)),

@@ -6,6 +6,8 @@ import re
 
 import click
 
+from perceptrons.io.labels import is_float
+
 
 class FiniteFloat(click.ParamType):
     """A finite float, optionally within ``[low, high]`` (either end open).
@@ -37,10 +39,9 @@ class FiniteFloat(click.ParamType):
             number = float(value)
         else:
             text = str(value).strip()
-            try:
-                number = float(text)
-            except (ValueError, OverflowError):
+            if not is_float(text):  # the data files' grammar: ASCII decimal (no 1_000, no ２)
                 self.fail(f"{str(value)[:40]!r} is not a number; expected {self.describe()}", param, ctx)
+            number = float(text)
         if not math.isfinite(number):
             self.fail(f"{str(value)[:40]} is not finite; expected {self.describe()}", param, ctx)
         too_low = self.low is not None and (number <= self.low if self.low_open else number < self.low)
@@ -117,7 +118,7 @@ COEF0 = FiniteFloat(-1e100, 1e100)
 GAMMA = FiniteFloat(0.0, 1e100, low_open=True)
 CACHE_MB = FiniteFloat(0.0, 2.0**20, low_open=True)  # megabytes: up to 1 TiB of kernel rows
 GAMMA_OR_WORD = WordOrFloat(("scale", "auto"), GAMMA)
-MAX_POINTS = BoundedInt(1, 30)  # vc tests 2^m labelings
+MAX_POINTS = BoundedInt(1, 30)  # vc tests up to 2^m labelings
 DEMO_SEED = BoundedInt(0, 2**32 - 4)  # the demo also seeds seed+1 … seed+3
 
 
