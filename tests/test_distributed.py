@@ -475,6 +475,48 @@ def test_cli_ctrl_c_stops_the_cluster_and_writes_nothing(tmp_path):
     assert "Traceback" not in err
 
 
+def test_cli_sigterm_closes_the_cluster_and_leaves_no_scratch(tmp_path):
+    """SIGTERM (``timeout``, ``docker stop``) closes the cluster as Ctrl-C does: killed on the
+    spot, the command left its workers' semaphores to the resource tracker's warning and its
+    scratch directories behind.  Dask's scratch space is the fit's own temporary directory,
+    removed after it, also after a fit that ends well (Dask leaves its lock files)."""
+    import time
+
+    from sklearn.datasets import dump_svmlight_file
+
+    rng = np.random.default_rng(0)
+    dump_svmlight_file(rng.normal(size=(2000, 20)), rng.integers(0, 2, 2000), str(tmp_path / "d.svm"), zero_based=False)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    command = [sys.executable, "-m", "perceptrons", "train", str(tmp_path / "d.svm"), "--workers", "2"]
+    done = subprocess.run([*command, "--epochs", "3", "-o", str(tmp_path / "ok.npz")], env=env, capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert list(scratch.iterdir()) == []
+    out = tmp_path / "m.npz"
+    p = subprocess.Popen([*command, "-o", str(out)], env=env, stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+    def group():
+        return subprocess.run(["pgrep", "-g", str(p.pid)], capture_output=True, text=True).stdout.split()
+
+    deadline = time.monotonic() + 60
+    while len(group()) < 4 and time.monotonic() < deadline:  # the command, a tracker, two workers
+        time.sleep(0.2)
+    time.sleep(3)  # a few epochs
+    assert p.poll() is None, "the fit ended before it could be terminated"
+    p.send_signal(signal.SIGTERM)  # the command alone, as ``kill`` sends it
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == -signal.SIGTERM, err
+    assert "semaphore" not in err and "Traceback" not in err, err
+    assert not out.exists()
+    for _ in range(150):  # the workers' shutdown may finish just after the command's
+        left = group()
+        if not left:
+            break
+        time.sleep(0.2)
+    assert left == [] and list(scratch.iterdir()) == []
+
+
 def test_two_local_clusters_at_once_do_not_clash_on_a_port():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # distributed warns when a port it wanted is taken

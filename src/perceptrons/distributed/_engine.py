@@ -4,8 +4,10 @@ started for the fit and closed after it (also on an error or Ctrl-C)."""
 import contextlib
 import os
 import re
+import tempfile
 
 from perceptrons._validation import PerceptronsError
+from perceptrons.io.atomic import cleanup_on_signals
 
 
 class SchedulerUnreachable(PerceptronsError):
@@ -50,7 +52,11 @@ def connect(client=None, n_workers=None, dashboard=False):
         return
     n = _n_workers(n_workers)
     address = (dashboard if isinstance(dashboard, str) else ":8787") if dashboard else None
-    with _quiet():
+    # SIGTERM and SIGHUP close the cluster as Ctrl-C does (killed on the spot, the command left
+    # its workers' semaphores to the resource tracker's warning, and their scratch directories);
+    # the scratch directory is the fit's own, removed with it (Dask leaves its lock files in the
+    # system's temporary directory even after a clean close)
+    with _quiet(), cleanup_on_signals(), _scratch():
         with _sigint_ignored():
             cluster = distributed.LocalCluster(
                 n_workers=n,
@@ -64,6 +70,17 @@ def connect(client=None, n_workers=None, dashboard=False):
         with cluster, distributed.Client(cluster) as c:
             c.run(_quiet_worker_logs)
             yield c
+
+
+@contextlib.contextmanager
+def _scratch():
+    """Dask's scratch space (the scheduler's, the nannies' and the workers' directories and lock
+    files) in a temporary directory of the fit's own, removed after it."""
+    import dask
+
+    with tempfile.TemporaryDirectory(prefix="perceptrons-dask-", ignore_cleanup_errors=True) as scratch:
+        with dask.config.set({"temporary-directory": scratch}):
+            yield
 
 
 @contextlib.contextmanager
