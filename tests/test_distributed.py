@@ -435,22 +435,21 @@ def test_cli_conflicting_options(tmp_path):
     assert r.returncode == 2 and "--shards and --mixing go with" in r.stderr
 
 
-def test_cli_ctrl_c_stops_the_cluster_and_writes_nothing(tmp_path):
-    """Ctrl-C reaches the whole process group, workers included: they ignore it, the command
-    stops between two epochs, closes the cluster it started and writes no model."""
+def _fit_under_way(tmp_path, *options, env=None):
+    """``train --workers 2`` on never-separable data (its 1000 epochs outlast the test) in a
+    process group of its own, a few epochs in; the process and a function listing its group."""
     import time
 
     from sklearn.datasets import dump_svmlight_file
 
     rng = np.random.default_rng(0)
-    # random labels: never separable, so the 1000 epochs (each a round trip) outlast the test
     dump_svmlight_file(rng.normal(size=(2000, 20)), rng.integers(0, 2, 2000), str(tmp_path / "d.svm"), zero_based=False)
-    out = tmp_path / "m.npz"
     p = subprocess.Popen(
-        [sys.executable, "-m", "perceptrons", "train", str(tmp_path / "d.svm"), "-o", str(out), "--workers", "2"],
+        [sys.executable, "-m", "perceptrons", "train", str(tmp_path / "d.svm"), "--workers", "2", *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=env,
         start_new_session=True,  # its own process group, as a terminal's Ctrl-C reaches it
     )
 
@@ -461,17 +460,33 @@ def test_cli_ctrl_c_stops_the_cluster_and_writes_nothing(tmp_path):
     while len(group()) < 4 and time.monotonic() < deadline:  # the command, a tracker, two workers
         time.sleep(0.2)
     time.sleep(3)  # a few epochs
-    assert p.poll() is None, "the fit ended before it could be interrupted"
-    os.killpg(p.pid, signal.SIGINT)
-    _, err = p.communicate(timeout=60)
-    assert p.returncode in (1, 130), err
-    assert not out.exists()
-    for _ in range(150):  # the workers' shutdown may finish just after the command's (slowly on a busy machine)
+    assert p.poll() is None, "the fit ended before it could be stopped"
+    return p, group
+
+
+def _left(group):
+    """The group's processes still there after its workers' shutdown, which may finish just
+    after the command's (slowly on a busy machine)."""
+    import time
+
+    for _ in range(150):
         left = group()
         if not left:
             break
         time.sleep(0.2)
-    assert left == []
+    return left
+
+
+def test_cli_ctrl_c_stops_the_cluster_and_writes_nothing(tmp_path):
+    """Ctrl-C reaches the whole process group, workers included: they ignore it, the command
+    stops between two epochs, closes the cluster it started and writes no model."""
+    out = tmp_path / "m.npz"
+    p, group = _fit_under_way(tmp_path, "-o", str(out))
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode in (1, 130), err
+    assert not out.exists()
+    assert _left(group) == []
     assert "Traceback" not in err
 
 
@@ -480,41 +495,21 @@ def test_cli_sigterm_closes_the_cluster_and_leaves_no_scratch(tmp_path):
     spot, the command left its workers' semaphores to the resource tracker's warning and its
     scratch directories behind.  Dask's scratch space is the fit's own temporary directory,
     removed after it, also after a fit that ends well (Dask leaves its lock files)."""
-    import time
-
-    from sklearn.datasets import dump_svmlight_file
-
-    rng = np.random.default_rng(0)
-    dump_svmlight_file(rng.normal(size=(2000, 20)), rng.integers(0, 2, 2000), str(tmp_path / "d.svm"), zero_based=False)
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     env = {**os.environ, "TMPDIR": str(scratch)}
-    command = [sys.executable, "-m", "perceptrons", "train", str(tmp_path / "d.svm"), "--workers", "2"]
-    done = subprocess.run([*command, "--epochs", "3", "-o", str(tmp_path / "ok.npz")], env=env, capture_output=True)
+    (tmp_path / "small.svm").write_text("1 1:1\n-1 2:1\n1 1:1 3:1\n-1 2:1 3:1\n")
+    done = _cli("train", str(tmp_path / "small.svm"), "--workers", "2", "-o", str(tmp_path / "ok.npz"), env=env)
     assert done.returncode == 0, done.stderr
     assert list(scratch.iterdir()) == []
     out = tmp_path / "m.npz"
-    p = subprocess.Popen([*command, "-o", str(out)], env=env, stderr=subprocess.PIPE, text=True, start_new_session=True)
-
-    def group():
-        return subprocess.run(["pgrep", "-g", str(p.pid)], capture_output=True, text=True).stdout.split()
-
-    deadline = time.monotonic() + 60
-    while len(group()) < 4 and time.monotonic() < deadline:  # the command, a tracker, two workers
-        time.sleep(0.2)
-    time.sleep(3)  # a few epochs
-    assert p.poll() is None, "the fit ended before it could be terminated"
+    p, group = _fit_under_way(tmp_path, "-o", str(out), env=env)
     p.send_signal(signal.SIGTERM)  # the command alone, as ``kill`` sends it
     _, err = p.communicate(timeout=60)
     assert p.returncode == -signal.SIGTERM, err
     assert "semaphore" not in err and "Traceback" not in err, err
     assert not out.exists()
-    for _ in range(150):  # the workers' shutdown may finish just after the command's
-        left = group()
-        if not left:
-            break
-        time.sleep(0.2)
-    assert left == [] and list(scratch.iterdir()) == []
+    assert _left(group) == [] and list(scratch.iterdir()) == []
 
 
 def test_two_local_clusters_at_once_do_not_clash_on_a_port():
