@@ -200,15 +200,9 @@ class VotedPerceptron(LinearPerceptronBase):
             self.vectors_, self.vector_intercepts_, self.vector_counts_ = self._layout(kept)
         else:
             if self._pending:
-                fresh = self._layout(self._pending)
-                done = self._done
-                self._done = fresh if done is None else tuple(np.concatenate(p) for p in zip(done, fresh))
+                self._done = _appended(self._done, self._layout(self._pending))
                 self._pending = []
-            last = self._layout([last])
-            done = self._done
-            self.vectors_, self.vector_intercepts_, self.vector_counts_ = (
-                last if done is None else tuple(np.concatenate(p) for p in zip(done, last))
-            )
+            self.vectors_, self.vector_intercepts_, self.vector_counts_ = _appended(self._done, self._layout([last]))
         self.n_vectors_ = self.vectors_.shape[0]
 
     # ------------------------------------------------------------------ the vote
@@ -304,3 +298,8 @@ class VotedPerceptron(LinearPerceptronBase):
         b = np.array([self.vector_intercepts_[-1]]) if binary else self.vector_intercepts_[-1]
         self._current = (np.array(w, order="C"), np.array(b, order="C"), since)
         return self
+
+
+def _appended(done, more):
+    """(vectors, intercepts, counts) ``done`` (None for none) followed by ``more``."""
+    return more if done is None else tuple(np.concatenate(p) for p in zip(done, more))
