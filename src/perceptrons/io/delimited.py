@@ -5,7 +5,7 @@ import csv
 import numpy as np
 
 from perceptrons._validation import PerceptronsError
-from perceptrons.io.labels import check_label, is_float, typed_labels
+from perceptrons.io.labels import check_label, decimal_chars, is_float, typed_labels
 from perceptrons.io.lines import bounded_lines, decoded_lines
 
 
@@ -119,7 +119,7 @@ def read_csv(path, label=None, n_features=None, delimiter=",", require_labels=Tr
             labels.append(row[col].strip())
         cells = [v for j, v in enumerate(row) if j != col]
         try:
-            if not all(v.isascii() and "_" not in v for v in cells):  # beyond is_float's grammar
+            if not all(map(decimal_chars, cells)):
                 raise ValueError
             values = np.array([float(v) for v in cells])
         except ValueError:

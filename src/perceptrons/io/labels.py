@@ -116,6 +116,13 @@ def float_labels(y, where):
     return np.array([_number_text(v) for v in y.tolist()], dtype=str)
 
 
+def decimal_chars(v):
+    """Whether ``v`` holds only what a number in a text file may: ASCII, and no ``_`` (the part
+    of :func:`is_float`'s grammar that Python's ``float`` does not check).
+    """
+    return v.isascii() and "_" not in v
+
+
 def is_float(v):
     """Whether the text ``v`` is a number as every reader of text reads one: what ``float()``
     reads, in ASCII and without ``_``.
@@ -125,7 +132,7 @@ def is_float(v):
     not.  The same CSV read in memory and streamed gave a number in one and, in the other, a
     column of text hashed as categories.
     """
-    if not v.isascii() or "_" in v:
+    if not decimal_chars(v):
         return False
     try:
         float(v)
