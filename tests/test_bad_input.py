@@ -664,7 +664,7 @@ OPTION_CASES = [  # non-finite and absurd parameters are refused naming the opti
     ),
     Case("demo--seed=abc", ("demo", "--seed", "abc", "--out", "{d}/fig"), {}, ("--seed", "not an integer")),
     # the directory is made before the training: an errno line naming nothing came after it
-    Case("demo--out-empty", ("demo", "--out", ""), {}, ("--out", "cannot make this directory")),
+    Case("demo--out-empty", ("demo", "--out", ""), {}, ("--out: an empty path",)),
 ]
 
 TRACE_ANALYZE_CASES = [

@@ -487,11 +487,32 @@ def test_a_huge_footer_length_is_refused(small):
     assert open_cache(path, fp)[1].startswith("corrupted trailer")
 
 
-def test_file_replaced_after_open(small, source):
+def test_file_replaced_after_open_is_not_seen(small, source):
+    """Another run that rebuilds the cache renames a new file into place: this cache keeps
+    reading the file it opened, every pass (two runs sharing a cache broke each other's epochs)."""
+    path, fp, blocks = small
+    cache = opened(path, fp)
+    replacement = dense_blocks()
+    write(path, fp, replacement)
+    same_rows(read_all(opened(path, fp)), replacement)  # the file at the path is the new one ...
+    same_rows(read_all(cache), blocks)  # ... but this cache reads the one it opened, pass after pass
+    same_rows(read_all(cache, prefetch=False), blocks)
+
+
+def test_file_written_in_place_after_open(small):
     path, fp, _ = small
     cache = opened(path, fp)
-    write(path, fp, dense_blocks())
+    with open(path, "ab") as f:
+        f.write(b"\0" * 8)
     with pytest.raises(CacheError, match="changed since it was opened"):
+        next(cache.blocks())
+
+
+def test_a_closed_cache_is_refused(small):
+    path, fp, _ = small
+    with opened(path, fp) as cache:
+        pass
+    with pytest.raises(CacheError, match="closed"):
         next(cache.blocks())
 
 

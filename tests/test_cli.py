@@ -112,6 +112,46 @@ def test_train_refuses_a_test_file_with_labels_it_never_saw(run_cli, tmp_path):
     assert not (tmp_path / "m.npz").exists()
 
 
+EMPTY_PATHS = [
+    (["train", "", "-o", "m.npz"], "DATA"),
+    (["train", "d.csv", "-o", "m.npz", "--test", ""], "--test"),
+    (["train", "d.csv", "-o", "m.npz", "--stream", "--cache", ""], "--cache"),
+    (["predict", "", "d.csv"], "MODEL"),
+    (["predict", "m.npz", ""], "DATA"),
+    (["predict", "m.npz", "d.csv", "-o", ""], "-o"),
+    (["evaluate", "", "d.csv"], "MODEL"),
+    (["evaluate", "m.npz", ""], "DATA"),
+    (["trace", ""], "DATA"),
+    (["analyze", ""], "DATA"),
+    (["report", ""], "DATA"),
+    (["report", "d.csv", "-o", ""], "-o"),
+    (["demo", "--out", ""], "--out"),
+    (["vc", "--concept", "halfplanes", "--points", ""], "--points"),
+    (["tag", "train", "", "-o", "t.npz"], "TRAIN"),
+    (["tag", "train", "s.conllu", "-o", "t.npz", "--dev", ""], "--dev"),
+    (["tag", "predict", "", "s.conllu"], "MODEL"),
+    (["tag", "predict", "t.npz", ""], "FILE"),
+    (["tag", "predict", "t.npz", "s.conllu", "-o", ""], "-o"),
+    (["tag", "evaluate", "t.npz", ""], "TEST"),
+]
+
+
+@pytest.mark.parametrize(("argv", "option"), EMPTY_PATHS, ids=[" ".join(a) or "''" for a, _ in EMPTY_PATHS])
+def test_an_empty_path_is_named_for_every_path_argument(run_cli, tmp_path, monkeypatch, argv, option):
+    """Every path argument and option refuses "" with the same line naming it; the checks
+    further on named the path as nothing (": no such file"). Nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli(argv)
+    assert code == 2 and f"{option}: an empty path; expected a file name" in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_empty_clusters_name_is_named(run_cli, tmp_path):
+    code, _, err = run_cli(["tag", "train", str(tmp_path / "s.conllu"), "-o", str(tmp_path / "t"), "--clusters", ""])
+    assert code == 2 and "--clusters': an empty name; expected one of ['spacy-en'] or a Brown 'paths' file" in err, err
+
+
 def test_messages_name_what_failed(run_cli, tmp_path):
     """An empty -o, a file read from standard input where files are needed, an empty
     --templates, and a value megabytes long each get one short line naming the option."""
@@ -164,6 +204,11 @@ UNUSED = [
     (["predict", "M", "D", "--text", "a"], "--text: applies only with --stream"),
     (["evaluate", "M", "S", "--label", "y"], "--label: applies only to CSV, TSV and Parquet data"),
     (["trace", "D", "--example", "gormley"], "give a DATA file or --example, not both"),
+    # a seed where nothing is drawn at random: a user believing the run was seeded is misled
+    (["train", "D", "--seed", "3"], "--seed: applies only where something is drawn at random"),
+    (["train", "D", "--model", "kernel", "--budget", "2", "--budget-policy", "oldest", "--seed", "3"], "--seed"),
+    (["train", "D", "--stream", "--seed", "3"], "--seed: applies only"),
+    (["trace", "D", "--seed", "3"], "--seed: applies only with --order shuffle or random-mistake"),
 ]
 
 

@@ -360,18 +360,61 @@ def test_symlinked_output_replaces_its_target(run_cli, work):
 
 
 # ----------------------------------------------------------------------------- disk full
-@pytest.fixture
-def small_disk(tmp_path):
-    """A 64 kB tmpfs, when this process may mount one (root in a sandbox usually may)."""
-    mount = tmp_path / "small"
+def _tmpfs(mount, size, without_root):
+    """A tmpfs of ``size`` at ``mount``, when this process may mount one (root in a sandbox
+    usually may); else the test is skipped, saying ``without_root``."""
     mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)], capture_output=True)
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)], capture_output=True)
     if done.returncode != 0:
         if os.geteuid() == 0:  # CI runs as root: there the test must run, not skip
-            pytest.fail(f"cannot mount a 64 kB tmpfs as root: {done.stderr.decode().strip()}")
-        pytest.skip("cannot mount a tmpfs without root; test_fsync_failure simulates the error instead")
-    yield mount
+            pytest.fail(f"cannot mount a {size} tmpfs as root: {done.stderr.decode().strip()}")
+        pytest.skip(f"cannot mount a tmpfs without root; {without_root}")
+    return mount
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 64 kB tmpfs."""
+    yield _tmpfs(tmp_path / "small", "64k", "test_fsync_failure simulates the error instead")
+    subprocess.run(["umount", str(tmp_path / "small")], check=True)
+
+
+@pytest.fixture
+def read_only_disk(tmp_path):
+    """A tmpfs of 1 MB; the test remounts it read-only when it has written what it reads."""
+    mount = _tmpfs(tmp_path / "ro", "1m", "a read-only file system cannot be made")
+    yield mount, lambda: subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
     subprocess.run(["umount", str(mount)], check=True)
+
+
+def test_a_valid_epoch_cache_is_read_from_a_read_only_file_system(run_cli, work, read_only_disk):
+    """A valid cache is only read, so its file system may be read-only (it was refused as "the
+    file is read-only"); a stale one there is refused, naming why it is stale, and left as it is."""
+    disk, make_read_only = read_only_disk
+    rows = "".join(f"{i % 7},{i % 5},{int(i % 7 > i % 5)}\n" for i in range(300))
+    (disk / "d.csv").write_text("a,b,label\n" + rows)
+    first, again = work / "first.npz", work / "again.npz"
+    code, _, err = run_cli(["train", str(disk / "d.csv"), "--stream", "--cache", str(disk / "d.cache"), "-o", first])
+    assert code == 0, err
+    make_read_only()
+    before = snapshot(disk)
+    code, _, err = run_cli(["train", str(disk / "d.csv"), "--stream", "--cache", str(disk / "d.cache"), "-o", again])
+    assert code == 0, err
+    assert again.read_bytes() == first.read_bytes()
+    other = ["--hash-bits", "4"]  # other options: the cache is stale
+    assert_refused(
+        run_cli(["train", str(disk / "d.csv"), "--stream", "--cache", str(disk / "d.cache"), *other, "-o", again]),
+        disk,
+        before,
+        "d.cache: the epoch cache cannot be used: stale",
+        "it is read-only, so it is not replaced",
+    )
+    assert_refused(  # no cache yet: nothing could be written there
+        run_cli(["train", str(disk / "d.csv"), "--stream", "--cache", str(disk / "new.cache"), "-o", again]),
+        disk,
+        before,
+        "new.cache: cannot create a file in",
+    )
 
 
 def test_disk_full(run_cli, work, big, small_disk):

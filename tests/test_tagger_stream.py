@@ -346,6 +346,7 @@ def test_cli_stream_usage_errors(run_cli, train_file, tmp_path):
         (["--stream", "--dev", path], "--dev"),
         (["--stream", "--patience", "2"], "--patience"),
         (["--chunk-sentences", "5"], "--stream"),
+        (["--stream", "--seed", "3"], "--seed: applies only without --stream"),  # nothing is shuffled
     ):
         code, _, err = run_cli(["tag", "train", path, *extra, "-o", str(model)])
         assert code == 2 and says in err and err.count("\n") == 1, err

@@ -249,19 +249,25 @@ def epoch_cache(src, path=None, progress=None, rebuild=False):
     from perceptrons.io.cache import CacheWriter, fingerprint, open_cache
 
     fp = fingerprint(src.paths, src.options())
-    tmpdir = None
+    tmpdir = cache = None
     if path is None:
         tmpdir = tempfile.TemporaryDirectory(prefix="perceptrons-cache-")
         path = os.path.join(tmpdir.name, "epochs.cache")
     try:
-        cache = None if rebuild else open_cache(path, fp)[0]
+        cache, why = (None, "a block failed its check") if rebuild else open_cache(path, fp)
         if cache is not None and cache.storage == "dense" and _width(src) != cache.n_features:
-            cache = None  # its footer's width is not the data's: rebuilt
+            cache.close()
+            cache, why = None, "its width is not the data's"  # rebuilt
         reused = cache is not None
         if cache is None and _foreign(path):
             raise PerceptronsError(
                 f"{path}: exists and is not an epoch cache; a cache is never written over another "
                 "file: choose another cache path, or remove that file"
+            )
+        if cache is None and os.path.isfile(path) and not os.access(path, os.W_OK):
+            # a read-only cache is kept as its owner left it (or lies on a read-only file system)
+            raise PerceptronsError(
+                f"{path}: the epoch cache cannot be used: {why}; it is read-only, so it is not replaced"
             )
         if cache is None:
             rows, done, file_bytes = 0, 0, 0  # bytes of the files before the current one
@@ -281,6 +287,8 @@ def epoch_cache(src, path=None, progress=None, rebuild=False):
             raise PerceptronsError(f"{src.spec}: no data rows")
         yield cache, reused
     finally:
+        if cache is not None:
+            cache.close()
         if tmpdir is not None:
             tmpdir.cleanup()
 

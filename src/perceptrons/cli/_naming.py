@@ -3,6 +3,8 @@
 
 import re
 
+import click
+
 #: per command, the library parameter → the CLI option that sets it.  A library error about a
 #: parameter ("The 'random_state' parameter of Perceptron must be ...") that escapes a command
 #: is rewritten by :func:`name_options` to name the option the user typed.
@@ -71,7 +73,14 @@ def note_input(ctx, param, value):
 
 def note_path(ctx, param, value):
     """Click callback of any other path argument (model, output, --test, …): an error that
-    names one of them is not given the input file's name."""
+    names one of them is not given the input file's name.
+
+    An empty path is refused here, for every path option alike: the file checks further on
+    would name it as nothing (": no such file").
+    """
+    if value == "":
+        hint = param.opts[0] if isinstance(param, click.Option) else param.human_readable_name
+        raise click.BadParameter("an empty path; expected a file name", param_hint=hint)
     if value is not None:
         ctx.meta.setdefault("perceptrons.paths", []).append(str(value))
     return value

@@ -6,7 +6,7 @@ import os
 import click
 
 
-def check_output_path(output, inputs=(), stream_ok=False, hint="-o"):
+def check_output_path(output, inputs=(), stream_ok=False, hint="-o", may_be_kept=False):
     """Refuse, before anything is read at length, trained or written, a run that would fail late
     or destroy one of its inputs.  Every command that writes a file calls this first.
 
@@ -21,6 +21,10 @@ def check_output_path(output, inputs=(), stream_ok=False, hint="-o"):
       does not let a file be created in it (the temporary file goes there);
     * ``output`` that is the same file as an input, also through a symbolic or hard link:
       ``train data.csv -o data.csv`` would replace the data with a model.
+
+    With ``may_be_kept`` (an epoch cache, read back when still valid), an existing ``output``
+    need not be writable, nor its directory: a valid cache on a read-only file system is used
+    as it is, and a stale one fails when it is rebuilt, naming the file.
     """
     from perceptrons._validation import PerceptronsError
     from perceptrons.io.atomic import output_target
@@ -62,8 +66,9 @@ def check_output_path(output, inputs=(), stream_ok=False, hint="-o"):
             raise click.BadParameter(f"{output}: cannot write: permission denied", param_hint=hint)
         return
     directory = os.path.dirname(where)
+    kept = may_be_kept and os.path.isfile(where)
     if os.path.exists(where):
-        if not os.access(where, os.W_OK):
+        if not kept and not os.access(where, os.W_OK):
             raise click.BadParameter(f"{output}: the file is read-only; refusing to replace it", param_hint=hint)
         for name, path in inputs:
             if _same_file(where, path):
@@ -72,7 +77,7 @@ def check_output_path(output, inputs=(), stream_ok=False, hint="-o"):
                     f"{output}: is the same file as {name} ({shown}); writing it would destroy that input",
                     param_hint=hint,
                 )
-    if not os.access(directory, os.W_OK | os.X_OK):
+    if not kept and not os.access(directory, os.W_OK | os.X_OK):
         raise click.BadParameter(f"{output}: cannot create a file in {directory!r}: permission denied", param_hint=hint)
 
 

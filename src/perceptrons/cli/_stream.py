@@ -12,6 +12,7 @@ import click
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.cli._common import progress_bar
+from perceptrons.cli._naming import note_path
 from perceptrons.cli._options import BoundedInt
 
 HASH_BITS = BoundedInt(1, 31)
@@ -24,6 +25,7 @@ STREAM_OPTIONS = (
         "cache_path",
         type=click.Path(dir_okay=False),
         default=None,
+        callback=note_path,
         help="--stream: epoch cache file (default: MODEL.cache beside the model).",
     ),
     click.option(

@@ -4,6 +4,7 @@ import os
 
 import click
 
+from perceptrons.cli._naming import note_path
 from perceptrons.cli._options import DEMO_SEED
 
 
@@ -13,6 +14,7 @@ from perceptrons.cli._options import DEMO_SEED
     "out_dir",
     type=click.Path(file_okay=False),
     default="demo-output",
+    callback=note_path,
     show_default=True,
     help="Directory for the figures (created if absent).",
 )

@@ -12,7 +12,7 @@ import click
 from perceptrons.cli import _distributed
 from perceptrons.cli._common import interrupt_between_epochs, progress_bar
 from perceptrons.cli._naming import note_input, note_path
-from perceptrons.cli._options import COUNT, EPOCHS, SEED
+from perceptrons.cli._options import COUNT, EPOCHS, SEED, refuse_unused
 from perceptrons.cli._paths import check_output_path
 from perceptrons.io.conllu import COLUMNS
 
@@ -47,12 +47,14 @@ def _check_clusters(ctx, param, value):
     if value is not None:
         from perceptrons.structured.clusters import PACKAGED
 
-        note_path(ctx, param, value)
         if value not in PACKAGED and not os.path.isfile(value):
-            what = "is a directory" if os.path.isdir(value) else "no such file"
+            what = "an empty name" if not value else "is a directory" if os.path.isdir(value) else "no such file"
             raise click.BadParameter(
-                f"{value}: {what}; expected one of {sorted(PACKAGED)} or a Brown 'paths' file", ctx, param
+                f"{value + ': ' if value else ''}{what}; expected one of {sorted(PACKAGED)} or a Brown 'paths' file",
+                ctx,
+                param,
             )
+        note_path(ctx, param, value)
     return value
 
 
@@ -143,6 +145,9 @@ def train(
         if path == "-":
             raise click.BadParameter("-: tag train reads files; standard input is not supported here", param_hint=hint)
     _check_stream_options(stream, chunk_sentences, dev_path, patience)
+    refuse_unused(
+        click.get_current_context(), {"seed": (not stream, "without --stream: a streamed fit keeps the file's order")}
+    )
     cluster = _distributed.wanted(workers, scheduler, shards, mixing)
     if cluster and (stream or dev_path or patience is not None):
         raise click.UsageError("--workers/--scheduler do not take --stream, --dev or --patience")

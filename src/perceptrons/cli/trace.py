@@ -4,7 +4,7 @@ import click
 
 from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION
 from perceptrons.cli._naming import note_input
-from perceptrons.cli._options import EPOCHS, SEED
+from perceptrons.cli._options import EPOCHS, SEED, refuse_unused
 
 
 @click.command(name="trace")
@@ -31,6 +31,7 @@ def command(data, example, label, fmt, epochs, order, seed, no_intercept):
 
     if example is not None and data is not None:
         raise click.UsageError("give a DATA file or --example, not both")
+    refuse_unused(click.get_current_context(), {"seed": (order != "cyclic", "with --order shuffle or random-mistake")})
     if example == "gormley":
         from perceptrons.datasets import gormley_example
 

@@ -167,6 +167,14 @@ def command(
             "gamma": (kernel_model and kernel != "linear", "with --model kernel and a kernel other than linear"),
             "init": (not kernel_model, "to the linear models (a kernel model starts from no support examples)"),
             "max_vectors": (model_name == "voted", "with --model voted"),
+            "seed": (
+                order != "cyclic"
+                or (init == "random" and not kernel_model)
+                or (kernel_model and budget is not None and budget_policy == "random")
+                or (stream and shuffle_buffer is not None),
+                "where something is drawn at random: --order shuffle or random-mistake, --init random, "
+                "--shuffle-buffer, or a kernel --budget with the random policy",
+            ),
             **{k: (stream, "with --stream") for k in ("cache_path", "hash_bits", "shuffle_buffer", "text_column")},
             "label": (labelled_by_name(data, fmt), LABEL_WHERE),
         },
@@ -190,7 +198,7 @@ def command(
         inputs = [("DATA", p) for p in shard_paths(data)] + [("--test", p) for p in tests]
         check_output_path(output, inputs)
         if stream:
-            check_output_path(cache_path or f"{output}.cache", inputs, hint="--cache")
+            check_output_path(cache_path or f"{output}.cache", inputs, hint="--cache", may_be_kept=True)
     else:
         check_output_path(output, [("DATA", data), ("--test", test_path)])
     import warnings

@@ -3,6 +3,7 @@
 import json
 import os
 import stat
+import weakref
 import zlib
 
 import numpy as np
@@ -94,21 +95,27 @@ class Cache:
         try:
             if not stat.S_ISREG(os.stat(self.path).st_mode):  # before open(): a FIFO would block it
                 raise CacheError(self.path, "not a regular file")
-            f = open(self.path, "rb", buffering=0)
+            fd = os.open(self.path, os.O_RDONLY)
         except FileNotFoundError:
             raise CacheError(self.path, "no cache file yet") from None
         except OSError as exc:
             raise CacheError(self.path, f"cannot read it ({exc.strerror or exc})") from None
+        # The file stays open for the cache's life, and every pass reads through it: another
+        # run that replaces the file at this path (a rebuild, renamed into place) does not
+        # change what this one reads.
+        self._release = weakref.finalize(self, os.close, fd)
         try:
-            with f:
-                st = os.fstat(f.fileno())
-                meta, footer_start = _read_footer(f, st.st_size)
+            st = os.fstat(fd)
+            meta, footer_start = _read_footer(_At(fd), st.st_size)
             _check_footer(meta, footer_start)
             _check_fresh(meta["fingerprint"], fingerprint)
         except _Invalid as exc:
+            self.close()
             raise CacheError(self.path, str(exc)) from None
         except OSError as exc:
+            self.close()
             raise CacheError(self.path, f"cannot read it ({exc.strerror or exc})") from None
+        self._fd = fd
         self._identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
         self.storage = meta["storage"]
         self.n_rows, self.n_features, self.nnz = meta["n_rows"], meta["n_features"], meta["nnz"]
@@ -155,17 +162,28 @@ class Cache:
         """
         return BlockReader(self._generate(prefetch))
 
+    def close(self):
+        """Close the file; a later :meth:`blocks` is refused.  Also done when the cache is
+        garbage-collected."""
+        self._release()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
     def _generate(self, prefetch):
+        if not self._release.alive:
+            raise CacheError(self.path, "closed")
         try:
-            f = open(self.path, "rb", buffering=0)
+            st = os.fstat(self._fd)
         except OSError as exc:
             raise CacheError(self.path, f"cannot read it ({exc.strerror or exc})") from None
-        with f:
-            st = os.fstat(f.fileno())
-            if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) != self._identity:
-                raise CacheError(self.path, "the file changed since it was opened")
-            records = self._records(f)
-            yield from _prefetched(records) if prefetch else records
+        if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) != self._identity:  # written in place
+            raise CacheError(self.path, "the file changed since it was opened")
+        records = self._records(_At(self._fd))
+        yield from _prefetched(records) if prefetch else records
 
     def _records(self, f):
         """Every block in file order, then the totals checked against the footer."""
@@ -294,3 +312,27 @@ def _check_fresh(stored, given):
         if changed:
             what = ", ".join(dict.fromkeys("contents" if k.endswith("sha256") else k for k in changed))
             _fail(f"stale ({os.path.basename(new['path'])} changed since the cache was written: {what})")
+
+
+class _At:
+    """A read position of its own in the cache's shared file descriptor: passes read with
+    ``pread``, so that none moves another's offset."""
+
+    def __init__(self, fd):
+        self.fd, self.pos = fd, 0
+
+    def seek(self, pos):
+        self.pos = pos
+
+    def readinto(self, view):
+        if _PREADV:
+            got = os.preadv(self.fd, [view], self.pos)
+        else:  # pragma: no cover - platforms without preadv (macOS before 11)
+            data = os.pread(self.fd, len(view), self.pos)
+            got = len(data)
+            view[:got] = data
+        self.pos += got
+        return got
+
+
+_PREADV = hasattr(os, "preadv")
