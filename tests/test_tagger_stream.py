@@ -317,6 +317,48 @@ def test_missing_tags_are_refused_as_the_cli_does(tmp_path):
         Tagger(shuffle=False).fit_stream(partial, chunk_sentences=2)
 
 
+@pytest.mark.parametrize("how", ["appended to", "replaced by a copy", "removed"])
+def test_a_file_changed_between_epochs_is_refused(tmp_path, how):
+    """Each epoch reads the file again: one edited, replaced (even by the same bytes) or removed
+    after the fit began is refused, rather than training on two versions of the data."""
+    sents, tags = synthetic(8, 40)
+    path = write_conllu(tmp_path / "t.conllu", sents, tags)
+    text = open(path, "rb").read()
+
+    def change(epoch, mistakes, seconds):
+        if epoch == 2:
+            if how == "appended to":
+                with open(path, "ab") as f:
+                    f.write(text[: text.index(b"\n\n") + 2])
+            elif how == "replaced by a copy":
+                with open(tmp_path / "new", "wb") as f:
+                    f.write(text)
+                os.replace(tmp_path / "new", path)
+            else:
+                os.remove(path)
+
+    with pytest.raises(PerceptronsError, match=r"t.conllu: changed while the tagger trained on it"):
+        Tagger(shuffle=False, max_epochs=5).fit_stream(path, chunk_sentences=7, callback=change)
+
+
+def test_a_file_changed_after_the_survey_is_refused(tmp_path, monkeypatch):
+    """The feature maps come from the first two passes: a file changed after them is refused
+    at the start of the first epoch."""
+    sents, tags = synthetic(8, 40)
+    path = write_conllu(tmp_path / "t.conllu", sents, tags)
+    learn = tagger_stream.learn_features
+
+    def learn_then_change(*args, **kwargs):
+        out = learn(*args, **kwargs)
+        with open(path, "ab") as f:
+            f.write(b"\n")
+        return out
+
+    monkeypatch.setattr(tagger_stream, "learn_features", learn_then_change)
+    with pytest.raises(PerceptronsError, match="changed while the tagger trained on it"):
+        Tagger(shuffle=False, max_epochs=5).fit_stream(path)
+
+
 # ----------------------------------------------------------------------------- CLI
 @pytest.fixture
 def train_file(tmp_path):

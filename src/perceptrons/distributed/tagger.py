@@ -91,10 +91,10 @@ def fit_tagger(
     check_shards(shards)
     files = looks_like_files(sentences)
     if files:
-        from perceptrons.structured.tagger_stream import _chunks, _regular_files, learn_features
+        from perceptrons.structured.tagger_stream import _regular_files, learn_features, passes
 
         paths = [os.path.abspath(p) for p in _regular_files(sentences)]
-        classes, n_tokens = learn_features(tagger, lambda check=None: _chunks(paths, column, 2000, check), column)
+        classes, n_tokens = learn_features(tagger, passes(paths, column, 2000), column)
         S = shards or len(paths)
         if S > len(paths):
             raise PerceptronsError(f"shards={S} but only {len(paths)} file(s): each shard reads whole files")

@@ -73,11 +73,7 @@ def fit_stream(
     """
     validate_params(tagger, tagger._parameter_constraints)
     _check_stream_params(tagger, chunk_sentences)
-    paths = _regular_files(paths)
-
-    def read(check=None):
-        return _chunks(paths, column, chunk_sentences, check)
-
+    read = passes(_regular_files(paths), column, chunk_sentences)
     tags, n_tokens = learn_features(tagger, read, column)
     tagger.model_ = tagger._sequence_model().begin_epochs(
         tags, tagger.features_.n_features, tagger.edge_features_.n_features if tagger.edges else 0, n_tokens=n_tokens
@@ -139,14 +135,32 @@ def _regular_files(paths):
     return paths
 
 
-def _chunks(paths, column, size, check=None) -> Iterator[tuple[list, list]]:
+def passes(paths, column, size):
+    """``read(check=None)``, a new pass over the files' chunks of ``size`` sentences (see
+    :func:`_chunks`) at each call; every pass refuses a file changed since this call.
+
+    Also used by the distributed trainer, whose driver surveys the files before the workers
+    read them.
+    """
+    as_opened = {os.fspath(p): _identity(p) for p in paths}
+
+    def read(check=None):
+        return _chunks(paths, column, size, check, as_opened)
+
+    return read
+
+
+def _chunks(paths, column, size, check=None, as_opened=None) -> Iterator[tuple[list, list]]:
     """(words, tags) of up to ``size`` sentences at a time, from the files in order.
 
     Only the chunk being built is alive here: the caller drops a chunk before asking for the
     next.  ``check`` (a :class:`_TagCheck`) sees every sentence and each end of file.
+    ``as_opened`` maps each path to its :func:`_identity` when the fit began: a file found
+    changed before or after it is read is refused.
     """
     words, tags = [], []
     for path in paths:
+        _unchanged(path, as_opened)
         for s in stream_conllu(path, column, keep_lines=False):
             if check is not None:
                 check.sentence(s)
@@ -155,10 +169,34 @@ def _chunks(paths, column, size, check=None) -> Iterator[tuple[list, list]]:
             if len(words) == size:
                 yield words, tags
                 words, tags = [], []
+        _unchanged(path, as_opened)  # a file replaced or edited while this pass read it
         if check is not None:
             check.end_of_file(path)
     if words:
         yield words, tags
+
+
+def _identity(path):
+    """What tells a file from its edited or replaced self: device, inode, size, time written."""
+    st = os.stat(path)
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def _unchanged(path, as_opened):
+    """Refuse ``path`` if it is not the file it was when the fit began: every pass (the surveys
+    and each epoch) reads it again, and a model of two versions of the data is of neither.
+    """
+    if as_opened is None:
+        return
+    try:
+        same = _identity(path) == as_opened[os.fspath(path)]
+    except OSError:
+        same = False
+    if not same:
+        raise PerceptronsError(
+            f"{os.fspath(path)}: changed while the tagger trained on it (a streamed fit reads it "
+            "once per epoch); train again on a file that stays as it is"
+        )
 
 
 class _TagCheck:
