@@ -11,6 +11,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from zipf_data import run_with_peak_rss, write_zipf_libsvm
 
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron, load_model, stream
@@ -392,6 +394,35 @@ def test_a_streamed_csv_cell_that_is_not_a_number_is_named_with_its_line(tmp_pat
         r.exit_code == 2 and "big.csv, line 1000002: column 'b' holds 'x'; expected a value of type double" in r.output
     )
     assert not (tmp_path / "b.npz").exists() and not (tmp_path / "b.npz.cache").exists()
+
+
+def test_a_number_in_a_later_block_of_a_text_column_is_refused(tmp_path, cli_run):
+    """The first block fixes a column as text; a number in it further on is refused with its
+    line, as the first block's mixture is (it was hashed as a category, where the in-memory
+    reader refuses the file)."""
+    rows = "".join(("red", "blue")[i % 2] + f",{i % 5},{i % 2}\n" for i in range(700_000))  # past 4 MiB
+    big = tmp_path / "late.csv"
+    big.write_text("colour,size,label\n" + rows + "5,1,1\n")
+    r = cli_run("train", big, "--stream", "--epochs", "1", "-o", tmp_path / "m.npz")
+    assert r.exit_code == 2, r.output
+    assert "late.csv, line 700002: column 'colour' holds the number '5', but its first rows are text" in r.output
+    assert not (tmp_path / "m.npz").exists() and not (tmp_path / "m.npz.cache").exists()
+    assert (
+        cli_run("train", big, "--stream", "--hash-bits", "8", "--epochs", "1", "-o", tmp_path / "h.npz").exit_code == 0
+    )
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=" \t\n\x0b\x0c\r\x1c\x1f+-.0123456789eEnaNAifINFtyYx_", max_size=12))
+def test_the_number_prefilter_lets_every_number_through(cell):
+    """The streamed CSV check gives is_float only the cells its vectorised pattern matches:
+    every cell is_float reads as a number must match."""
+    import pyarrow as pa
+
+    from perceptrons.io.arrow import _count_numbers
+    from perceptrons.io.labels import is_float
+
+    assert _count_numbers(pa.array([cell])) == int(is_float(cell))
 
 
 def interrupt_when(directory, ready, cmd):

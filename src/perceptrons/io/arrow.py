@@ -188,9 +188,9 @@ def _batches(path, batches, names, col, hash_bits, text, first_row_line, require
             _check_types(path, batch.schema, col)
         y = _labels(path, batch.column(col), done, first_row_line, require_labels)
         columns = [batch.column(j) for j in feature_cols]
+        if first_row_line is not None and hash_bits is None and text is None and layout != "dense":
+            _check_mixed(path, columns, feature_names, first_row_line, done)
         if layout is None:
-            if first_row_line is not None and hash_bits is None and text is None:
-                _check_mixed(path, columns, feature_names, first_row_line)
             layout = _layout(columns, feature_names, hash_bits, text)
         if layout == "dense":
             X = _dense(path, columns, feature_names, done, first_row_line)
@@ -226,24 +226,48 @@ def _check_types(path, schema, col):
         raise PerceptronsError(f"{path}: {role} {field.name!r} holds {field.type}; expected {expected}")
 
 
-def _check_mixed(path, columns, feature_names, first_row_line):
+def _check_mixed(path, columns, feature_names, first_row_line, done):
     """Refuse a CSV column of numbers with a cell that is not one: read as text, the whole column
     would be hashed as categories, where the in-memory reader stops at that cell (a typo in a
     column of numbers, most likely).  A column of text throughout is hashed, as documented.
+
+    The first block (``done`` 0) fixes each column's type; in every later block a column of
+    text must hold no number either (a column is numbers or text, throughout the file).
     """
     import pyarrow.types as pt
 
     for name, column in zip(feature_names, columns):
         if not (pt.is_string(column.type) or pt.is_large_string(column.type)):
             continue
-        values = column.unique().to_pylist()
-        numbers = sum(map(is_float, values))
-        if 0 < numbers < len(values):
+        values = column.unique()
+        numbers = _count_numbers(values)
+        if done == 0 and 0 < numbers < len(values):
             row, value = next((i, v) for i, v in enumerate(column.to_pylist()) if not is_float(v))
             raise PerceptronsError(
                 f"{_row_where(path, row, first_row_line)}: column {name!r} holds {value!r} among numbers; "
                 "expected a number (give --hash-bits to read the column as text categories)"
             )
+        if done and numbers:
+            row, value = next((i, v) for i, v in enumerate(column.to_pylist()) if is_float(v))
+            raise PerceptronsError(
+                f"{_row_where(path, done + row, first_row_line)}: column {name!r} holds the number {value!r}, "
+                "but its first rows are text; expected text throughout (give --hash-bits to read every "
+                "column as text categories)"
+            )
+
+
+#: what a number's text (:func:`~perceptrons.io.labels.is_float`) starts with: Python's ASCII
+#: white space, a sign, then a digit, a point and a digit, nan or inf.  Only values that match
+#: are given to is_float, so that a column of words costs one vectorised pass.
+_NUMBER_START = r"^[\t\n\x0b\x0c\r\x1c-\x1f ]*[+-]?(\d|\.\d|nan|inf)"
+
+
+def _count_numbers(values):
+    """How many of the strings ``values`` (a pyarrow array) are numbers."""
+    import pyarrow.compute as pc
+
+    candidates = values.filter(pc.match_substring_regex(values, _NUMBER_START, ignore_case=True))
+    return sum(map(is_float, candidates.to_pylist()))
 
 
 def _layout(columns, feature_names, hash_bits, text):
