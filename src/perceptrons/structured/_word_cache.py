@@ -139,19 +139,23 @@ class WordCache:
                 new = [w for w in dict.fromkeys(words) if w not in state.index]
             except TypeError:  # an unhashable "word"
                 new = words
-            # the words already cached are str: only the new ones need the check
-            if not all(isinstance(w, str) for w in new):
+            # the words already cached are str: only the new ones need the check, which joining
+            # them makes (join takes str only)
+            try:
+                text = "".join(new)
+            except TypeError:
                 bad = next(w for w in new if not isinstance(w, str))
                 raise PerceptronsTypeError(  # a TypeError, as NLTK raises for it
                     f"a sentence must be a list of word strings; found a word of type {type(bad).__name__}"
-                )
+                ) from None
             if (state.n + len(new)) * state.row_bytes > MAX_BYTES:
                 state = self._empty()
                 new = list(dict.fromkeys(words))
+                text = "".join(new)
             if new:
                 lo = state.n
                 state = state.grown(lo + len(new))
-                self._write(new, state, lo)
+                self._write(new, text, state, lo)
                 if self.tagdict:
                     tags = np.array([self.tagdict.get(w, "") for w in new])
                     state.forced[lo : lo + len(new)] = self.model.forced_indices(tags, len(new))
@@ -161,14 +165,14 @@ class WordCache:
             self._state = state
             return state
 
-    def _write(self, new, state, lo):
-        """Write rows ``lo…`` of ``state`` for the ``new`` words: one compiled call
-        (:func:`~perceptrons._jit.word_cache.cache_words`).  Python makes the cluster attributes,
-        and the lower case and flags of the words that are not ASCII."""
+    def _write(self, new, text, state, lo):
+        """Write rows ``lo…`` of ``state`` for the ``new`` words (``text``, joined): one compiled
+        call (:func:`~perceptrons._jit.word_cache.cache_words`).  Python makes the cluster
+        attributes, and the lower case and flags of the words that are not ASCII."""
         fm = self.features
-        raw = np.frombuffer("".join(new).encode("utf-8", "surrogatepass"), dtype=np.uint8)
+        raw = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
         lengths = np.fromiter(map(len, new), dtype=np.int64, count=len(new))
-        lower, parts = unicode_parts(new, ascii_only=raw.shape[0] == lengths.sum())
+        lower, parts = unicode_parts(new, ascii_only=text.isascii())
         args = (*self._known, *self._one_part, self.W, state.attrs, state.rare, state.emit, lo)
         cache_words(raw, lengths, lower, parts, fm.cluster_attribute_ids(new), *self._vocab, *args)
 

@@ -197,10 +197,10 @@ def unicode_parts(words, ascii_only=False):
         case is made in compiled code) and its flags: 1 if a character is a digit
         (``str.isdigit``), 2 if the first is upper case, 4 if the word ``isupper()``.
     """
-    parts = np.full((len(words), 3), -1, dtype=np.int64)
     foreign = [] if ascii_only else [r for r, w in enumerate(words) if not w.isascii()]
     if not foreign:
-        return _NO_BYTES, parts
+        return _NO_BYTES, _ascii_parts(len(words))
+    parts = np.full((len(words), 3), -1, dtype=np.int64)
     chosen = [words[r] for r in foreign]
     lower, bounds = pack_strings([w.lower() for w in chosen], "surrogatepass")
     parts[foreign, 0], parts[foreign, 1] = bounds[:-1], bounds[1:]
@@ -209,6 +209,20 @@ def unicode_parts(words, ascii_only=False):
     digit = [not w.isalpha() and any(map(str.isdigit, w)) for w in chosen]
     parts[foreign, 2] = [d + 2 * w[:1].isupper() + 4 * w.isupper() for d, w in zip(digit, chosen)]
     return lower, parts
+
+
+def _ascii_parts(n):
+    """``parts`` of ``n`` ASCII words, all −1: a view of one array kept for every call (a word
+    cache adds a sentence's few new words a call, where making the array cost more than the
+    compiled work).  Nothing writes it; it stays writable so that the compiled loops see one
+    type for it.
+    """
+    if n > _MINUS_ONES.shape[0]:  # a batch's types: made once for the batch, not kept
+        return np.full((n, 3), -1, dtype=np.int64)
+    return _MINUS_ONES[:n]
+
+
+_MINUS_ONES = np.full((4096, 3), -1, dtype=np.int64)
 
 
 def attribute_table(types, first_id, room=None):
