@@ -95,6 +95,33 @@ def test_a_batch_larger_than_the_cache_is_tagged_in_runs(ewt, monkeypatch):
     assert len(seen) == len(runs) and max(seen) <= 150 + lengths.max()  # the cache started afresh
 
 
+def test_a_large_batch_is_cached_and_tagged_by_two_threads_as_by_one(ewt, monkeypatch):
+    """A batch of many tokens and new words is computed as two halves in two threads: the tags
+    and probabilities are those of one thread, bit for bit, and of the factored path."""
+    words, tags, test = ewt
+    tagger = Tagger(max_epochs=1, tag_dict=True).fit(words, tags)
+    expected = factored(tagger, test)
+    assert sum(map(len, test)) >= _word_cache.SPLIT_TOKENS
+    assert len({w for s in test for w in s}) >= _word_cache.SPLIT_WORDS
+    started = []
+    background = _word_cache._Background
+    monkeypatch.setattr(_word_cache, "_Background", lambda fn: started.append(fn) or background(fn))
+    results = {}
+    for split in (True, False):
+        if not split:
+            monkeypatch.setattr(_word_cache, "SPLIT_TOKENS", 10**9)
+            monkeypatch.setattr(_word_cache, "SPLIT_WORDS", 10**9)
+        started.clear()
+        fresh = copy.deepcopy(tagger)  # an empty cache: the batch's words are all new
+        got, conf = fresh.predict(test, return_conf=True)
+        results[split] = (conf, len(started))
+        assert [t for s in got for t in s] == expected
+        assert [t for s in copy.deepcopy(tagger).predict(test) for t in s] == expected
+    (conf2, threads2), (conf1, threads1) = results[True], results[False]
+    assert conf2 == conf1
+    assert threads1 == 1 and threads2 == 4  # the vocabulary's table; with halves also the words, tags, scores
+
+
 def test_threads_share_the_cache(ewt):
     words, tags, test = ewt
     tagger = Tagger(max_epochs=1).fit(words, tags)
