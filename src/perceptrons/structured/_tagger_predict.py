@@ -29,6 +29,8 @@ def check_corpus(sentences, tags=None, what="sentences"):
         raise PerceptronsTypeError(f"{what}: expected a list of sentences (lists of words), got a string")
     if not hasattr(sentences, "__len__"):
         raise PerceptronsError(f"{what} must be a list of sentences, each a list of words")
+    if tags is None and set(map(type, sentences)) <= {list, tuple}:  # the usual corpus, in one C pass
+        return
     for i, s in enumerate(sentences):
         if isinstance(s, str):
             raise PerceptronsTypeError(f"{what}[{i}]: expected a list of word strings, got a string {s[:40]!r}")
@@ -89,8 +91,7 @@ class TaggingMixin:
         through the word cache, in one compiled call.
         """
         rows, state = _cache_rows(cache, sentences, first)
-        names = cache.names
-        return [names[i] for i in cache.tag(rows, state, _offsets(lengths)).tolist()]
+        return cache.name_objects[cache.tag(rows, state, _offsets(lengths))].tolist()
 
     def _predict_sentence(self, words):
         """One sentence through the word cache: the per-call work is a dict lookup per word and

@@ -76,6 +76,7 @@ class WordCache:
             decoder_code(model.decoder),
         )
         self.names = model.classes_.tolist()
+        self.name_objects = np.array(self.names, dtype=object)  # a batch's tags in one take
         self._table_bytes = table_bytes(trans.shape[0], False, self.decoding[2].shape[0] > 0)
         self._lock = threading.Lock()
         self._state = self._empty()
