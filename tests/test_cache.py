@@ -508,10 +508,17 @@ def test_file_written_in_place_after_open(small):
         next(cache.blocks())
 
 
-def test_a_closed_cache_is_refused(small):
-    path, fp, _ = small
+def test_a_closed_cache_is_refused_and_a_pass_under_way_ends_whole(small):
+    """A pass reads through a descriptor of its own: closing the cache mid-pass neither breaks
+    it nor lets it read another file under a reused descriptor number."""
+    path, fp, blocks = small
+    (path.parent / "other").write_bytes(b"\xff" * path.stat().st_size)
     with opened(path, fp) as cache:
-        pass
+        reader = cache.blocks(prefetch=False)  # the second block is read after the close
+        first = next(reader)
+    with open(path.parent / "other", "rb"):  # takes the lowest free descriptor: the cache's, now closed
+        rest = list(reader)
+    same_rows([(cache.labels[b.y], (b.indptr, b.indices, b.data), b.weight) for b in [first, *rest]], blocks)
     with pytest.raises(CacheError, match="closed"):
         next(cache.blocks())
 

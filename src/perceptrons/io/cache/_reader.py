@@ -177,13 +177,19 @@ class Cache:
         if not self._release.alive:
             raise CacheError(self.path, "closed")
         try:
-            st = os.fstat(self._fd)
+            # a descriptor of the pass's own: closing the cache cannot pull the file from under
+            # a pass still running (a prefetch thread), nor hand it a reused descriptor number
+            fd = os.dup(self._fd)
         except OSError as exc:
             raise CacheError(self.path, f"cannot read it ({exc.strerror or exc})") from None
-        if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) != self._identity:  # written in place
-            raise CacheError(self.path, "the file changed since it was opened")
-        records = self._records(_At(self._fd))
-        yield from _prefetched(records) if prefetch else records
+        try:
+            st = os.fstat(fd)
+            if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) != self._identity:  # written in place
+                raise CacheError(self.path, "the file changed since it was opened")
+            records = self._records(_At(fd))
+            yield from _prefetched(records) if prefetch else records
+        finally:
+            os.close(fd)
 
     def _records(self, f):
         """Every block in file order, then the totals checked against the footer."""
