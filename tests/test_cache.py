@@ -575,6 +575,19 @@ def test_writer_killed_by_sigterm_leaves_nothing(tmp_path, source):
 
 
 # ----------------------------------------------------------------------------- the prefetch thread
+def test_blocks_are_read_where_no_thread_can_be_started(tmp_path, source, monkeypatch):
+    """A process at its thread limit reads the blocks in its own thread, the same blocks."""
+    fp = fingerprint(source)
+    blocks = dense_blocks(n_blocks=4)
+    cache = opened(write(tmp_path / "c.bin", fp, blocks), fp)
+
+    def refuse(self):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    same_rows(read_all(cache), blocks)
+
+
 def test_prefetch_thread_ends_when_the_consumer_breaks(tmp_path, source):
     fp = fingerprint(source)
     cache = opened(write(tmp_path / "c.bin", fp, dense_blocks(n_blocks=10)), fp)

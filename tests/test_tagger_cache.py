@@ -122,6 +122,22 @@ def test_a_large_batch_is_cached_and_tagged_by_two_threads_as_by_one(ewt, monkey
     assert threads1 == 1 and threads2 == 4  # the vocabulary's table; with halves also the words, tags, scores
 
 
+def test_tagging_works_where_no_thread_can_be_started(ewt, monkeypatch):
+    """A process at its thread limit (``can't start new thread``) tags as any other: the work
+    meant for a second thread is done in the caller's."""
+    words, tags, test = ewt
+    tagger = Tagger(max_epochs=1).fit(words, tags)
+    expected = factored(tagger, test)
+
+    def refuse(self):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(_word_cache._Background, "start", refuse)
+    assert [t for s in copy.deepcopy(tagger).predict(test) for t in s] == expected  # the cache's set-up too
+    one = copy.deepcopy(tagger)
+    assert [t for s in test for _, t in one.tag(s)] == expected
+
+
 def test_threads_share_the_cache(ewt):
     words, tags, test = ewt
     tagger = Tagger(max_epochs=1).fit(words, tags)

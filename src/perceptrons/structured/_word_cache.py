@@ -270,7 +270,8 @@ def _in_two(first, second):
     try:
         second()
     finally:
-        other.join()
+        if other.ident is not None:
+            other.join()
     other.result()
 
 
@@ -289,7 +290,10 @@ class _Background(threading.Thread):
     def __init__(self, fn):
         super().__init__(daemon=True)
         self._fn, self._out, self._error = fn, None, None
-        self.start()
+        try:
+            self.start()
+        except RuntimeError:  # no thread to be had (a process at its limit): computed here, now
+            self.run()
 
     def run(self):
         try:
@@ -298,7 +302,8 @@ class _Background(threading.Thread):
             self._error = exc
 
     def result(self):
-        self.join()
+        if self.ident is not None:  # started (else it ran in the caller's thread)
+            self.join()
         if self._error is not None:
             raise self._error
         return self._out

@@ -54,7 +54,11 @@ def _prefetched(records):
     thread = threading.Thread(
         target=_produce, args=(records, slot, stop), name="perceptrons-cache-prefetch", daemon=True
     )
-    thread.start()
+    try:
+        thread.start()
+    except RuntimeError:  # no thread to be had (a process at its limit): read in this one
+        yield from records
+        return
     try:
         while True:
             kind, item = slot.get()
