@@ -106,6 +106,10 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, SklearnTaggerMixin, TagDictMixin, Tagg
     ``benchmarks/README.md``, "Tagger: how the defaults were chosen".  After training, features
     whose weights stayed zero (about half) are dropped from the model: they cannot change a score.
 
+    A fitted tagger may be shared by threads: its cache of the words it has met grows under a
+    lock.  A batch of 4,096 tokens or more is tagged as two halves in two threads (the compiled
+    loops release the GIL), with the tags and probabilities of one thread.
+
     References
     ----------
     Collins (2002), "Discriminative Training Methods for Hidden Markov Models", EMNLP.
