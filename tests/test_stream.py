@@ -419,10 +419,10 @@ def test_the_number_prefilter_lets_every_number_through(cell):
     every cell is_float reads as a number must match."""
     import pyarrow as pa
 
-    from perceptrons.io.arrow import _count_numbers
     from perceptrons.io.labels import is_float
+    from perceptrons.io.text_columns import count_numbers
 
-    assert _count_numbers(pa.array([cell])) == int(is_float(cell))
+    assert count_numbers(pa.array([cell])) == int(is_float(cell))
 
 
 def interrupt_when(directory, ready, cmd):

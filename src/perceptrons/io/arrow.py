@@ -26,7 +26,8 @@ from perceptrons._validation import PerceptronsError
 from perceptrons.io.blocks import Block
 from perceptrons.io.csv_errors import RAGGED, csv_error, not_utf8
 from perceptrons.io.delimited import check_header
-from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label, is_float
+from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label
+from perceptrons.io.text_columns import check_mixed, row_where
 
 
 def _pyarrow():
@@ -189,7 +190,7 @@ def _batches(path, batches, names, col, hash_bits, text, first_row_line, require
         y = _labels(path, batch.column(col), done, first_row_line, require_labels)
         columns = [batch.column(j) for j in feature_cols]
         if first_row_line is not None and hash_bits is None and text is None and layout != "dense":
-            _check_mixed(path, columns, feature_names, first_row_line, done)
+            check_mixed(path, columns, feature_names, first_row_line, done)
         if layout is None:
             layout = _layout(columns, feature_names, hash_bits, text)
         if layout == "dense":
@@ -226,50 +227,6 @@ def _check_types(path, schema, col):
         raise PerceptronsError(f"{path}: {role} {field.name!r} holds {field.type}; expected {expected}")
 
 
-def _check_mixed(path, columns, feature_names, first_row_line, done):
-    """Refuse a CSV column of numbers with a cell that is not one: read as text, the whole column
-    would be hashed as categories, where the in-memory reader stops at that cell (a typo in a
-    column of numbers, most likely).  A column of text throughout is hashed, as documented.
-
-    The first block (``done`` 0) fixes each column's type; in every later block a column of
-    text must hold no number either (a column is numbers or text, throughout the file).
-    """
-    import pyarrow.types as pt
-
-    for name, column in zip(feature_names, columns):
-        if not (pt.is_string(column.type) or pt.is_large_string(column.type)):
-            continue
-        values = column.unique()
-        numbers = _count_numbers(values)
-        if done == 0 and 0 < numbers < len(values):
-            row, value = next((i, v) for i, v in enumerate(column.to_pylist()) if not is_float(v))
-            raise PerceptronsError(
-                f"{_row_where(path, row, first_row_line)}: column {name!r} holds {value!r} among numbers; "
-                "expected a number (give --hash-bits to read the column as text categories)"
-            )
-        if done and numbers:
-            row, value = next((i, v) for i, v in enumerate(column.to_pylist()) if is_float(v))
-            raise PerceptronsError(
-                f"{_row_where(path, done + row, first_row_line)}: column {name!r} holds the number {value!r}, "
-                "but its first rows are text; expected text throughout (give --hash-bits to read every "
-                "column as text categories)"
-            )
-
-
-#: what a number's text (:func:`~perceptrons.io.labels.is_float`) starts with: Python's ASCII
-#: white space, a sign, then a digit, a point and a digit, nan or inf.  Only values that match
-#: are given to is_float, so that a column of words costs one vectorised pass.
-_NUMBER_START = r"^[\t\n\x0b\x0c\r\x1c-\x1f ]*[+-]?(\d|\.\d|nan|inf)"
-
-
-def _count_numbers(values):
-    """How many of the strings ``values`` (a pyarrow array) are numbers."""
-    import pyarrow.compute as pc
-
-    candidates = values.filter(pc.match_substring_regex(values, _NUMBER_START, ignore_case=True))
-    return sum(map(is_float, candidates.to_pylist()))
-
-
 def _layout(columns, feature_names, hash_bits, text):
     import pyarrow.types as pt
 
@@ -279,10 +236,6 @@ def _layout(columns, feature_names, hash_bits, text):
     if numeric and text is None and hash_bits is None:
         return "dense"
     return "hashed"
-
-
-def _row_where(path, row, first_row_line):
-    return f"{path}, line {first_row_line + row}" if first_row_line else f"{path}, row {row + 1}"
 
 
 def _labels(path, column, done, first_row_line, require=True):
@@ -297,14 +250,14 @@ def _labels(path, column, done, first_row_line, require=True):
     elif texts.null_count:
         bad = int(np.flatnonzero(np.asarray(texts.is_null()))[0])
         raise PerceptronsError(
-            f"{_row_where(path, done + bad, first_row_line)}: the label is empty; every row needs a class label"
+            f"{row_where(path, done + bad, first_row_line)}: the label is empty; every row needs a class label"
         )
     stripped = pc.utf8_trim_whitespace(texts)
     values = np.asarray(stripped.to_numpy(zero_copy_only=False), dtype=object)
     for u in np.unique(values).tolist() if require else ():  # each distinct label once, by every reader's rules
         if u.lower() in MISSING_LABELS or u.lower().lstrip("+-") in INFINITE_LABELS:
             bad = int(np.flatnonzero(values == u)[0])
-            check_label(_row_where(path, done + bad, first_row_line), u)
+            check_label(row_where(path, done + bad, first_row_line), u)
     return values.astype(str)
 
 
@@ -314,7 +267,7 @@ def _dense(path, columns, feature_names, done, first_row_line):
         if c.null_count:
             bad = int(np.flatnonzero(np.asarray(c.is_null()))[0])
             raise PerceptronsError(
-                f"{_row_where(path, done + bad, first_row_line)}: column {feature_names[j]!r} is empty or a "
+                f"{row_where(path, done + bad, first_row_line)}: column {feature_names[j]!r} is empty or a "
                 "missing-value marker (NA, null); expected a number"
             )
         X[:, j] = c.to_numpy(zero_copy_only=False)
@@ -322,7 +275,7 @@ def _dense(path, columns, feature_names, done, first_row_line):
     if bad.any():
         r, j = (int(v[0]) for v in np.nonzero(bad))
         raise PerceptronsError(
-            f"{_row_where(path, done + r, first_row_line)}: value {float(X[r, j])!r} of column {feature_names[j]!r} "
+            f"{row_where(path, done + r, first_row_line)}: value {float(X[r, j])!r} of column {feature_names[j]!r} "
             "is not finite; expected a finite number"
         )
     return X
@@ -333,10 +286,10 @@ def _index_lists(path, column, y, first_row_line, done):
 
     if column.null_count:
         bad = int(np.flatnonzero(np.asarray(column.is_null()))[0])
-        raise PerceptronsError(f"{_row_where(path, done + bad, first_row_line)}: the feature list is empty (null)")
+        raise PerceptronsError(f"{row_where(path, done + bad, first_row_line)}: the feature list is empty (null)")
     flat = column.flatten()
     if flat.null_count:
-        raise PerceptronsError(f"{_row_where(path, done, first_row_line)}: a feature index is null; expected integers")
+        raise PerceptronsError(f"{row_where(path, done, first_row_line)}: a feature index is null; expected integers")
     lengths = np.asarray(pc.list_value_length(column), dtype=np.int64)
     indptr = np.concatenate([[0], np.cumsum(lengths)])
     raw = flat.to_numpy(zero_copy_only=False)
@@ -346,7 +299,7 @@ def _index_lists(path, column, y, first_row_line, done):
         bad = int(np.flatnonzero((raw < 0) | (raw > top))[0])
         row = int(np.searchsorted(indptr, bad, side="right")) - 1
         raise PerceptronsError(
-            f"{_row_where(path, done + row, first_row_line)}: feature index {int(raw[bad])} is outside [0, {top}]"
+            f"{row_where(path, done + row, first_row_line)}: feature index {int(raw[bad])} is outside [0, {top}]"
         )
     indices = raw.astype(np.int64)
     return _csr_block(path, y, indptr, indices, np.ones(indices.size, np.float32), done, first_row_line)
@@ -374,7 +327,7 @@ def _hashed(path, columns, feature_names, y, hash_bits, text, done, first_row_li
             if c.null_count or not np.all(np.isfinite(v)):
                 bad = int(np.flatnonzero(~np.isfinite(v))[0])
                 raise PerceptronsError(
-                    f"{_row_where(path, done + bad, first_row_line)}: column {name!r} is empty or not finite; "
+                    f"{row_where(path, done + bad, first_row_line)}: column {name!r} is empty or not finite; "
                     "expected a number"
                 )
             rows.append(np.arange(n))
@@ -404,7 +357,7 @@ def _csr_block(path, y, indptr, indices, data, done, first_row_line):
         bad = int(np.flatnonzero(~np.isfinite(data))[0])
         row = int(np.searchsorted(indptr, bad, side="right")) - 1
         raise PerceptronsError(
-            f"{_row_where(path, done + row, first_row_line)}: a feature value is beyond float32's range "
+            f"{row_where(path, done + row, first_row_line)}: a feature value is beyond float32's range "
             "(±3.4e38), in which the hashed rows are stored; expected a smaller number"
         )
     return Block(
