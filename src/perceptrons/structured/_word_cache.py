@@ -270,8 +270,7 @@ def _in_two(first, second):
     try:
         second()
     finally:
-        if other.ident is not None:
-            other.join()
+        other.wait()
     other.result()
 
 
@@ -301,9 +300,13 @@ class _Background(threading.Thread):
         except BaseException as exc:  # handed to the thread that waits
             self._error = exc
 
-    def result(self):
-        if self.ident is not None:  # started (else it ran in the caller's thread)
+    def wait(self):
+        """Until ``fn`` has ended (at once when it ran in the caller's thread)."""
+        if self.ident is not None:
             self.join()
+
+    def result(self):
+        self.wait()
         if self._error is not None:
             raise self._error
         return self._out

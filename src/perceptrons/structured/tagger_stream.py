@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._validation import Interval, PerceptronsError, check_param, validate_params
+from perceptrons.io.cache import file_identity
 from perceptrons.io.conllu_stream import stream_conllu
 from perceptrons.structured.clusters import load_clusters
 from perceptrons.structured.features import FeatureMap
@@ -142,7 +143,7 @@ def passes(paths, column, size):
     Also used by the distributed trainer, whose driver surveys the files before the workers
     read them.
     """
-    as_opened = {os.fspath(p): _identity(p) for p in paths}
+    as_opened = {os.fspath(p): file_identity(os.stat(p)) for p in paths}
 
     def read(check=None):
         return _chunks(paths, column, size, check, as_opened)
@@ -155,7 +156,7 @@ def _chunks(paths, column, size, check=None, as_opened=None) -> Iterator[tuple[l
 
     Only the chunk being built is alive here: the caller drops a chunk before asking for the
     next.  ``check`` (a :class:`_TagCheck`) sees every sentence and each end of file.
-    ``as_opened`` maps each path to its :func:`_identity` when the fit began: a file found
+    ``as_opened`` maps each path to its :func:`~perceptrons.io.cache.file_identity` when the fit began: a file found
     changed before or after it is read is refused.
     """
     words, tags = [], []
@@ -176,12 +177,6 @@ def _chunks(paths, column, size, check=None, as_opened=None) -> Iterator[tuple[l
         yield words, tags
 
 
-def _identity(path):
-    """What tells a file from its edited or replaced self: device, inode, size, time written."""
-    st = os.stat(path)
-    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
-
-
 def _unchanged(path, as_opened):
     """Refuse ``path`` if it is not the file it was when the fit began: every pass (the surveys
     and each epoch) reads it again, and a model of two versions of the data is of neither.
@@ -189,7 +184,7 @@ def _unchanged(path, as_opened):
     if as_opened is None:
         return
     try:
-        same = _identity(path) == as_opened[os.fspath(path)]
+        same = file_identity(os.stat(path)) == as_opened[os.fspath(path)]
     except OSError:
         same = False
     if not same:

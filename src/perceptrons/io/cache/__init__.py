@@ -42,7 +42,7 @@ refused at once; the writer never leaves one anyway, since it writes to a tempor
 is renamed into place only when complete (:mod:`perceptrons.io.atomic`).
 """
 
-from perceptrons.io.cache._fingerprint import SAMPLE_BYTES, fingerprint
+from perceptrons.io.cache._fingerprint import SAMPLE_BYTES, file_identity, fingerprint
 from perceptrons.io.cache._format import _HEADER as _HEADER
 from perceptrons.io.cache._format import _RECORD as _RECORD
 from perceptrons.io.cache._format import _TAIL as _TAIL
@@ -71,6 +71,7 @@ __all__ = [
     "MAX_FOOTER_DEPTH",
     "SAMPLE_BYTES",
     "VERSION",
+    "file_identity",
     "fingerprint",
     "open_cache",
 ]

@@ -49,6 +49,12 @@ def fingerprint(paths, options=None):
     return result
 
 
+def file_identity(st):
+    """What tells a file from its edited or replaced self, from its ``os.stat`` result: device,
+    inode, size and time written.  A reader that reads a file again checks it against this."""
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+
 def _source_print(path):
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # before open(): opening a FIFO would block

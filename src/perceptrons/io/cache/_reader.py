@@ -10,7 +10,7 @@ import numpy as np
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.io.blocks import Block
-from perceptrons.io.cache._fingerprint import _fingerprint_problem
+from perceptrons.io.cache._fingerprint import _fingerprint_problem, file_identity
 from perceptrons.io.cache._footer import _check_footer, _fail, _Invalid, _read_exact, _read_footer
 from perceptrons.io.cache._format import _ALL_FLAGS, _CSR, _INDPTR64, _RECORD, _TAIL, _VALUES, _WEIGHTS, _finite, _pad
 from perceptrons.io.cache._labels import _label_array
@@ -116,7 +116,7 @@ class Cache:
             self.close()
             raise CacheError(self.path, f"cannot read it ({exc.strerror or exc})") from None
         self._fd = fd
-        self._identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        self._identity = file_identity(st)
         self.storage = meta["storage"]
         self.n_rows, self.n_features, self.nnz = meta["n_rows"], meta["n_features"], meta["nnz"]
         self.n_blocks = meta["n_blocks"]
@@ -184,7 +184,7 @@ class Cache:
             raise CacheError(self.path, f"cannot read it ({exc.strerror or exc})") from None
         try:
             st = os.fstat(fd)
-            if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) != self._identity:  # written in place
+            if file_identity(st) != self._identity:  # written in place
                 raise CacheError(self.path, "the file changed since it was opened")
             records = self._records(_At(fd))
             yield from _prefetched(records) if prefetch else records
