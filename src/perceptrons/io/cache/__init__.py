@@ -42,6 +42,7 @@ refused at once; the writer never leaves one anyway, since it writes to a tempor
 is renamed into place only when complete (:mod:`perceptrons.io.atomic`).
 """
 
+from perceptrons.io.cache._epochs import epoch_cache
 from perceptrons.io.cache._fingerprint import SAMPLE_BYTES, file_identity, fingerprint
 from perceptrons.io.cache._format import _HEADER as _HEADER
 from perceptrons.io.cache._format import _RECORD as _RECORD
@@ -71,6 +72,7 @@ __all__ = [
     "MAX_FOOTER_DEPTH",
     "SAMPLE_BYTES",
     "VERSION",
+    "epoch_cache",
     "file_identity",
     "fingerprint",
     "open_cache",
