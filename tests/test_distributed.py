@@ -541,3 +541,29 @@ def test_workers_of_a_started_cluster_drop_the_heartbeat_record_of_a_closed_sche
         found = c.run(verdicts)
     assert len(found) == 2
     assert all(v == (False, True) for v in found.values())
+
+
+def test_a_tagger_shard_changed_after_the_survey_is_refused_on_its_worker(client, tmp_path, monkeypatch):
+    """The driver learns the features from the files; the workers read them afterwards. A file
+    that changed in between would train on data the features were not learned from."""
+    from perceptrons.io.conllu import read_conllu
+    from perceptrons.structured import tagger_stream
+
+    sents = read_conllu(os.path.join(EWT, "dev.conllu"))[:200]
+    paths = [tmp_path / "a.conllu", tmp_path / "b.conllu"]
+    for k, path in enumerate(paths):
+        path.write_text("".join("\n".join(s.lines) + "\n\n" for s in sents[k * 100 : (k + 1) * 100]))
+    survey = tagger_stream.learn_features
+
+    def then_edit(*args, **kwargs):
+        out = survey(*args, **kwargs)
+        with open(paths[1], "a") as f:  # a sentence more, once the driver has read the file twice
+            f.write("\n".join(sents[0].lines) + "\n\n")
+        return out
+
+    monkeypatch.setattr(tagger_stream, "learn_features", then_edit)
+    with pytest.raises(PerceptronsError, match=r"b\.conllu: changed after the driver learned the features from it"):
+        distributed.fit_tagger(Tagger(max_epochs=1), [str(p) for p in paths], shards=2, client=client)
+    monkeypatch.setattr(tagger_stream, "learn_features", survey)
+    fitted = distributed.fit_tagger(Tagger(max_epochs=1), [str(p) for p in paths], shards=2, client=client)
+    assert fitted.predict([sents[0].words])[0]  # the same files, unchanged since: trained

@@ -94,7 +94,11 @@ def fit_tagger(
         from perceptrons.structured.tagger_stream import _regular_files, learn_features, passes
 
         paths = [os.path.abspath(p) for p in _regular_files(sentences)]
-        classes, n_tokens = learn_features(tagger, passes(paths, column, 2000), column)
+        survey = passes(paths, column, 2000)
+        classes, n_tokens = learn_features(tagger, survey, column)
+        # (size, time written) of each file_identity: what a worker on another machine sharing
+        # the files sees alike (device and inode numbers are each machine's own)
+        surveyed = {p: ident[2:] for p, ident in survey.as_opened.items()}
         S = shards or len(paths)
         if S > len(paths):
             raise PerceptronsError(f"shards={S} but only {len(paths)} file(s): each shard reads whole files")
@@ -112,7 +116,9 @@ def fit_tagger(
         if files:
             groups = [paths[a:b] for a, b in split_rows(len(paths), S)]
             reader = Broadcast(_reader(tagger, model, column))
-            makers = [lambda c, g=g: c.submit(_on_worker_read, reader.future(c), g, pure=False) for g in groups]
+            makers = [
+                lambda c, g=g: c.submit(_on_worker_read, reader.future(c), g, surveyed, pure=False) for g in groups
+            ]
         else:
             pieces = _memory_shards(model, args, S, assume_binary=True)  # a FeatureMap's 1s
             makers = [lambda c, p=p: c.scatter(p, hash=False) for p in pieces]
@@ -253,11 +259,16 @@ def _reader(tagger, model, column):
     return {"tagger": t, "model": m, "column": column}
 
 
-def _on_worker_read(reader, paths):
-    """Read and featurise a shard's CoNLL-U files on the worker that keeps it."""
+def _on_worker_read(reader, paths, surveyed):
+    """Read and featurise a shard's CoNLL-U files on the worker that keeps it; each file must
+    still be the one the driver learned the features from (``surveyed``: its size and time
+    written then), before and after it is read.
+    """
     from perceptrons.structured.tagger_stream import _chunks, chunk_operands
 
+    _as_surveyed(paths, surveyed)
     parts = [chunk_operands(reader["tagger"], w, t) for w, t in _chunks(paths, reader["column"], 1 << 30)]
+    _as_surveyed(paths, surveyed)
     if not parts:
         raise PerceptronsError(f"{', '.join(paths)}: no sentence in this shard")
     import scipy.sparse as sp
@@ -271,6 +282,21 @@ def _on_worker_read(reader, paths):
     }
     m = reader["model"]
     return SequenceShard(*m._block_operands(a["X"], a["y"], a["lengths"], a["X_edge"], a["forced"], True))
+
+
+def _as_surveyed(paths, surveyed):
+    """Refuse a shard file whose size or time written is not what the driver's survey saw."""
+    for path in paths:
+        try:
+            st = os.stat(path)
+            same = (st.st_size, st.st_mtime_ns) == tuple(surveyed[path])
+        except OSError:
+            same = False
+        if not same:
+            raise PerceptronsError(
+                f"{path}: changed after the driver learned the features from it, before a worker "
+                "had read it; train again on files that stay as they are"
+            )
 
 
 def _on_worker_epoch(shard, template, state, epoch, index):
