@@ -149,6 +149,30 @@ def test_the_cache_is_reused_and_rebuilt_when_stale_or_tampered(tmp_path):
     np.testing.assert_array_equal(d.coef_, Perceptron(max_epochs=3).fit(*read_data(path)).coef_)
 
 
+def test_a_cache_written_under_other_reading_rules_is_rebuilt(tmp_path, monkeypatch):
+    """A cache written by a version whose readers accepted other rows is stale, its source
+    unchanged: a row it holds may be one this version refuses (``READ_RULES``)."""
+    from perceptrons.io.cache import _epochs, fingerprint, open_cache, source_fingerprint
+
+    path = write_libsvm(tmp_path / "d.svm", *problem(2))
+    cache = tmp_path / "c.cache"
+    # the fingerprint of the versions before READ_RULES: the source's options alone
+    monkeypatch.setattr(
+        _epochs, "fingerprint", lambda paths, opts: fingerprint(paths, {k: v for k, v in opts.items() if k != "rules"})
+    )
+    a = stream.fit(Perceptron(max_epochs=3), path, cache=cache)
+    old = cache.stat().st_ino
+    monkeypatch.undo()
+    why = open_cache(cache, source_fingerprint(Source(path)))[1]
+    assert why == "stale (written by another version of perceptrons, whose readers accepted other rows)"
+    b = stream.fit(Perceptron(max_epochs=3), path, cache=cache)
+    rebuilt = cache.stat().st_ino
+    assert rebuilt != old  # a new file renamed into place
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    stream.fit(Perceptron(max_epochs=3), path, cache=cache)
+    assert cache.stat().st_ino == rebuilt  # and reused from then on
+
+
 def test_shuffle_buffer_is_seeded_and_local(tmp_path):
     path = write_libsvm(tmp_path / "d.svm", *problem(4))
     runs = [stream.fit(Perceptron(max_epochs=2, random_state=s), path, shuffle_buffer=128) for s in (1, 1, 2)]
@@ -437,7 +461,7 @@ def interrupt_when(directory, ready, cmd):
 
 
 def test_ctrl_c_leaves_no_model_and_no_half_written_cache(tmp_path):
-    from perceptrons.io.cache import fingerprint, open_cache
+    from perceptrons.io.cache import open_cache, source_fingerprint
 
     path = write_zipf_libsvm(tmp_path / "big.svm", 150e6)
     model, cache = tmp_path / "m.npz", tmp_path / "m.npz.cache"
@@ -450,7 +474,7 @@ def test_ctrl_c_leaves_no_model_and_no_half_written_cache(tmp_path):
     assert code == 130 and not model.exists()
     assert sorted(os.listdir(tmp_path)) == ["big.svm", "m.npz.cache"]
     src = Source(path)
-    assert open_cache(cache, fingerprint(src.paths, src.options()))[0] is not None  # whole and reusable
+    assert open_cache(cache, source_fingerprint(src))[0] is not None  # whole and reusable
 
 
 @pytest.mark.slow

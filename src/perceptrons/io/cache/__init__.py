@@ -29,7 +29,8 @@ flags VALUES (| WEIGHTS) and nnz 0.  A record never has 0 rows: an empty block h
 writer is skipped, so a cache holds exactly the rows of the source.
 
 The footer has exactly these fields: ``format`` ("perceptrons-epoch-cache"), ``version`` (the
-header's), ``fingerprint`` (of the source, :func:`fingerprint`), ``storage`` ("dense" or
+header's), ``fingerprint`` (of the source, :func:`fingerprint`, whose options include the
+readers' rules, :data:`READ_RULES`), ``storage`` ("dense" or
 "csr"), ``values`` (dense: "float32" or "float64"; CSR: a list with "float32" or "none" per
 block), ``n_features``, ``n_rows``, ``nnz`` (stored entries of the CSR blocks, 0 for dense),
 ``labels`` (``{"kind": "number" | "str", "values": [...]}``, in first-seen order), ``weights``
@@ -42,8 +43,8 @@ refused at once; the writer never leaves one anyway, since it writes to a tempor
 is renamed into place only when complete (:mod:`perceptrons.io.atomic`).
 """
 
-from perceptrons.io.cache._epochs import epoch_cache
-from perceptrons.io.cache._fingerprint import SAMPLE_BYTES, file_identity, fingerprint
+from perceptrons.io.cache._epochs import epoch_cache, source_fingerprint
+from perceptrons.io.cache._fingerprint import READ_RULES, SAMPLE_BYTES, file_identity, fingerprint
 from perceptrons.io.cache._format import _HEADER as _HEADER
 from perceptrons.io.cache._format import _RECORD as _RECORD
 from perceptrons.io.cache._format import _TAIL as _TAIL
@@ -70,10 +71,12 @@ __all__ = [
     "MAGIC",
     "MAX_FOOTER_BYTES",
     "MAX_FOOTER_DEPTH",
+    "READ_RULES",
     "SAMPLE_BYTES",
     "VERSION",
     "epoch_cache",
     "file_identity",
     "fingerprint",
     "open_cache",
+    "source_fingerprint",
 ]

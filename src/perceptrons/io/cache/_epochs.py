@@ -7,7 +7,7 @@ import os
 import tempfile
 
 from perceptrons._validation import PerceptronsError
-from perceptrons.io.cache._fingerprint import fingerprint
+from perceptrons.io.cache._fingerprint import READ_RULES, fingerprint
 from perceptrons.io.cache._format import MAGIC
 from perceptrons.io.cache._reader import open_cache
 from perceptrons.io.cache._writer import CacheWriter
@@ -21,7 +21,7 @@ def epoch_cache(src, path=None, progress=None, rebuild=False):
 
     A first pass that fails (a bad row, Ctrl-C, SIGTERM) leaves no cache file.
     """
-    fp = fingerprint(src.paths, src.options())
+    fp = source_fingerprint(src)
     tmpdir = cache = None
     if path is None:
         tmpdir = tempfile.TemporaryDirectory(prefix="perceptrons-cache-")
@@ -64,6 +64,13 @@ def epoch_cache(src, path=None, progress=None, rebuild=False):
             cache.close()
         if tmpdir is not None:
             tmpdir.cleanup()
+
+
+def source_fingerprint(src):
+    """The :func:`~perceptrons.io.cache.fingerprint` of a :class:`~perceptrons.io.sources.Source`
+    that its epoch cache must hold: its files, its options, and the readers' rules
+    (:data:`~perceptrons.io.cache.READ_RULES`)."""
+    return fingerprint(src.paths, {**src.options(), "rules": READ_RULES})
 
 
 def _width(src):

@@ -309,6 +309,8 @@ def _check_fresh(stored, given):
     given = json.loads(json.dumps(given))
     if stored == given:
         return
+    if stored["options"].get("rules") != given["options"].get("rules"):
+        _fail("stale (written by another version of perceptrons, whose readers accepted other rows)")
     if stored["options"] != given["options"]:
         _fail("stale (built with other options)")
     if [s["path"] for s in stored["sources"]] != [s["path"] for s in given["sources"]]:
