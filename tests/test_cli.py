@@ -315,13 +315,13 @@ def test_ctrl_c_ends_training_and_writes_nothing(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["noisy.npz"]
 
 
-def _stderr_of(args, terminal, tmp_path):
+def _stderr_of(args, terminal, tmp_path, prelude=""):
     """A command's standard error, written to a pseudo-terminal or to a file; and whether the
-    process imported ``rich``."""
+    process imported ``rich``.  ``prelude``: Python run before the command."""
     import pty
 
     code = (
-        "import sys; from perceptrons.cli import main\n"
+        prelude + "import sys; from perceptrons.cli import main\n"
         "try:\n    main(sys.argv[1:])\n"
         "except SystemExit:\n    pass\n"
         "print('rich' in sys.modules, end='')"
@@ -369,6 +369,27 @@ def test_progress_bar_only_on_a_terminal(files, tmp_path, terminal):
     err, _ = _stderr_of(["train", files["csv"], "-o", tmp_path / "l.npz", "--epochs", "3"], terminal, tmp_path)
     assert ("mistakes" in err and "0:00:0" in err) if terminal else err == ""
     assert (tmp_path / "m.npz").exists()
+
+
+def test_progress_bar_where_no_thread_can_be_started(files, tmp_path):
+    """A process at its thread limit (``can't start new thread``) still trains with its bar on a
+    terminal: rich's thread that redraws the bar is not started, and the bar is redrawn at each
+    update instead."""
+    no_threads = (
+        "import threading\n"
+        'def refuse(self):\n    raise RuntimeError("can\'t start new thread")\n'
+        "threading.Thread.start = refuse\n"
+    )
+    conllu = tmp_path / "t.conllu"
+    conllu.write_text("1\tThe\t_\tDET\t_\t_\t_\t_\t_\t_\n2\tdog\t_\tNOUN\t_\t_\t_\t_\t_\t_\n\n" * 20)
+    err, out = _stderr_of(
+        ["tag", "train", conllu, "-o", tmp_path / "m.npz", "--epochs", "3"], True, tmp_path, no_threads
+    )
+    assert "Traceback" not in err and "epoch" in err and "sentences wrong" in err
+    assert (tmp_path / "m.npz").exists()
+    err, _ = _stderr_of(["train", files["csv"], "-o", tmp_path / "l.npz", "--epochs", "3"], True, tmp_path, no_threads)
+    assert "Traceback" not in err and "mistakes" in err
+    assert (tmp_path / "l.npz").exists()
 
 
 @pytest.mark.parametrize("fmt", ["csv", "tsv", "parquet"])

@@ -201,11 +201,25 @@ def progress_bar(first, *texts, remaining=False):
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+    class Bar(Progress):  # defined here: rich is imported only for a terminal
+        """A bar that is redrawn at each update where no thread can be started to redraw it."""
+
+        def start(self):
+            try:
+                super().start()
+            except RuntimeError:  # a process at its thread limit: rich's refresh thread not started
+                self.live.auto_refresh = False
+
+        def update(self, *args, **kwargs):
+            super().update(*args, **kwargs)
+            if not self.live.auto_refresh:
+                self.refresh()
+
     console = Console(stderr=True)
     columns = [TextColumn(first), BarColumn(), *map(TextColumn, texts), TimeElapsedColumn()]
     if remaining:
         columns.append(TimeRemainingColumn())
-    return Progress(*columns, console=console, transient=True, disable=not console.is_terminal)
+    return Bar(*columns, console=console, transient=True, disable=not console.is_terminal)
 
 
 class _NoBar:
