@@ -72,6 +72,33 @@ def test_convex_polygons_shatter_points_on_a_circle():
     assert (1, 1, 1, 1, 0) not in labelings(P, "convex-polygons")
 
 
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**31), m=st.integers(1, 8), grid=st.sampled_from([None, 1, 0.1, 1e-9, 1e6]))
+def test_convex_polygons_decide_as_the_lp_on_every_labeling(seed, m, grid):
+    """The hull test decides clear cases itself and leaves the boundary band to the LP: on every
+    labeling it answers as the LP alone does, with points on a grid (repeats, collinear points,
+    negatives on the hull's edges), tiny and huge coordinates included."""
+    from perceptrons.theory.vc import _convex, _in_hull
+
+    rng = np.random.default_rng(seed)
+    P = rng.standard_normal((m, 2))
+    if grid is not None:
+        P = np.round(P * 2) * grid  # a coarse grid: ties everywhere
+    for bits in product((False, True), repeat=m):
+        mask = np.array(bits)
+        lp = not mask.any() or not any(_in_hull(P[mask], q) for q in P[~mask])
+        assert _convex(P, mask) == lp, (P.tolist(), bits)
+
+
+def test_convex_polygons_shatter_twelve_points_on_a_circle_without_an_lp(monkeypatch):
+    """Points in convex position are outside every other hull by more than the band: no LP."""
+    from perceptrons.theory import vc
+
+    monkeypatch.setattr(vc, "_in_hull", lambda Q, q: pytest.fail("an LP was solved"))
+    t = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    assert shatters(np.column_stack([np.cos(t), np.sin(t)]), "convex-polygons")
+
+
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**31), m=st.integers(1, 7), concept=st.sampled_from(["halfplanes", "disks", "rectangles"]))
 def test_sauer_holds_on_every_tested_set(seed, m, concept):
