@@ -98,7 +98,8 @@ _HULL_BAND = 1e-6
 
 def _hull_ccw(Q):
     """The vertices of the convex hull of the 2-D points ``Q``, counter-clockwise, without
-    collinear ones (Andrew's monotone chain); fewer than 3 when the points are collinear.
+    collinear ones (Andrew's monotone chain: Andrew 1979, Inf. Process. Lett. 9(5)); fewer than
+    3 when the points are collinear.
     """
     pts = sorted(set(map(tuple, Q.tolist())))
     if len(pts) < 3:
