@@ -14,6 +14,7 @@ from perceptrons.distributed._engine import connect
 from perceptrons.distributed._inputs import check_shards, default_workers, looks_like_files, split_rows
 from perceptrons.distributed._loop import Broadcast, Shards, run_epochs
 from perceptrons.distributed.linear import MIXINGS, _seed
+from perceptrons.io.cache import file_stamp
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -96,9 +97,7 @@ def fit_tagger(
         paths = [os.path.abspath(p) for p in _regular_files(sentences)]
         survey = passes(paths, column, 2000)
         classes, n_tokens = learn_features(tagger, survey, column)
-        # (size, time written) of each file_identity: what a worker on another machine sharing
-        # the files sees alike (device and inode numbers are each machine's own)
-        surveyed = {p: ident[2:] for p, ident in survey.as_opened.items()}
+        surveyed = {p: file_stamp(st) for p, st in survey.as_opened.items()}  # a worker may be elsewhere
         S = shards or len(paths)
         if S > len(paths):
             raise PerceptronsError(f"shards={S} but only {len(paths)} file(s): each shard reads whole files")
@@ -288,8 +287,7 @@ def _as_surveyed(paths, surveyed):
     """Refuse a shard file whose size or time written is not what the driver's survey saw."""
     for path in paths:
         try:
-            st = os.stat(path)
-            same = (st.st_size, st.st_mtime_ns) == tuple(surveyed[path])
+            same = file_stamp(os.stat(path)) == tuple(surveyed[path])
         except OSError:
             same = False
         if not same:

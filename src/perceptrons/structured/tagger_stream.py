@@ -143,7 +143,7 @@ def passes(paths, column, size):
     Also used by the distributed trainer, whose driver surveys the files before the workers
     read them.
     """
-    as_opened = {os.fspath(p): file_identity(os.stat(p)) for p in paths}
+    as_opened = {os.fspath(p): os.stat(p) for p in paths}
 
     def read(check=None):
         return _chunks(paths, column, size, check, as_opened)
@@ -157,8 +157,8 @@ def _chunks(paths, column, size, check=None, as_opened=None) -> Iterator[tuple[l
 
     Only the chunk being built is alive here: the caller drops a chunk before asking for the
     next.  ``check`` (a :class:`_TagCheck`) sees every sentence and each end of file.
-    ``as_opened`` maps each path to its :func:`~perceptrons.io.cache.file_identity` when the fit began: a file found
-    changed before or after it is read is refused.
+    ``as_opened`` maps each path to its ``os.stat`` when the fit began: a file whose
+    :func:`~perceptrons.io.cache.file_identity` changed before or after it is read is refused.
     """
     words, tags = [], []
     for path in paths:
@@ -185,7 +185,7 @@ def _unchanged(path, as_opened):
     if as_opened is None:
         return
     try:
-        same = file_identity(os.stat(path)) == as_opened[os.fspath(path)]
+        same = file_identity(os.stat(path)) == file_identity(as_opened[os.fspath(path)])
     except OSError:
         same = False
     if not same:

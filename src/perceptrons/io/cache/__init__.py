@@ -44,7 +44,7 @@ is renamed into place only when complete (:mod:`perceptrons.io.atomic`).
 """
 
 from perceptrons.io.cache._epochs import epoch_cache, source_fingerprint
-from perceptrons.io.cache._fingerprint import READ_RULES, SAMPLE_BYTES, file_identity, fingerprint
+from perceptrons.io.cache._fingerprint import READ_RULES, SAMPLE_BYTES, file_identity, file_stamp, fingerprint
 from perceptrons.io.cache._format import _HEADER as _HEADER
 from perceptrons.io.cache._format import _RECORD as _RECORD
 from perceptrons.io.cache._format import _TAIL as _TAIL
@@ -76,6 +76,7 @@ __all__ = [
     "VERSION",
     "epoch_cache",
     "file_identity",
+    "file_stamp",
     "fingerprint",
     "open_cache",
     "source_fingerprint",

@@ -57,7 +57,13 @@ def fingerprint(paths, options=None):
 def file_identity(st):
     """What tells a file from its edited or replaced self, from its ``os.stat`` result: device,
     inode, size and time written.  A reader that reads a file again checks it against this."""
-    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+    return st.st_dev, st.st_ino, *file_stamp(st)
+
+
+def file_stamp(st):
+    """The part of :func:`file_identity` that every machine sharing a file sees alike: its size
+    and time written (device and inode numbers are each machine's own)."""
+    return st.st_size, st.st_mtime_ns
 
 
 def _source_print(path):
