@@ -398,6 +398,55 @@ def test_killing_a_worker_mid_training_changes_nothing(tmp_path, source):
     assert np.array_equal(hit.shard_mistakes_, calm.shard_mistakes_)
 
 
+def test_a_file_changed_before_a_lost_worker_s_shard_is_read_again_is_refused(tmp_path):
+    """Dask remakes a lost shard by reading its files again. A file changed since its first read
+    would give rows that the classes and the epochs before the loss were not computed from."""
+    from sklearn.datasets import dump_svmlight_file
+
+    X, y = _data("csr", 2)
+    paths = [tmp_path / f"p{k}.svm" for k in range(2)]
+    for k, path in enumerate(paths):
+        dump_svmlight_file(X[k * 300 : (k + 1) * 300], y[k * 300 : (k + 1) * 300], str(path), zero_based=False)
+    with connect(n_workers=2) as c:
+        pids = list(c.run(os.getpid).values())
+
+        def edit_then_kill(epoch, mistakes, elapsed):
+            if epoch == 2:
+                for path in paths:
+                    with open(path, "a") as f:
+                        f.write("1 1:0.5\n")
+                for pid in pids:  # every worker: both shards are read again, wherever they were
+                    os.kill(pid, signal.SIGKILL)
+
+        with pytest.raises(PerceptronsError, match=r"p[01]\.svm: changed after its shard was first read"):
+            _quiet_ipm(
+                AveragedPerceptron(max_epochs=6),
+                str(tmp_path / "p*.svm"),
+                None,
+                client=c,
+                shards=2,
+                callback=edit_then_kill,
+            )
+
+
+def test_a_file_changed_while_its_worker_reads_it_is_refused(tmp_path, monkeypatch):
+    from perceptrons.distributed import _linear_shards as ls
+    from perceptrons.io import sources
+
+    path = tmp_path / "a.csv"
+    path.write_text("y,a\n0,1\n1,2\n")
+    blocks = sources.Source.blocks
+
+    def then_append(self):
+        yield from blocks(self)
+        with open(path, "a") as f:
+            f.write("0,3\n")
+
+    monkeypatch.setattr(sources.Source, "blocks", then_append)
+    with pytest.raises(PerceptronsError, match=r"a\.csv: changed while a worker read it"):
+        ls.on_worker_read([str(path)], {"label": "y"})
+
+
 # ---------------------------------------------------------------------- the command line
 def _cli(*args, **kw):
     return subprocess.run([sys.executable, "-m", "perceptrons", *args], capture_output=True, text=True, **kw)

@@ -1,5 +1,6 @@
 """What the linear and the structured trainers share about their inputs: which are files, how
-rows (or files, or sentences) split into S shards, and how many workers a LocalCluster gets."""
+rows (or files, or sentences) split into S shards, how many workers a LocalCluster gets, and
+whether a shard's files are still the ones first seen."""
 
 import os
 
@@ -36,3 +37,23 @@ def default_workers(n_workers, client, S):
         return n_workers
     cores = os.cpu_count() or 1
     return min(S or cores, cores)
+
+
+def file_stamps(paths):
+    """Each file's size and time written as this machine sees it (``None``: not to be had), as
+    ``{path: (size, mtime_ns)}``: what a worker elsewhere that shares the files sees alike."""
+    from perceptrons.io.cache import file_stamp
+
+    out = {}
+    for path in paths:
+        try:
+            out[path] = file_stamp(os.stat(path))
+        except OSError:
+            out[path] = None
+    return out
+
+
+def first_changed(paths, stamps):
+    """The first of ``paths`` whose :func:`file_stamps` differ from ``stamps`` (``None``: none)."""
+    now = file_stamps(paths)
+    return next((p for p in paths if stamps.get(p) is None or now[p] != tuple(stamps[p])), None)

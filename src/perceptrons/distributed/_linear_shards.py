@@ -9,7 +9,7 @@ import numpy as np
 
 from perceptrons._jit.rows import kernel_operand
 from perceptrons._validation import PerceptronsError, encode_labels, sample_scale
-from perceptrons.distributed._inputs import split_rows
+from perceptrons.distributed._inputs import file_stamps, first_changed, split_rows
 from perceptrons.io.labels import file_labels
 
 
@@ -36,10 +36,16 @@ class LinearShard:
 
 @dataclass
 class RawShard:
-    """A shard as read, before the classes of the whole data are known."""
+    """A shard as read, before the classes of the whole data are known.
+
+    ``stamps`` — each file's size and time written when it was read (:func:`file_stamps`; empty
+    for data not read from files) — lets a re-read after a lost worker be checked against the
+    first read, on which the classes and the epochs before the loss were based.
+    """
 
     block: object  # perceptrons.io.blocks.Block
     spans: list
+    stamps: dict
 
 
 def slice_operand(Xop, a, b):
@@ -67,6 +73,7 @@ def on_worker_read(paths, options):
     from perceptrons.io.sources import Source
 
     blocks, spans = [], []
+    stamps = file_stamps(paths)
     for path in paths:
         if not os.path.isfile(path):
             raise PerceptronsError(f"{path}: no such file on the worker that reads this shard")
@@ -74,9 +81,12 @@ def on_worker_read(paths, options):
             if block.n_rows:
                 blocks.append(block)
                 spans.append((block.path, block.line, block.n_rows))
+    changed = first_changed(paths, stamps)
+    if changed is not None:
+        raise PerceptronsError(f"{changed}: changed while a worker read it; train on files that stay as they are")
     if not blocks:
         raise PerceptronsError(f"{', '.join(paths)}: no data rows in this shard")
-    return RawShard(join(blocks), spans)
+    return RawShard(join(blocks), spans, stamps)
 
 
 def on_worker_from_arrays(X, y, where):
@@ -99,7 +109,7 @@ def on_worker_from_arrays(X, y, where):
         block = Block(y=y, X=np.ascontiguousarray(X), path=where)
     if X.shape[0] != y.shape[0]:
         raise PerceptronsError(f"{where}: {X.shape[0]} rows of X but {y.shape[0]} labels")
-    return RawShard(block, [(where, 1, block.n_rows)])
+    return RawShard(block, [(where, 1, block.n_rows)], {})
 
 
 def on_worker_summary(raw):
@@ -117,13 +127,25 @@ def on_worker_summary(raw):
         "counts": counts,
         "finite": finite,
         "where": raw.spans[0][0],
+        "stamps": raw.stamps,
     }
 
 
-def on_worker_encode(raw, classes, class_weight, n_features):
-    """The raw shard with labels as class indices and updates scaled by class weight."""
+def on_worker_encode(raw, classes, class_weight, n_features, stamps):
+    """The raw shard with labels as class indices and updates scaled by class weight.
+
+    ``stamps`` are the raw shard's as its summary gave them. Dask remakes a shard lost with a
+    worker by reading its files again; a file changed since would train on rows that the
+    classes, the width and the epochs already run were not computed from.
+    """
     from perceptrons.stream import labels_as_classes
 
+    changed = next((p for p in stamps if raw.stamps.get(p) != stamps[p]), None)
+    if changed is not None:
+        raise PerceptronsError(
+            f"{changed}: changed after its shard was first read, and read again for a lost worker; "
+            "train again on files that stay as they are"
+        )
     b = raw.block
     if not b.sparse and b.X.shape[1] != n_features:
         raise PerceptronsError(f"{raw.spans[0][0]}: {b.X.shape[1]} columns, but other shards have {n_features}")

@@ -276,9 +276,11 @@ def _from_raw(client, estimator, makers, width):
         raise PerceptronsError(f"a shard has features beyond the hashed width {d}")
     # encoded where each raw shard lives; the raw futures are then let go (the shard keeps their
     # arrays), and a lost shard is recomputed by Dask from its lineage: read, then encode
-    ready = Shards(
-        client, [lambda c, f=f: c.submit(ls.on_worker_encode, f, classes, cw, d, pure=False) for f in raw.futures]
-    )
+    makers = [
+        lambda c, f=f, st=s["stamps"]: c.submit(ls.on_worker_encode, f, classes, cw, d, st, pure=False)
+        for f, s in zip(raw.futures, summaries)
+    ]
+    ready = Shards(client, makers)
     # the weights' dtype by the rule of the in-memory fit (perceptrons._jit.rows.weight_dtype)
     float32 = summaries[0]["sparse"] and {s["dtype"] for s in summaries} <= {None, "<f4"}
     ready.w_dtype = np.float32 if float32 else np.float64

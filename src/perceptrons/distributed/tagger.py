@@ -11,7 +11,13 @@ import numpy as np
 
 from perceptrons._validation import PerceptronsError, validate_params
 from perceptrons.distributed._engine import connect
-from perceptrons.distributed._inputs import check_shards, default_workers, looks_like_files, split_rows
+from perceptrons.distributed._inputs import (
+    check_shards,
+    default_workers,
+    first_changed,
+    looks_like_files,
+    split_rows,
+)
 from perceptrons.distributed._loop import Broadcast, Shards, run_epochs
 from perceptrons.distributed.linear import MIXINGS, _seed
 from perceptrons.io.cache import file_stamp
@@ -285,16 +291,12 @@ def _on_worker_read(reader, paths, surveyed):
 
 def _as_surveyed(paths, surveyed):
     """Refuse a shard file whose size or time written is not what the driver's survey saw."""
-    for path in paths:
-        try:
-            same = file_stamp(os.stat(path)) == tuple(surveyed[path])
-        except OSError:
-            same = False
-        if not same:
-            raise PerceptronsError(
-                f"{path}: changed after the driver learned the features from it, before a worker "
-                "had read it; train again on files that stay as they are"
-            )
+    path = first_changed(paths, surveyed)
+    if path is not None:
+        raise PerceptronsError(
+            f"{path}: changed after the driver learned the features from it (a worker reads it "
+            "after, and again for a lost worker); train again on files that stay as they are"
+        )
 
 
 def _on_worker_epoch(shard, template, state, epoch, index):
