@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from scipy.optimize import nnls
 
 from perceptrons._validation import PerceptronsError
@@ -121,3 +123,50 @@ def test_zero_separator_and_bad_geometry_refused():
         margin([1.0], 0.0, [[1.0, 0.0], [0.0, 1.0]], [0, 1])
     with pytest.raises(PerceptronsError, match="2-D"):
         radius([1.0, 2.0])
+
+
+def _integer_rows(seed, n=30, d=3):
+    """Integer rows labelled by a hyperplane that no row lies on (separable with and without a bias)."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-4, 5, size=(n, d)).astype(float)
+    w = rng.integers(-3, 4, size=d) + 0.5
+    keep = X @ w != 0
+    X = X[keep]
+    return X, np.where(X @ w > 0, 1, -1)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    exponent=st.integers(-1000, 1000),
+    kw=st.sampled_from([{"fit_intercept": False}, {"geometry": "input"}]),
+)
+def test_max_margin_does_not_depend_on_the_units(seed, exponent, kw):
+    """Without the bias in the norm, the same rows in other units (scaled by a power of two) have
+    the same separator and a margin in those units.  Solved as given, rows of size 1e-12 were
+    called inseparable, and rows of size 1e12 were refused (the QP did not solve)."""
+    X, y = _integer_rows(seed)
+    base, moved = max_margin(X, y, **kw), max_margin(X * 2.0**exponent, y, **kw)
+    assert base.separable and moved.separable
+    assert moved.gamma == pytest.approx(base.gamma * 2.0**exponent, rel=1e-12)
+    assert moved.coef.tolist() == base.coef.tolist()
+    assert moved.intercept == pytest.approx(base.intercept * 2.0**exponent, rel=1e-12, abs=0.0)
+    assert moved.support.tolist() == base.support.tolist()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31), exponent=st.integers(-1000, 1000))
+@example(seed=0, exponent=-22)  # the solver's answer had a negative margin
+@example(seed=0, exponent=-40)  # the solver called the rows infeasible
+def test_max_margin_with_the_bias_in_the_norm_answers_or_refuses(seed, exponent):
+    """The augmented problem weighs the bias against w differently at every scale, and at
+    extreme ones the solver's answer is no answer. It is then refused, never reported as a
+    wrong one: before, rows of size 2^-20 were "separable" with a negative margin, and rows of
+    size 2^-40 "not separable", though the LP separates them."""
+    X, y = _integer_rows(seed)
+    try:
+        r = max_margin(X * 2.0**exponent, y)
+    except PerceptronsError as e:
+        assert "badly scaled" in str(e)
+        return
+    assert r.separable and r.gamma > 0

@@ -196,3 +196,28 @@ def test_interior_point_solver_directly():
     v, delta, lam = separation_ipm(np.vstack([Z, -Z[:1]]))  # z and −z: 0 is in the hull
     assert delta == pytest.approx(0.0, abs=1e-8)
     assert np.linalg.norm(lam @ np.vstack([Z, -Z[:1]])) <= 1e-8 and lam.sum() == pytest.approx(1.0)
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**31), exponent=st.integers(-1000, 1000), bias=st.booleans())
+def test_the_answer_does_not_depend_on_the_units(seed, exponent, bias):
+    """Rows scaled by a power of two are separable as they were, by a separator that holds on
+    them, without an overflow.  Before, on rows of 2^-800 the certificate's margin was 0 (the
+    norm of the LP's huge v overflowed), and on rows of 2^800 the PLA's sums overflowed.
+    Through the origin the PLA's run, or the LP, is the same at every scale, so the margin
+    scales exactly."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-4, 5, size=(30, 3)).astype(float)
+    w = rng.integers(-3, 4, size=3) + 0.5
+    X = X[X @ w != 0]
+    y = np.where(X @ w > 0, 1, -1)
+    moved = X * 2.0**exponent
+    r = is_separable(moved, y, fit_intercept=bias)
+    assert r.separable and r.margin > 0
+    unit = r.coef / np.abs(r.coef).max()  # its direction: the coef of rows of 2^-1000 is huge
+    assert np.all(y * (moved @ unit + r.intercept / np.abs(r.coef).max()) > 0)
+    if not bias:
+        base = is_separable(X, y, fit_intercept=False)
+        assert r.method == base.method
+        assert r.margin == pytest.approx(base.margin * 2.0**exponent, rel=1e-12)

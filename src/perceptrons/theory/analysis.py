@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._validation import check_bool
-from perceptrons.theory._common import SCALE_HINT, check_X
+from perceptrons.theory._common import check_X
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -105,14 +105,7 @@ def analyze(
     R = radius(X, fit_intercept=fit_intercept)
     n, d = X.shape
     if cert.separable:
-        mm = max_margin(X, y, fit_intercept=fit_intercept)
-        if not mm.separable:
-            from perceptrons._validation import PerceptronsError
-
-            raise PerceptronsError(
-                f"the separability LP found a separator but the max-margin QP reports {mm.status}: "
-                f"the margin is below the solvers' tolerance; {SCALE_HINT}"
-            )
+        mm = max_margin(X, y, fit_intercept=fit_intercept)  # refuses a QP that contradicts the LP
         clf = Perceptron(fit_intercept=fit_intercept, max_epochs=max_epochs)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)

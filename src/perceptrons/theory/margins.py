@@ -217,18 +217,44 @@ def max_margin(
     fit_intercept = check_bool(fit_intercept, "fit_intercept")
     check_option(geometry, "geometry", GEOMETRIES)
     X, classes, s, Z = check_Xy(X, y, fit_intercept)
-    free_bias = fit_intercept and geometry == "input"
-    v, status, n_working = hard_margin_signed(Z, free_last=free_bias, max_working=max_working)
+    d = X.shape[1]
+    bias_in_norm = fit_intercept and geometry == "augmented"
+    # Without the bias in the norm, the problem on rows scaled by 1/top is the same problem (w
+    # scales by top), so it is solved on rows of radius 1: on rows of size 1e-12, Clarabel called
+    # a separable set infeasible, and on rows of 1e12 it did not solve.  A bias in the norm
+    # weighs against w differently at every scale: those rows are solved as they are.
+    top = 1.0 if bias_in_norm else (radius_of(X) or 1.0)
+    Zs = Z.copy()
+    Zs[:, :d] /= top
+    v, status, n_working = hard_margin_signed(Zs, free_last=fit_intercept and not bias_in_norm, max_working=max_working)
     if v is None:
+        _check_inseparable(X, y, fit_intercept, status)
         return MaxMarginResult(False, None, None, None, np.zeros(0, dtype=np.intp), status, n_working)
-    w = v[:-1] if fit_intercept else v
-    b = float(v[-1]) if fit_intercept else 0.0
-    norm = np.sqrt(w @ w + b * b) if geometry == "augmented" else np.sqrt(w @ w)
-    w, b = w / norm, float(b / norm)
+    u, c = v[:d], float(v[d]) if fit_intercept else 0.0
+    norm = float(np.sqrt(u @ u + c * c)) if bias_in_norm else float(np.sqrt(u @ u))
+    w, b = u / norm, c * top / norm  # the unit separator of the rows as given: w = u / top, b = c
     per = margin(w, b, X, np.where(s > 0, classes[1], classes[0]), geometry=geometry).per_example
     gamma = float(per.min())
-    support = np.flatnonzero(per <= gamma * (1 + 1e-6) + 1e-12)
+    if not gamma > 0:  # the solver's tolerance, not a separator: rows too small against the bias
+        raise PerceptronsError(
+            f"the max-margin QP returned a hyperplane that does not separate the rows (its margin is "
+            f"{gamma:.3g}); {SCALE_HINT}"
+        )
+    support = np.flatnonzero(per <= gamma * (1 + 1e-6) + 1e-12 * (radius_of(Z) if bias_in_norm else top))
     return MaxMarginResult(True, gamma, w, b, support, status, n_working)
+
+
+def _check_inseparable(X, y, fit_intercept, status):
+    """Refuse the QP's "infeasible" when the exact separability LP finds a separator: a margin
+    below the solvers' tolerance (badly scaled rows) is not the absence of one.
+    """
+    from perceptrons.theory.separability import is_separable
+
+    if is_separable(X, y, fit_intercept=fit_intercept, method="lp").separable:
+        raise PerceptronsError(
+            f"the separability LP found a separator but the max-margin QP reports {status}: "
+            f"the margin is below the solvers' tolerance; {SCALE_HINT}"
+        )
 
 
 def hard_margin_signed(

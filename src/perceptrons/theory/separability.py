@@ -153,15 +153,21 @@ def is_separable(
     n, p = Z.shape
     order = None
     if method == "auto" and pla_epochs > 0:
-        v, order = _pla(Z, pla_epochs)
+        # on rows scaled by a power of two: the same run, its weights scaled exactly by it (on
+        # rows of 1e300 the weights' sums overflowed)
+        k = int(np.frexp(np.abs(Z).max())[1]) if Z.size else 0
+        Zs = np.ldexp(Z, -k)
+        v, order = _pla(Zs, pla_epochs)
         if v is not None:
-            scores = Z @ v
+            scores = Zs @ v
             # An epoch without a mistake is judged by the compiled loop's sums.  A row within
             # rounding of the hyperplane (its exact score 0) can pass there and fail in the
             # caller's own X @ coef: such a separator certifies nothing, and the LP decides.
-            R = radius_of(Z)
-            if scores.min() > 1e-9 * R * np.linalg.norm(v):
-                return _separable(X, Z, v, fit_intercept, classes, "perceptron", 0, 0)
+            if scores.min() > 1e-9 * radius_of(Zs) * np.linalg.norm(v):
+                unscaled = np.ldexp(v, k)  # the weights of the run on the rows as given, when finite
+                return _separable(
+                    X, Z, unscaled if np.all(np.isfinite(unscaled)) else v, fit_intercept, classes, "perceptron", 0, 0
+                )
             order = np.argsort(scores, kind="stable")
     if method == "lp":
         work = np.arange(n)
@@ -279,7 +285,8 @@ def _elastic_lp(Zw):
 def _separable(X, Z, v, fit_intercept, classes, method, rows, solves):
     w = v[:-1].copy() if fit_intercept else v.copy()
     b = float(v[-1]) if fit_intercept else 0.0
-    gamma = float((Z @ v).min() / np.linalg.norm(v))
+    u = v / np.abs(v).max()  # the LP's v on rows of size 1e-300 has entries of 1e300: its norm overflowed
+    gamma = float((Z @ u).min() / np.linalg.norm(u))
     return SeparabilityResult(True, w, b, gamma, None, None, None, classes, method, rows, solves)
 
 

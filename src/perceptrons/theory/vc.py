@@ -131,7 +131,7 @@ def _convex(P, mask):
     if not mask.any():
         return True
     Q, N = P[mask], P[~mask]
-    band = _HULL_BAND * (1.0 + np.abs(P).max())
+    band = _HULL_BAND * (1.0 + np.abs(P).max())  # P is normalised: ~1e-6 of the set's size
     N = N[np.all((N >= Q.min(axis=0) - band) & (N <= Q.max(axis=0) + band), axis=1)]
     if N.shape[0] == 0:
         return True
@@ -165,6 +165,9 @@ class Concept:
     realisable: Callable[[np.ndarray, np.ndarray], bool]  # (points, labeling as bools) -> realised?
     dims: tuple[int, ...]  # allowed point dimensions; () means any
     vc: float | Callable[[int], float]  # int, a callable of the dimension, or math.inf
+    # realisability unchanged when the points are translated and uniformly scaled: they are then
+    # given to ``realisable`` centred and scaled into [-1, 1] (see _normalised)
+    similarity_invariant: bool = False
 
     def vc_dimension(self, d: int) -> float:
         """The concept class's VC dimension in ``d`` dimensions."""
@@ -172,12 +175,13 @@ class Concept:
 
 
 CONCEPTS = {
-    "halfspaces": Concept("halfspaces", _halfspaces, (), lambda d: d + 1),
-    "halfplanes": Concept("halfplanes", _halfspaces, (2,), 3),
-    "disks": Concept("disks", _disks, (2,), 3),
+    "halfspaces": Concept("halfspaces", _halfspaces, (), lambda d: d + 1, True),
+    "halfplanes": Concept("halfplanes", _halfspaces, (2,), 3, True),
+    "disks": Concept("disks", _disks, (2,), 3, True),
+    # order comparisons only, exact on the coordinates as given (scaling could merge two of them)
     "rectangles": Concept("rectangles", _boxes, (), lambda d: 2 * d),
     "intervals": Concept("intervals", _boxes, (1,), 2),
-    "convex-polygons": Concept("convex-polygons", _convex, (2,), math.inf),
+    "convex-polygons": Concept("convex-polygons", _convex, (2,), math.inf, True),
 }
 
 
@@ -203,7 +207,23 @@ def _check_points(points, concept, max_points):
             f"{P.shape[0]} points means up to 2^{P.shape[0]} = {2 ** P.shape[0]:,} labelings to test; the limit is "
             f"max_points={max_points} (raise it explicitly to accept the cost)"
         )
-    return P
+    return _normalised(P) if concept.similarity_invariant else P
+
+
+def _normalised(P):
+    """``P`` translated to the centre of its bounding box and scaled by one factor into [-1, 1].
+
+    The linear programs and the hull's band have tolerances (1e-7, 1e-6) that are absolute: on
+    points spread over 1e-8 every point was one point to them, and on points spread over 1e8 the
+    lift's squares made HiGHS fail or answer "infeasible" (disks: 2 labelings of 32).  Scaled
+    first, the tolerances are relative to the set's size, and the same set in other units gets
+    the same answer.  Halves are taken before the difference, so that no step overflows.
+    """
+    lo, hi = P.min(axis=0), P.max(axis=0)
+    centre = lo / 2 + hi / 2
+    half = float((hi / 2 - lo / 2).max())
+    Q = P - centre
+    return Q / half if half > 0 else Q
 
 
 def labelings(points: ArrayLike, concept: str | Concept, *, max_points: int = 20) -> frozenset[tuple[int, ...]]:
