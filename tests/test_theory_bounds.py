@@ -4,7 +4,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from sklearn.exceptions import ConvergenceWarning
 
@@ -192,3 +192,21 @@ def test_lbfgs_direction_matches_the_socp(bias):
     assert u1 @ u2 == pytest.approx(1.0, abs=1e-4)
     with pytest.raises(PerceptronsError, match="solver"):
         fs_optimal_direction(X, y, solver="newton")
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**31), exponent=st.integers(-1000, 1000), solver=st.sampled_from(["socp", "lbfgs"]))
+@example(seed=0, exponent=506, solver="socp")  # the deviations' squares overflowed
+def test_fs_optimal_direction_through_the_origin_does_not_depend_on_the_units(seed, exponent, solver):
+    """((R + D)/γ)² is the same for rows scaled by any factor when no bias is folded in, and so
+    is the direction that minimises it: the rows are scaled to radius 1 before solving.  On
+    rows of 2^300 the SOCP did not solve, and on rows of 2^506 the bound's D overflowed."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-4, 5, size=(30, 3)).astype(float)
+    y = np.where(X @ np.array([1.5, -2.5, 0.5]) > 0, 1, -1)
+    y[:3] *= -1  # not separable
+    base, u = fs_optimal_direction(X, y, fit_intercept=False, solver=solver)
+    moved, v = fs_optimal_direction(X * 2.0**exponent, y, fit_intercept=False, solver=solver)
+    assert v.tolist() == u.tolist()
+    assert moved.bound == pytest.approx(base.bound, rel=1e-9)

@@ -51,6 +51,11 @@ def check_X(X, name="X"):
     return X
 
 
+def norm_of(v):
+    """‖v‖ of a vector without overflow: the norm of the one row ``v`` (:func:`radius_of`)."""
+    return radius_of(np.asarray(v, dtype=np.float64).reshape(1, -1))
+
+
 def radius_of(Z):
     """max ‖zᵢ‖ over the rows of ``Z``, computed on rows scaled by their largest entry, so that
     finite data of any size give a finite radius (the squares of 1e160 overflow)."""

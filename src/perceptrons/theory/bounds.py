@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._validation import PerceptronsError, check_bool
-from perceptrons.theory._common import SCALE_HINT, check_option, check_Xy, radius_of
+from perceptrons.theory._common import SCALE_HINT, check_option, check_Xy, norm_of, radius_of
 from perceptrons.theory.margins import max_margin
 
 if TYPE_CHECKING:
@@ -200,7 +200,7 @@ def freund_schapire_bound(
         )
     m, R = _margins_along(X, y, u, fit_intercept)
     dev = np.maximum(0.0, gamma - m)
-    D = float(np.sqrt(dev @ dev))
+    D = norm_of(dev)  # the deviations of rows of 1e300 square past float64
     return FreundSchapireBound(R, gamma, D, ((R + D) / gamma) ** 2, dev)
 
 
@@ -238,8 +238,7 @@ def best_gamma(
 
     def g(log_gamma):
         gam = math.exp(log_gamma)
-        dev = np.maximum(0.0, gam - m)
-        return (R + math.sqrt(dev @ dev)) / gam
+        return (R + norm_of(np.maximum(0.0, gam - m))) / gam
 
     lo, hi = math.log(scale) - 40.0, math.log(scale) + 30.0
     res = minimize_scalar(g, bounds=(lo, hi), method="bounded", options={"xatol": 1e-10})
@@ -292,6 +291,10 @@ def fs_optimal_direction(
     X, classes, s, Z = check_Xy(X, y, fit_intercept)
     n, p = Z.shape
     R = radius_of(Z)
+    if not fit_intercept and R > 0:
+        # the same problem on rows of radius 1 (v scales by R): on rows of 1e90 the SOCP did not
+        # solve.  A folded-in bias is not scaled with the rows: that problem changes with scale.
+        Z, R = Z / R, 1.0
     labels = np.where(s > 0, classes[1], classes[0])
     if solver == "lbfgs" or (solver == "auto" and n > 3000):
         u = _fs_lbfgs(Z, R)
