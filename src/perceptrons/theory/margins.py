@@ -203,6 +203,14 @@ def max_margin(
     -------
     MaxMarginResult
 
+    Raises
+    ------
+    PerceptronsError
+        When the solver's answer cannot be stood behind: it did not solve, it calls the set
+        inseparable where the exact LP finds a separator, or its hyperplane does not separate.
+        Without the bias in the norm the rows are solved scaled to radius 1 (the same problem),
+        so this happens only in the augmented geometry with an intercept, on badly scaled rows.
+
     References
     ----------
     Har-Peled, Theorem 30.1.1 (γ and w_opt); Kalyanakrishnan, remarks on the max-margin
