@@ -53,7 +53,9 @@ def file_stamps(paths):
     return out
 
 
-def first_changed(paths, stamps):
-    """The first of ``paths`` whose :func:`file_stamps` differ from ``stamps`` (``None``: none)."""
-    now = file_stamps(paths)
-    return next((p for p in paths if stamps.get(p) is None or now[p] != tuple(stamps[p])), None)
+def first_changed(paths, then, now):
+    """The first of ``paths`` whose stamp in ``now`` is not its stamp in ``then`` (both as
+    :func:`file_stamps` gives them; a file missing from either counts as changed), or ``None``."""
+    return next(
+        (p for p in paths if then.get(p) is None or now.get(p) is None or tuple(now[p]) != tuple(then[p])), None
+    )

@@ -81,7 +81,7 @@ def on_worker_read(paths, options):
             if block.n_rows:
                 blocks.append(block)
                 spans.append((block.path, block.line, block.n_rows))
-    changed = first_changed(paths, stamps)
+    changed = first_changed(paths, stamps, file_stamps(paths))
     if changed is not None:
         raise PerceptronsError(f"{changed}: changed while a worker read it; train on files that stay as they are")
     if not blocks:
@@ -140,7 +140,7 @@ def on_worker_encode(raw, classes, class_weight, n_features, stamps):
     """
     from perceptrons.stream import labels_as_classes
 
-    changed = next((p for p in stamps if raw.stamps.get(p) != stamps[p]), None)
+    changed = first_changed(list(stamps), stamps, raw.stamps)
     if changed is not None:
         raise PerceptronsError(
             f"{changed}: changed after its shard was first read, and read again for a lost worker; "

@@ -14,6 +14,7 @@ from perceptrons.distributed._engine import connect
 from perceptrons.distributed._inputs import (
     check_shards,
     default_workers,
+    file_stamps,
     first_changed,
     looks_like_files,
     split_rows,
@@ -291,7 +292,7 @@ def _on_worker_read(reader, paths, surveyed):
 
 def _as_surveyed(paths, surveyed):
     """Refuse a shard file whose size or time written is not what the driver's survey saw."""
-    path = first_changed(paths, surveyed)
+    path = first_changed(paths, surveyed, file_stamps(paths))
     if path is not None:
         raise PerceptronsError(
             f"{path}: changed after the driver learned the features from it (a worker reads it "
