@@ -242,6 +242,24 @@ def test_csv_shards_through_the_streaming_reader(client, tmp_path):
     assert clf.converged_ and np.mean(clf.predict(X) == np.where(y > 0, "yes", "no")) == 1.0
 
 
+def test_a_model_whose_scores_lost_their_features_is_refused(client, tmp_path):
+    """Rows of size ~2^-600: every product of a score underflows, and the mixed model is a
+    constant one. Refused as the serial fit refuses it, with the largest feature over every
+    shard (in memory, or from each worker's summary of the files it read)."""
+    X, y = _separable(5, 400, 3)
+    tiny = np.ldexp(X, -600)
+    match = "every score lost its features; scale the features"
+    with pytest.raises(PerceptronsError, match=match):
+        _quiet_ipm(Perceptron(fit_intercept=False, max_epochs=5), tiny, y, client=client, shards=2)
+    for k in range(2):
+        rows = [",".join(map(repr, map(float, r))) + f",{t}" for r, t in zip(tiny[k * 200 :], y[k * 200 :])]
+        (tmp_path / f"p{k}.csv").write_text("a,b,c,label\n" + "\n".join(rows[:200]) + "\n")
+    with pytest.raises(PerceptronsError, match=match):
+        _quiet_ipm(Perceptron(fit_intercept=False, max_epochs=5), str(tmp_path / "p*.csv"), client=client)
+    # the same rows in units of ~1 train
+    assert _quiet_ipm(Perceptron(fit_intercept=False, max_epochs=5), X, y, client=client, shards=2).coef_.any()
+
+
 def test_importing_perceptrons_does_not_import_dask():
     code = "import sys, perceptrons; from perceptrons import distributed; print('dask' in sys.modules, 'distributed' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()

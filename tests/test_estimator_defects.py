@@ -184,25 +184,38 @@ def test_weights_that_overflow_on_the_last_update_are_refused():
 
 @pytest.mark.parametrize("kernel", ["linear", "poly", "rbf", "sigmoid"])
 def test_kernel_overflow_is_refused(kernel):
+    # squared row norms of 1e400: refused before any kernel value is computed
     est = KernelPerceptron(kernel=kernel, max_epochs=5)
     with pytest.raises(
         PerceptronsError,
-        match=r"decision value of training row \d+ overflowed .*features up to "
-        r"2e\+200.*StandardScaler",
+        match=r"features up to 2e\+200 have squared row norms up to inf, beyond the float64 range "
+        r".*StandardScaler",
+    ):
+        est.fit(X5 * 1e200, [0, 1, 0, 1, 1])
+    assert not getattr(est, "converged_", False)
+
+
+def test_kernel_decision_overflow_is_refused():
+    # kernel values of (1e200)^3 from rows whose inner products fit: found when a score overflows
+    est = KernelPerceptron(kernel="poly", gamma=1.0, degree=3, max_epochs=5)
+    with pytest.raises(
+        PerceptronsError,
+        match=r"decision value of training row \d+ overflowed .*features up to 2e\+100.*StandardScaler",
     ):
         with np.errstate(all="ignore"):
-            est.fit(X5 * 1e200, [0, 1, 0, 1, 1])
+            est.fit(X5 * 1e100, [0, 1, 0, 1, 1])
     assert not getattr(est, "converged_", False)
 
 
 def test_kernel_overflow_in_partial_fit_leaves_the_model():
-    est = KernelPerceptron(kernel="linear").partial_fit(X5, [0, 1, 0, 1, 1], classes=[0, 1])
+    est = KernelPerceptron(kernel="poly", gamma=1.0, degree=3).partial_fit(X5, [0, 1, 0, 1, 1], classes=[0, 1])
     before = est.decision_function(X5)
-    with pytest.raises(PerceptronsError, match="overflowed"):
-        with np.errstate(all="ignore"):
-            est.partial_fit(X5 * 1e200, [0, 1, 0, 1, 1])
-    assert est.converged_ is False
-    np.testing.assert_array_equal(est.decision_function(X5), before)
+    for scale, match in ((1e200, "squared row norms"), (1e100, "overflowed")):
+        with pytest.raises(PerceptronsError, match=match):
+            with np.errstate(all="ignore"):
+                est.partial_fit(X5 * scale, [0, 1, 0, 1, 1])
+        assert est.converged_ is False
+        np.testing.assert_array_equal(est.decision_function(X5), before)
 
 
 def test_kernel_precomputed_overflow_names_the_kernel_matrix():

@@ -32,6 +32,35 @@ def overflow_error(subject, top, what="features", fix=SCALE_FEATURES):
     return PerceptronsError(f"{subject} overflowed to infinity or NaN ({what} up to {top:.3g}); {fix}")
 
 
+def largest_magnitude(values):
+    """max |v| over ``values`` (0 for none), without the copy ``np.abs`` would make."""
+    values = np.asarray(values)
+    return max(float(values.max(initial=0.0)), -float(values.min(initial=0.0)))
+
+
+def underflow_error(weights, dtype, top_feature):
+    """The error for a fitted model whose scores lost their features, else None.
+
+    Every product w_j·x_j of a score is below the smallest normal number of ``dtype`` (the type
+    the products are computed in) when the largest weight times the largest feature is: the
+    scores are then the intercept alone (or 0), and the fit a constant model.  Features below
+    ~1e-154 do this (the weights are sums of them).  ``top_feature`` is a callable giving the
+    largest ``|x|`` of the training rows; it costs a pass over them, so it is called only when
+    the weights are below the square root of that smallest number, as they then are.
+    """
+    tiny = float(np.finfo(dtype).smallest_normal)
+    top = largest_magnitude(weights)
+    if not 0 < top < np.sqrt(tiny):
+        return None
+    feature = float(top_feature())
+    if feature * top >= tiny:
+        return None
+    return PerceptronsError(
+        f"the weights (up to {top:.3g}) times the features (up to {feature:.3g}) are below the "
+        f"smallest normal {np.dtype(dtype)} ({tiny:.3g}): every score lost its features; {SCALE_FEATURES}"
+    )
+
+
 def finite_scores(scores, weights, first_row=0, X=None):
     """``scores`` if every one is finite, else the error naming the first row that is not: the
     model's ``weights`` (a model file's are untrusted: finite, but as large as a float64 holds)
@@ -364,4 +393,7 @@ def validate_data(estimator, X="no_validation", y="no_validation", **kwargs):
         labels = np.asarray(y)
         if labels.dtype == object:  # None, NaN or unorderable labels named as labels, not "Input"
             sorted_labels(labels)
-    return sklearn_validate_data(estimator, X, y, **kwargs)
+    # its finiteness check sums X first: finite features above ~1e154 of both signs sum to
+    # inf - inf, a RuntimeWarning for valid input (it then checks value by value)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return sklearn_validate_data(estimator, X, y, **kwargs)

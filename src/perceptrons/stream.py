@@ -32,7 +32,7 @@ import time
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError, sample_scale, seed_of, warn_not_converged
+from perceptrons._validation import PerceptronsError, largest_magnitude, sample_scale, seed_of, warn_not_converged
 from perceptrons.io.blocks import join
 from perceptrons.io.labels import file_labels
 from perceptrons.io.sources import Source
@@ -148,7 +148,16 @@ def _epochs(estimator, ec, src, shuffle_buffer, callback, progress):
         if mistakes == 0:
             break
     estimator._finalize()
-    estimator._check_finite_model(Xop)
+    estimator._check_finite_model(Xop, lambda: _top_feature(ec))
+
+
+def _top_feature(ec):
+    """The largest ``|x|`` of the epoch cache's rows: one more pass over them, made only for a
+    model whose weights are so small that its scores may have lost their features.
+    """
+    from perceptrons._jit.rows import operand_values
+
+    return max((largest_magnitude(operand_values(b.operand())) for b in ec.blocks()), default=0.0)
 
 
 def predict_blocks(estimator, source):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from perceptrons._jit.rows import kernel_operand
-from perceptrons._validation import PerceptronsError, encode_labels, sample_scale
+from perceptrons._validation import PerceptronsError, encode_labels, largest_magnitude, sample_scale
 from perceptrons.distributed._inputs import file_stamps, first_changed, split_rows
 from perceptrons.io.labels import file_labels
 
@@ -118,6 +118,8 @@ def on_worker_summary(raw):
     labels, counts = np.unique(b.y, return_counts=True)
     values = b.X if not b.sparse else b.data
     finite = values is None or bool(np.isfinite(values).all())
+    # the largest |x|, for the check that the model's scores kept their features
+    top = 1.0 if values is None else largest_magnitude(values)
     return {
         "rows": b.n_rows,
         "features": b.n_features,
@@ -126,6 +128,7 @@ def on_worker_summary(raw):
         "labels": labels,
         "counts": counts,
         "finite": finite,
+        "top": top,
         "where": raw.spans[0][0],
         "stamps": raw.stamps,
     }

@@ -11,6 +11,7 @@ from perceptrons._validation import (
     PerceptronsError,
     assert_finite,
     fit_labels,
+    largest_magnitude,
     sample_scale,
     seed_of,
     warn_not_converged,
@@ -159,6 +160,7 @@ def _train(estimator, shard_set, classes, d, mixing, callback):
     estimator._finalize()
     if not (np.isfinite(estimator.coef_).all() and np.isfinite(estimator.intercept_).all()):
         raise PerceptronsError("the weights overflowed float64 (the features are too large); scale the features down")
+    estimator._check_features_kept(shard_set.top_feature)
     estimator.n_shards_ = len(shard_set)
     estimator.shard_mistakes_ = np.array(history.shard_mistakes, dtype=np.int64)
     estimator.mixing_weights_ = np.array(history.mixing_weights)
@@ -204,9 +206,10 @@ def _from_arrays(client, estimator, X, y, sample_weight, S):
     scale = sample_scale(sample_weight, estimator.class_weight, yi, classes, X.shape[0])
     pieces = ls.array_shards(X, yi, scale, S)
     shard_set = Shards(client, [lambda c, p=p: c.scatter(p, hash=False) for p in pieces])
-    from perceptrons._jit.rows import weight_dtype
+    from perceptrons._jit.rows import kernel_operand, operand_values, weight_dtype
 
     shard_set.w_dtype = weight_dtype(pieces[0].X)
+    shard_set.top_feature = lambda: largest_magnitude(operand_values(kernel_operand(X)))
     return shard_set, classes, X.shape[1]
 
 
@@ -284,4 +287,5 @@ def _from_raw(client, estimator, makers, width):
     # the weights' dtype by the rule of the in-memory fit (perceptrons._jit.rows.weight_dtype)
     float32 = summaries[0]["sparse"] and {s["dtype"] for s in summaries} <= {None, "<f4"}
     ready.w_dtype = np.float32 if float32 else np.float64
+    ready.top_feature = lambda: max(s["top"] for s in summaries)
     return ready, classes, d

@@ -18,7 +18,7 @@ plus ``"precomputed"`` (the user passes the kernel matrix) and any Python callab
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._validation import SCALE_FEATURES, PerceptronsError, largest_magnitude
 
 
 def sq_norms(X):
@@ -80,13 +80,55 @@ USES_GAMMA = ("poly", "rbf", "sigmoid")
 
 
 def resolve_gamma(gamma, X):
-    """The number ``"scale"`` / ``"auto"`` stand for on the training matrix ``X``."""
+    """The number ``"scale"`` / ``"auto"`` stand for on the training matrix ``X``.
+
+    ``"scale"`` takes the variance of X scaled by a power of two to size ~1 (exact), and
+    scales the result back: ``X.var()`` itself overflows for features above ~1e152 (gamma 0,
+    every kernel value 1) and underflows below ~1e-154 (gamma 1 by the zero-variance rule).
+    A gamma beyond the float64 range is refused.
+    """
     if gamma == "scale":
-        var = float(np.var(X, dtype=np.float64))
-        return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
+        top = largest_magnitude(X)
+        power = int(np.frexp(top)[1])
+        var = float(np.var(np.ldexp(X, -power, dtype=np.float64), dtype=np.float64))
+        if var == 0:
+            return 1.0
+        scaled = np.ldexp(1.0 / (X.shape[1] * var), -2 * power)
+        if not 0 < scaled < np.inf:
+            raise PerceptronsError(
+                f"gamma='scale' is 1 / (n_features * X.var()), {'above' if power < 0 else 'below'} the "
+                f"float64 range for features up to {top:.3g}; {SCALE_FEATURES}"
+            )
+        return float(scaled)
     if gamma == "auto":
         return 1.0 / X.shape[1]
     return float(gamma)
+
+
+def check_feature_range(X, owner="KernelPerceptron"):
+    """Refuse training rows whose kernel values the float type of ``X`` cannot hold.
+
+    A kernel block starts from the products ``x·y`` and the norms ``‖x‖²``: with ``‖x‖²``
+    beyond a quarter of the largest float, ``‖x‖² + ‖y‖² − 2·x·y`` may overflow (an RBF value
+    then silently 0, a polynomial one inf); with every ``|x|`` below the square root of the
+    smallest normal float, every product is subnormal or 0 (every kernel value ~coef0, a
+    constant predictor).  ``gamma="scale"`` makes RBF, polynomial and sigmoid kernels the same
+    at any scale in between.
+    """
+    info = np.finfo(X.dtype)
+    top = largest_magnitude(X)
+    with np.errstate(over="ignore"):  # an overflow is the finding, refused just below
+        norm_sq = float(sq_norms(X).max()) if X.size else 0.0
+    if norm_sq > float(info.max) / 4:
+        raise PerceptronsError(
+            f"{owner}: features up to {top:.3g} have squared row norms up to {norm_sq:.3g}, beyond the "
+            f"{info.dtype} range of the kernel's inner products ({float(info.max) / 4:.3g}); {SCALE_FEATURES}"
+        )
+    if 0 < top < np.sqrt(float(info.smallest_normal)):
+        raise PerceptronsError(
+            f"{owner}: features of at most {top:.3g} multiply to below the smallest normal "
+            f"{info.dtype} ({float(info.smallest_normal):.3g}), so every kernel value loses them; {SCALE_FEATURES}"
+        )
 
 
 def kernel_label(kernel):

@@ -33,7 +33,14 @@ from perceptrons.kernel import _stream
 from perceptrons.kernel._cache import make_cache
 from perceptrons.kernel._predict import DualModel, block_scores
 from perceptrons.kernel._train import DualState, run_epochs
-from perceptrons.kernel.kernels import KERNEL_NAMES, USES_GAMMA, KernelBlock, resolve_gamma, sq_norms
+from perceptrons.kernel.kernels import (
+    KERNEL_NAMES,
+    USES_GAMMA,
+    KernelBlock,
+    check_feature_range,
+    resolve_gamma,
+    sq_norms,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -455,6 +462,8 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             raise PerceptronsError("KernelPerceptron requires y to be passed, but the target y is None")
         X, y = validate_data(self, X, y, reset=reset, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
         X = _stream.dense(X)
+        if isinstance(self.kernel, str) and self.kernel != "precomputed":
+            check_feature_range(X)
         check_classification_targets(y)
         return X, y
 

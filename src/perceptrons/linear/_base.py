@@ -35,9 +35,11 @@ from perceptrons._validation import (
     encode_labels,
     finite_scores,
     fit_labels,
+    largest_magnitude,
     overflow_error,
     sample_scale,
     seed_of,
+    underflow_error,
     validate_data,
     validate_params,
 )
@@ -397,13 +399,27 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         w, b = self._weights()
         self._set_coef(w, b)
 
-    def _check_finite_model(self, Xop):
+    def _check_finite_model(self, Xop, top_feature=None):
         """The scores seen in training were finite, but the model may still not be: the last
-        update can overflow w, and the averaging sum u grows up to T times faster than w."""
-        if np.isfinite(self.coef_).all() and np.isfinite(self.intercept_).all():
-            return
-        self.converged_ = False
-        raise _overflow_error("the weights (coef_)", Xop)
+        update can overflow w, and the averaging sum u grows up to T times faster than w.  Nor
+        may its scores have lost their features (see :meth:`_check_features_kept`; the largest
+        feature is that of ``Xop``, or ``top_feature()`` for a fit over many blocks)."""
+        if not (np.isfinite(self.coef_).all() and np.isfinite(self.intercept_).all()):
+            self.converged_ = False
+            raise _overflow_error("the weights (coef_)", Xop)
+        self._check_features_kept(top_feature or (lambda: largest_magnitude(operand_values(Xop))))
+
+    def _check_features_kept(self, top_feature):
+        """Refuse a model whose scores lost their features to underflow (:func:`underflow_error`):
+        the weights that scored the training rows, or the model's own (an average, or the
+        pocket's, which stays 0 when every score lost its features).  The products are computed
+        in the weights' type (float32 for CSR float32 rows and binary ones)."""
+        w = self._state["w"]
+        for weights in (w, self.coef_):
+            lost = underflow_error(weights, w.dtype, top_feature)
+            if lost is not None:
+                self.converged_ = False
+                raise lost
 
     # ------------------------------------------------------------------ state
     def _init_state(self, d, rng, dtype=np.float64):
