@@ -1,5 +1,7 @@
 """Lifting (Har-Peled §30.2, Kalyanakrishnan §4): circles become planes, XOR becomes separable."""
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -37,6 +39,16 @@ def test_lift_appends_squared_norm_and_names_it():
     lift = CircleLift().fit(np.zeros((1, 2)))
     assert lift.transform([[3.0, -4.0]]).tolist() == [[3.0, -4.0, 25.0]]
     assert lift.get_feature_names_out().tolist() == ["x0", "x1", "x0^2+x1^2"]
+
+
+@pytest.mark.parametrize("dtype, big", [(np.float64, 3e200), (np.float32, 3e20)])
+def test_a_lift_that_overflows_is_refused_naming_the_row(dtype, big):
+    """Before, the lift held inf, refused later as if the input had held it."""
+    X = np.array([[1.0, 2.0], [big, 0.0]], dtype=dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.raises(PerceptronsError, match=r"CircleLift: ‖x‖² of row 1 overflowed .*features up to 3e\+"):
+            CircleLift().fit_transform(X)
 
 
 @settings(max_examples=30, deadline=None)

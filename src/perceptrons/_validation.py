@@ -38,6 +38,18 @@ def largest_magnitude(values):
     return max(float(values.max(initial=0.0)), -float(values.min(initial=0.0)))
 
 
+def _all_below(values, bound, chunk=1 << 14):
+    """Whether every ``|v| < bound``, stopping at the first chunk that holds one at or above it:
+    a fitted model's first weights answer it, where a full pass would double the cost of a
+    small ``partial_fit`` call on a million features."""
+    flat = np.ravel(values)
+    for start in range(0, flat.size, chunk):
+        part = flat[start : start + chunk]
+        if (part >= bound).any() or (part <= -bound).any():
+            return False
+    return True
+
+
 def underflow_error(weights, dtype, top_feature):
     """The error for a fitted model whose scores lost their features, else None.
 
@@ -49,8 +61,10 @@ def underflow_error(weights, dtype, top_feature):
     the weights are below the square root of that smallest number, as they then are.
     """
     tiny = float(np.finfo(dtype).smallest_normal)
+    if not _all_below(weights, np.sqrt(tiny)):
+        return None
     top = largest_magnitude(weights)
-    if not 0 < top < np.sqrt(tiny):
+    if top == 0:
         return None
     feature = float(top_feature())
     if feature * top >= tiny:

@@ -19,7 +19,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from perceptrons._validation import PerceptronsError, validate_data
+from perceptrons._validation import (
+    PerceptronsError,
+    largest_magnitude,
+    overflow_error,
+    validate_data,
+)
 
 if TYPE_CHECKING:
     from typing import Any
@@ -79,7 +84,12 @@ class CircleLift(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
-        return np.hstack([X, np.einsum("ij,ij->i", X, X)[:, None]])
+        with np.errstate(over="ignore"):  # an overflow is refused just below
+            z = np.einsum("ij,ij->i", X, X)
+        if not np.isfinite(z).all():
+            row = int(np.flatnonzero(~np.isfinite(z))[0])
+            raise overflow_error(f"CircleLift: ‖x‖² of row {row}", largest_magnitude(X[row]))
+        return np.hstack([X, z[:, None]])
 
     def get_feature_names_out(self, input_features: ArrayLike | None = None) -> np.ndarray:
         """Input names plus ``"x0^2+x1^2+..."`` for the lifted coordinate.
