@@ -82,15 +82,16 @@ USES_GAMMA = ("poly", "rbf", "sigmoid")
 def resolve_gamma(gamma, X):
     """The number ``"scale"`` / ``"auto"`` stand for on the training matrix ``X``.
 
-    ``"scale"`` takes the variance of X scaled by a power of two to size ~1 (exact), and
-    scales the result back: ``X.var()`` itself overflows for features above ~1e152 (gamma 0,
-    every kernel value 1) and underflows below ~1e-154 (gamma 1 by the zero-variance rule).
-    A gamma beyond the float64 range is refused.
+    ``X.var()`` overflows for features above ~1e152 (gamma 0, every kernel value 1) and
+    underflows below ~1e-154 (gamma 1 by the zero-variance rule).  Beyond 2^±400, ``"scale"``
+    therefore takes the variance of X scaled by a power of two to size ~1 and scales gamma back,
+    which is exact: the same gamma, bit for bit, as the unscaled formula wherever that holds.
+    (Within that range X is not copied.)  A gamma beyond the float64 range is refused.
     """
     if gamma == "scale":
         top = largest_magnitude(X)
-        power = int(np.frexp(top)[1])
-        var = float(np.var(np.ldexp(X, -power, dtype=np.float64), dtype=np.float64))
+        power = 0 if 2.0**-400 <= top <= 2.0**400 or top == 0 else int(np.frexp(top)[1])
+        var = float(np.var(np.ldexp(X, -power) if power else X, dtype=np.float64))
         if var == 0:
             return 1.0
         scaled = np.ldexp(1.0 / (X.shape[1] * var), -2 * power)
