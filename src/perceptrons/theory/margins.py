@@ -208,8 +208,9 @@ def max_margin(
     PerceptronsError
         When the solver's answer cannot be stood behind: it did not solve, it calls the set
         inseparable where the exact LP finds a separator, or its hyperplane does not separate.
-        Without the bias in the norm the rows are solved scaled to radius 1 (the same problem),
-        so this happens only in the augmented geometry with an intercept, on badly scaled rows.
+        The rows are solved scaled to radius 1, with the bias weighed so that the problem is
+        the same (see the comment in the code); rows scaled by 2^-1000 to 2^1000 are solved in
+        the tests, so this guards against a solver failure, not a range of inputs.
 
     References
     ----------
@@ -227,20 +228,28 @@ def max_margin(
     X, classes, s, Z = check_Xy(X, y, fit_intercept)
     d = X.shape[1]
     bias_in_norm = fit_intercept and geometry == "augmented"
-    # Without the bias in the norm, the problem on rows scaled by 1/top is the same problem (w
-    # scales by top), so it is solved on rows of radius 1: on rows of size 1e-12, Clarabel called
-    # a separable set infeasible, and on rows of 1e12 it did not solve.  A bias in the norm
-    # weighs against w differently at every scale: those rows are solved as they are.
-    top = 1.0 if bias_in_norm else (radius_of(X) or 1.0)
+    # Solved on rows of radius 1, with u = top·w: Clarabel's tolerances are absolute, and on rows
+    # of size 1e-12 it called a separable set infeasible, on rows of 1e12 it did not solve.
+    # Without the bias in the norm this is the same problem.  With it, ‖w‖² + b² is
+    # (‖u‖² + (top·κ)²·c²) / top² for b = κ·c: the bias column is κ = min(1, 1/top) and its
+    # weight in the norm (top·κ)², so neither exceeds 1 at any scale.  (Solved as given, rows of
+    # 2^-16 did not solve, and on rows of 2^20 the QP stopped at a margin 15 % below γ*.)
+    top = radius_of(X) or 1.0
+    kappa = min(1.0, 1.0 / top) if bias_in_norm else 1.0
+    bias_weight = (top * kappa) ** 2 if bias_in_norm else 0.0
     Zs = Z.copy()
     Zs[:, :d] /= top
-    v, status, n_working = hard_margin_signed(Zs, free_last=fit_intercept and not bias_in_norm, max_working=max_working)
+    if fit_intercept:
+        Zs[:, d] *= kappa
+    v, status, n_working = hard_margin_signed(
+        Zs, bias_weight=bias_weight if fit_intercept else None, max_working=max_working
+    )
     if v is None:
         _check_inseparable(X, y, fit_intercept, status)
         return MaxMarginResult(False, None, None, None, np.zeros(0, dtype=np.intp), status, n_working)
     u, c = v[:d], float(v[d]) if fit_intercept else 0.0
-    norm = float(np.sqrt(u @ u + c * c)) if bias_in_norm else float(np.sqrt(u @ u))
-    w, b = u / norm, c * top / norm  # the unit separator of the rows as given: w = u / top, b = c
+    norm = float(np.sqrt(u @ u + bias_weight * c * c))  # top times the norm of (w, b) in the geometry
+    w, b = u / norm, kappa * top * c / norm  # the unit separator of the rows as given
     per = margin(w, b, X, np.where(s > 0, classes[1], classes[0]), geometry=geometry).per_example
     gamma = float(per.min())
     if not gamma > 0:  # the solver's tolerance, not a separator: rows too small against the bias
@@ -248,7 +257,8 @@ def max_margin(
             f"the max-margin QP returned a hyperplane that does not separate the rows (its margin is "
             f"{gamma:.3g}); {SCALE_HINT}"
         )
-    support = np.flatnonzero(per <= gamma * (1 + 1e-6) + 1e-12 * (radius_of(Z) if bias_in_norm else top))
+    # the rounding of a margin y·(w·x + b) is relative to the size of its terms
+    support = np.flatnonzero(per <= gamma * (1 + 1e-6) + 1e-12 * (float(np.linalg.norm(w)) * top + abs(b)))
     return MaxMarginResult(True, gamma, w, b, support, status, n_working)
 
 
@@ -266,11 +276,16 @@ def _check_inseparable(X, y, fit_intercept, status):
 
 
 def hard_margin_signed(
-    Z: np.ndarray, *, free_last: bool = False, max_working: int = 2000, rng: np.random.Generator | None = None
+    Z: np.ndarray,
+    *,
+    bias_weight: float | None = None,
+    max_working: int = 2000,
+    rng: np.random.Generator | None = None,
 ) -> tuple[np.ndarray | None, str, int]:
     """Solve ``min ‖v‖² s.t. Z v ≥ 1`` (rows already signed); ``(v or None, status, n_working)``.
 
-    ``free_last`` leaves the last coordinate (a bias) out of the norm.
+    ``bias_weight`` weighs the last coordinate (a bias) in the norm: 0 leaves it out, None
+    treats it as any other coordinate.
     """
     n = Z.shape[0]
     rng = np.random.default_rng(0) if rng is None else rng
@@ -282,7 +297,7 @@ def hard_margin_signed(
         v0 = np.linalg.lstsq(Z[rng.choice(n, max_working, replace=False)], np.ones(max_working), rcond=None)[0]
         work = np.sort(np.argsort(Z @ v0)[:max_working])
     while True:
-        v, status = _solve_qp(Z[work], free_last)
+        v, status = _solve_qp(Z[work], bias_weight)
         if v is None:
             return None, status, work.shape[0]
         scores = Z @ v
@@ -294,14 +309,14 @@ def hard_margin_signed(
         work = np.union1d(work, add)
 
 
-def _solve_qp(Zw, free_last):
+def _solve_qp(Zw, bias_weight):
     import clarabel
     import scipy.sparse as sp
 
     m, p = Zw.shape
     diag = np.ones(p)
-    if free_last:
-        diag[-1] = 0.0
+    if bias_weight is not None:
+        diag[-1] = bias_weight
     P = sp.diags(diag, format="csc")
     A = sp.csc_matrix(-Zw)
     settings = clarabel.DefaultSettings()
