@@ -146,7 +146,7 @@ def test_gamma_must_be_positive(gamma):
 def test_bad_directions_and_separators():
     with pytest.raises(PerceptronsError, match="zero vector"):
         freund_schapire_bound([[1.0], [-1.0]], [1, -1], [0.0, 0.0], 1.0)
-    with pytest.raises(PerceptronsError, match="2 entries"):
+    with pytest.raises(PerceptronsError, match="2 finite numbers"):
         freund_schapire_bound([[1.0], [-1.0]], [1, -1], [1.0], 1.0)
     with pytest.raises(PerceptronsError, match="does not separate"):
         novikoff_bound([[1.0], [-1.0]], [1, -1], coef=[-1.0], intercept=0.0)

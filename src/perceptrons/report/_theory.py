@@ -8,7 +8,7 @@ import numpy as np
 
 from perceptrons._validation import PerceptronsError
 from perceptrons.theory import fs_optimal_direction, is_separable, max_margin, online_mistakes, radius
-from perceptrons.theory._common import SCALE_HINT, radius_of
+from perceptrons.theory._common import SCALE_HINT, radius_of, squared_ratio
 
 #: multipliers below this fraction of the largest are solver noise of an interior-point method,
 #: not examples of the witness: they are left out of the drawing (the witness point uses them all)
@@ -47,7 +47,7 @@ def theory_section(X, y, fit_intercept):
             "intercept": mm.intercept,
             "support": mm.support,
             # Block–Novikoff: k ≤ (R/γ*)², with R and γ* over the same (augmented) vectors
-            "bound": (R / mm.gamma) ** 2,
+            "bound": squared_ratio(R, mm.gamma),
         }
     else:
         fs, u = fs_optimal_direction(X, y, fit_intercept=fit_intercept)

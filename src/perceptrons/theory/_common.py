@@ -5,12 +5,21 @@ Every theorem here speaks of the vectors the PLA actually updates with: with
 a margin and a mistake count all refer to the same points.
 """
 
+from numbers import Integral, Real
+
 import numpy as np
 import scipy.sparse as sp
 
 from perceptrons._memory import check_allocation
 from perceptrons._sparse_check import check_sparse_indices
-from perceptrons._validation import Options, PerceptronsError, check_classes, check_param
+from perceptrons._validation import Interval, Kind, Options, PerceptronsError, check_classes, check_param
+
+#: the theory functions' budgets and sizes: a positive int (scikit-learn's words, via check_param)
+POSITIVE_INT = (Interval(Integral, 1, None),)
+#: a step budget of a compiled loop: a positive int64
+BUDGET = (Interval(Integral, 1, 2**62),)
+#: their seeds, as ``np.random.default_rng`` takes them
+SEED = (None, Interval(Integral, 0, None), Kind(np.random.Generator, "a numpy Generator"))
 
 #: appended to a solver failure: badly scaled data is the usual cause
 SCALE_HINT = (
@@ -101,3 +110,33 @@ def check_Xy(X, y, fit_intercept):
 def check_option(value, name, options):
     """One of ``options``, refused in the estimators' words."""
     return check_param(value, name, (Options(*options),))
+
+
+def squared_ratio(a, b):
+    """(a/b)², inf where it passes the float range: Python's ``**`` raises OverflowError there
+    (a Novikoff bound on rows of 1e-180 with the bias folded in is 1e364)."""
+    q = a / b
+    return q * q
+
+
+def check_vector(v, name, size):
+    """``v`` as ``size`` finite float64 numbers (a separator, a direction), else one line."""
+    try:
+        arr = np.asarray(v, dtype=np.float64).ravel()
+    except (TypeError, ValueError):
+        raise PerceptronsError(f"{name} must be {size} finite numbers. Got {_short(v)} instead.") from None
+    if arr.shape[0] != size or not np.all(np.isfinite(arr)):
+        raise PerceptronsError(f"{name} must be {size} finite numbers. Got {_short(v)} instead.")
+    return arr
+
+
+def check_scalar(value, name):
+    """A finite real number (a bias; a 1-element array such as ``intercept_`` too), else one line."""
+    if np.ndim(value) and np.size(value) == 1:
+        value = np.asarray(value).ravel()[0]
+    return float(check_param(value, name, (Interval(Real, None, None),)))
+
+
+def _short(value):
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._validation import check_bool
-from perceptrons.theory._common import check_X
+from perceptrons.theory._common import check_X, squared_ratio
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -118,7 +118,7 @@ def analyze(
             mm.gamma,
             None,
             None,
-            (R / mm.gamma) ** 2,
+            squared_ratio(R, mm.gamma),
             int(clf.n_updates_),
             bool(clf.converged_),
             int(clf.n_epochs_),

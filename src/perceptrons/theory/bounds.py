@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._validation import PerceptronsError, check_bool
-from perceptrons.theory._common import SCALE_HINT, check_option, check_Xy, norm_of, radius_of
+from perceptrons.theory._common import (
+    SCALE_HINT,
+    check_option,
+    check_scalar,
+    check_vector,
+    check_Xy,
+    norm_of,
+    radius_of,
+    squared_ratio,
+)
 from perceptrons.theory.margins import max_margin
 
 if TYPE_CHECKING:
@@ -90,15 +99,15 @@ def novikoff_bound(
     fit_intercept = check_bool(fit_intercept, "fit_intercept")
     X, classes, s, Z = check_Xy(X, y, fit_intercept)
     R = radius_of(Z)
+    if coef is None and intercept is not None:
+        raise PerceptronsError("intercept is the bias of a separator given by coef; pass coef too")
     if coef is None:
         mm = max_margin(X, np.where(s > 0, classes[1], classes[0]), fit_intercept)
         if not mm.separable:
             return NovikoffBound(R, None, math.inf, False, None, None)
-        return NovikoffBound(R, mm.gamma, (R / mm.gamma) ** 2, True, mm.coef, mm.intercept)
-    w = np.asarray(coef, dtype=np.float64).ravel()
-    if w.shape[0] != X.shape[1] or not np.all(np.isfinite(w)):
-        raise PerceptronsError(f"coef must be {X.shape[1]} finite weights; got shape {w.shape}")
-    b = float(intercept or 0.0) if fit_intercept else 0.0
+        return NovikoffBound(R, mm.gamma, squared_ratio(R, mm.gamma), True, mm.coef, mm.intercept)
+    w = check_vector(coef, "coef", X.shape[1])
+    b = check_scalar(intercept, "intercept") if fit_intercept and intercept is not None else 0.0
     v = np.r_[w, b] if fit_intercept else w
     norm = np.linalg.norm(v)
     if norm == 0:
@@ -109,7 +118,7 @@ def novikoff_bound(
             f"the given separator does not separate the data (its margin is {gamma:.3g} ≤ 0): "
             "the Novikoff bound needs γ > 0"
         )
-    return NovikoffBound(R, gamma, (R / gamma) ** 2, True, w / norm, b / norm)
+    return NovikoffBound(R, gamma, squared_ratio(R, gamma), True, w / norm, b / norm)
 
 
 @dataclass(frozen=True)
@@ -137,12 +146,7 @@ class FreundSchapireBound:
 
 
 def _unit_direction(u, p, fit_intercept):
-    u = np.asarray(u, dtype=np.float64).ravel()
-    if u.shape[0] != p:
-        extra = " (the weights, then the bias)" if fit_intercept else ""
-        raise PerceptronsError(f"u must have {p} entries{extra}; got {u.shape[0]}")
-    if not np.all(np.isfinite(u)):
-        raise PerceptronsError("u must be finite")
+    u = check_vector(u, "u (the weights, then the bias)" if fit_intercept else "u", p)
     norm = np.linalg.norm(u)
     if norm == 0:
         raise PerceptronsError("u is the zero vector; the theorem needs a direction (‖u‖ = 1)")
@@ -201,7 +205,7 @@ def freund_schapire_bound(
     m, R = _margins_along(X, y, u, fit_intercept)
     dev = np.maximum(0.0, gamma - m)
     D = norm_of(dev)  # the deviations of rows of 1e300 square past float64
-    return FreundSchapireBound(R, gamma, D, ((R + D) / gamma) ** 2, dev)
+    return FreundSchapireBound(R, gamma, D, squared_ratio(R + D, gamma), dev)
 
 
 def best_gamma(

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from numbers import Integral, Real
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
-from perceptrons.theory._common import check_option
+from perceptrons._validation import Interval, PerceptronsError, check_param
+from perceptrons.theory._common import BUDGET, POSITIVE_INT, SEED, check_option, squared_ratio
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -140,6 +141,10 @@ def solve_feasibility(
 
     A, b = _as_system(A, b)
     check_option(method, "method", LP_METHODS)
+    check_param(max_updates, "max_updates", BUDGET)
+    check_param(sigma, "sigma", (None, Interval(Real, 0, 1, closed="neither")))
+    check_param(max_rounds, "max_rounds", (None, Interval(Integral, 0, None)))
+    check_param(random_state, "random_state", SEED)
     H = homogenise(A, b)
     p = H.shape[1]
     gamma = bound = None
@@ -148,7 +153,7 @@ def solve_feasibility(
 
         v, _, _ = hard_margin_signed(H)
         gamma = None if v is None else 1.0 / float(np.linalg.norm(v))
-        bound = math.inf if gamma is None else 1.0 / gamma**2
+        bound = math.inf if gamma is None else squared_ratio(1.0, gamma)
     if method == "perceptron":
         v = np.zeros(p)
         updates, ok = K.perceptron_phase(H, v, int(max_updates))
@@ -156,8 +161,8 @@ def solve_feasibility(
     sigma = 1.0 / (32.0 * p) if sigma is None else float(sigma)
     max_rounds = 50 * p if max_rounds is None else int(max_rounds)
     rng = np.random.default_rng(random_state)
-    pla_cap = int(math.ceil(1.0 / sigma**2))
-    improve_cap = int(math.ceil(math.log(max(p, 2)) / sigma**2))
+    pla_cap = _budget(squared_ratio(1.0, sigma))
+    improve_cap = _budget(math.log(max(p, 2)) * squared_ratio(1.0, sigma))
     Bm = np.eye(p)
     M = H.copy()
     updates = steps = 0
@@ -229,14 +234,25 @@ class LinprogResult:
     method: str
 
 
+def _budget(steps):
+    """A step budget for the compiled loops (int64): ``ceil(steps)``, at most 2^62."""
+    return int(math.ceil(steps)) if steps < 2.0**62 else 2**62
+
+
 def _bounds_rows(bounds, n):
     if bounds is None:
         return np.zeros((0, n)), np.zeros(0)
     if isinstance(bounds, tuple) and len(bounds) == 2 and not isinstance(bounds[0], (tuple, list)):
         bounds = [bounds] * n
-    bounds = list(bounds)
-    if len(bounds) != n:
-        raise PerceptronsError(f"bounds must be one (low, high) pair or {n} pairs; got {len(bounds)}")
+    try:
+        bounds = [tuple(pair) for pair in bounds]
+    except TypeError:
+        bounds = None
+    if bounds is None or len(bounds) != n or any(len(pair) != 2 for pair in bounds):
+        raise PerceptronsError(f"bounds must be one (low, high) pair or {n} pairs, each end a number or None")
+    for j, pair in enumerate(bounds):
+        for end in pair:
+            check_param(end, f"bounds[{j}]", (None, Interval(Real, None, None, allow_inf=True)))
     rows, rhs = [], []
     for j, (lo, hi) in enumerate(bounds):
         if lo is not None and np.isfinite(lo):
@@ -319,8 +335,10 @@ def linprog_perceptron(
     if c.shape[0] != n or not np.all(np.isfinite(c)):
         raise PerceptronsError(f"c must have {n} finite entries (one per column of A_ub); got shape {c.shape}")
     check_option(method, "method", LP_METHODS)
-    if not (isinstance(tol, (int, float)) and tol > 0):
-        raise PerceptronsError(f"tol must be > 0. Got {tol!r} instead.")
+    check_param(tol, "tol", (Interval(Real, 0, None, closed="neither"),))
+    check_param(max_updates, "max_updates", BUDGET)
+    check_param(max_calls, "max_calls", POSITIVE_INT)
+    check_param(random_state, "random_state", SEED)
     Bl, bl = _bounds_rows(bounds, n)
     A = np.vstack([A, Bl])
     b = np.r_[b, bl]

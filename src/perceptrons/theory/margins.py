@@ -14,11 +14,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError, check_bool
+from perceptrons._validation import PerceptronsError, check_bool, check_param
 from perceptrons.theory._common import (
+    POSITIVE_INT,
     SCALE_HINT,
     augment,
     check_option,
+    check_scalar,
+    check_vector,
     check_X,
     check_Xy,
     radius_of,
@@ -118,12 +121,8 @@ def margin(
     """
     X = check_X(X)
     _, s = signed_labels(y, X.shape[0])
-    w = np.asarray(w, dtype=np.float64).ravel()
-    if w.shape[0] != X.shape[1]:
-        raise PerceptronsError(f"w must have one weight per feature: expected {X.shape[1]}, got {w.shape[0]}")
-    b = float(np.asarray(b, dtype=np.float64).ravel()[0]) if np.ndim(b) else float(b)
-    if not (np.all(np.isfinite(w)) and np.isfinite(b)):
-        raise PerceptronsError("w and b must be finite")
+    w = check_vector(w, "w (one weight per feature)", X.shape[1])
+    b = check_scalar(b, "b")
     check_option(geometry, "geometry", GEOMETRIES)
     norm = np.sqrt(w @ w + b * b) if geometry == "augmented" else np.sqrt(w @ w)
     if norm == 0.0:
@@ -225,6 +224,7 @@ def max_margin(
     """
     fit_intercept = check_bool(fit_intercept, "fit_intercept")
     check_option(geometry, "geometry", GEOMETRIES)
+    check_param(max_working, "max_working", POSITIVE_INT)
     X, classes, s, Z = check_Xy(X, y, fit_intercept)
     d = X.shape[1]
     bias_in_norm = fit_intercept and geometry == "augmented"

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from numbers import Integral
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
-from perceptrons.theory._common import SCALE_HINT, check_X
+from perceptrons._validation import Interval, PerceptronsError, check_param
+from perceptrons.theory._common import POSITIVE_INT, SCALE_HINT, SEED, check_X
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -380,6 +381,9 @@ def growth(
     c = get_concept(concept)
     if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 1:
         raise PerceptronsError(f"m must be a positive int. Got {m!r} instead.")
+    check_param(dim, "dim", (None, *POSITIVE_INT))
+    check_param(n_sets, "n_sets", (Interval(Integral, 0, None),))
+    check_param(random_state, "random_state", SEED)
     d = dim if dim is not None else (c.dims[0] if c.dims else 2)
     rng = np.random.default_rng(random_state)
     t = np.arange(m) / m
