@@ -124,8 +124,8 @@ def check_vector(v, name, size):
     try:
         arr = np.asarray(v, dtype=np.float64).ravel()
     except (TypeError, ValueError):
-        raise PerceptronsError(f"{name} must be {size} finite numbers. Got {_short(v)} instead.") from None
-    if arr.shape[0] != size or not np.all(np.isfinite(arr)):
+        arr = None
+    if arr is None or arr.shape[0] != size or not np.all(np.isfinite(arr)):
         raise PerceptronsError(f"{name} must be {size} finite numbers. Got {_short(v)} instead.")
     return arr
 
