@@ -21,6 +21,7 @@ NOT_COUNTS = [0, -1, 0.5, NAN, INF, "x", True, None]
 CASES = [
     # (call taking the bad value, its name in the message, bad values)
     (lambda v: T.max_margin(X, Y, max_working=v), "max_working", NOT_COUNTS),
+    (lambda v: T.growth("halfplanes", v), "'m'", [0, -1, 0.5, NAN, "x", True, None]),
     (lambda v: T.growth("halfplanes", 4, dim=v), "dim", [0, -1, 0.5, NAN, "x", True]),
     (lambda v: T.growth("halfplanes", 4, n_sets=v), "n_sets", [-1, 0.5, NAN, "x", True, None]),
     (lambda v: T.growth("halfplanes", 4, random_state=v), "random_state", [-1, 0.5, NAN, "x", True]),

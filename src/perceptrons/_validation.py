@@ -89,11 +89,11 @@ def finite_scores(scores, weights, first_row=0, X=None):
 
 def score_overflow(row, weights, X=None):
     """The error :func:`finite_scores` raises, for a loop that found the row itself."""
-    top = float(np.abs(weights).max()) if weights.size else 0.0
+    top = largest_magnitude(weights)
     what, fix = "model weights", "the model does not fit this data"
     if X is not None:
         values = X.data if hasattr(X, "tocsr") else np.asarray(X)
-        features = float(np.abs(values).max()) if values.size else 0.0
+        features = largest_magnitude(values)
         what, fix = (
             f"features up to {features:.3g}, model weights",
             "the model does not fit this data; scale the features",

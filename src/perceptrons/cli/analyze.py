@@ -75,12 +75,12 @@ def _analyze(data, X, y, **kwargs):
 
     import numpy as np
 
-    from perceptrons._validation import PerceptronsError
+    from perceptrons._validation import PerceptronsError, largest_magnitude
     from perceptrons.theory._common import SCALE_HINT
     from perceptrons.theory.analysis import analyze
 
     values = X.data if hasattr(X, "toarray") else np.asarray(X)
-    top = float(np.max(np.abs(values))) if values.size else 0.0
+    top = largest_magnitude(values)
     if top > MAX_MAGNITUDE or 0 < top < 1 / MAX_MAGNITUDE:
         raise PerceptronsError(
             f"{data}: the largest |value| is {top:.3g}; the radius and the margins square the "

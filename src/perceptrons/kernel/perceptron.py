@@ -23,6 +23,7 @@ from perceptrons._validation import (
     check_same_classes,
     encode_labels,
     finite_scores,
+    largest_magnitude,
     overflow_error,
     sample_scale,
     seed_of,
@@ -424,7 +425,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         cause is the scale of the features (or of a precomputed kernel), not bad input.
         """
         where = f"row {i - first}" if i >= first else f"support example {i}"
-        top = float(np.abs(X).max()) if X.size else 0.0
+        top = largest_magnitude(X)
         if self.kernel == "precomputed":
             return overflow_error(
                 f"KernelPerceptron: the decision value of training {where}",

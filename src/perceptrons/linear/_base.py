@@ -59,7 +59,7 @@ def _overflow_error(what, Xop):
     """``what`` is not finite although the row it came from is: an overflow, unless X holds
     NaN/inf elsewhere (a cold fit finds those only when it scores their row)."""
     values = operand_values(Xop)
-    top = float(np.abs(values).max()) if values.size else 0.0
+    top = largest_magnitude(values)
     if not np.isfinite(top):
         return PerceptronsError("Input X contains NaN or infinity; expected finite values")
     return overflow_error(what, top)

@@ -12,7 +12,15 @@ import scipy.sparse as sp
 
 from perceptrons._memory import check_allocation
 from perceptrons._sparse_check import check_sparse_indices
-from perceptrons._validation import Interval, Kind, Options, PerceptronsError, check_classes, check_param
+from perceptrons._validation import (
+    Interval,
+    Kind,
+    Options,
+    PerceptronsError,
+    check_classes,
+    check_param,
+    largest_magnitude,
+)
 
 #: the theory functions' budgets and sizes: a positive int (scikit-learn's words, via check_param)
 POSITIVE_INT = (Interval(Integral, 1, None),)
@@ -68,7 +76,7 @@ def norm_of(v):
 def radius_of(Z):
     """max ‖zᵢ‖ over the rows of ``Z``, computed on rows scaled by their largest entry, so that
     finite data of any size give a finite radius (the squares of 1e160 overflow)."""
-    top = float(np.max(np.abs(Z))) if Z.size else 0.0
+    top = largest_magnitude(Z)
     if top == 0.0:
         return 0.0
     scaled = Z / top

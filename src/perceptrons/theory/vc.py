@@ -379,8 +379,7 @@ def growth(
     GrowthResult
     """
     c = get_concept(concept)
-    if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 1:
-        raise PerceptronsError(f"m must be a positive int. Got {m!r} instead.")
+    check_param(m, "m", POSITIVE_INT)
     check_param(dim, "dim", (None, *POSITIVE_INT))
     check_param(n_sets, "n_sets", (Interval(Integral, 0, None),))
     check_param(random_state, "random_state", SEED)
