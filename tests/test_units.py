@@ -124,3 +124,27 @@ def test_kernel_fit_does_not_depend_on_the_units_or_refuses(seed, units, kernel)
         assert fit.gamma_ == np.ldexp(base.gamma_, -2 * exponent)
     assert fit.dual_coef_.tolist() == base.dual_coef_.tolist()
     assert fit.predict(moved).tolist() == base.predict(X).tolist()
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize(
+    ("params", "scale", "named"),
+    [
+        ({"gamma": 1e300}, 1.0, "gamma=1e+300"),
+        ({"coef0": 1e300}, 1.0, "coef0=1e+300"),
+        ({"coef0": -1e103}, 1.0, "coef0=-1e+103"),
+        ({"degree": 10}, 1e40, "features up to"),  # fitted on rows of size ~1, then asked about rows of 1e40
+    ],
+)
+def test_a_polynomial_kernel_beyond_the_float_range_names_its_parameters(params, scale, named):
+    """(gamma·x·y + coef0) ** degree beyond the float range is refused with the parameters that
+    put it there, and no RuntimeWarning; before, numpy warned "overflow encountered in power"
+    and the refusal said only that the features (of size 1) should be scaled."""
+    X, y = _rows(100, 5, 0)
+    X /= np.abs(X).max()
+    est = KernelPerceptron(kernel="poly", max_epochs=2, **params)
+    with pytest.raises(
+        PerceptronsError, match=r"kernel 'poly': \(gamma·x·y \+ coef0\) \*\* degree overflows float64"
+    ) as e:
+        est.fit(X, y).decision_function(X * scale)
+    assert named in str(e.value)

@@ -33,11 +33,26 @@ def linear(X, Y, gamma, degree, coef0, x_sq=None, y_sq=None):
 
 
 def poly(X, Y, gamma, degree, coef0, x_sq=None, y_sq=None):
-    """``(gamma·x·y + coef0) ** degree``."""
+    """``(gamma·x·y + coef0) ** degree``.
+
+    A value beyond the float range is refused here, naming the parameters: a large gamma, coef0
+    or degree overflows on features of any size.  (A product ``x·y`` already infinite, from
+    features beyond the range, is not an overflow of these steps; the caller's score check
+    names the features.)
+    """
     G = X @ Y.T
-    G *= gamma
-    G += coef0
-    np.power(G, degree, out=G)
+    try:
+        with np.errstate(over="raise"):
+            G *= gamma
+            G += coef0
+            np.power(G, degree, out=G)
+    except FloatingPointError:
+        top = max(largest_magnitude(X), largest_magnitude(Y))
+        raise PerceptronsError(
+            f"kernel 'poly': (gamma·x·y + coef0) ** degree overflows {G.dtype} with gamma={gamma:.3g}, "
+            f"coef0={coef0:.3g}, degree={degree} on features up to {top:.3g}; choose a smaller gamma, "
+            f"coef0 or degree, or {SCALE_FEATURES}"
+        ) from None
     return G
 
 
