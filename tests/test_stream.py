@@ -120,7 +120,7 @@ def test_refusals_say_why(tmp_path):
         stream.fit(Perceptron(order="random-mistake"), path)
     with pytest.raises(PerceptronsError, match="balanced"):
         stream.fit(Perceptron(class_weight="balanced"), path)
-    with pytest.raises(PerceptronsError, match="shuffle-buffer"):
+    with pytest.raises(PerceptronsError, match="The 'shuffle_buffer' parameter of stream.fit must be None or an int"):
         stream.fit(Perceptron(), path, shuffle_buffer=0)
     for bits in (0, 32, -1, "x"):
         with pytest.raises(PerceptronsError, match=r"--hash-bits must be an integer in \[1, 31\]"):

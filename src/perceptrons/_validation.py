@@ -5,6 +5,7 @@ form scikit-learn uses: "The 'max_epochs' parameter of Perceptron must be an int
 [1, inf). Got 0 instead."
 """
 
+import os
 from numbers import Integral, Real
 
 import numpy as np
@@ -161,6 +162,17 @@ class Kind:
 
 
 RANDOM_STATE = (None, Interval(Integral, 0, 2**32 - 1), Kind(np.random.RandomState, "a RandomState"))
+#: a fit's ``callback`` (and a streamed fit's ``progress``): checked before any work, not at the
+#: end of the first epoch, where calling an int raised Python's own TypeError
+CALLBACK = (None, Kind(callable, "a callable"))
+#: a file's name.  Not an int: ``open(1)`` and ``os.path.isfile(1)`` take it as a file
+#: descriptor, so ``read_corpus(True)`` read standard output and closed it.
+PATH = Kind((str, os.PathLike), "a path (str or os.PathLike)")
+
+
+def check_path(value, name, owner=None):
+    """``value`` as a str path, if it is a str or path-like, else the :func:`check_param` error."""
+    return os.fspath(check_param(value, name, (PATH,), owner))
 
 
 def check_param(value, name, allowed, owner=None):

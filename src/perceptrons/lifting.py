@@ -13,6 +13,7 @@ For the XOR points the lift is the product feature ``x₁x₂`` (Kalyanakrishnan
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Real
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,7 +21,9 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from perceptrons._validation import (
+    Interval,
     PerceptronsError,
+    check_param,
     largest_magnitude,
     overflow_error,
     validate_data,
@@ -204,18 +207,24 @@ def circle_from_plane(coef: ArrayLike, intercept: ArrayLike) -> Circle:
     >>> c.center.tolist(), c.radius, c.positive_inside
     ([1.0, 2.0], 2.0, False)
     """
-    w = np.asarray(coef, dtype=float).ravel()
-    d = float(np.asarray(intercept, dtype=float).ravel()[0])
-    if w.shape[0] < 2:
-        raise PerceptronsError(f"coef must have d + 1 ≥ 2 entries (the last for ‖x‖²); got {w.shape[0]}")
+    from perceptrons.theory._common import check_scalar, check_vector
+
+    w = check_vector(coef, "coef (d + 1 entries, the last for ‖x‖²)", None, min_size=2)
+    d = check_scalar(intercept, "intercept")
     lin, c = w[:-1], w[-1]
     if c == 0.0:
         raise PerceptronsError(
             "the plane is not a circle: its coefficient of x²+y² is 0, so its trace on the "
             "plane is a line (or nothing), not a circle"
         )
-    center = -lin / (2.0 * c)
-    r2 = float(lin @ lin) / (4.0 * c * c) - d / c
+    with np.errstate(over="ignore"):  # beyond the float range: refused just below
+        center = -lin / (2.0 * c)
+        r2 = float(np.sum(center * center)) - d / c
+    if not (np.all(np.isfinite(center)) and np.isfinite(r2)):
+        raise PerceptronsError(
+            f"the circle of this plane is beyond the float64 range (coefficient of x²+y² {c:.3g}, "
+            f"coefficients up to {largest_magnitude(w):.3g}); scale the plane's coefficients"
+        )
     if r2 < 0:
         side = "positive" if c > 0 else "negative"
         raise PerceptronsError(
@@ -239,5 +248,15 @@ def plane_from_circle(center: ArrayLike, radius: float) -> tuple[np.ndarray, flo
     coef : ndarray of shape (d + 1,)
     intercept : float
     """
-    center = np.asarray(center, dtype=float).ravel()
-    return np.append(-2.0 * center, 1.0), float(center @ center - radius**2)
+    from perceptrons.theory._common import check_vector
+
+    center = check_vector(center, "center", None)
+    radius = float(check_param(radius, "radius", (Interval(Real, 0, None),), "plane_from_circle"))
+    with np.errstate(over="ignore"):  # beyond the float range: refused just below
+        intercept = float(np.sum(center * center) - radius * radius)
+    if not np.isfinite(intercept) or not np.all(np.isfinite(2.0 * center)):
+        raise PerceptronsError(
+            f"the plane of this circle is beyond the float64 range (center up to {largest_magnitude(center):.3g}, "
+            f"radius {radius:.3g}): a² + b² − r² overflows"
+        )
+    return np.append(-2.0 * center, 1.0), intercept

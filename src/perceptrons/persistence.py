@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 
 from perceptrons import __version__
 from perceptrons._registry import ESTIMATORS, estimator_class
-from perceptrons._validation import PerceptronsError, validate_params
+from perceptrons._validation import Kind, PerceptronsError, check_bool, check_param, check_path, validate_params
 from perceptrons.io.model_file import read_model, write_model
 from perceptrons.io.model_state import ModelState
 
 if TYPE_CHECKING:
     import os
-    from collections.abc import Iterable
+    from collections.abc import Sequence
     from typing import Any
 
     from sklearn.base import BaseEstimator
@@ -95,6 +95,8 @@ def save_model(estimator: BaseEstimator, path: str | os.PathLike[str], info: dic
     info : dict, optional
         JSON-able; its ``label_column``, if any, must be a str or None.
     """
+    path = check_path(path, "path", "save_model")
+    check_param(info, "info", (None, Kind(dict, "a dict")), "save_model")
     name = type(estimator).__name__
     if name not in ESTIMATORS:
         raise PerceptronsError(f"{name} cannot be saved: it is not a perceptrons estimator")
@@ -109,7 +111,7 @@ def save_model(estimator: BaseEstimator, path: str | os.PathLike[str], info: dic
     write_model(path, meta, arrays)
 
 
-def load_model(path: str | os.PathLike[str], expect: str | Iterable[str] | None = None, with_info: bool = False) -> Any:
+def load_model(path: str | os.PathLike[str], expect: str | Sequence[str] | None = None, with_info: bool = False) -> Any:
     """Read a model file; ``expect`` (a class name or tuple of names) refuses other kinds.
 
     Every field is checked before it is used (see :mod:`perceptrons.io.model_state`): the file
@@ -129,6 +131,13 @@ def load_model(path: str | os.PathLike[str], expect: str | Iterable[str] | None 
     estimator or (estimator, dict)
         The fitted estimator, or ``(estimator, info)`` with ``with_info=True``.
     """
+    path = check_path(path, "path", "load_model")
+    names = (expect,) if isinstance(expect, str) else expect
+    if not (expect is None or (isinstance(names, (tuple, list)) and all(isinstance(e, str) for e in names))):
+        raise PerceptronsError(
+            f"The 'expect' parameter of load_model must be None, a class name or a tuple of them. Got {expect!r} instead."
+        )
+    with_info = check_bool(with_info, "with_info")
     meta, arrays = read_model(path)
     top = ModelState(path, meta, arrays)
     top.str("format")
@@ -136,10 +145,8 @@ def load_model(path: str | os.PathLike[str], expect: str | Iterable[str] | None 
     name = top.str("estimator", max_len=64)
     if name not in ESTIMATORS:
         raise PerceptronsError(f"{path}: unknown estimator {name!r} in model file; known: {sorted(ESTIMATORS)}")
-    if expect is not None and name not in ((expect,) if isinstance(expect, str) else tuple(expect)):
-        raise PerceptronsError(
-            f"{path}: holds a {name}, but a {expect if isinstance(expect, str) else ' or '.join(expect)} is needed here"
-        )
+    if expect is not None and name not in names:
+        raise PerceptronsError(f"{path}: holds a {name}, but a {' or '.join(names)} is needed here")
     top.str("library_version", max_len=64)
     from perceptrons.io.conllu import COLUMNS  # a tagger's info names the column it was trained on
 

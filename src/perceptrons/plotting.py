@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import io
+from numbers import Real
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -44,8 +45,12 @@ def save_figure(fig: Figure, path: _Path, dpi: int = 110) -> _Path:
     str or path-like
         ``path``.
     """
+    from perceptrons._validation import Interval, check_param, check_path
     from perceptrons.io.atomic import atomic_write_bytes
 
+    check_path(path, "path", "save_figure")
+    # above ~2,000 dpi a figure of a few inches passes Agg's 2^16 pixels a side
+    check_param(dpi, "dpi", (Interval(Real, 0, 2000, closed="right"),), "save_figure")
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
     _plt().close(fig)
@@ -91,6 +96,15 @@ def plot_separator(estimator: Any, X: np.ndarray, y: np.ndarray, title: str | No
     -------
     matplotlib.figure.Figure
     """
+    from perceptrons._validation import PerceptronsError
+
+    w = getattr(estimator, "coef_", None)
+    if np.shape(w) != (1, 2):
+        has = "no coef_" if w is None else f"coef_ of shape {np.shape(w)}"
+        raise PerceptronsError(
+            f"plot_separator: expected a fitted binary linear estimator on 2 features (coef_ of shape "
+            f"(1, 2)); got a {type(estimator).__name__} with {has}"
+        )
     plt = _plt()
     fig, ax = plt.subplots(figsize=(5, 5))
     _scatter(ax, X, y)

@@ -29,10 +29,21 @@ Examples
 """
 
 import time
+from numbers import Integral
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError, largest_magnitude, sample_scale, seed_of, warn_not_converged
+from perceptrons._validation import (
+    CALLBACK,
+    PATH,
+    Interval,
+    PerceptronsError,
+    check_param,
+    largest_magnitude,
+    sample_scale,
+    seed_of,
+    warn_not_converged,
+)
 from perceptrons.io.blocks import join
 from perceptrons.io.labels import file_labels
 from perceptrons.io.sources import Source
@@ -88,7 +99,10 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
             "class_weight='balanced' cannot train from a stream: it needs the class counts before "
             "the first update; pass a dict of weights"
         )
-    _check_shuffle_buffer(shuffle_buffer)
+    check_param(shuffle_buffer, "shuffle_buffer", (None, Interval(Integral, 1, None)), "stream.fit")
+    check_param(cache, "cache", (None, PATH), "stream.fit")
+    check_param(callback, "callback", CALLBACK, "stream.fit")
+    check_param(progress, "progress", CALLBACK, "stream.fit")
     from perceptrons.io.cache import CacheError, epoch_cache
 
     # A cache whose footer checks out can still hold a damaged block, found only when read (each
@@ -274,11 +288,6 @@ def _ordered(blocks, buffer, rng):
     if pending:
         joined = join(pending)
         yield joined, rng.permutation(joined.n_rows).astype(np.int64)
-
-
-def _check_shuffle_buffer(n):
-    if n is not None and (isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1):
-        raise PerceptronsError(f"--shuffle-buffer must be a positive integer (rows); got {n!r}")
 
 
 def _features(block, d):

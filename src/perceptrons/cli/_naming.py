@@ -26,6 +26,8 @@ PARAM_OPTIONS = {
         "cache_size": "--cache-size",
         "averaged": "--averaged",
         "voted": "--voted",
+        "shuffle_buffer": "--shuffle-buffer",
+        "cache": "--cache",
     },
     "trace": {
         "max_epochs": "--epochs",

@@ -77,7 +77,7 @@ class Sentence:
 
 
 def _column(column):
-    if column not in COLUMNS:
+    if not (isinstance(column, str) and column in COLUMNS):
         raise PerceptronsError(f"unknown tag column {column!r}; expected one of {sorted(COLUMNS)}")
     return COLUMNS[column]
 

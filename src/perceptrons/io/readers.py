@@ -9,7 +9,7 @@ import os
 from importlib import import_module
 
 from perceptrons._memory import available_bytes
-from perceptrons._validation import PerceptronsError
+from perceptrons._validation import PerceptronsError, check_path
 
 FORMATS = ("csv", "tsv", "libsvm", "npz", "vw", "parquet")
 _BY_EXTENSION = {
@@ -83,7 +83,7 @@ def read_data(
     weight : ndarray of shape (n,) or None, only with ``return_weight``
         None when the format has no weights or every weight is 1.
     """
-    path = os.fspath(path)
+    path = check_path(path, "path", "read_data")
     options = (n_features, return_label_name, require_labels, return_weight)
     if path == "-":
         if fmt is None:

@@ -18,8 +18,9 @@ parquet    ``.parquet .pq``                       ``pyarrow.parquet.ParquetFile.
 
 import glob
 import os
+from numbers import Integral
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._validation import Interval, PerceptronsError, check_param, check_path
 from perceptrons.io.readers import guess_format
 from perceptrons.io.vw import DEFAULT_HASH_BITS, check_hash_bits
 
@@ -105,7 +106,8 @@ class Source:
     def __init__(
         self, spec, fmt=None, *, label=None, hash_bits=None, text=None, block_bytes=1 << 22, require_labels=True
     ):
-        self.spec = os.fspath(spec)
+        self.spec = check_path(spec, "spec", "Source")
+        check_param(block_bytes, "block_bytes", (Interval(Integral, 1, None),), "Source")
         self.paths = shard_paths(self.spec)
         self.fmt = fmt or stream_format(self.paths[0])
         if self.fmt not in STREAM_FORMATS:

@@ -14,12 +14,14 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from perceptrons._validation import (
+    CALLBACK,
     RANDOM_STATE,
     Interval,
     Kind,
     Options,
     PerceptronsError,
     check_classes,
+    check_param,
     check_same_classes,
     encode_labels,
     finite_scores,
@@ -283,6 +285,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             large): the fit is refused rather than reporting convergence on NaN scores.
         """
         self._validate()
+        check_param(callback, "callback", CALLBACK, type(self).__name__)
         X, y = self._check_Xy(X, y, reset=True)
         n = X.shape[0]
         if self.kernel == "precomputed" and X.shape[1] != n:

@@ -24,6 +24,7 @@ from perceptrons._jit.rows import is_binary, kernel_operand, operand_values, wei
 from perceptrons._memory import check_allocation
 from perceptrons._readonly import writable
 from perceptrons._validation import (
+    CALLBACK,
     RANDOM_STATE,
     Interval,
     Kind,
@@ -31,6 +32,7 @@ from perceptrons._validation import (
     PerceptronsError,
     assert_finite,
     check_classes,
+    check_param,
     check_same_classes,
     encode_labels,
     finite_scores,
@@ -126,6 +128,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             to start afresh.  Also raised when a score overflows (finite features too large).
         """
         self._validate_params()
+        check_param(callback, "callback", CALLBACK, type(self).__name__)
         warm = self.warm_start and getattr(self, "_state", None) is not None
         if warm:
             self._check_warm_features(X)

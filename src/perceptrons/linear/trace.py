@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from perceptrons._validation import check_bool
 from perceptrons.linear.perceptron import Perceptron
 
 if TYPE_CHECKING:
@@ -97,6 +98,7 @@ def trace_updates(
 
     from sklearn.exceptions import ConvergenceWarning
 
+    lazy = check_bool(lazy, "lazy")
     est = _TracingPerceptron(
         fit_intercept=fit_intercept,
         max_epochs=max_epochs,

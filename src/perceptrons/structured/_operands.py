@@ -71,7 +71,13 @@ def edge_operand(X_edge, n_tokens, n_edge=None, assume_binary=False):
     from perceptrons._sparse_check import check_sparse_indices
 
     check_sparse_indices(X_edge, "X_edge")  # before scipy or a compiled loop reads through them
-    X_edge = sp.csr_matrix(X_edge)
+    try:
+        X_edge = sp.csr_matrix(X_edge)
+    except (ValueError, TypeError):  # text, objects, or more than two dimensions
+        got = type(X_edge).__name__
+        if hasattr(X_edge, "dtype"):
+            got += f" of dtype {X_edge.dtype} and shape {X_edge.shape}"
+        raise PerceptronsError(f"X_edge: expected a 2-d matrix of 0/1 edge indicators, got {got}") from None
     if X_edge.shape[0] != n_tokens:
         raise PerceptronsError(f"X_edge has {X_edge.shape[0]} rows, but X has {n_tokens} (one per token)")
     if n_edge is not None and X_edge.shape[1] != n_edge:

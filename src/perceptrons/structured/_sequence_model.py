@@ -18,11 +18,13 @@ import numpy as np
 from perceptrons._jit.rows import is_binary, kernel_operand, operand_values
 from perceptrons._readonly import writable
 from perceptrons._validation import (
+    CALLBACK,
     RANDOM_STATE,
     Interval,
     Kind,
     Options,
     PerceptronsError,
+    check_param,
     overflow_error,
     sorted_labels,
     validate_params,
@@ -109,6 +111,7 @@ class SequenceModel(RunningWeights, DecodingMixin, ParamsMixin):
         self
         """
         validate_params(self, self._parameter_constraints)
+        check_param(callback, "callback", CALLBACK, type(self).__name__)
         X, y = self._check_Xy(X, y, reset=True)
         self.classes_ = sorted_labels(y)
         yi = np.searchsorted(self.classes_, y).astype(np.int64)

@@ -40,6 +40,8 @@ def check_corpus(sentences, tags=None, what="sentences"):
         if len(tags) != len(sentences):
             raise PerceptronsError(f"{len(sentences)} sentences but {len(tags)} tag sequences")
         for i, (s, t) in enumerate(zip(sentences, tags)):
+            if isinstance(t, str):  # its characters would be taken as the tags, one per word
+                raise PerceptronsTypeError(f"tags[{i}]: expected a list of tags, got a string {t[:40]!r}")
             if len(t) != len(s):
                 raise PerceptronsError(f"{what}[{i}] has {len(s)} words but {len(t)} tags")
 

@@ -11,10 +11,11 @@ on EWT train (204,577 tokens) the lists, their sentences and their numbering cos
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Number
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError, PerceptronsTypeError, sorted_labels
+from perceptrons._validation import PerceptronsError, PerceptronsTypeError, check_path, sorted_labels
 
 
 @dataclass
@@ -85,7 +86,15 @@ class Corpus:
         check_corpus(sentences, tags)
         tok, types, lengths = corpus_types(sentences)
         flat = [t for s in tags for t in s]
-        y = np.array(flat)
+        try:
+            y = np.array(flat)
+        except ValueError:  # sequences of different lengths among the tags
+            y = None
+        if y is None or y.ndim != 1:  # a tag that is a sequence
+            bad = next(t for t in flat if not isinstance(t, (str, Number)))
+            raise PerceptronsTypeError(
+                f"tags: a tag of type {type(bad).__name__} ({str(bad)[:40]}); expected str tags (or numbers)"
+            )
         # numpy makes text of numbers beside strings (0 → "0"), and the tagger would then
         # predict "0" where the data say 0: its own training data scored as wrong
         if y.dtype.kind == "U" and not all(isinstance(t, str) for t in flat):
@@ -148,6 +157,7 @@ def read_corpus(path, column="upos"):
     from perceptrons.io.conllu import read_conllu
     from perceptrons.io.conllu_bytes import scan_file
 
+    path = check_path(path, "path", "read_corpus")
     scan = scan_file(path, column) if os.path.isfile(path) else None
     if scan is None or "_" in scan.tags:  # the line reader, or check_tags' message
         sentences = read_conllu(path, column, require_tags=True, keep_lines=False)

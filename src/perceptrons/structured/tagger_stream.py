@@ -26,14 +26,25 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from itertools import chain
 from numbers import Integral
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._validation import Interval, PerceptronsError, check_param, validate_params
+from perceptrons._validation import (
+    CALLBACK,
+    PATH,
+    Interval,
+    Options,
+    PerceptronsError,
+    check_param,
+    check_path,
+    validate_params,
+)
 from perceptrons.io.cache import file_identity
+from perceptrons.io.conllu import COLUMNS
 from perceptrons.io.conllu_stream import stream_conllu
 from perceptrons.structured.clusters import load_clusters
 from perceptrons.structured.features import FeatureMap
@@ -73,7 +84,7 @@ def fit_stream(
         ``tagger``, fitted.
     """
     validate_params(tagger, tagger._parameter_constraints)
-    _check_stream_params(tagger, chunk_sentences)
+    _check_stream_params(tagger, chunk_sentences, column, callback)
     read = passes(_regular_files(paths), column, chunk_sentences)
     tags, n_tokens = learn_features(tagger, read, column)
     tagger.model_ = tagger._sequence_model().begin_epochs(
@@ -111,9 +122,11 @@ def chunk_operands(tagger, words, tags):
     return {"X": X, "y": y, "lengths": lengths, "X_edge": X_edge, "forced": tagger._forced(words)}
 
 
-def _check_stream_params(tagger, chunk_sentences):
+def _check_stream_params(tagger, chunk_sentences, column, callback):
     """What a streamed fit cannot do, refused before any file is read."""
     check_param(chunk_sentences, "chunk_sentences", (Interval(Integral, 1, None),), "Tagger.fit_stream")
+    check_param(column, "column", (Options(*COLUMNS),), "Tagger.fit_stream")
+    check_param(callback, "callback", CALLBACK, "Tagger.fit_stream")
     if tagger.shuffle:
         raise PerceptronsError(
             "a streamed fit visits the sentences in file order (a global shuffle needs every sentence "
@@ -125,7 +138,12 @@ def _check_stream_params(tagger, chunk_sentences):
 
 def _regular_files(paths):
     """``paths`` as a list of regular files: each is read once per pass, which a pipe cannot be."""
-    paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths) if isinstance(paths, Iterable) else None
+    if paths is None:
+        raise PerceptronsError(
+            f"The 'paths' parameter of Tagger.fit_stream must be {PATH} or a list of them. Got {type(paths).__name__} instead."
+        )
+    paths = [check_path(p, "paths", "Tagger.fit_stream") for p in paths]
     if not paths:
         raise PerceptronsError("no CoNLL-U file to train on")
     for p in paths:

@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._validation import (
+    CALLBACK,
     RANDOM_STATE,
     Interval,
     Kind,
     Options,
     PerceptronsError,
     PerceptronsTypeError,
+    check_param,
     validate_params,
 )
 from perceptrons.structured._params import ParamsMixin
@@ -214,6 +216,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, SklearnTaggerMixin, TagDictMixin, Tagg
         self
         """
         validate_params(self, self._parameter_constraints)
+        check_param(callback, "callback", CALLBACK, "Tagger")
         dev = _dev_pair(dev)
         if tags is not None:  # generators too, as NLTK's train takes them
             sentences, tags = _listed(sentences), _listed(tags)

@@ -127,14 +127,17 @@ def squared_ratio(a, b):
     return q * q
 
 
-def check_vector(v, name, size):
-    """``v`` as ``size`` finite float64 numbers (a separator, a direction), else one line."""
+def check_vector(v, name, size, min_size=1):
+    """``v`` as ``size`` (None: at least ``min_size``) finite float64 numbers (a separator, a
+    direction, a centre), else one line."""
     try:
         arr = np.asarray(v, dtype=np.float64).ravel()
     except (TypeError, ValueError):
         arr = None
-    if arr is None or arr.shape[0] != size or not np.all(np.isfinite(arr)):
-        raise PerceptronsError(f"{name} must be {size} finite numbers. Got {_short(v)} instead.")
+    count = arr is not None and (arr.shape[0] == size if size is not None else arr.shape[0] >= min_size)
+    if not count or not np.all(np.isfinite(arr)):
+        many = size if size is not None else f"{min_size} or more"
+        raise PerceptronsError(f"{name} must be {many} finite numbers. Got {_short(v)} instead.")
     return arr
 
 
