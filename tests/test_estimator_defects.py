@@ -195,12 +195,14 @@ def test_kernel_overflow_is_refused(kernel):
     assert not getattr(est, "converged_", False)
 
 
-def test_kernel_decision_overflow_is_refused():
-    # kernel values of (1e200)^3 from rows whose inner products fit: found when a score overflows
+def test_kernel_values_beyond_the_range_are_refused_naming_the_kernel():
+    # kernel values of (1e200)^3 from rows whose inner products fit: refused where they are
+    # computed, with the parameters and the features (the sum of fitting values overflowing
+    # in a score is test_kernel_precomputed_overflow_names_the_kernel_matrix)
     est = KernelPerceptron(kernel="poly", gamma=1.0, degree=3, max_epochs=5)
     with pytest.raises(
         PerceptronsError,
-        match=r"decision value of training row \d+ overflowed .*features up to 2e\+100.*StandardScaler",
+        match=r"kernel 'poly': .* overflows float64 with gamma=1, coef0=0, degree=3 on features up to 2e\+100.*StandardScaler",
     ):
         with np.errstate(all="ignore"):
             est.fit(X5 * 1e100, [0, 1, 0, 1, 1])
@@ -210,7 +212,7 @@ def test_kernel_decision_overflow_is_refused():
 def test_kernel_overflow_in_partial_fit_leaves_the_model():
     est = KernelPerceptron(kernel="poly", gamma=1.0, degree=3).partial_fit(X5, [0, 1, 0, 1, 1], classes=[0, 1])
     before = est.decision_function(X5)
-    for scale, match in ((1e200, "squared row norms"), (1e100, "overflowed")):
+    for scale, match in ((1e200, "squared row norms"), (1e100, "degree overflows")):
         with pytest.raises(PerceptronsError, match=match):
             with np.errstate(all="ignore"):
                 est.partial_fit(X5 * scale, [0, 1, 0, 1, 1])
