@@ -57,6 +57,7 @@ def files(tmp_path_factory):
 
 def _cases(f):
     est = Perceptron().fit(X, Y)
+    tagger = Tagger(max_epochs=1, min_count=1).fit(SENTS, TAGS)
     L = [3, 3]
     return [
         # (call taking the bad value, its name in the message, bad values)
@@ -67,6 +68,8 @@ def _cases(f):
         (lambda v: SequencePerceptron(max_epochs=2).fit(X, Y, L, callback=v), "callback", NOT_CALLABLES),
         (lambda v: SequencePerceptron(max_epochs=2).fit(X, Y, L, X_edge=v), "X_edge", ["x", {}, np.ones((6, 2, 2))]),
         (lambda v: Tagger(max_epochs=1, min_count=1).fit(SENTS, TAGS, callback=v), "callback", NOT_CALLABLES),
+        # known() looked up a str's characters, and raised "can only concatenate str" on a pair
+        (lambda v: tagger.known(v), "sentences", ["the dog", None, 5, [[("a", "DET")]], {"a": 1}]),
         (lambda v: Tagger(max_epochs=1, shuffle=False).fit_stream(f["conllu"], callback=v), "callback", NOT_CALLABLES),
         (lambda v: Tagger(max_epochs=1, shuffle=False).fit_stream(f["conllu"], column=v), "column", ["x", ["upos"], 3]),
         (lambda v: Tagger(max_epochs=1, shuffle=False).fit_stream(v), "paths", [0, True, None, 1.5, [0], [True]]),

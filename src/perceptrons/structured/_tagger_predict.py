@@ -188,6 +188,9 @@ class TaggingMixin:
             One entry per word, sentence after sentence.
         """
         self._check_fitted()
+        check_corpus(sentences)  # a str is not a sentence: its characters would be looked up
+        sentences = list(sentences)
+        raise_not_words(sentences)
         return np.array([self.features_.known(w) for s in sentences for w in s], dtype=bool)
 
 
