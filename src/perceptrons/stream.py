@@ -37,6 +37,7 @@ from perceptrons._validation import (
     CALLBACK,
     PATH,
     Interval,
+    Kind,
     PerceptronsError,
     check_param,
     largest_magnitude,
@@ -54,7 +55,10 @@ DEFAULT_SHUFFLE_BUFFER = 100_000
 
 def as_source(source, **options):
     """``source`` itself when it is a :class:`~perceptrons.io.sources.Source`, else a Source of it."""
-    return source if isinstance(source, Source) else Source(source, **options)
+    if isinstance(source, Source):
+        return source
+    check_param(source, "source", (PATH, Kind(Source, "a Source")))
+    return Source(source, **options)
 
 
 def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, progress=None):
