@@ -183,3 +183,10 @@ def test_good_values_of_the_same_arguments_still_work(files, tmp_path):
 def test_a_margin_the_ball_almost_never_meets_is_refused_not_a_hang():
     with pytest.raises(PerceptronsError, match=r"\d+ of \d+ points drawn in the unit ball of 100 dimensions"):
         separable(100, 100, margin=0.6, random_state=0)
+
+
+def test_a_refusal_shows_the_value_given():
+    with pytest.raises(PerceptronsError, match=r"'paths' parameter of Tagger.fit_stream .* Got 5 instead"):
+        Tagger(max_epochs=1, shuffle=False).fit_stream(5)
+    with pytest.raises(PerceptronsError, match=r"'callback' parameter of Perceptron must be None or a callable. Got 5"):
+        Perceptron().fit(X, Y, callback=5)

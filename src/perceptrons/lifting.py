@@ -28,6 +28,7 @@ from perceptrons._validation import (
     overflow_error,
     validate_data,
 )
+from perceptrons.theory._common import check_scalar, check_vector
 
 if TYPE_CHECKING:
     from typing import Any
@@ -207,8 +208,6 @@ def circle_from_plane(coef: ArrayLike, intercept: ArrayLike) -> Circle:
     >>> c.center.tolist(), c.radius, c.positive_inside
     ([1.0, 2.0], 2.0, False)
     """
-    from perceptrons.theory._common import check_scalar, check_vector
-
     w = check_vector(coef, "coef (d + 1 entries, the last for ‖x‖²)", None, min_size=2)
     d = check_scalar(intercept, "intercept")
     lin, c = w[:-1], w[-1]
@@ -248,8 +247,6 @@ def plane_from_circle(center: ArrayLike, radius: float) -> tuple[np.ndarray, flo
     coef : ndarray of shape (d + 1,)
     intercept : float
     """
-    from perceptrons.theory._common import check_vector
-
     center = check_vector(center, "center", None)
     radius = float(check_param(radius, "radius", (Interval(Real, 0, None),), "plane_from_circle"))
     with np.errstate(over="ignore"):  # beyond the float range: refused just below

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from perceptrons._validation import Interval, PerceptronsError, check_param, check_path
+
 if TYPE_CHECKING:
     import os
     from collections.abc import Sequence
@@ -45,7 +47,6 @@ def save_figure(fig: Figure, path: _Path, dpi: int = 110) -> _Path:
     str or path-like
         ``path``.
     """
-    from perceptrons._validation import Interval, check_param, check_path
     from perceptrons.io.atomic import atomic_write_bytes
 
     check_path(path, "path", "save_figure")
@@ -96,8 +97,6 @@ def plot_separator(estimator: Any, X: np.ndarray, y: np.ndarray, title: str | No
     -------
     matplotlib.figure.Figure
     """
-    from perceptrons._validation import PerceptronsError
-
     w = getattr(estimator, "coef_", None)
     if np.shape(w) != (1, 2):
         has = "no coef_" if w is None else f"coef_ of shape {np.shape(w)}"

@@ -138,10 +138,11 @@ def _check_stream_params(tagger, chunk_sentences, column, callback):
 
 def _regular_files(paths):
     """``paths`` as a list of regular files: each is read once per pass, which a pipe cannot be."""
-    paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths) if isinstance(paths, Iterable) else None
-    if paths is None:
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    elif not isinstance(paths, Iterable):
         raise PerceptronsError(
-            f"The 'paths' parameter of Tagger.fit_stream must be {PATH} or a list of them. Got {type(paths).__name__} instead."
+            f"The 'paths' parameter of Tagger.fit_stream must be {PATH} or a list of them. Got {paths!r} instead."
         )
     paths = [check_path(p, "paths", "Tagger.fit_stream") for p in paths]
     if not paths:
