@@ -10,6 +10,7 @@ import reference as ref
 import scipy.sparse as sp
 
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron
+from perceptrons._jit.rows import dense_ahead
 from perceptrons._validation import PerceptronsError
 
 # Short runs on data that are not separable, by design here: not converging is expected.
@@ -65,6 +66,25 @@ def test_binary_pla_on_ones_csr_matches_reference():
     w, b, k, hist = ref.pla(X.tolist(), pm.tolist(), max_epochs=30)
     est = Perceptron(max_epochs=30).fit(A, pm)
     assert (est.coef_.ravel().tolist(), est.intercept_[0], est.n_updates_, est.mistakes_per_epoch_) == (w, b, k, hist)
+
+
+@pytest.mark.parametrize("dtype, d", [(np.float64, 40), (np.float32, 100)])
+def test_rows_the_loops_prefetch_match_reference(dtype, d):
+    """Rows of 320 and 400 bytes, which the dense loops ask for a few rows ahead: the binary,
+    multiclass and pocket loops still follow the reference exactly."""
+    X, y = int_data(5, n=60, d=d, k=3, density=0.5)
+    Xd = X.astype(dtype)
+    assert dense_ahead(Xd)  # the prefetching path is the one under test
+    pm = np.where(y == 1, 1, -1)
+    w, b, k, hist = ref.pla(X.tolist(), pm.tolist(), max_epochs=20)
+    est = Perceptron(max_epochs=20).fit(Xd, pm)
+    assert (est.coef_.ravel().tolist(), est.intercept_[0], est.n_updates_, est.mistakes_per_epoch_) == (w, b, k, hist)
+    W, bm, km, hist = ref.multiclass_pla(X.tolist(), y.tolist(), 3, max_epochs=20)
+    est = Perceptron(max_epochs=20).fit(Xd, y)
+    assert (est.coef_.tolist(), est.intercept_.tolist(), est.n_updates_, est.mistakes_per_epoch_) == (W, bm, km, hist)
+    pw, pb, errs, _ = ref.pocket(X.tolist(), pm.tolist(), max_epochs=10)
+    est = PocketPerceptron(max_epochs=10).fit(Xd, pm)
+    assert (est.coef_.ravel().tolist(), est.intercept_[0], est.pocket_errors_) == (pw, pb, errs)
 
 
 @pytest.mark.parametrize("storage", list(STORAGES))
@@ -286,7 +306,7 @@ def test_loops_given_none_equal_loops_given_the_arrays(storage, k):
         (np.arange(50), np.zeros((0,) + shape[1:]), np.zeros((0, 3), np.int64)),
     ]:
         w, b, ub, count = np.zeros(shape), np.zeros(nb), np.zeros(nb), np.zeros(1, np.int64)
-        out = [epoch(Xop, yi, scale, perm, w, b, True, 0.0, sums, ub, count, log) for _ in range(3)]
+        out = [epoch(Xop, yi, scale, perm, w, b, True, 0.0, sums, ub, count, log, None) for _ in range(3)]
         runs.append((out, w, b, ub, count))
     (out0, *arrays0), (out1, *arrays1) = runs
     assert out0 == out1

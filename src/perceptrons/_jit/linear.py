@@ -26,7 +26,9 @@ the weight arrays it is given in place.  Conventions (see DESIGN §2):
   exactly (trace, voted perceptron) without re-deciding any tie.
 
 ``perm``, ``u`` and ``log`` given as None are left out when the loop compiles
-(:mod:`perceptrons._jit.visits`).
+(:mod:`perceptrons._jit.visits`), and so is the prefetch of dense rows: ``dense_k``, the visits
+ahead a loop asks for a dense row, is None except for rows it pays on
+(:func:`~perceptrons._jit.rows.dense_ahead`).
 """
 
 import numpy as np
@@ -34,8 +36,8 @@ from numba import njit
 
 from perceptrons._config import NJIT
 from perceptrons._jit.arrays import copy_into
-from perceptrons._jit.rows import prefetch_row, row_axpy, row_axpy_col, row_dot, row_scores
-from perceptrons._jit.visits import averaging, log_update, visit_count, visit_row
+from perceptrons._jit.rows import SPARSE_AHEAD, prefetch_row, row_axpy, row_axpy_col, row_dot, row_scores
+from perceptrons._jit.visits import averaging, log_update, prefetch_visit, visit_count, visit_row
 
 # `not abs(s) <= _FLOAT_MAX` is true for NaN and ±inf.  np.isfinite would not do: under the
 # re-association flags LLVM folds its x − x == 0 test away.
@@ -56,16 +58,14 @@ def _runner_up(scores, k_true):
 
 _INLINE = dict(NJIT, inline="always")
 
-# How many rows ahead a sparse loop asks for its weights (prefetch_row): 2 measured best of
-# 1, 2, 4, 8 on 1M-column Zipf data; farther ahead, the lines are evicted before use.
-AHEAD = 2
-
 
 @njit(**_INLINE)
-def visit_ahead(X, t, perm, n_visit, W):
-    """Prefetch the weights of the row visited ``AHEAD`` visits after visit ``t``."""
-    if t + AHEAD < n_visit:
-        prefetch_row(X, visit_row(perm, t + AHEAD), W)
+def visit_ahead(X, t, perm, n_visit, W, dense_k):
+    """Prefetch for later visits: the weights of the sparse row ``SPARSE_AHEAD`` visits after
+    ``t``, and the dense row ``dense_k`` visits after it (``dense_k`` None: not compiled in)."""
+    if t + SPARSE_AHEAD < n_visit:
+        prefetch_row(X, visit_row(perm, t + SPARSE_AHEAD), W)
+    prefetch_visit(X, perm, t, n_visit, dense_k)
 
 
 @njit(**_INLINE)
@@ -108,7 +108,7 @@ def update_multiclass(X, i, a, k, r, Wt, bias, fit_b, Ut, ubias, c):
 
 
 @njit(**NJIT)
-def epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, u, ub, count, log):
+def epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, u, ub, count, log, dense_k):
     """One pass over ``perm`` (None: the examples in their own order); returns (mistakes, updates logged).
 
     Shapes: w, u (d,) float64 (u None when not averaging); b, ub (1,); count (1,) int64.
@@ -121,7 +121,7 @@ def epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, u, ub, count, log):
     n_visit = visit_count(perm, yi.shape[0])
     for t in range(n_visit):
         i = visit_row(perm, t)
-        visit_ahead(X, t, perm, n_visit, w)
+        visit_ahead(X, t, perm, n_visit, w, dense_k)
         a = scale[i]
         if a == 0.0:
             continue
@@ -151,7 +151,7 @@ def epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, u, ub, count, log):
 
 
 @njit(**NJIT)
-def epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, Ut, ubias, count, log):
+def epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, Ut, ubias, count, log, dense_k):
     """One pass over ``perm`` (None: in order) with K weight columns; returns (mistakes, updates logged).
 
     Shapes: Wt, Ut (d, K) float64 (Ut None when not averaging); bias, ubias (K,); count (1,) int64.
@@ -163,7 +163,7 @@ def epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, Ut, ubias, count,
     n_visit = visit_count(perm, yi.shape[0])
     for t in range(n_visit):
         i = visit_row(perm, t)
-        visit_ahead(X, t, perm, n_visit, Wt)
+        visit_ahead(X, t, perm, n_visit, Wt, dense_k)
         a = scale[i]
         if a == 0.0:
             continue
@@ -238,7 +238,7 @@ def random_mistake_multiclass(X, yi, scale, Wt, bias, fit_b, tau, Ut, ubias, cou
 
 
 @njit(**NJIT)
-def count_errors_binary(X, yi, scale, w, b, limit=np.inf):
+def count_errors_binary(X, yi, scale, w, b, limit, dense_k):
     """Weighted training errors of (w, b) under the prediction rule sign(0) = +1.
 
     Stops as soon as the count reaches ``limit`` (the caller only needs to know it is not below).
@@ -246,7 +246,7 @@ def count_errors_binary(X, yi, scale, w, b, limit=np.inf):
     err = 0.0
     n = yi.shape[0]
     for i in range(n):
-        visit_ahead(X, i, None, n, w)
+        visit_ahead(X, i, None, n, w, dense_k)
         s = row_dot(X, i, w) + b
         pred = 1 if s >= 0.0 else 0
         if pred != yi[i]:
@@ -257,13 +257,13 @@ def count_errors_binary(X, yi, scale, w, b, limit=np.inf):
 
 
 @njit(**NJIT)
-def count_errors_multiclass(X, yi, scale, Wt, bias, limit=np.inf):
+def count_errors_multiclass(X, yi, scale, Wt, bias, limit, dense_k):
     """Weighted training errors of argmax prediction (ties to the lowest index); stops at ``limit``."""
     scores = np.empty(Wt.shape[1])
     err = 0.0
     n = yi.shape[0]
     for i in range(n):
-        visit_ahead(X, i, None, n, Wt)
+        visit_ahead(X, i, None, n, Wt, dense_k)
         row_scores(X, i, Wt, bias, scores)
         if np.argmax(scores) != yi[i]:
             err += scale[i]

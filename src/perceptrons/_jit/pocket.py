@@ -32,13 +32,13 @@ from perceptrons._jit.visits import visit_count, visit_row
 
 
 @njit(**NJIT)
-def pocket_epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, pw, pb, run, perr, ratchet):
+def pocket_epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, pw, pb, run, perr, ratchet, dense_k):
     """One pocket epoch; returns the mistakes of the running PLA."""
     mistakes = 0
     n_visit = visit_count(perm, yi.shape[0])
     for t in range(n_visit):
         i = visit_row(perm, t)
-        visit_ahead(X, t, perm, n_visit, w)
+        visit_ahead(X, t, perm, n_visit, w, dense_k)
         a = scale[i]
         if a == 0.0:
             continue
@@ -58,7 +58,7 @@ def pocket_epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, pw, pb, run, perr,
         if run[0] > run[1] and run[2] == 0:
             if ratchet:
                 run[2] = 1
-                e = count_errors_binary(X, yi, scale, w, b[0], perr[0])
+                e = count_errors_binary(X, yi, scale, w, b[0], perr[0], dense_k)
                 run[1] = run[0]
                 if e < perr[0]:
                     copy_into(pw, w)
@@ -74,14 +74,14 @@ def pocket_epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, pw, pb, run, perr,
 
 
 @njit(**NJIT)
-def pocket_epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, pW, pbias, run, perr, ratchet):
+def pocket_epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, pW, pbias, run, perr, ratchet, dense_k):
     """Multiclass twin of :func:`pocket_epoch_binary` (argmax over the columns of ``Wt``)."""
     scores = np.empty(Wt.shape[1])
     mistakes = 0
     n_visit = visit_count(perm, yi.shape[0])
     for t in range(n_visit):
         i = visit_row(perm, t)
-        visit_ahead(X, t, perm, n_visit, Wt)
+        visit_ahead(X, t, perm, n_visit, Wt, dense_k)
         a = scale[i]
         if a == 0.0:
             continue
@@ -99,7 +99,7 @@ def pocket_epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, pW, pbias,
         if run[0] > run[1] and run[2] == 0:
             if ratchet:
                 run[2] = 1
-                e = count_errors_multiclass(X, yi, scale, Wt, bias, perr[0])
+                e = count_errors_multiclass(X, yi, scale, Wt, bias, perr[0], dense_k)
                 run[1] = run[0]
                 if e < perr[0]:
                     copy_into(pW, Wt)

@@ -110,6 +110,35 @@ def prefetch_row(X, i, W):
     """
 
 
+# How many rows ahead a sparse loop asks for its weights: 2 measured best of 1, 2, 4, 8 on
+# 1M-column Zipf data; farther ahead, the lines are evicted before use.
+SPARSE_AHEAD = 2
+# How far ahead a loop asks for short dense rows.  Rows of 256-1024 bytes only: there an epoch
+# over 400-byte rows measured 1.1-1.2x faster, and over rows of 200 bytes or of 1.6 KB and
+# more slower, where the prefetches cost more than they save (benchmarks/README.md, issue 15.2).
+_DENSE_AHEAD_BYTES = 3072
+
+
+def dense_ahead(Xop):
+    """How many visits ahead a loop asks for a dense row (:func:`prefetch_values`), or None for
+    never: CSR rows, and dense rows outside 256-1024 bytes.  A loop given None compiles without
+    the prefetch, so the rows that do not gain from it do not pay for it either."""
+    if isinstance(Xop, tuple):
+        return None
+    row_bytes = Xop.shape[1] * Xop.itemsize
+    return _DENSE_AHEAD_BYTES // row_bytes if 256 < row_bytes <= 1024 else None
+
+
+def prefetch_values(X, i):
+    """Ask the CPU to start loading dense row ``i``'s own values.
+
+    Dense rows stream in order, and the hardware prefetcher has them while nothing interrupts
+    the loop.  But a mistake is a mispredicted branch, and a loop over short rows, which mistakes
+    interrupt every ~2 KB, measured faster when it asked for its rows itself: the epoch without
+    mistakes from 0.85 to ~1.0x the read bandwidth (issue 15.2).
+    """
+
+
 def row_axpy(X, i, a, w):
     """w += a · x_i."""
     vals, cols = _row(X, i)
@@ -231,6 +260,17 @@ def _prefetch_row(X, i, W):  # pragma: no cover - compile-time only; the JIT run
 
     else:
         return None
+    return impl
+
+
+@overload(prefetch_values, jit_options=_OPTS, inline="always")
+def _prefetch_values(X, i):  # pragma: no cover - compile-time only; the JIT runs it
+    if _kind(X) != "dense":
+        return None
+
+    def impl(X, i):
+        prefetch(X, i)
+
     return impl
 
 

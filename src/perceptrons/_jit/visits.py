@@ -1,5 +1,5 @@
 """What a pass over the rows leaves out, decided when it compiles: ``None`` for the visit order,
-the averaging sums or the update log.
+the averaging sums, the update log or the prefetch of dense rows.
 
 An epoch loop is written once.  Given ``perm=None`` it visits the rows in order, given
 ``sums=None`` it keeps no averaging sums, given ``log=None`` it logs nothing, and numba compiles
@@ -15,6 +15,8 @@ rules, run under ``NUMBA_DISABLE_JIT=1``.
 
 from numba import types
 from numba.extending import overload
+
+from perceptrons._jit.rows import prefetch_values
 
 
 def visit_count(perm, n):
@@ -41,6 +43,13 @@ def log_update(log, n_log, i, c, r):
     log[n_log, 1] = c
     log[n_log, 2] = r
     return n_log + 1
+
+
+def prefetch_visit(X, perm, t, n_visit, k):
+    """Ask for the dense row of visit ``t + k`` (:func:`~perceptrons._jit.rows.prefetch_values`);
+    ``k`` None: nothing (:func:`~perceptrons._jit.rows.dense_ahead`)."""
+    if k is not None and t + k < n_visit:
+        prefetch_values(X, visit_row(perm, t + k))
 
 
 def _none(t):  # pragma: no cover - compile-time only (numba types)
@@ -80,5 +89,17 @@ def _log_update(log, n_log, i, c, r):  # pragma: no cover - compile-time only; t
         log[n_log, 1] = c
         log[n_log, 2] = r
         return n_log + 1
+
+    return impl
+
+
+@overload(prefetch_visit, inline="always")
+def _prefetch_visit(X, perm, t, n_visit, k):  # pragma: no cover - compile-time only; the JIT runs it
+    if _none(k):
+        return lambda X, perm, t, n_visit, k: None
+
+    def impl(X, perm, t, n_visit, k):
+        if t + k < n_visit:
+            prefetch_values(X, visit_row(perm, t + k))
 
     return impl

@@ -20,7 +20,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from perceptrons._jit import linear as K
-from perceptrons._jit.rows import is_binary, kernel_operand, operand_values, weight_dtype
+from perceptrons._jit.rows import dense_ahead, is_binary, kernel_operand, operand_values, weight_dtype
 from perceptrons._memory import check_allocation
 from perceptrons._readonly import writable
 from perceptrons._validation import (
@@ -316,6 +316,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             s["ub"],
             s["count"],
             log,
+            dense_ahead(Xop),
         )
         if n_log:
             self._record_updates(log[:n_log])

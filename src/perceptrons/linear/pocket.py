@@ -8,6 +8,7 @@ import numpy as np
 
 from perceptrons._jit import linear as K
 from perceptrons._jit.pocket import pocket_epoch_binary, pocket_epoch_multiclass
+from perceptrons._jit.rows import dense_ahead
 from perceptrons._validation import Kind
 from perceptrons.linear._base import LinearPerceptronBase
 
@@ -119,8 +120,8 @@ class PocketPerceptron(LinearPerceptronBase):
 
     def _errors(self, Xop, yi, scale, w, b, limit=np.inf):
         if self._state["binary"]:
-            return K.count_errors_binary(Xop, yi, scale, w, b[0], limit)
-        return K.count_errors_multiclass(Xop, yi, scale, w, b, limit)
+            return K.count_errors_binary(Xop, yi, scale, w, b[0], limit, dense_ahead(Xop))
+        return K.count_errors_multiclass(Xop, yi, scale, w, b, limit, dense_ahead(Xop))
 
     def _run_epoch(self, Xop, yi, scale, perm):
         s = self._state
@@ -140,6 +141,7 @@ class PocketPerceptron(LinearPerceptronBase):
             s["run"],
             s["perr"],
             self.ratchet,
+            dense_ahead(Xop),
         )
         self.pocket_updates_ += int(s["run"][3]) - before
         return mistakes

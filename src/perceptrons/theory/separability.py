@@ -218,6 +218,7 @@ def method_name(method: str) -> str:
 def _pla(Z, epochs):
     """PLA through the origin on signed rows; (v or None, examples ordered by last score)."""
     from perceptrons._jit.linear import epoch_binary
+    from perceptrons._jit.rows import dense_ahead
     from perceptrons._readonly import read_only
 
     n, p = Z.shape
@@ -226,10 +227,11 @@ def _pla(Z, epochs):
     b = np.zeros(1)
     ones = np.ones(n, dtype=np.int64)
     scale = np.ones(n)
+    ahead = dense_ahead(rows)
     for _ in range(epochs):
         # in order (perm None), with no averaging sums and no log
         mistakes, _ = epoch_binary(
-            rows, ones, scale, None, w, b, False, 0.0, None, np.zeros(1), np.zeros(1, dtype=np.int64), None
+            rows, ones, scale, None, w, b, False, 0.0, None, np.zeros(1), np.zeros(1, dtype=np.int64), None, ahead
         )
         if mistakes == 0:
             return w, None
