@@ -59,6 +59,11 @@ def _cases(f):
     est = Perceptron().fit(X, Y)
     tagger = Tagger(max_epochs=1, min_count=1).fit(SENTS, TAGS)
     L = [3, 3]
+    seq = SequencePerceptron(max_epochs=2).fit(X, Y, L)
+    S = np.asarray(X @ seq.emission_weights())
+    # a compiled decoder reads n_classes scores a row: (6, 1) read past each row, and the array
+    not_scores = [None, [1.0], "x", np.zeros((6, 1)), np.zeros((6, 5)), np.zeros((6, 2), dtype=int), np.zeros(6)]
+    not_bools = ["x", 2, None, np.ones(3)]
     return [
         # (call taking the bad value, its name in the message, bad values)
         *[
@@ -67,6 +72,14 @@ def _cases(f):
         ],
         (lambda v: SequencePerceptron(max_epochs=2).fit(X, Y, L, callback=v), "callback", NOT_CALLABLES),
         (lambda v: SequencePerceptron(max_epochs=2).fit(X, Y, L, X_edge=v), "X_edge", ["x", {}, np.ones((6, 2, 2))]),
+        (lambda v: seq.predict_from_scores(v, L), "scores", not_scores),
+        (lambda v: seq.confidences_from_scores(v, L, Y), "scores", not_scores),
+        (lambda v: seq.predict_from_scores(S, L, assume_binary=v), "assume_binary", not_bools),
+        (lambda v: SequencePerceptron(max_epochs=2).fit(X, Y, L, assume_binary=v), "assume_binary", not_bools),
+        # score compared whatever it was given: a scalar y scored 0.0, a short one broadcast
+        (lambda v: seq.score(X, v, L), "gold tags", [5, "x", None, Y[:3], np.ones((6, 2))]),
+        # an array's repr spans lines; the refusal does not
+        (lambda v: seq.predict(X, L, return_conf=v), "return_conf", [np.ones((2, 2)), np.arange(100)]),
         (lambda v: Tagger(max_epochs=1, min_count=1).fit(SENTS, TAGS, callback=v), "callback", NOT_CALLABLES),
         # known() looked up a str's characters, and raised "can only concatenate str" on a pair
         (lambda v: tagger.known(v), "sentences", ["the dog", None, 5, [[("a", "DET")]], {"a": 1}]),
@@ -178,6 +191,19 @@ def test_good_values_of_the_same_arguments_still_work(files, tmp_path):
     coef, intercept = plane_from_circle([1.0, 2.0], 0)
     assert coef.tolist() == [-2.0, -4.0, 1.0] and intercept == 5.0
     assert os.path.isfile(write_report(tmp_path / "r.html", X, Y, fit_intercept=True))
+
+
+def test_forced_values_that_do_not_compare_with_the_tags_leave_tokens_free():
+    """``forced`` as an object array of None raised "'<' not supported between NoneType and
+    NoneType" (numpy's sorted search); a value that is not a tag means a free token."""
+    seq = SequencePerceptron(max_epochs=2).fit(X, Y, [3, 3])
+    free = seq.predict(X, [3, 3])
+    none = np.array([None] * 6, dtype=object)
+    assert seq.predict(X, [3, 3], forced=none).tolist() == free.tolist()
+    one = none.copy()
+    one[1] = 1 - free[1]  # a tag among the Nones: that token takes it
+    assert seq.predict(X, [3, 3], forced=one)[1] == 1 - free[1]
+    assert seq.predict(X, [3, 3], forced=np.array([None, [1], {}, 1.5, "x", None], dtype=object)).shape == (6,)
 
 
 def test_a_margin_the_ball_almost_never_meets_is_refused_not_a_hang():

@@ -184,7 +184,14 @@ def check_param(value, name, allowed, owner=None):
     texts = ["None" if c is None else str(c) for c in allowed]
     expected = texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
     of = f" of {owner}" if owner else ""
-    raise PerceptronsError(f"The {name!r} parameter{of} must be {expected}. Got {value!r} instead.")
+    raise PerceptronsError(f"The {name!r} parameter{of} must be {expected}. Got {shown(value)} instead.")
+
+
+def shown(value, limit=80):
+    """``repr(value)`` on one line, cut to ``limit`` characters: an array's repr spans lines,
+    and a refusal is one line."""
+    text = " ".join(repr(value).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def check_bool(value, name):

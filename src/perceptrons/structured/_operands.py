@@ -5,7 +5,7 @@ import numpy as np
 
 from perceptrons._jit.rows import kernel_operand
 from perceptrons._memory import check_allocation
-from perceptrons._validation import PerceptronsError
+from perceptrons._validation import PerceptronsError, check_bool
 
 
 def sequence_offsets(lengths, n_tokens, what="lengths"):
@@ -60,8 +60,10 @@ def edge_operand(X_edge, n_tokens, n_edge=None, assume_binary=False):
 
     ``assume_binary``: the caller built ``X_edge`` with 1s only (as a
     :class:`~perceptrons.structured.features.FeatureMap` does), so the scan that checks it is
-    skipped; the shape checks are kept.
+    skipped; the shape checks are kept.  Every public path that takes ``assume_binary`` comes
+    through here, so this is where it is checked.
     """
+    assume_binary = check_bool(assume_binary, "assume_binary")
     if X_edge is None:
         if n_edge:
             raise PerceptronsError(f"this model has {n_edge} edge features: pass X_edge to predict")
@@ -97,8 +99,51 @@ def tag_indices(classes, forced, n_tokens):
         raise PerceptronsError(
             f"forced must have one entry per token: expected shape ({n_tokens},), got {forced.shape}"
         )
-    idx = np.clip(np.searchsorted(classes, forced), 0, len(classes) - 1)
-    return np.where(classes[idx] == forced, idx, -1).astype(np.int64)
+    try:
+        idx = np.clip(np.searchsorted(classes, forced), 0, len(classes) - 1)
+        return np.where(classes[idx] == forced, idx, -1).astype(np.int64)
+    except TypeError:  # values that do not compare with the tags (None among them): one by one
+        position = {tag: k for k, tag in enumerate(classes.tolist())}
+        return np.array([_position(position, value) for value in forced.tolist()], dtype=np.int64)
+
+
+def _position(position, value):
+    """``position[value]``, or −1 for a value that is not a tag (unhashable ones too)."""
+    try:
+        return position.get(value, -1)
+    except TypeError:
+        return -1
+
+
+def gold_tags(y, n_tokens, name="y"):
+    """``y`` as an array of ``n_tokens`` gold tags.  Their values are not checked: a value that
+    is not a tag is simply never predicted, so it counts as wrong."""
+    try:
+        gold = np.asarray(y)
+    except ValueError:  # nested sequences of different lengths
+        gold = None
+    if gold is None or gold.shape != (n_tokens,):
+        got = "nested sequences of different lengths" if gold is None else f"shape {gold.shape}"
+        raise PerceptronsError(f"{name}: expected {n_tokens} gold tags (one a token), got {got}")
+    return gold
+
+
+def check_scores(scores, n_classes):
+    """Emission scores as the decoders read them: a float32/float64 array (n_tokens, n_classes).
+
+    O(1): the values are not scanned (a forced token's other tags hold -inf on purpose).  The
+    shape is what keeps a compiled decoder inside the array: it reads ``n_classes`` scores a row.
+    """
+    if not (isinstance(scores, np.ndarray) and scores.ndim == 2 and scores.dtype in (np.float32, np.float64)):
+        got = type(scores).__name__
+        if isinstance(scores, np.ndarray):
+            got += f" of dtype {scores.dtype} and shape {scores.shape}"
+        raise PerceptronsError(
+            f"scores: expected a float32 or float64 array of shape (n_tokens, {n_classes}), got {got}"
+        )
+    if scores.shape[1] != n_classes:
+        raise PerceptronsError(f"scores has {scores.shape[1]} columns, but the model has {n_classes} tags")
+    return np.ascontiguousarray(scores)
 
 
 def dev_operands(dev, check_X, classes, n_edge, assume_binary=False):
@@ -112,9 +157,7 @@ def dev_operands(dev, check_X, classes, n_edge, assume_binary=False):
             "dev must be a tuple (X_dev, y_dev, lengths_dev) or a dict with keys X, y, lengths[, forced, X_edge]"
         )
     Xd = check_X(dev["X"])
-    yd = np.asarray(dev["y"])
-    if yd.shape != (Xd.shape[0],):
-        raise PerceptronsError(f"dev: y has shape {yd.shape}, expected ({Xd.shape[0]},)")
+    yd = gold_tags(dev["y"], Xd.shape[0], "dev: y")
     return (
         kernel_operand(Xd, assume_binary),
         edge_operand(dev.get("X_edge"), Xd.shape[0], n_edge, assume_binary)[0],

@@ -11,7 +11,14 @@ import numpy as np
 from perceptrons._jit.rows import kernel_operand
 from perceptrons._validation import PerceptronsError, check_bool, overflow_error, seed_of
 from perceptrons.structured import _sequence_state as sequence_state
-from perceptrons.structured._operands import NO_FORCED, check_tables, edge_operand, sequence_offsets, tag_indices
+from perceptrons.structured._operands import (
+    NO_FORCED,
+    check_scores,
+    check_tables,
+    edge_operand,
+    sequence_offsets,
+    tag_indices,
+)
 from perceptrons.structured.decoders import decoder_code
 
 if TYPE_CHECKING:
@@ -90,8 +97,8 @@ class DecodingMixin:
 
         The :class:`~perceptrons.structured.tagging.Tagger` sums the weight rows once per word
         type (:meth:`~perceptrons.structured.features.FeatureMap.scores`), forced tags
-        included.  ``scores`` are not validated: that would cost more than decoding a short
-        sentence.
+        included.  Their type and shape are checked, their values are not: a scan would cost
+        more than decoding a short sentence.
 
         Parameters
         ----------
@@ -120,6 +127,8 @@ class DecodingMixin:
         >>> clf.predict_from_scores(X @ clf.emission_weights(), [3, 2]).tolist()
         ['D', 'N', 'V', 'D', 'V']
         """
+        self._check_fitted()
+        scores = check_scores(scores, len(self.classes_))
         offsets = sequence_offsets(lengths, scores.shape[0])
         eop, _ = edge_operand(X_edge, scores.shape[0], self.n_edge_features_in_, assume_binary)
         return_conf = check_bool(return_conf, "return_conf")
@@ -155,6 +164,8 @@ class DecodingMixin:
         -------
         ndarray of float64, shape (n_tokens,)
         """
+        self._check_fitted()
+        scores = check_scores(scores, len(self.classes_))
         offsets = sequence_offsets(lengths, scores.shape[0])
         eop, _ = edge_operand(X_edge, scores.shape[0], self.n_edge_features_in_, assume_binary)
         try:

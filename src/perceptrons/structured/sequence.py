@@ -16,6 +16,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from perceptrons._validation import PerceptronsError, validate_data
+from perceptrons.structured._operands import gold_tags
 from perceptrons.structured._sequence_model import SequenceModel
 
 if TYPE_CHECKING:
@@ -180,7 +181,9 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator, SequenceModel):
         float
             The fraction of tokens whose predicted tag is ``y``'s.
         """
-        return float(np.mean(self.predict(X, lengths) == np.asarray(y)))
+        tags = self.predict(X, lengths)
+        gold = gold_tags(y, tags.shape[0])
+        return float(np.mean(tags == gold))
 
     def _check_Xy(self, X, y, reset):
         if y is None:
