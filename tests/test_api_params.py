@@ -78,6 +78,10 @@ def _cases(f):
         (lambda v: SequencePerceptron(max_epochs=2).fit(X, Y, L, assume_binary=v), "assume_binary", not_bools),
         # score compared whatever it was given: a scalar y scored 0.0, a short one broadcast
         (lambda v: seq.score(X, v, L), "gold tags", [5, "x", None, Y[:3], np.ones((6, 2))]),
+        # nested classes were flattened: [[0, 1]] was taken for [0, 1]
+        (lambda v: Perceptron().partial_fit(X, Y, classes=v), "classes", [[[0, 1]], 1, "x"]),
+        (lambda v: Perceptron().partial_fit(X, Y, classes=[0, 1]).partial_fit(X, Y, classes=v), "classes", [[[0, 1]]]),
+        (lambda v: SequencePerceptron().partial_fit(X, Y, L, classes=v), "classes", [[[0, 1]], 1]),
         # an array's repr spans lines; the refusal does not
         (lambda v: seq.predict(X, L, return_conf=v), "return_conf", [np.ones((2, 2)), np.arange(100)]),
         (lambda v: Tagger(max_epochs=1, min_count=1).fit(SENTS, TAGS, callback=v), "callback", NOT_CALLABLES),

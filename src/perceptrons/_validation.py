@@ -250,6 +250,8 @@ def sorted_labels(labels, what="y"):
     native arrays only).
     """
     labels = np.asarray(labels)
+    if labels.ndim != 1:  # a nested list of classes was flattened by np.unique, or 0-d taken
+        raise PerceptronsError(f"{what}: expected a 1-d sequence of labels, got an array of shape {labels.shape}")
     if not labels.dtype.isnative:
         labels = labels.astype(labels.dtype.newbyteorder("="))
     if labels.dtype == object and all(isinstance(c, str) for c in labels.flat):
