@@ -16,7 +16,16 @@ import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, Tagger, VotedPerceptron, distributed
+from perceptrons import (
+    AveragedPerceptron,
+    KernelPerceptron,
+    Perceptron,
+    PocketPerceptron,
+    SequencePerceptron,
+    Tagger,
+    VotedPerceptron,
+    distributed,
+)
 from perceptrons._validation import PerceptronsError
 from perceptrons.theory import novikoff_bound
 
@@ -316,12 +325,73 @@ def test_estimators_whose_state_does_not_mix_are_refused(client, est, match):
 
 def test_bad_arguments_are_refused(client):
     X, y = _data("dense", 2)
-    with pytest.raises(PerceptronsError, match="mixing must be one of"):
+    with pytest.raises(PerceptronsError, match="'mixing' parameter of distributed.fit must be one of"):
         distributed.fit(Perceptron(), X, y, client=client, mixing="median")
     with pytest.raises(PerceptronsError, match="more than the"):
         distributed.fit(Perceptron(), X[:3], y[:3], client=client, shards=4)
     with pytest.raises(PerceptronsError, match="shards must be a positive integer"):
         distributed.fit(Perceptron(), X, y, client=client, shards=0)
+
+
+def test_every_argument_is_checked_before_a_cluster_starts(monkeypatch):
+    """A bad argument of the three fits (and of the theorem's functions) is one line naming it,
+    before any cluster is started or reached.  Before: a callback of 3 failed after the first
+    epoch, n_workers=10**30 started processes until the memory ran out, dashboard="x" failed
+    inside Dask, a tls:// address raised Dask's TypeError, max_epochs=0 waited for a cluster,
+    and a class given for the estimator raised Python's own errors."""
+    from perceptrons.distributed import linear, tagger
+
+    def no_cluster(*args, **kwargs):
+        raise AssertionError("a cluster was started or reached for a bad argument")
+
+    monkeypatch.setattr(linear, "connect", no_cluster)
+    monkeypatch.setattr(tagger, "connect", no_cluster)
+    X, y = _data("dense", 2)
+    words, tags = [["a", "b"]], [["N", "V"]]
+    fit = distributed.fit
+    cases = [
+        (lambda v: fit(Perceptron(), X, y, callback=v), "callback", [3, "f"]),
+        (lambda v: fit(Perceptron(), X, y, mixing=v), "mixing", [np.array([1, 2]), "median", None]),
+        (lambda v: fit(Perceptron(), X, y, dashboard=v), "dashboard", ["x", np.array([1, 2]), 1, ":99999", None]),
+        (lambda v: fit(Perceptron(), X, y, n_workers=v), "n_workers", [10**30, 0, 1.5, True, "2"]),
+        (
+            lambda v: fit(Perceptron(), X, y, client=v),
+            "client",
+            ["x", "/dev/null", "tls://127.0.0.1:8799", "ucx://127.0.0.1:8799", 5, "tcp://h:99999"],
+        ),
+        (lambda v: fit(Perceptron(), X, y, client="tcp://127.0.0.1:1", n_workers=v), "n_workers", [2]),
+        (lambda v: fit(Perceptron(), X, y, source_options=v), "source_options", [{"fmt": "csv"}, "x"]),
+        (lambda v: fit(v, X, y), "estimator", [Perceptron, None, KernelPerceptron()]),
+        (lambda v: fit(v, X, y), "max_epochs", [Perceptron(max_epochs=0)]),
+        (lambda v: distributed.fit_tagger(v, words, tags), "tagger", [None, Perceptron()]),
+        (lambda v: distributed.fit_tagger(Tagger(), words, tags, column=v), "column", [3, "lemma"]),
+        (lambda v: distributed.fit_tagger(Tagger(), words, tags, n_workers=v), "n_workers", [0]),
+        (lambda v: distributed.fit_sequences(v, X, y), "model", [None, Perceptron()]),
+        (lambda v: distributed.fit_sequences(SequencePerceptron(), X, y, callback=v), "callback", [3]),
+        (lambda v: distributed.mistake_sum(v), "estimator", [None, Perceptron().fit([[1.0], [-1.0]], [1, 0])]),
+        (lambda v: distributed.mixing_bound(v, X, y), "estimator", [None]),
+    ]
+    failures = []
+    for call, name, values in cases:
+        for value in values:
+            try:
+                call(value)
+            except PerceptronsError as e:
+                if name not in str(e) or "\n" in str(e):
+                    failures.append(f"{name}={value!r}: {e}")
+            except Exception as e:  # noqa: BLE001 - what escapes unchecked is the finding
+                failures.append(f"{name}={value!r}: {type(e).__name__}: {e}")
+            else:
+                failures.append(f"{name}={value!r}: accepted")
+    assert not failures, "\n".join(failures)
+
+
+def test_a_closed_client_is_refused():
+    with connect(n_workers=1) as c:
+        pass
+    X, y = _data("dense", 2)
+    with pytest.raises(PerceptronsError, match="'client' parameter of distributed.fit is a Client that is closed"):
+        distributed.fit(Perceptron(), X, y, client=c)
 
 
 def test_an_unreachable_scheduler_is_one_clear_error():

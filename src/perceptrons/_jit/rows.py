@@ -134,8 +134,9 @@ def prefetch_values(X, i):
 
     Dense rows stream in order, and the hardware prefetcher has them while nothing interrupts
     the loop.  But a mistake is a mispredicted branch, and a loop over short rows, which mistakes
-    interrupt every ~2 KB, measured faster when it asked for its rows itself: the epoch without
-    mistakes from 0.85 to ~1.0x the read bandwidth (issue 15.2).
+    interrupt every ~2 KB, measured faster when it asked for its rows itself (float32 x 100,
+    medians, issue 15.2): the epoch without mistakes from 0.90 to 1.13 of the read bandwidth,
+    the epoch with them from 0.78 to 0.87.
     """
 
 

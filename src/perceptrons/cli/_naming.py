@@ -28,6 +28,8 @@ PARAM_OPTIONS = {
         "voted": "--voted",
         "shuffle_buffer": "--shuffle-buffer",
         "cache": "--cache",
+        "n_workers": "--workers",
+        "client": "--scheduler",
     },
     "trace": {
         "max_epochs": "--epochs",
@@ -49,6 +51,8 @@ PARAM_OPTIONS = {
         "edges": "--edges",
         "markov_order": "--second-order",
         "column": "--column",
+        "n_workers": "--workers",
+        "client": "--scheduler",
     },
     "tag predict": {"column": "--column"},
     "tag evaluate": {"column": "--column"},
@@ -106,7 +110,7 @@ def name_options(message, command):
     """``message`` with the library's parameter names replaced by ``command``'s option names."""
     for param, option in PARAM_OPTIONS.get(command, {}).items():
         p = re.escape(param)
-        message = re.sub(rf"\bThe '{p}' parameter(?: of \w+)?", option, message)
+        message = re.sub(rf"\bThe '{p}' parameter(?: of [\w.]+)?", option, message)
         message = re.sub(rf"'{p}' parameter", option, message)
         message = re.sub(rf"(?<![\w-]){p}=", f"{option}=", message)
         message = re.sub(rf"^{p}(?=\s)", option, message)

@@ -143,11 +143,9 @@ def _sigint_ignored():
 
 
 def _n_workers(n):
-    if n is None:
-        return os.cpu_count() or 1
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise PerceptronsError(f"n_workers must be a positive integer; got {n!r}")
-    return n
+    from perceptrons.distributed._inputs import check_n_workers
+
+    return (os.cpu_count() or 1) if check_n_workers(n) is None else int(n)
 
 
 def _quiet_worker_logs():

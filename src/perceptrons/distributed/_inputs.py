@@ -3,10 +3,92 @@ rows (or files, or sentences) split into S shards, how many workers a LocalClust
 whether a shard's files are still the ones first seen."""
 
 import os
+import re
+from numbers import Integral
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._validation import CALLBACK, Interval, Kind, Options, PerceptronsError, check_param, shown
+
+MIXINGS = ("error", "uniform")
+#: what ``source_options`` may set: the reading options of a :class:`~perceptrons.io.sources.Source`
+SOURCE_OPTIONS = ("fmt", "label", "hash_bits", "text")
+#: worker processes a LocalCluster may start, a core: more only contend for it (and 10**30 of
+#: them filled the memory before any start)
+WORKERS_PER_CORE = 8
+_HOST = r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9.\-_]*)"
+_SCHEDULER = re.compile(rf"(tcp://)?{_HOST}:(\d{{1,5}})")
+_DASHBOARD = re.compile(rf"{_HOST}?:(\d{{1,5}})")
+
+
+def check_run(owner, *, client, n_workers, mixing, callback, dashboard):
+    """The arguments every distributed fit shares, checked before a cluster starts, a file is
+    read or a byte is sent: one line naming the argument, as the estimators' own checks."""
+    check_param(mixing, "mixing", (Options(*MIXINGS),), owner)
+    check_param(callback, "callback", CALLBACK, owner)
+    check_n_workers(n_workers, owner)
+    if not isinstance(dashboard, bool) and not (isinstance(dashboard, str) and _address(_DASHBOARD, dashboard)):
+        raise PerceptronsError(
+            f"The 'dashboard' parameter of {owner} must be a bool or an address ':port' or 'host:port' "
+            f"(port 0-65535). Got {shown(dashboard)} instead."
+        )
+    check_client(client, owner)
+    if client is not None and (n_workers is not None or dashboard is not False):
+        raise PerceptronsError(
+            f"{owner}: n_workers and dashboard apply to the LocalCluster started when client is None; "
+            "a cluster given by its client keeps its own workers and dashboard"
+        )
+
+
+def check_n_workers(n_workers, owner=None):
+    """``n_workers`` as given: None, or an int from 1 to :data:`WORKERS_PER_CORE` a core."""
+    cap = WORKERS_PER_CORE * (os.cpu_count() or 1)
+    return check_param(n_workers, "n_workers", (None, Interval(Integral, 1, cap)), owner)
+
+
+def check_client(client, owner):
+    """A running ``distributed.Client``, a scheduler address ``[tcp://]host:port``, or None."""
+    if client is None:
+        return
+    if isinstance(client, str) and _address(_SCHEDULER, client):
+        return
+    from perceptrons.distributed._engine import require_dask
+
+    if isinstance(client, require_dask().Client):
+        if client.status in ("closing", "closed"):
+            raise PerceptronsError(
+                f"The 'client' parameter of {owner} is a Client that is {client.status}; connect a new one"
+            )
+        return
+    raise PerceptronsError(
+        f"The 'client' parameter of {owner} must be a dask.distributed.Client or a scheduler address "
+        f"'tcp://host:port' (for TLS or another protocol, pass a Client connected with its security "
+        f"settings). Got {shown(client)} instead."
+    )
+
+
+def _address(pattern, text):
+    match = pattern.fullmatch(text)
+    return match is not None and int(match.group(match.lastindex)) <= 65535
+
+
+def check_source_options(options, owner, files):
+    """``source_options`` as given: None, or a dict of :data:`SOURCE_OPTIONS` for files (their
+    values are checked by the :class:`~perceptrons.io.sources.Source` built from them)."""
+    if options is None:
+        return None
+    check_param(options, "source_options", (Kind(dict, "a dict"),), owner)
+    if not files:
+        raise PerceptronsError(
+            f"{owner}: source_options apply to files (how a worker reads them); rows in memory or in a "
+            "Dask collection are read already"
+        )
+    unknown = [k for k in options if k not in SOURCE_OPTIONS]
+    if unknown:
+        raise PerceptronsError(
+            f"source_options: unknown option {shown(unknown[0])}; expected some of {list(SOURCE_OPTIONS)}"
+        )
+    return options
 
 
 def looks_like_files(x):

@@ -14,18 +14,25 @@ from perceptrons._validation import (
     largest_magnitude,
     sample_scale,
     seed_of,
+    shown,
     warn_not_converged,
 )
 from perceptrons.distributed import _linear_shards as ls
 from perceptrons.distributed._engine import connect
-from perceptrons.distributed._inputs import check_shards, default_workers, looks_like_files, split_rows
+from perceptrons.distributed._inputs import (
+    check_run,
+    check_shards,
+    check_source_options,
+    default_workers,
+    looks_like_files,
+    split_rows,
+)
 from perceptrons.distributed._loop import Shards, run_epochs
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
 _PAIRS = (("w", "u"), ("b", "ub"))
-MIXINGS = ("error", "uniform")
 
 
 def fit(
@@ -109,21 +116,26 @@ def fit(
     >>> clf.predict(X).tolist() == y.tolist()  # doctest: +SKIP
     True
     """
-    _check(estimator, mixing)
+    _check(estimator)
+    check_run(
+        "distributed.fit", client=client, n_workers=n_workers, mixing=mixing, callback=callback, dashboard=dashboard
+    )
     kind = _kind(X)
+    options = check_source_options(source_options, "distributed.fit", kind == "files")
+    S = check_shards(shards)
     if kind == "arrays":
         X, y = estimator._check_Xy(X, y, reset=True, finite=False)
         assert_finite(X)
-    S = check_shards(shards)
+    elif sample_weight is not None:
+        raise PerceptronsError("sample_weight applies to in-memory rows; files carry their own weights")
+    files = _file_makers(X, S, options) if kind == "files" else None  # the files' options checked here
     with connect(client, default_workers(n_workers, client, S), dashboard) as c:
         if S is None and kind == "arrays":
             S = len(c.scheduler_info()["workers"])
         if kind == "arrays":
             shard_set, classes, d = _from_arrays(c, estimator, X, y, sample_weight, S)
         else:
-            if sample_weight is not None:
-                raise PerceptronsError("sample_weight applies to in-memory rows; files carry their own weights")
-            makers, width = _file_makers(X, S, source_options) if kind == "files" else (_dask_makers(c, X, y, S), None)
+            makers, width = files or (_dask_makers(c, X, y, S), None)
             shard_set, classes, d = _from_raw(c, estimator, makers, width)
         return _train(estimator, shard_set, classes, d, mixing, callback)
 
@@ -171,10 +183,16 @@ def _train(estimator, shard_set, classes, d, mixing, callback):
 
 
 # ---------------------------------------------------------------------- checks and inputs
-def _check(estimator, mixing):
-    if mixing not in MIXINGS:
-        raise PerceptronsError(f"mixing must be one of {list(MIXINGS)}; got {mixing!r}")
-    if getattr(estimator, "_stream_begin", None) is None or estimator._log_updates:
+def _check(estimator):
+    from perceptrons.linear._base import LinearPerceptronBase
+
+    if not isinstance(estimator, LinearPerceptronBase):
+        raise PerceptronsError(
+            "The 'estimator' parameter of distributed.fit must be a Perceptron or AveragedPerceptron "
+            f"instance. Got {shown(estimator)} instead."
+        )
+    estimator._validate_params()  # before a cluster starts: max_epochs=0 was refused by the first epoch
+    if estimator._log_updates:
         raise PerceptronsError(
             f"{type(estimator).__name__} cannot be trained by parameter mixing: its state is not a weight "
             "vector to average; use Perceptron or AveragedPerceptron"
@@ -182,6 +200,11 @@ def _check(estimator, mixing):
     if estimator._stream_refusal is not None:
         raise PerceptronsError(
             f"{type(estimator).__name__} cannot be trained by parameter mixing: {estimator._stream_refusal}"
+        )
+    if estimator.order == "random-mistake":  # as _stream_begin says it, before the cluster starts
+        raise PerceptronsError(
+            "order='random-mistake' cannot be trained by parameter mixing: each step scans every row "
+            "for the mistakes to draw from; use order='cyclic' or 'shuffle'"
         )
 
 

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError, validate_params
+from perceptrons._validation import Options, PerceptronsError, check_param, shown, validate_params
 from perceptrons.distributed._engine import connect
 from perceptrons.distributed._inputs import (
+    check_run,
     check_shards,
     default_workers,
     file_stamps,
@@ -20,7 +21,7 @@ from perceptrons.distributed._inputs import (
     split_rows,
 )
 from perceptrons.distributed._loop import Broadcast, Shards, run_epochs
-from perceptrons.distributed.linear import MIXINGS, _seed
+from perceptrons.distributed.linear import _seed
 from perceptrons.io.cache import file_stamp
 
 if TYPE_CHECKING:
@@ -94,8 +95,13 @@ def fit_tagger(
     ----------
     McDonald, Hall & Mann (2010), Fig. 3 and Theorem 3; Collins (2002).
     """
-    validate_params(tagger, tagger._parameter_constraints)
-    _check_mixing(mixing, tagger.patience)
+    from perceptrons.io.conllu import COLUMNS
+    from perceptrons.structured.tagging import Tagger
+
+    owner = "distributed.fit_tagger"
+    _check_model(tagger, Tagger, "tagger", owner)
+    check_run(owner, client=client, n_workers=n_workers, mixing=mixing, callback=callback, dashboard=dashboard)
+    check_param(column, "column", (Options(*COLUMNS),), owner)
     check_shards(shards)
     files = looks_like_files(sentences)
     if files:
@@ -173,9 +179,11 @@ def fit_sequences(
     McDonald, Hall & Mann (2010); Collins (2002).
     """
     from perceptrons._jit.rows import is_binary, kernel_operand
+    from perceptrons.structured.sequence import SequencePerceptron
 
-    validate_params(model, model._parameter_constraints)
-    _check_mixing(mixing, model.patience)
+    owner = "distributed.fit_sequences"
+    _check_model(model, SequencePerceptron, "model", owner)
+    check_run(owner, client=client, n_workers=n_workers, mixing=mixing, callback=callback, dashboard=dashboard)
     check_shards(shards)
     X, y = model._check_Xy(X, y, reset=True)
     n = X.shape[0]
@@ -192,10 +200,14 @@ def fit_sequences(
     return model
 
 
-def _check_mixing(mixing, patience):
-    if mixing not in MIXINGS:
-        raise PerceptronsError(f"mixing must be one of {list(MIXINGS)}; got {mixing!r}")
-    if patience is not None:
+def _check_model(model, cls, name, owner):
+    """An instance of ``cls`` whose parameters hold, without ``patience`` (no development set)."""
+    if not isinstance(model, cls):
+        raise PerceptronsError(
+            f"The {name!r} parameter of {owner} must be a {cls.__name__} instance. Got {shown(model)} instead."
+        )
+    validate_params(model, model._parameter_constraints)
+    if model.patience is not None:
         raise PerceptronsError("distributed training has no development set to stop early on: pass patience=None")
 
 

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from perceptrons._validation import PerceptronsError, shown
+
 
 @dataclass(frozen=True)
 class MixingBound:
@@ -50,6 +52,7 @@ def mistake_sum(estimator) -> float:
     ----------
     McDonald, Hall & Mann (2010), Theorem 3.
     """
+    estimator = _mixed(estimator)
     k = np.asarray(estimator.shard_mistakes_, dtype=np.float64)
     mu = np.asarray(estimator.mixing_weights_, dtype=np.float64)
     return float((mu * k).sum())
@@ -83,6 +86,19 @@ def mixing_bound(estimator, X, y) -> MixingBound:
     """
     from perceptrons.theory import novikoff_bound
 
+    estimator = _mixed(estimator)
     nb = novikoff_bound(X, y, fit_intercept=estimator.fit_intercept)
     s = mistake_sum(estimator)
     return MixingBound(s, float(nb.bound), float(nb.radius), nb.gamma, bool(s <= nb.bound))
+
+
+def _mixed(estimator):
+    """The model a distributed fit trained: the estimator itself, or a tagger's ``model_``."""
+    model = getattr(estimator, "model_", None)
+    model = estimator if model is None else model
+    if not hasattr(model, "shard_mistakes_"):
+        raise PerceptronsError(
+            "estimator: expected a model fitted by distributed.fit, fit_tagger or fit_sequences "
+            f"(it holds each shard's mistakes); got {shown(estimator)}"
+        )
+    return model
