@@ -105,10 +105,10 @@ def check_shards(S):
     return S
 
 
-def split_rows(n, S):
-    """S contiguous ranges of near-equal size over n items (rows, files or sentences)."""
+def split_rows(n, S, items="rows"):
+    """S contiguous ranges of near-equal size over n ``items`` (rows, files or sequences)."""
     if S > n:
-        raise PerceptronsError(f"shards={S} is more than the {n} rows; give at most {n} shards")
+        raise PerceptronsError(f"shards={S} is more than the {n} {items}; give at most {n} shards")
     edges = np.linspace(0, n, S + 1).round().astype(np.int64)
     return list(zip(edges[:-1].tolist(), edges[1:].tolist()))
 

@@ -249,7 +249,7 @@ def _memory_shards(model, args, S, assume_binary):
     X, y, lengths, X_edge, forced = (args[k] for k in ("X", "y", "lengths", "X_edge", "forced"))
     bounds = np.concatenate([[0], np.cumsum(lengths)])
     out = []
-    for a, b in split_rows(len(lengths), S):
+    for a, b in split_rows(len(lengths), S, "sequences"):
         p, q = int(bounds[a]), int(bounds[b])
         out.append(
             SequenceShard(
