@@ -4,12 +4,19 @@ Integer-valued data keeps every sum exact, so cyclic runs must agree bit for bit
 update counts and the mistake history — dense, CSR with values, CSR of ones, binary, multiclass.
 """
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import reference as ref
 import scipy.sparse as sp
+from numba import config, njit
 
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron
+from perceptrons._jit.fence import fenced
+from perceptrons._jit.index import unsigned
 from perceptrons._jit.rows import dense_ahead
 from perceptrons._validation import PerceptronsError
 
@@ -66,6 +73,84 @@ def test_binary_pla_on_ones_csr_matches_reference():
     w, b, k, hist = ref.pla(X.tolist(), pm.tolist(), max_epochs=30)
     est = Perceptron(max_epochs=30).fit(A, pm)
     assert (est.coef_.ravel().tolist(), est.intercept_[0], est.n_updates_, est.mistakes_per_epoch_) == (w, b, k, hist)
+
+
+@njit
+def _gather(w, ind):
+    out = np.empty(ind.shape[0])
+    for p in range(ind.shape[0]):
+        out[p] = w[unsigned(ind[unsigned(p)])]
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint32])
+def test_unsigned_indices_read_what_numpy_reads(dtype):
+    """The sparse loops index through ``unsigned`` (no negative-index wraparound): compiled and
+    as Python, every valid index reads the element numpy reads, up to the last."""
+    w = np.arange(1000.0) * 1.5
+    ind = np.array([0, 999, 3, 3, 512, 998], dtype=dtype)
+    assert _gather(w, ind).tolist() == w[ind].tolist()
+
+
+@njit(fastmath=True)
+def _fenced_dot(x, w):
+    s = 0.0
+    for j in range(x.shape[0]):
+        s = fenced(s + fenced(x[j] * w[j]))
+    return s
+
+
+@njit(fastmath=True)
+def _loose_dot(x, w):
+    s = 0.0
+    for j in range(x.shape[0]):
+        s += x[j] * w[j]
+    return s
+
+
+def test_fenced_sums_are_the_order_written():
+    """The sparse rows' sums are fenced inside loops compiled with every fast-math flag: the
+    result is Python's, product by product, rounded in order.  Values over 16 orders of
+    magnitude make any other order or a fused multiply-add visible, as the unfenced loop shows."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(1001) * 10.0 ** rng.uniform(-8, 8, 1001)
+    w = rng.standard_normal(1001)
+    expected = 0.0
+    for a, b in zip(x.tolist(), w.tolist()):
+        expected += a * b
+    assert _fenced_dot(x, w) == expected
+    if not config.DISABLE_JIT:
+        assert _loose_dot(x, w) != expected
+
+
+_MULTICLASS_CSR = """
+import numpy as np, scipy.sparse as sp, sys, warnings
+from perceptrons import AveragedPerceptron, Perceptron
+warnings.simplefilter("ignore")
+rng = np.random.default_rng(4)
+X = sp.random(200, 40, density=0.2, format="csr", random_state=4)
+X.data = rng.standard_normal(X.nnz) * 10.0 ** rng.uniform(-6, 6, X.nnz)
+y = rng.integers(0, 3, 200)
+fits = [cls(max_epochs=3).fit(X, y) for cls in (Perceptron, AveragedPerceptron)]
+sys.stdout.write(b"".join(np.ascontiguousarray(f.coef_).tobytes() for f in fits).hex())
+"""
+
+
+def test_multiclass_csr_compiled_is_the_python_order():
+    """Multiclass CSR rows with real values, over 12 orders of magnitude: the compiled loops
+    (fastmath, their sparse sums fenced) give the plain-Python bodies' weights bit for bit, every
+    product rounded before its add; a fused multiply-add in the averaging sums would not."""
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", _MULTICLASS_CSR],
+            env={**os.environ, "NUMBA_DISABLE_JIT": flag},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for flag in ("0", "1")
+    ]
+    assert runs[0] and runs[0] == runs[1]
 
 
 @pytest.mark.parametrize("dtype, d", [(np.float64, 40), (np.float32, 100)])

@@ -62,9 +62,12 @@ _INLINE = dict(NJIT, inline="always")
 @njit(**_INLINE)
 def visit_ahead(X, t, perm, n_visit, W, dense_k):
     """Prefetch for later visits: the weights of the sparse row ``SPARSE_AHEAD`` visits after
-    ``t``, and the dense row ``dense_k`` visits after it (``dense_k`` None: not compiled in)."""
-    if t + SPARSE_AHEAD < n_visit:
-        prefetch_row(X, visit_row(perm, t + SPARSE_AHEAD), W)
+    ``t`` (the last row's again near the end), and the dense row ``dense_k`` visits after it
+    (``dense_k`` None: not compiled in)."""
+    # min, not an `if`: a branch around the inlined row loop kept numba's reference counting of
+    # the arrays of X (three atomic NRT_incref and three NRT_decref calls a row, 1.2x the time of
+    # a CSR epoch, benchmarks/README.md, issue 15.1).  Asking twice for the last row is harmless.
+    prefetch_row(X, visit_row(perm, min(t + SPARSE_AHEAD, n_visit - 1)), W)
     prefetch_visit(X, perm, t, n_visit, dense_k)
 
 
@@ -72,7 +75,7 @@ def visit_ahead(X, t, perm, n_visit, W, dense_k):
 def judge_binary(score, y, tau):
     """The verdict on a row with label ``y`` = ±1 and ``score`` = w·x + b: 1 for a mistake
     (``y·score ≤ tau``), 0 if not, −1 when the score is not finite (NaN or inf in the row: the
-    caller stops).  The caller computes ``row_dot`` in its own body (see rows._row_dot_sparse)."""
+    caller stops).  The caller computes ``row_dot`` in its own body (see :func:`visit_ahead`)."""
     if not abs(score) <= _FLOAT_MAX:
         return -1
     return 1 if y * score <= tau else 0
@@ -132,8 +135,8 @@ def epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, u, ub, count, log, dense_
             break
         if verdict:
             mistakes += 1
-            # the update is written here, not in an inlined helper: a sparse row_axpy is a call,
-            # and arrays handed to it through an inlined helper are reference-counted every row
+            # written here, not in an inlined helper: one whose body branches keeps numba's
+            # reference counting of X's arrays, every row (see visit_ahead)
             step = a * y
             row_axpy(X, i, step, w)
             if fit_b:

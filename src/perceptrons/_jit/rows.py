@@ -19,6 +19,8 @@ from numba import njit, types
 from numba.extending import overload
 
 from perceptrons._config import NJIT
+from perceptrons._jit.fence import fenced
+from perceptrons._jit.index import unsigned
 from perceptrons._jit.prefetch import prefetch
 from perceptrons._readonly import read_only
 
@@ -179,10 +181,6 @@ def _kind(X):  # pragma: no cover - compile-time only (numba types)
     return None
 
 
-# spelled out: an overload left unset takes its caller's fastmath (see perceptrons._config)
-_STRICT = {"fastmath": False, "error_model": "numpy"}
-
-
 @overload(row_dot, jit_options=_OPTS, inline="always")
 def _row_dot_dense(X, i, w):  # pragma: no cover - compile-time only; the JIT runs it
     if _kind(X) != "dense":
@@ -197,14 +195,13 @@ def _row_dot_dense(X, i, w):  # pragma: no cover - compile-time only; the JIT ru
     return impl
 
 
-# The sparse dot products and updates are compiled without fastmath, as functions of their own
-# that a loop calls, not inlined into it.  Under re-association LLVM unrolls the gather loop into
-# vectors assembled from scalar loads (2.5x the instructions), and the epoch measured 1.3-1.5x
-# slower on 1M-column Zipf data (benchmarks/README.md, issue 15.1).  Strict, the sum is also
-# exactly the order written here, on every machine and build.  A loop must call them from its own
-# body, with arrays it holds: arrays handed down through a helper numba inlines are re-bound, and
-# reference-counted around the call (eight atomic NRT_incref/decref calls a row, measured 1.2x
-# the time of a CSR epoch).
+# The sparse dot products and updates are inlined into the loops, and fenced (perceptrons._jit.fence):
+# each sum and product is the one written, in the order written, on every machine and build, as
+# tests/reference.py computes it, while the loop around keeps its fastmath flags.  Unfenced under
+# re-association, LLVM unrolled the gather loop into vectors assembled from scalar loads (2.5x the
+# instructions, 1.3-1.5x slower on 1M-column Zipf data); called as functions of their own, every
+# row passed the arrays field by field on the stack (benchmarks/README.md, issue 15.1).  Every
+# index goes through `unsigned` (perceptrons._jit.index): no wraparound code in the gathers.
 def _dot_ones(X, i, w):  # pragma: no cover - compiled; row_dot's Python body is the oracle
     # Four independent sums let the gathers w[ind[p]] miss the cache in parallel; a single
     # accumulator serialises them (measured 3-4x slower on 1M-column Zipf data).
@@ -212,15 +209,15 @@ def _dot_ones(X, i, w):  # pragma: no cover - compiled; row_dot's Python body is
     p, end = ptr[i], ptr[i + 1]
     s0 = s1 = s2 = s3 = 0.0
     while p + 4 <= end:
-        s0 += w[ind[p]]
-        s1 += w[ind[p + 1]]
-        s2 += w[ind[p + 2]]
-        s3 += w[ind[p + 3]]
+        s0 = fenced(s0 + w[unsigned(ind[unsigned(p)])])
+        s1 = fenced(s1 + w[unsigned(ind[unsigned(p + 1)])])
+        s2 = fenced(s2 + w[unsigned(ind[unsigned(p + 2)])])
+        s3 = fenced(s3 + w[unsigned(ind[unsigned(p + 3)])])
         p += 4
     while p < end:
-        s0 += w[ind[p]]
+        s0 = fenced(s0 + w[unsigned(ind[unsigned(p)])])
         p += 1
-    return (s0 + s1) + (s2 + s3)
+    return fenced(fenced(s0 + s1) + fenced(s2 + s3))
 
 
 def _dot_csr(X, i, w):  # pragma: no cover - compiled; row_dot's Python body is the oracle
@@ -228,18 +225,18 @@ def _dot_csr(X, i, w):  # pragma: no cover - compiled; row_dot's Python body is 
     p, end = ptr[i], ptr[i + 1]
     s0 = s1 = s2 = s3 = 0.0
     while p + 4 <= end:
-        s0 += data[p] * w[ind[p]]
-        s1 += data[p + 1] * w[ind[p + 1]]
-        s2 += data[p + 2] * w[ind[p + 2]]
-        s3 += data[p + 3] * w[ind[p + 3]]
+        s0 = fenced(s0 + fenced(data[unsigned(p)] * w[unsigned(ind[unsigned(p)])]))
+        s1 = fenced(s1 + fenced(data[unsigned(p + 1)] * w[unsigned(ind[unsigned(p + 1)])]))
+        s2 = fenced(s2 + fenced(data[unsigned(p + 2)] * w[unsigned(ind[unsigned(p + 2)])]))
+        s3 = fenced(s3 + fenced(data[unsigned(p + 3)] * w[unsigned(ind[unsigned(p + 3)])]))
         p += 4
     while p < end:
-        s0 += data[p] * w[ind[p]]
+        s0 = fenced(s0 + fenced(data[unsigned(p)] * w[unsigned(ind[unsigned(p)])]))
         p += 1
-    return (s0 + s1) + (s2 + s3)
+    return fenced(fenced(s0 + s1) + fenced(s2 + s3))
 
 
-@overload(row_dot, jit_options=_STRICT)
+@overload(row_dot, inline="always")
 def _row_dot_sparse(X, i, w):  # pragma: no cover - compile-time only; the JIT runs it
     return {"ones": _dot_ones, "csr": _dot_csr}.get(_kind(X))
 
@@ -257,7 +254,7 @@ def _prefetch_row(X, i, W):  # pragma: no cover - compile-time only; the JIT run
         def impl(X, i, W):
             ind, ptr = X[-2], X[-1]
             for p in range(ptr[i], ptr[i + 1]):
-                prefetch(W, ind[p])
+                prefetch(W, unsigned(ind[unsigned(p)]))
 
     else:
         return None
@@ -303,21 +300,23 @@ def _row_axpy_dense(X, i, a, w):  # pragma: no cover - compile-time only; the JI
     return impl
 
 
-# Strict for the reason of _dot_csr, and so that a·x is rounded before the add (no fused
+# Fenced for the reason of _dot_csr, and so that a·x is rounded before the add (no fused
 # multiply-add), as tests/reference.py computes an update.
 def _axpy_ones(X, i, a, w):  # pragma: no cover - compiled; row_axpy's Python body is the oracle
     ind, ptr = X
     for p in range(ptr[i], ptr[i + 1]):
-        w[ind[p]] += a
+        j = unsigned(ind[unsigned(p)])
+        w[j] = fenced(w[j] + a)
 
 
 def _axpy_csr(X, i, a, w):  # pragma: no cover - compiled; row_axpy's Python body is the oracle
     data, ind, ptr = X
     for p in range(ptr[i], ptr[i + 1]):
-        w[ind[p]] += a * data[p]
+        j = unsigned(ind[unsigned(p)])
+        w[j] = fenced(w[j] + fenced(a * data[unsigned(p)]))
 
 
-@overload(row_axpy, jit_options=_STRICT)
+@overload(row_axpy, inline="always")
 def _row_axpy_sparse(X, i, a, w):  # pragma: no cover - compile-time only; the JIT runs it
     if isinstance(w, types.NoneType):
         return None
@@ -347,7 +346,7 @@ def _row_scores(X, i, Wt, bias, out):  # pragma: no cover - compile-time only; t
             for k in range(K):
                 out[k] = bias[k]
             for p in range(ptr[i], ptr[i + 1]):
-                j = ind[p]
+                j = unsigned(ind[unsigned(p)])
                 for k in range(K):
                     out[k] += Wt[j, k]
 
@@ -359,10 +358,10 @@ def _row_scores(X, i, Wt, bias, out):  # pragma: no cover - compile-time only; t
             for k in range(K):
                 out[k] = bias[k]
             for p in range(ptr[i], ptr[i + 1]):
-                j = ind[p]
-                v = data[p]
-                for k in range(K):
-                    out[k] += v * Wt[j, k]
+                j = unsigned(ind[unsigned(p)])
+                v = data[unsigned(p)]
+                for k in range(K):  # fenced: each product rounded before its add, as in row_dot
+                    out[k] = fenced(out[k] + fenced(v * Wt[j, k]))
 
     else:
         return None
@@ -383,14 +382,15 @@ def _row_axpy_col(X, i, a, Wt, k):  # pragma: no cover - compile-time only; the 
         def impl(X, i, a, Wt, k):
             ind, ptr = X
             for p in range(ptr[i], ptr[i + 1]):
-                Wt[ind[p], k] += a
+                Wt[unsigned(ind[unsigned(p)]), k] += a
 
     elif kind == "csr":
 
         def impl(X, i, a, Wt, k):
             data, ind, ptr = X
             for p in range(ptr[i], ptr[i + 1]):
-                Wt[ind[p], k] += a * data[p]
+                j = unsigned(ind[unsigned(p)])
+                Wt[j, k] = fenced(Wt[j, k] + fenced(a * data[unsigned(p)]))  # as in row_axpy
 
     else:
         return None
