@@ -95,6 +95,19 @@ def test_viterbi_bounded_steps_equal_the_full_search(p):
         np.testing.assert_array_equal(p1, p2)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([0.0, -0.0, 1.5, -2.0, 3.0, np.inf, -np.inf, np.nan]) | st.floats(), max_size=80))
+def test_best_first_orders_as_numpy_does(values):
+    """The bounded step's order of predecessors: values from the largest, NaN last, as
+    ``np.argsort(-v)`` would give them (among equal values, any order)."""
+    from perceptrons._jit.decode import _best_first
+
+    v = np.array(values, dtype=np.float64)
+    order = _best_first(v)
+    assert sorted(order.tolist()) == list(range(v.shape[0]))
+    np.testing.assert_array_equal(v[order], v[np.argsort(-v, kind="stable")])
+
+
 @settings(max_examples=100, deadline=None)
 @given(problems())
 def test_greedy_equals_reference(p):

@@ -10,13 +10,14 @@ of the loop keeps its flags.  The fence emits no instruction.
 
 Before, those helpers were functions of their own, compiled without fastmath and called once a
 row, whose arrays were passed field by field on the stack; inlined and fenced, a CSR epoch of 1M
-Zipf columns measured 1.1x faster (``benchmarks/README.md``, issue 15.1).
+Zipf columns measured 1.1x faster (``benchmarks/README.md``, issue 15.1).  ``fenced`` is typed
+and lowered directly, for the compile-time reason given in :mod:`perceptrons._jit.index`.
 """
 
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic, overload
+from numba.core.extending import lower_builtin, type_callable
 
 
 def fenced(x):
@@ -25,23 +26,19 @@ def fenced(x):
     return x
 
 
-@overload(fenced, inline="always")
-def _fenced(x):  # pragma: no cover - compile-time only; the JIT runs it
-    if isinstance(x, types.Float):
-        return lambda x: _llvm_fence(x)
-    return None
-
-
-@intrinsic
-def _llvm_fence(typingctx, x):  # pragma: no cover - compile-time only; the JIT runs it
-    """``llvm.arithmetic.fence`` on a float32 or float64 value."""
-    if not isinstance(x, types.Float) or x.bitwidth not in (32, 64):
+@type_callable(fenced)
+def _type_fenced(context):  # pragma: no cover - compile-time only; the JIT runs it
+    def typer(x):
+        if isinstance(x, types.Float) and x.bitwidth in (32, 64):
+            return x
         return None
 
-    def codegen(context, builder, signature, args):
-        ty = context.get_value_type(signature.return_type)
-        name = f"llvm.arithmetic.fence.f{signature.return_type.bitwidth}"
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ty, [ty]), name)
-        return builder.call(fn, args)
+    return typer
 
-    return x(x), codegen
+
+@lower_builtin(fenced, types.Float)
+def _lower_fenced(context, builder, sig, args):  # pragma: no cover - compile-time only
+    ty = context.get_value_type(sig.return_type)
+    name = f"llvm.arithmetic.fence.f{sig.return_type.bitwidth}"
+    fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ty, [ty]), name)
+    return builder.call(fn, args)

@@ -128,6 +128,11 @@ def _sigint_ignored():
     process group, and workers killed by it would lose their shards while the client, which
     handles the interrupt, stops the fit and closes them in order.  (A process started with
     SIGINT ignored keeps ignoring it: Python installs its handler only over the default.)
+
+    The client ignores a Ctrl-C typed in those few seconds too: the disposition is the
+    process's, and blocking SIGINT in this thread alone does not hold it, since a native thread
+    (a BLAS pool's) takes the signal and drops it; the workers, spawned from Dask's threads,
+    would not inherit a mask either.  A second Ctrl-C, once they are up, stops the fit.
     """
     import signal
     import threading
