@@ -11,7 +11,9 @@ anchor, so each candidate is ruled in or out by its own measurement:
 * four accumulators in the gather loop against one;
 * huge pages for ``w`` (numpy's ``madvise(MADV_HUGEPAGE)`` for large arrays), on / off;
 * column order: Zipf-sorted (hot columns first, as generated), randomly permuted (as hashed
-  features are), and permuted then remapped by frequency (hot columns first again).
+  features are), and permuted then remapped by frequency (hot columns first again);
+* the indices signed (numba tests each gathered index for a negative value to wrap around) or
+  viewed as unsigned (no test: what the library's loops do, through ``_jit.index.unsigned``).
 
 Every variant runs twice: alone, and beside a second process that streams through a 64 MiB
 array on the other core, as other tenants of a shared machine do at times.  The second table is
@@ -73,14 +75,20 @@ def epoch_loop(dot, fastmath, ahead):
     return njit(fastmath=_FAST)(epoch)
 
 
-def five_epochs(loop, A, yi, hugepages=True):
+def five_epochs(loop, A, yi, hugepages=True, unsigned=False):
+    """Five epochs from zero weights; ``unsigned``: the index arrays viewed as uint32 (the same
+    bits), so that numba compiles the gathers without its negative-index wraparound."""
+    ind, ptr = A.indices, A.indptr.astype(np.int32)
+    if unsigned:
+        ind, ptr = ind.view(np.uint32), ptr.view(np.uint32)
+
     def run():
         from numpy._core import multiarray
 
         multiarray._set_madvise_hugepage(hugepages)
         w, b = np.zeros(A.shape[1]), np.zeros(1)
         multiarray._set_madvise_hugepage(True)
-        return [loop(A.data, A.indices, A.indptr, yi, w, b) for _ in range(5)]
+        return [loop(A.data, ind, ptr, yi, w, b) for _ in range(5)]
 
     return run
 
@@ -124,6 +132,7 @@ def main(argv=None):
         "  fastmath dot": five_epochs(epoch_loop(_dot4, True, 2), A, yi),
         "  fastmath dot, without prefetch": five_epochs(epoch_loop(_dot4, True, 0), A, yi),
         "  one sum instead of four": five_epochs(epoch_loop(_dot1, False, 2), A, yi),
+        "  indices unsigned (no wraparound code)": five_epochs(base, A, yi, unsigned=True),
         "  w without huge pages": five_epochs(base, A, yi, hugepages=False),
         "  columns randomly permuted": five_epochs(base, permuted, yi),
         "  permuted, then remapped by frequency": five_epochs(base, remap, yi),
