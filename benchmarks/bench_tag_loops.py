@@ -174,10 +174,10 @@ def main(argv=None):
 
     def tag_run(fn):
         out = np.empty(rows.shape[0], dtype=np.int64)
-        trans, trans2, start_, stop, decoder = cache.decoding
+        trans, top, trans2, start_, stop, decoder = cache.decoding
         start = time.perf_counter()
         fn(rows, offsets, cache.ks, state.emit, state.attrs, state.rare, state.forced, cache.pairs, cache.spec,
-           cache.n_values, cache.hashed, cache.filter, cache.W, trans, trans2, start_, stop, decoder, out)  # fmt: skip
+           cache.n_values, cache.hashed, cache.filter, cache.W, trans, top, trans2, start_, stop, decoder, out)  # fmt: skip
         return time.perf_counter() - start, out
 
     words = cache.features.type_table_[np.random.default_rng(0).permutation(cache.features.type_table_.shape[0])]

@@ -3,7 +3,10 @@
 Conventions are those of :mod:`perceptrons._jit.structured`: ``emit`` (≥ n, T) emission scores,
 ``trans`` (1 or ≥ n, T, T) the transitions (one matrix, or one per position when
 ``per_position``), ``start`` and ``stop`` (T,), ``trans2`` (T, T, T) the second-order weights
-(shape (0, 0, 0): none).  Buffers are the caller's (:func:`workspace`), so that decoding a
+(None or shape (0, 0, 0): none).  The library passes None for a first-order model: numba then
+leaves out the second-order code (``trans2 is not None`` is decided when compiling, where the
+test is written as such), and a first ``tag train`` compiles neither :func:`viterbi2` nor the
+second-order update (~2 s).  Buffers are the caller's (:func:`workspace`), so that decoding a
 corpus allocates nothing per token.  Ties go to the lowest tag index, and every sum is taken
 in a fixed order: the oracles of ``tests/reference.py`` reproduce paths and scores exactly.
 """
@@ -13,7 +16,10 @@ from numba import njit
 
 from perceptrons._config import NJIT_STRICT
 
-VITERBI = 0
+#: the decoder codes of :func:`decode_one`: None for Viterbi, the default, so that numba compiles
+#: the loops that take it without the greedy decoder (``decoder is None`` is decided when
+#: compiling); a loop given GREEDY is compiled with the greedy decoder alone
+VITERBI = None
 GREEDY = 1
 
 
@@ -221,7 +227,7 @@ def greedy(emit, n, trans, per_position, trans2, start, stop, path):
                 v = emit[i, t] + trans[i, prev, t]
             else:
                 v = emit[i, t] + trans[0, prev, t]
-            if i >= 2 and trans2.shape[0] > 0:
+            if i >= 2 and trans2 is not None and trans2.shape[0] > 0:
                 v = v + trans2[path[i - 2], prev, t]
             if i == n - 1:
                 v = v + stop[t]
@@ -291,12 +297,23 @@ def viterbi2(emit, n, trans, per_position, trans2, start, stop, delta, bp, path)
 
 @njit(**NJIT_STRICT)
 def decode_one(decoder, emit, n, trans, per_position, trans2, start, stop, delta, bp, delta2, bp2, path, top):
-    second = trans2.shape[0] > 0
-    if decoder == VITERBI:
-        if second:
+    """Decode one sequence into ``path[:n]`` with the decoder ``decoder`` (:data:`VITERBI` or
+    :data:`GREEDY`); the tables are :func:`workspace`'s.  Returns the path's score."""
+    # both tests written out on the arguments themselves: numba prunes a branch on None only so
+    if decoder is None:
+        if trans2 is not None and trans2.shape[0] > 0:
             return viterbi2(emit, n, trans, per_position, trans2, start, stop, delta2, bp2, path)
         return viterbi(emit, n, trans, per_position, start, stop, delta, bp, path, top)
     return greedy(emit, n, trans, per_position, trans2, start, stop, path)
+
+
+@njit(**NJIT_STRICT)
+def present(table):
+    """Whether an optional weight table (``trans2``, the edge weights ``E``) is given: not None,
+    not empty."""
+    if table is None:
+        return False
+    return table.shape[0] > 0
 
 
 @njit(**NJIT_STRICT)

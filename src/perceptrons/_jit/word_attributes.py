@@ -16,6 +16,7 @@ from numba import njit
 
 from perceptrons._config import NJIT_STRICT
 from perceptrons._jit.intern import find, intern
+from perceptrons._jit.view import read_only
 
 _A, _Z, _LA, _LZ, _D0, _D9 = 65, 90, 97, 122, 48, 57
 #: the attributes made here: w, l, p1–p4, s1–s4, sh, ss, d, h, c, u (not the cluster ones)
@@ -219,7 +220,8 @@ def attribute_ids(words, word_bounds, lower, parts, first_id, ids, out, table, s
             return False
         _word_strings(words, word_bounds[r], word_bounds[r + 1], lower, parts[r], out, p, span[1:], low, shape)
         span[0] = p
-        span[_N_MADE + 1 :] = span[_N_MADE]  # the attributes made elsewhere are absent
+        for j in range(_N_MADE + 1, span.shape[0]):  # the attributes made elsewhere are absent
+            span[j] = span[_N_MADE]  # (a loop: a slice assignment compiles numpy's machinery)
         # intern each string in place: a new one stays where it was written, a known one is
         # overwritten by the next string moved down over it
         q = p
@@ -230,7 +232,7 @@ def attribute_ids(words, word_bounds, lower, parts, first_id, ids, out, table, s
             if q != a:
                 for i in range(b - a):
                     out[q + i] = out[a + i]
-            k, n2 = intern(out, q, q + b - a, table, starts, ends, n)
+            k, n2 = intern(read_only(out), q, q + b - a, table, starts, ends, n)
             if n2 > n:
                 q += b - a
                 n = n2

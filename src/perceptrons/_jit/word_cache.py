@@ -10,7 +10,7 @@ from numba import njit
 
 from perceptrons._config import NJIT_STRICT
 from perceptrons._jit.arrays import copy_into
-from perceptrons._jit.decode import decode_one, longest, workspace
+from perceptrons._jit.decode import decode_one, longest, present, workspace
 from perceptrons._jit.features import _find, _may_hold, _slot
 from perceptrons._jit.prefetch import prefetch
 from perceptrons._jit.word_attributes import lookup_words
@@ -318,7 +318,7 @@ def tag_cached(
     """
     T = W.shape[1]
     maxlen = longest(offsets)
-    _, emit, delta, bp, delta2, bp2, path = workspace(maxlen, T, False, trans2.shape[0] > 0)
+    _, emit, delta, bp, delta2, bp2, path = workspace(maxlen, T, False, present(trans2))
     plain = trans.reshape((1, T, T))  # the decoder reads the transitions in place (no T² copy a call)
     cols = np.empty((maxlen, pairs.shape[0]), dtype=np.int64)
     flat_emit = word_emit.reshape(-1)

@@ -8,6 +8,13 @@ from perceptrons._memory import check_allocation
 from perceptrons._validation import PerceptronsError, check_bool
 
 
+def none_if_empty(table):
+    """An optional weight table (``trans2``, the edge weights ``E``) as the compiled loops take
+    it: None when it has no rows, so that they are compiled without the code that reads it
+    (:mod:`perceptrons._jit.structured`)."""
+    return table if table.shape[0] else None
+
+
 def sequence_offsets(lengths, n_tokens, what="lengths"):
     """Start offsets (n_sequences + 1,) from sequence lengths; ``None`` means one token each."""
     if lengths is None:

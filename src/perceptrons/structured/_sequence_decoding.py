@@ -16,6 +16,7 @@ from perceptrons.structured._operands import (
     check_scores,
     check_tables,
     edge_operand,
+    none_if_empty,
     sequence_offsets,
     tag_indices,
 )
@@ -265,7 +266,22 @@ class DecodingMixin:
         self._check_tables(offsets)
         out = np.empty(offsets[-1], dtype=np.int64)
         weights = self._final_weights()
-        bad = K.decode_all(op, eop, offsets, forced, *weights, decoder_code(self.decoder), out, scores)
+        W, trans, E, trans2, start, stop = weights
+        bad = K.decode_all(
+            op,
+            eop,
+            offsets,
+            forced,
+            W,
+            trans,
+            none_if_empty(E),
+            none_if_empty(trans2),
+            start,
+            stop,
+            decoder_code(self.decoder),
+            out,
+            scores,
+        )
         if bad >= 0:  # the model's weights times these features overflowed
             raise overflow_error(
                 f"the emission scores of sequence {bad}",

@@ -33,6 +33,7 @@ from perceptrons.structured._operands import (
     check_tables,
     dev_operands,
     edge_operand,
+    none_if_empty,
     sequence_offsets,
 )
 from perceptrons.structured._params import ParamsMixin
@@ -367,8 +368,8 @@ class SequenceModel(RunningWeights, DecodingMixin, ParamsMixin):
             forced,
             s["W"],
             s["trans"],
-            s["E"],
-            s["trans2"],
+            none_if_empty(s["E"]),
+            none_if_empty(s["trans2"]),
             s["start"],
             s["stop"],
             s["U"],

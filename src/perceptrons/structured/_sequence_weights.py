@@ -81,17 +81,22 @@ class RunningWeights:
         """
         from perceptrons._jit.structured import nonzero_rows32
 
-        if "_final_stale" in self.__dict__:
+        stale = "_final_stale" in self.__dict__
+        if stale:
             s = self._state
-            W, keep = nonzero_rows32(s["W"], s["U"], self._average_count())
+            rows, n_kept, keep = nonzero_rows32(s["W"], s["U"], self._average_count())
+        else:
+            rows, n_kept, keep = nonzero_rows32(self.emission_weights(), np.zeros((0, 0)), 0.0)
+        W = rows[:n_kept].copy()  # not a view that would keep every row alive
+        del rows
+        if stale:
             self._finalize(W)
         else:
-            W, keep = nonzero_rows32(self.emission_weights(), np.zeros((0, 0)), 0.0)
             self._W_final = W
         self.coef_ = self._W_final.T
         self.n_features_in_ = int(W.shape[0])
         self._state = None
-        return keep
+        return keep.view(np.bool_)
 
     def _restart_from_final(self):
         """After loading: continue online training from the stored final weights."""

@@ -21,7 +21,7 @@ from perceptrons._jit.decode import column_maxima
 from perceptrons._jit.features import key_filter
 from perceptrons._jit.word_cache import cache_words, scores_cached, tag_cached, word_emissions
 from perceptrons._validation import PerceptronsTypeError
-from perceptrons.structured._operands import check_tables, table_bytes
+from perceptrons.structured._operands import check_tables, none_if_empty, table_bytes
 from perceptrons.structured.decoders import decoder_code
 from perceptrons.structured.features import BOS, EOS
 from perceptrons.structured.words import unicode_parts
@@ -67,17 +67,18 @@ class WordCache:
             features.rare_count,
         )
         trans = np.ascontiguousarray(model.coef_trans_, dtype=np.float64)
+        trans2 = none_if_empty(np.ascontiguousarray(model.coef_trans2_, dtype=np.float64))
         self.decoding = (
             trans,
             column_maxima(trans),  # the decoder's bound, once per model rather than per call
-            np.ascontiguousarray(model.coef_trans2_, dtype=np.float64),
+            trans2,
             np.ascontiguousarray(model.coef_init_, dtype=np.float64),
             np.ascontiguousarray(model.coef_final_, dtype=np.float64),
             decoder_code(model.decoder),
         )
         self.names = model.classes_.tolist()
         self.name_objects = np.array(self.names, dtype=object)  # a batch's tags in one take
-        self._table_bytes = table_bytes(trans.shape[0], False, self.decoding[2].shape[0] > 0)
+        self._table_bytes = table_bytes(trans.shape[0], False, trans2 is not None)
         self._lock = threading.Lock()
         self._state = self._empty()
         self._vocab = vocab.result()
@@ -196,7 +197,7 @@ class WordCache:
         out = np.empty(rows.shape[0], dtype=np.int64)
         trans, top, trans2, start, stop, decoder = self.decoding
         if rows.shape[0] * self._table_bytes >= 2**26:  # else no sequence can need 64 MiB (one sentence: no call)
-            check_tables(offsets, trans.shape[0], False, trans2.shape[0] > 0)
+            check_tables(offsets, trans.shape[0], False, trans2 is not None)
         if rows.shape[0] >= SPLIT_TOKENS:
             args = (*self._scoring(state, use_tagdict), trans, top, trans2, start, stop, decoder, out)
             _by_sentences(tag_cached, rows, offsets, args)

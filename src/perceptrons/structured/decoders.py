@@ -12,11 +12,12 @@ import numpy as np
 from perceptrons._validation import PerceptronsError
 
 #: decoder name -> code understood by the ``_jit.structured`` compiled loops
-DECODERS = {"viterbi": 0, "greedy": 1}
+#: (``perceptrons._jit.decode.VITERBI`` and ``GREEDY``, not imported: that would import numba)
+DECODERS = {"viterbi": None, "greedy": 1}
 
 
 def decoder_code(name):
-    """The integer the compiled decoding loop takes for the decoder ``name``."""
+    """The code the compiled decoding loops take for the decoder ``name`` (None for Viterbi)."""
     if name not in DECODERS:
         raise PerceptronsError(f"unknown decoder {name!r}; expected one of {sorted(DECODERS)}")
     return DECODERS[name]
