@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from perceptrons._config import NJIT_STRICT
-from perceptrons._jit.decode import longest
+from perceptrons._jit.decode import longest, present
 from perceptrons._jit.structured import transitions
 
 
@@ -310,7 +310,7 @@ def confidences(scores, Xe, offsets, trans, E, trans2, start, stop, pairs, greed
 
     ``scores`` (n_tokens, T) are the emission scores; the transitions are ``trans``, or with
     edge features ``Xe`` (binary CSR ``(indices, indptr)``, weights ``E`` (n_edge, T, T), not
-    empty) those of :func:`perceptrons._jit.structured.transitions`, as when decoding.
+    empty, nor None) those of :func:`perceptrons._jit.structured.transitions`, as when decoding.
 
     The choice is made by the types of ``pairs`` and ``greedy`` (None or not), so that numba
     drops the other two kernels when it compiles each kind: compiled together they took ~11 s
@@ -318,7 +318,7 @@ def confidences(scores, Xe, offsets, trans, E, trans2, start, stop, pairs, greed
     """
     T = trans.shape[0]
     maxlen = longest(offsets)
-    lex = E.shape[0] > 0
+    lex = present(E)
     tr = np.empty((maxlen if lex else 1, T, T))
     tr[0] = trans
     probs, alpha, beta = np.empty((maxlen, T)), np.empty((maxlen, T)), np.empty((maxlen, T))
@@ -332,7 +332,7 @@ def confidences(scores, Xe, offsets, trans, E, trans2, start, stop, pairs, greed
         n = offsets[s + 1] - lo
         if n == 0:
             continue
-        if lex:
+        if E is not None and lex:  # as written: numba prunes on None (perceptrons._jit.decode)
             transitions(Xe, lo, n, trans, E, tr)
         emit = scores[lo : lo + n]
         if greedy is not None:

@@ -12,30 +12,16 @@ The indices are known not to be negative: every CSR input is checked before a co
 reads it (:mod:`perceptrons._sparse_check`), and ``indptr`` holds offsets from 0.  The cast is
 the same bits, so a valid index is unchanged, and an unsigned index is never wrapped.
 
-``unsigned`` is typed and lowered directly (``type_callable`` / ``lower_builtin``), not as an
-``@overload``: a sparse loop calls it a dozen times a row, and each overload call site cost numba
-a resolution, which made the CSR loops compile 1.8x as long.
+``unsigned`` is a cast of :mod:`perceptrons._jit.retype`.
 """
 
 from numba import types
-from numba.core.extending import lower_builtin, type_callable
 
+from perceptrons._jit.retype import retyping
 
-def unsigned(j):
-    """``j`` as the unsigned integer of its width (Python, without the JIT: ``j`` itself)."""
-    return j
-
-
-@type_callable(unsigned)
-def _type_unsigned(context):  # pragma: no cover - compile-time only; the JIT runs it
-    def typer(j):
-        if isinstance(j, types.Integer):
-            return types.Integer.from_bitwidth(j.bitwidth, signed=False)
-        return None
-
-    return typer
-
-
-@lower_builtin(unsigned, types.Integer)
-def _lower_unsigned(context, builder, sig, args):  # pragma: no cover - compile-time only
-    return args[0]  # LLVM's integers have no sign: the same value, now typed unsigned
+unsigned = retyping(
+    "unsigned",
+    types.Integer,
+    lambda j: types.Integer.from_bitwidth(j.bitwidth, signed=False),
+    """``j`` as the unsigned integer of its width (Python, without the JIT: ``j`` itself).""",
+)

@@ -189,7 +189,7 @@ class DecodingMixin:
         _, trans, E, trans2, start, stop = self._final_weights()  # the scores stand for the emission weights
         greedy = tags if self.decoder == "greedy" else None
         pairs = pair_tables(trans2) if greedy is None and trans2.shape[0] else None
-        confidences(scores, eop, offsets, trans, E, trans2, start, stop, pairs, greedy, tags, conf)
+        confidences(scores, eop, offsets, trans, none_if_empty(E), trans2, start, stop, pairs, greedy, tags, conf)
         return conf
 
     def emission_weights(self) -> np.ndarray:
@@ -265,27 +265,13 @@ class DecodingMixin:
 
         self._check_tables(offsets)
         out = np.empty(offsets[-1], dtype=np.int64)
-        weights = self._final_weights()
-        W, trans, E, trans2, start, stop = weights
-        bad = K.decode_all(
-            op,
-            eop,
-            offsets,
-            forced,
-            W,
-            trans,
-            none_if_empty(E),
-            none_if_empty(trans2),
-            start,
-            stop,
-            decoder_code(self.decoder),
-            out,
-            scores,
-        )
+        W, trans, E, trans2, start, stop = self._final_weights()
+        tables = (W, trans, none_if_empty(E), none_if_empty(trans2), start, stop)
+        bad = K.decode_all(op, eop, offsets, forced, *tables, decoder_code(self.decoder), out, scores)
         if bad >= 0:  # the model's weights times these features overflowed
             raise overflow_error(
                 f"the emission scores of sequence {bad}",
-                float(np.abs(weights[0]).max()),
+                float(np.abs(W).max()),
                 what="model weights",
                 fix="the model does not fit this data",
             )
