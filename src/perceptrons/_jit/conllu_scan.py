@@ -42,7 +42,7 @@ def _is_space(data, p, end):
     return False
 
 
-@njit(**NJIT_STRICT)
+@njit(**dict(NJIT_STRICT, inline="always"))  # one line: not worth a compilation of its own
 def _line_separator(data, p):
     """Whether U+2028 or U+2029 starts at ``data[p]`` (0xE2, valid UTF-8: two bytes follow)."""
     return data[p + 1] == 0x80 and (data[p + 2] == 0xA8 or data[p + 2] == 0xA9)

@@ -81,7 +81,9 @@ def column_maxima(tr):
     row (a column walk strides T · 8 bytes); a NaN in row 0 makes its column's bound NaN,
     which no test passes, and later NaNs are passed over (they never win a search either).
     """
-    top = tr[0].copy()
+    top = np.empty(tr.shape[1])  # and a loop: tr[0].copy() compiled a copy for this one use
+    for t in range(tr.shape[1]):
+        top[t] = tr[0, t]
     for s in range(1, tr.shape[0]):
         for t in range(tr.shape[1]):
             top[t] = max(top[t], tr[s, t])
@@ -133,7 +135,7 @@ def _step_bounded(emit, n, tr, delta, bp, top):
                 _step_sorted(emit, i, tr, t, delta, bp, order, top[t])
 
 
-@njit(**NJIT_STRICT)
+@njit(**dict(NJIT_STRICT, inline="always"))  # two lines: not worth a compilation of its own
 def _later(v, a, b):
     """Whether index ``a`` comes after ``b`` in :func:`_best_first`'s order: a smaller value,
     or NaN beside a number."""
@@ -334,9 +336,11 @@ def workspace(maxlen, T, lex, second_order):
     tr = np.empty((maxlen if lex else 1, T, T))
     emit = np.empty((maxlen, T))
     delta = np.empty((maxlen, T))
-    bp = np.zeros((maxlen, T), dtype=np.int32)
+    # np.empty, not np.zeros: the decoders write every back-pointer they read (and np.zeros of
+    # int32 compiled for ~0.6 s of a first tag train)
+    bp = np.empty((maxlen, T), dtype=np.int32)
     m2 = maxlen if second_order else 1
     delta2 = np.empty((m2, T, T))
-    bp2 = np.zeros((m2, T, T), dtype=np.int32)
+    bp2 = np.empty((m2, T, T), dtype=np.int32)
     path = np.empty(maxlen, dtype=np.int64)
     return tr, emit, delta, bp, delta2, bp2, path

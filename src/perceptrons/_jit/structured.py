@@ -30,7 +30,7 @@ from perceptrons._jit.decode import column_maxima, decode_one, longest, present,
 from perceptrons._jit.rows import prefetch_row, row_axpy_col, row_scores
 
 
-@njit(**NJIT_STRICT)
+@njit(**dict(NJIT_STRICT, inline="always"))  # one use: not worth a compilation of its own
 def _force(forced, i, row):
     """A forced token scores −inf under every tag but its own."""
     if forced.shape[0] > 0 and forced[i] >= 0:
