@@ -78,9 +78,9 @@ def epoch_loop(dot, fastmath, ahead):
 def five_epochs(loop, A, yi, hugepages=True, unsigned=False):
     """Five epochs from zero weights; ``unsigned``: the index arrays viewed as uint32 (the same
     bits), so that numba compiles the gathers without its negative-index wraparound."""
-    ind, ptr = A.indices, A.indptr.astype(np.int32)
+    ind, ptr = A.indices, A.indptr
     if unsigned:
-        ind, ptr = ind.view(np.uint32), ptr.view(np.uint32)
+        ind, ptr = (a.astype(np.int32, copy=False).view(np.uint32) for a in (ind, ptr))
 
     def run():
         from numpy._core import multiarray

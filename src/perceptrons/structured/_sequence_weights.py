@@ -82,11 +82,9 @@ class RunningWeights:
         from perceptrons._jit.structured import nonzero_rows32
 
         stale = "_final_stale" in self.__dict__
-        if stale:
-            s = self._state
-            rows, n_kept, keep = nonzero_rows32(s["W"], s["U"], self._average_count())
-        else:
-            rows, n_kept, keep = nonzero_rows32(self.emission_weights(), np.zeros((0, 0)), 0.0)
+        s = self._state
+        final = (s["W"], s["U"], self._average_count()) if stale else (self.emission_weights(), np.zeros((0, 0)), 0.0)
+        rows, n_kept, keep = nonzero_rows32(*final)  # W − U / c, or W when c is 0
         W = rows[:n_kept].copy()  # not a view that would keep every row alive
         del rows
         if stale:
