@@ -216,6 +216,27 @@ def test_strings_decoded_at_once_are_checked():
     assert np.all(offsets >= 0)
 
 
+@settings(max_examples=200, deadline=None)
+@given(strings=st.lists(st.text(st.sampled_from(["a", "é", "日", "😀", " ", "\x00", "\n"]), max_size=5), max_size=20))
+def test_strings_round_trip(strings):
+    """Both ways of cutting the decoded table (a NUL after each string and one split; slices
+    when a string holds a NUL itself) give back the strings written, empty ones included."""
+    blob, offsets = pack_strings(strings)
+    assert ModelState("m", {}, {"b": blob, "o": offsets}).strings("b", "o") == strings
+
+
+def test_type_table_words_must_be_w_strings():
+    """Column 0 of the type table names 'w=' strings; a model whose word points at another
+    string (here the BOS marker, or an empty string at the end of the table) is refused."""
+    from perceptrons.structured.features import _start_with_w
+
+    blob, offsets = pack_strings(["<s>", "</s>", "w=dog", "s1=g", "w=", ""])
+    assert _start_with_w(blob, offsets, np.array([2, 4]))
+    assert not _start_with_w(blob, offsets, np.array([2, 0]))
+    assert not _start_with_w(blob, offsets, np.array([5]))
+    assert not _start_with_w(blob, offsets, np.array([3]))
+
+
 SMALL = [["The", "old", "man", "the", "boats", "."], ["Time", "flies", "like", "an", "arrow", "."]] * 3
 SMALL_TAGS = [["DET", "NOUN", "VERB", "DET", "NOUN", "PUNCT"], ["NOUN", "VERB", "ADP", "DET", "NOUN", "PUNCT"]] * 3
 

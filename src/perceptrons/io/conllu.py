@@ -289,8 +289,9 @@ def format_conllu(sentences, predicted, column="upos", conf=None):
             raise PerceptronsError("these sentences were read with keep_lines=False and cannot be written back")
         lines = list(sent.lines)
         probs = None if conf is None else conf[i]
+        cuts = 9 if probs is not None else col + 1  # the columns after are left whole
         for j, (li, tag) in enumerate(zip(sent.token_lines, tags)):
-            parts = lines[li].split("\t")
+            parts = lines[li].split("\t", cuts)
             parts[col] = tag
             if probs is not None:
                 parts[9] = _with_misc(parts[9], key, f"{probs[j]:.4f}")

@@ -44,6 +44,17 @@ def _positions(lengths):
     return np.arange(starts.shape[0], dtype=np.int64) - starts, np.repeat(lengths, lengths)
 
 
+def _start_with_w(blob, offsets, ids):
+    """Whether the strings ``ids`` (≥ 0) of a table (UTF-8 ``blob`` cut by ``offsets``) all
+    start with "w=": read from the bytes, 1 ms for a tagger's 20,000 words against 31 ms for as
+    many ``str.startswith``.
+    """
+    a = offsets[ids]
+    if not np.all(offsets[ids + 1] - a >= 2):
+        return False
+    return bool(np.all(blob[a] == ord("w")) and np.all(blob[a + 1] == ord("=")))
+
+
 class _Prepared(NamedTuple):
     """What the per-token passes read: token types and positions, the types' attribute ids,
     rare flags per token and per type row, the compiled templates and one-part columns per type.
@@ -352,7 +363,7 @@ class FeatureMap(IncrementalFit, CompiledTables):
         fm.type_table_ = st.array("type_table", ("int32",), (None, len(ATTRIBUTES)), lo=-1, hi=V)
         words = fm.type_table_[:, 0]
         st.require(
-            bool(np.all(words >= 0)) and all(strings[v].startswith("w=") for v in words.tolist()),
+            bool(np.all(words >= 0)) and _start_with_w(*fm._vocab_utf8[1:], words),
             "type_table",
             "column 0 must name each training word's 'w=' string",
         )
