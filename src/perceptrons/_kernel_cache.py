@@ -1,10 +1,10 @@
 """numba's on-disk cache of the kernels (:mod:`perceptrons._jit`), valid only for the sources
 that compiled them.
 
-numba stamps a cached function with the hash of its own source file and nothing else.  But a
-kernel compiles into its machine code the helpers it calls from other files: the overloads of
-``rows.py``, MurmurHash3 from ``murmur.py``, the flags of ``perceptrons._config``.  When only
-those files changed, numba loaded the old machine code.  Two ways get there: a ``git pull`` in
+numba stamps a cached function with its own source file (its hash; in older numba its time
+and size) and nothing else.  But a kernel compiles into its machine code the helpers it calls
+from other files: the overloads of ``rows.py``, MurmurHash3 from ``murmur.py``, the flags of
+``perceptrons._config``.  When only those files changed, numba loaded the old machine code.  Two ways get there: a ``git pull`` in
 a checkout, and ``pip install --upgrade``, which removes the files it installed and leaves
 numba's ``__pycache__/*.nbi`` and ``*.nbc`` behind.  The result was stale answers.  Had an
 argument's layout changed, it would have been reads out of bounds.
