@@ -223,27 +223,32 @@ class ModelState:
         # one decode of the whole blob: a tagger's 100,000 strings decoded one by one took most
         # of its loading time.  Each string is UTF-8 exactly when the blob is and every offset
         # falls on the first byte of a character (never on a continuation byte).
-        try:
-            text = blob.tobytes().decode("utf-8")
-        except UnicodeDecodeError as exc:
-            self._raise(blob_name, f"a string is not UTF-8 ({exc.reason})")
         first = (blob & 0xC0) != 0x80
         inner = offsets[(offsets > 0) & (offsets < blob.shape[0])]
         self.require(bool(np.all(first[inner])), blob_name, "a string is not UTF-8 (an offset splits a character)")
         n = offsets.shape[0] - 1
         if not np.any(blob == 0):
             # a NUL after each string, then one split: 12 ms for a tagger's 135,000 strings,
-            # against 52 ms for as many slices of ``text`` (string k's NUL lands at
-            # offsets[k + 1] + k, once the k NULs before it have moved it along)
+            # against 52 ms for as many slices of the text (string k's NUL lands at
+            # offsets[k + 1] + k, once the k NULs before it have moved it along).  NULs between
+            # characters leave the bytes UTF-8 exactly when the blob is.
             cut = np.zeros(blob.shape[0] + n, dtype=bool)
             cut[offsets[1:] + np.arange(n)] = True
             spaced = np.zeros(cut.shape[0], dtype=np.uint8)
             spaced[~cut] = blob
-            return spaced.tobytes().decode("utf-8").split("\x00")[:n]
+            return self._utf8(spaced, blob_name).split("\x00")[:n]
+        text = self._utf8(blob, blob_name)
         chars = np.zeros(blob.shape[0] + 1, dtype=np.int64)
         np.cumsum(first, out=chars[1:])
         bounds = chars[offsets].tolist()
         return [text[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+
+    def _utf8(self, data, name):
+        """The uint8 array ``data`` decoded as UTF-8; a failure names the array ``name``."""
+        try:
+            return data.tobytes().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            self._raise(name, f"a string is not UTF-8 ({exc.reason})")
 
     def sub(self, meta_key, array_prefix):
         """The nested state of a component (meta under ``meta_key``, arrays named ``prefix*``)."""

@@ -82,9 +82,11 @@ class RunningWeights:
         from perceptrons._jit.structured import nonzero_rows32
 
         stale = "_final_stale" in self.__dict__
-        s = self._state
-        final = (s["W"], s["U"], self._average_count()) if stale else (self.emission_weights(), np.zeros((0, 0)), 0.0)
-        rows, n_kept, keep = nonzero_rows32(*final)  # W − U / c, or W when c is 0
+        if stale:  # W − U / c from the running sums (W itself when c is 0)
+            final = (self._state["W"], self._state["U"], self._average_count())
+        else:
+            final = (self.emission_weights(), np.zeros((0, 0)), 0.0)
+        rows, n_kept, keep = nonzero_rows32(*final)
         W = rows[:n_kept].copy()  # not a view that would keep every row alive
         del rows
         if stale:
