@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from perceptrons import load_model
-from perceptrons._validation import PerceptronsError
+from perceptrons._validation import MAX_VISITS, PerceptronsError
 
 
 @pytest.fixture(scope="module")
@@ -346,3 +346,62 @@ def test_fuzzing_sample_in_subprocesses():
     assert not failures, failures[:5]
     assert sum(counts.values()) == 600
     assert counts.get("refused", 0) > 400 and counts.get("used", 0) > 30, counts  # both paths exercised
+
+
+@pytest.mark.parametrize(
+    "name,field",
+    [
+        ("voted", "state_count"),
+        ("averaged3", "state_count"),
+        ("kernel", "stream_count"),
+        ("kernel_avg3", "stream_alpha"),
+    ],
+)
+def test_visit_counters_past_2_53_are_refused(models, tmp_path, name, field):
+    # averaging weighs each update by the visit counter in float64, exact to 2**53; compiled
+    # int64 code would wrap at 2**63 (a voted model at 2**63 − 1 failed in partial_fit)
+    def change(meta, arrays):
+        arrays[field] = np.full_like(arrays[field], MAX_VISITS + 1)
+
+    refused(edited(models, name, tmp_path, change), field, str(MAX_VISITS + 1))
+
+
+@pytest.mark.parametrize(
+    "name,key",
+    [
+        ("perceptron", "n_updates"),
+        ("pocket", "pocket_updates"),
+        ("voted3", "n_vectors_dropped"),
+        ("kernel", "n_seen"),
+        ("kernel", "n_removed"),
+    ],
+)
+def test_counts_past_2_53_are_refused(models, tmp_path, name, key):
+    def change(meta, arrays):
+        (meta["state"] if key in meta["state"] else meta["state"]["model"])[key] = MAX_VISITS + 1
+
+    refused(edited(models, name, tmp_path, change), key, str(MAX_VISITS + 1))
+
+
+@pytest.mark.parametrize(
+    "name,field", [("voted", "state_count"), ("averaged3", "state_count"), ("kernel", "stream_count")]
+)
+def test_training_that_could_pass_the_visit_bound_is_refused_before_it_starts(models, tmp_path, name, field):
+    from perceptrons import save_model
+
+    X = np.random.default_rng(1).standard_normal((6, load_model(models[name]).n_features_in_))
+
+    def at(count):
+        est = load_model(edited(models, name, tmp_path, lambda m, a: a.update({field: np.array([count])})))
+        return est, est.classes_[np.arange(6) % len(est.classes_)]
+
+    est, y = at(MAX_VISITS - 5)  # six rows, one visit each: one too many
+    before = est.decision_function(X)
+    with pytest.raises(PerceptronsError, match=r"counted 9007199254740987 example visits.*6 more.*2\*\*53"):
+        est.partial_fit(X, y)
+    np.testing.assert_array_equal(est.decision_function(X), before)
+    est, y = at(MAX_VISITS - 6)  # exactly to the bound: trains, and the model saved loads again
+    est.partial_fit(X, y)
+    save_model(est, tmp_path / "full.npz")
+    again = load_model(tmp_path / "full.npz")
+    np.testing.assert_array_equal(again.decision_function(X), est.decision_function(X))

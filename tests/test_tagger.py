@@ -119,6 +119,11 @@ def test_min_count_drops_rare_features():
         ("l[9]", "bad feature template"),
         ("q[0]", "bad feature template"),
         ("l[0]|l[1]|l[2]", "at most two"),
+        # one spelling a template: no leading zero, no -0, no digits beyond ASCII, no newline
+        ("l[00]", "bad feature template"),
+        ("l[-0]", "bad feature template"),
+        ("l[\uff11]", "bad feature template"),
+        (["l[0]\n"], "bad feature template"),
     ],
 )
 def test_bad_templates(bad, match):

@@ -14,7 +14,7 @@ import scipy.sparse as sp
 
 from perceptrons._averaging import mean_of_iterates
 from perceptrons._memory import check_allocation
-from perceptrons._validation import PerceptronsError
+from perceptrons._validation import MAX_VISITS, PerceptronsError
 from perceptrons.kernel._train import DualState
 
 
@@ -208,13 +208,13 @@ def from_state(st, kernel, averaged, voted, budget):
         "gamma",
         f"expected a number > 0 for kernel={kernel!r}, else null; got {gamma}",
     )
-    n_seen = st.int("n_seen")
-    n_epochs = st.int("n_epochs")
+    n_seen = st.int("n_seen", hi=MAX_VISITS)
+    n_epochs = st.int("n_epochs", hi=MAX_VISITS)
     history = {
         "mistakes_per_epoch": st.list("mistakes_per_epoch", "int", length=n_epochs),
         "support_size_per_epoch": st.list("support_size_per_epoch", "int", length=n_epochs),
     }
-    counts = {k: st.int(k) for k in ("n_updates", "n_removed")}
+    counts = {k: st.int(k, hi=MAX_VISITS) for k in ("n_updates", "n_removed")}
     converged = st.bool("converged")
     rng = _rng_from(st)
     classes = st.labels("classes")
@@ -231,10 +231,10 @@ def from_state(st, kernel, averaged, voted, budget):
         "index": st.array("stream_index", ("int64",), (sv,), lo=0, hi=d if precomputed else max(n_seen, 1)),
         "A": st.array("stream_A", ("float64",), (sv, cols)),
         "U": st.array("stream_U", ("float64",), (sv if averaged else 0, cols)),
-        "alpha": st.array("stream_alpha", ("int64",), (sv,), lo=0),
+        "alpha": st.array("stream_alpha", ("int64",), (sv,), lo=0, hi=MAX_VISITS + 1),
         "b": st.array("stream_b", ("float64",), (cols,)),
         "ub": st.array("stream_ub", ("float64",), (cols,)),
-        "count": st.array("stream_count", ("int64",), (1,), lo=0),
+        "count": st.array("stream_count", ("int64",), (1,), lo=0, hi=MAX_VISITS + 1),
     }
     ring = S["ring"] = st.array("stream_ring", ("int64",), (None,), lo=0, hi=max(sv, 1))
     if budget:

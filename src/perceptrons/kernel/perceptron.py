@@ -23,6 +23,7 @@ from perceptrons._validation import (
     check_classes,
     check_param,
     check_same_classes,
+    check_visit_room,
     encode_labels,
     finite_scores,
     largest_magnitude,
@@ -366,6 +367,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         yi = encode_labels(y, self.classes_)
         scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
         S = self._stream
+        check_visit_room(int(S["count"][0]), X.shape[0])  # one epoch over the new rows
         s = S["X"].shape[0]
         Xc = np.ascontiguousarray(np.vstack([S["X"], X]))
         state = _stream.preload(S, Xc.shape[0], self._averaging(), self.budget, self.voted)

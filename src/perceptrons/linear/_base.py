@@ -25,6 +25,7 @@ from perceptrons._memory import check_allocation
 from perceptrons._readonly import writable
 from perceptrons._validation import (
     CALLBACK,
+    MAX_VISITS,
     RANDOM_STATE,
     Interval,
     Kind,
@@ -34,6 +35,7 @@ from perceptrons._validation import (
     check_classes,
     check_param,
     check_same_classes,
+    check_visit_room,
     encode_labels,
     finite_scores,
     fit_labels,
@@ -272,6 +274,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ the loop
     def _train(self, Xop, yi, scale, n_epochs, rng, callback, online):
         n = yi.shape[0]
+        check_visit_room(int(self._state["count"][0]), n * n_epochs)  # ≤ one visit per example an epoch
         self._stopped_by_callback = False
         self.converged_ = False
         random_mistake = self.order == "random-mistake" and not online
@@ -560,9 +563,9 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         """Restore from a :class:`~perceptrons.io.model_state.ModelState`: every field is
         checked (type, dtype, shape against the others, finiteness) before it is kept."""
         d = st.int("n_features_in", lo=1, hi=2**31 - 1)
-        self.n_epochs_ = st.int("n_epochs")
+        self.n_epochs_ = st.int("n_epochs", hi=MAX_VISITS)
         self.mistakes_per_epoch_ = st.list("mistakes_per_epoch", "int", length=self.n_epochs_)
-        self.n_updates_ = st.int("n_updates")
+        self.n_updates_ = st.int("n_updates", hi=MAX_VISITS)
         self.converged_ = st.bool("converged")
         binary = st.bool("binary")
         self.classes_ = st.labels("classes")
@@ -578,7 +581,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         s["b"] = st.array("state_b", ("float64",), (nb,))
         s["u"] = st.array("state_u", ("float64",), shape if self._averaging else (0,) + shape[1:])
         s["ub"] = st.array("state_ub", ("float64",), (nb,))
-        s["count"] = st.array("state_count", ("int64",), (1,), lo=0)
+        s["count"] = st.array("state_count", ("int64",), (1,), lo=0, hi=MAX_VISITS + 1)
         self.coef_ = st.array("coef", FLOATS, (1 if binary else k, d))
         self.intercept_ = st.array("intercept", FLOATS, (nb,))
         self.n_features_in_ = d

@@ -9,7 +9,7 @@ import numpy as np
 from perceptrons._jit import linear as K
 from perceptrons._jit.pocket import pocket_epoch_binary, pocket_epoch_multiclass
 from perceptrons._jit.rows import dense_ahead
-from perceptrons._validation import Kind
+from perceptrons._validation import MAX_VISITS, Kind
 from perceptrons.linear._base import LinearPerceptronBase
 
 if TYPE_CHECKING:
@@ -181,5 +181,5 @@ class PocketPerceptron(LinearPerceptronBase):
         s["perr"] = st.array("state_perr", ("float64",), (1,))
         st.require(s["perr"][0] >= 0, "state_perr", "expected a count of errors ≥ 0")
         self.pocket_errors_ = st.list("pocket_errors", "float", length=self.n_epochs_)
-        self.pocket_updates_ = st.int("pocket_updates")
+        self.pocket_updates_ = st.int("pocket_updates", hi=MAX_VISITS)
         return self

@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 from perceptrons._jit import linear as K
 from perceptrons._jit import vote as KV
 from perceptrons._readonly import read_only
-from perceptrons._validation import Interval, finite_scores, score_overflow
+from perceptrons._validation import MAX_VISITS, Interval, finite_scores, score_overflow
 from perceptrons.io.model_state import FLOATS
 from perceptrons.linear._base import LinearPerceptronBase
 
@@ -283,7 +283,7 @@ class VotedPerceptron(LinearPerceptronBase):
         self.vector_intercepts_ = st.array("vector_intercepts", FLOATS, (m,) if binary else (m, k))
         self.vector_counts_ = st.array("vector_counts", ("int64",), (m,), lo=0)
         self.n_vectors_ = m
-        self.n_vectors_dropped_ = st.int("n_vectors_dropped")
+        self.n_vectors_dropped_ = st.int("n_vectors_dropped", hi=MAX_VISITS)
         st.require(
             int(self.vector_counts_[-1]) <= int(self._state["count"][0]),
             "vector_counts",

@@ -7,6 +7,8 @@ the restored values; the estimator sets its own attributes from them.
 
 import numpy as np
 
+from perceptrons._validation import MAX_VISITS
+
 #: the fitted attributes restored besides the weights (set by the estimator under these names)
 FITTED = (
     "classes_",
@@ -83,7 +85,7 @@ def from_state(st, markov_order):
     trans = st.array("trans", FLOATS, (T, T)).astype(np.float64)
     trans2 = st.array("trans2", FLOATS, (T, T, T) if markov_order == 2 else (0, 0, 0)).astype(np.float64)
     start, stop = (st.array(k, FLOATS, (T,)).astype(np.float64) for k in ("start", "stop"))
-    n_epochs = st.int("n_epochs")
+    n_epochs = st.int("n_epochs", hi=MAX_VISITS)
     best_epoch = st.int("best_epoch", hi=n_epochs)
     converged = st.bool("converged")
     mistakes = st.list("mistakes_per_epoch", "int", length=n_epochs)

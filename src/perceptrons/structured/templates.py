@@ -88,7 +88,9 @@ CLUSTER = (
 )
 TEMPLATE_SETS = {"basic": BASIC, "rich": RICH}
 
-_PART = re.compile(r"^([a-z0-9]+)\[(-?\d+)\]$")
+#: one part, written one way only: ASCII digits, no leading zero, no "-0" (``\d`` would take "１",
+#: and ``$`` a trailing newline), so that two spellings never make the same template twice
+_PART = re.compile(r"([a-z0-9]+)\[(0|-?[1-9][0-9]*)\]")
 
 #: the most templates a feature map takes.  The rich set has 43, with clusters 58; the tables
 #: of prediction are (templates × attribute values), so a model file listing more would make
@@ -122,7 +124,7 @@ def parse_templates(templates):
             continue
         parts = []
         for p in t.split("|"):
-            m = _PART.match(p)
+            m = _PART.fullmatch(p)
             if not m or m.group(1) not in _A or abs(int(m.group(2))) > 5:
                 raise PerceptronsError(
                     f"bad feature template {t!r}: expected 'attr[offset]' parts joined by '|', attr in {list(ATTRIBUTES)}, |offset| ≤ 5"
