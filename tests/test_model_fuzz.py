@@ -366,6 +366,15 @@ def test_visit_counters_past_2_53_are_refused(models, tmp_path, name, field):
     refused(edited(models, name, tmp_path, change), field, str(MAX_VISITS + 1))
 
 
+def test_a_vote_count_past_2_53_is_refused_also_before_the_last(models, tmp_path):
+    # the last vector's count is checked against the visit counter; the others only by the bound
+    def change(meta, arrays):
+        arrays["vector_counts"] = arrays["vector_counts"].copy()
+        arrays["vector_counts"][0] = MAX_VISITS + 1
+
+    refused(edited(models, "voted3", tmp_path, change), "vector_counts", str(MAX_VISITS + 1))
+
+
 @pytest.mark.parametrize(
     "name,key",
     [

@@ -281,7 +281,7 @@ class VotedPerceptron(LinearPerceptronBase):
         m = self.vectors_.shape[0]
         st.require(m >= 1, "vectors", "expected at least one vector")
         self.vector_intercepts_ = st.array("vector_intercepts", FLOATS, (m,) if binary else (m, k))
-        self.vector_counts_ = st.array("vector_counts", ("int64",), (m,), lo=0)
+        self.vector_counts_ = st.array("vector_counts", ("int64",), (m,), lo=0, hi=MAX_VISITS + 1)
         self.n_vectors_ = m
         self.n_vectors_dropped_ = st.int("n_vectors_dropped", hi=MAX_VISITS)
         st.require(
