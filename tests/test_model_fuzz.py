@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from perceptrons import load_model
-from perceptrons._validation import MAX_VISITS, PerceptronsError
+from perceptrons._validation import PerceptronsError
+from perceptrons._visits import MAX_VISITS
 
 
 @pytest.fixture(scope="module")

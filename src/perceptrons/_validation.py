@@ -23,21 +23,6 @@ class PerceptronsTypeError(PerceptronsError, TypeError):
     """
 
 
-#: the most example visits a model may count.  Averaging weighs each update by the visit counter
-#: in float64, exact for integers up to 2**53 only; compiled int64 code would wrap at 2**63.
-MAX_VISITS = 2**53
-
-
-def check_visit_room(count, visits):
-    """Refuse a training call that could carry the visit counter ``count`` past
-    :data:`MAX_VISITS` with up to ``visits`` more visits (a loaded model near the bound)."""
-    if count + visits > MAX_VISITS:
-        raise PerceptronsError(
-            f"the model has counted {count} example visits, and this call may make {visits} more: "
-            f"past 2**53 ({MAX_VISITS}), where the averaged weights are no longer exact"
-        )
-
-
 #: the remedy for scores that overflow although every input value is finite
 SCALE_FEATURES = "scale the features, e.g. with sklearn.preprocessing.StandardScaler"
 

@@ -14,7 +14,8 @@ import scipy.sparse as sp
 
 from perceptrons._averaging import mean_of_iterates
 from perceptrons._memory import check_allocation
-from perceptrons._validation import MAX_VISITS, PerceptronsError
+from perceptrons._validation import PerceptronsError
+from perceptrons._visits import MAX_VISITS
 from perceptrons.kernel._train import DualState
 
 

@@ -23,7 +23,6 @@ from perceptrons._validation import (
     check_classes,
     check_param,
     check_same_classes,
-    check_visit_room,
     encode_labels,
     finite_scores,
     largest_magnitude,
@@ -33,6 +32,7 @@ from perceptrons._validation import (
     validate_data,
     validate_params,
 )
+from perceptrons._visits import check_visit_room
 from perceptrons.kernel import _stream
 from perceptrons.kernel._cache import make_cache
 from perceptrons.kernel._predict import DualModel, block_scores

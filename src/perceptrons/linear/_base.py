@@ -25,7 +25,6 @@ from perceptrons._memory import check_allocation
 from perceptrons._readonly import writable
 from perceptrons._validation import (
     CALLBACK,
-    MAX_VISITS,
     RANDOM_STATE,
     Interval,
     Kind,
@@ -35,7 +34,6 @@ from perceptrons._validation import (
     check_classes,
     check_param,
     check_same_classes,
-    check_visit_room,
     encode_labels,
     finite_scores,
     fit_labels,
@@ -47,6 +45,7 @@ from perceptrons._validation import (
     validate_data,
     validate_params,
 )
+from perceptrons._visits import MAX_VISITS, check_visit_room
 from perceptrons.io.model_state import FLOATS
 
 if TYPE_CHECKING:

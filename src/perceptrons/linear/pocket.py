@@ -9,7 +9,8 @@ import numpy as np
 from perceptrons._jit import linear as K
 from perceptrons._jit.pocket import pocket_epoch_binary, pocket_epoch_multiclass
 from perceptrons._jit.rows import dense_ahead
-from perceptrons._validation import MAX_VISITS, Kind
+from perceptrons._validation import Kind
+from perceptrons._visits import MAX_VISITS
 from perceptrons.linear._base import LinearPerceptronBase
 
 if TYPE_CHECKING:

@@ -12,7 +12,8 @@ from sklearn.utils.validation import check_is_fitted
 from perceptrons._jit import linear as K
 from perceptrons._jit import vote as KV
 from perceptrons._readonly import read_only
-from perceptrons._validation import MAX_VISITS, Interval, finite_scores, score_overflow
+from perceptrons._validation import Interval, finite_scores, score_overflow
+from perceptrons._visits import MAX_VISITS
 from perceptrons.io.model_state import FLOATS
 from perceptrons.linear._base import LinearPerceptronBase
 
