@@ -57,7 +57,7 @@ def connect(client=None, n_workers=None, dashboard=False):
     # the scratch directory is the fit's own, removed with it (Dask leaves its lock files in the
     # system's temporary directory even after a clean close)
     with _quiet(), cleanup_on_signals(), _scratch():
-        with _sigint_ignored():
+        with _sigint_held() as replay:
             cluster = distributed.LocalCluster(
                 n_workers=n,
                 threads_per_worker=1,
@@ -67,9 +67,10 @@ def connect(client=None, n_workers=None, dashboard=False):
                 # on the dashboard's port 8787: a second cluster on the machine warned of a clash
                 scheduler_kwargs=None if address else {"dashboard_address": ":0"},
             )
-        with cluster, distributed.Client(cluster) as c:
-            c.run(_quiet_worker_logs)
-            yield c
+            with cluster, distributed.Client(cluster) as c:
+                replay()
+                c.run(_quiet_worker_logs)
+                yield c
 
 
 @contextlib.contextmanager
@@ -123,28 +124,53 @@ def _handshake(distributed, address):
 
 
 @contextlib.contextmanager
-def _sigint_ignored():
-    """Start the worker processes with Ctrl-C ignored: a terminal's Ctrl-C reaches the whole
-    process group, and workers killed by it would lose their shards while the client, which
-    handles the interrupt, stops the fit and closes them in order.  (A process started with
-    SIGINT ignored keeps ignoring it: Python installs its handler only over the default.)
+def _sigint_held():
+    """Start the worker processes with SIGINT blocked, and hold a Ctrl-C typed meanwhile until
+    the cluster is up: ``replay()``, called inside the cluster's ``with`` block, gives it to the
+    handler that was there before (the command's flag, or Python's ``KeyboardInterrupt``), so
+    that the cluster is closed in order on the way out.
 
-    The client ignores a Ctrl-C typed in those few seconds too: the disposition is the
-    process's, and blocking SIGINT in this thread alone does not hold it, since a native thread
-    (a BLAS pool's) takes the signal and drops it; the workers, spawned from Dask's threads,
-    would not inherit a mask either.  A second Ctrl-C, once they are up, stops the fit.
+    A terminal's Ctrl-C reaches the whole process group; workers killed by it would lose their
+    shards while the client, which handles the interrupt, stops the fit and closes them.  A
+    thread inherits the signal mask of the thread that starts it, and a process that of the
+    thread that spawns it, across ``exec`` too: Dask's threads, started here, and the worker
+    processes they spawn (those a nanny starts again later too) keep SIGINT blocked for good.
+    The handler is the process's, so a Ctrl-C taken meanwhile by a thread started before (a
+    BLAS pool's) reaches it too.  Ignoring SIGINT instead, as this did before, also kept it from
+    the workers, but dropped a Ctrl-C typed in those seconds: the fit ran on and wrote its model.
     """
     import signal
     import threading
+    from multiprocessing import resource_tracker
 
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield lambda: None
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # started before the mask: launching it unblocks SIGINT in the launching thread (CPython's
+    # resource tracker unblocks rather than restoring the mask), which Dask's thread would pass on
+    resource_tracker.ensure_running()
+    hit = threading.Event()
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is not None:  # None: a handler not set from Python, left alone
+        signal.signal(signal.SIGINT, lambda signum, frame: hit.set())
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    done = False
+
+    def replay():
+        nonlocal done
+        if done:
+            return
+        done = True
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a pending Ctrl-C reaches hit here
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+        if hit.is_set():
+            signal.raise_signal(signal.SIGINT)
+
     try:
-        yield
+        yield replay
     finally:
-        signal.signal(signal.SIGINT, previous)
+        replay()
 
 
 def _n_workers(n):
