@@ -407,7 +407,7 @@ def test_training_that_could_pass_the_visit_bound_is_refused_before_it_starts(mo
 
     est, y = at(MAX_VISITS - 5)  # six rows, one visit each: one too many
     before = est.decision_function(X)
-    with pytest.raises(PerceptronsError, match=r"counted 9007199254740987 example visits.*6 more.*2\*\*53"):
+    with pytest.raises(PerceptronsError, match=rf"counted {MAX_VISITS - 5} example visits.*6 more.*2\*\*53"):
         est.partial_fit(X, y)
     np.testing.assert_array_equal(est.decision_function(X), before)
     est, y = at(MAX_VISITS - 6)  # exactly to the bound: trains, and the model saved loads again
