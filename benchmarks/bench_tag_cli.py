@@ -17,6 +17,9 @@ timed beside the in-memory ``tag train``, its anchor.
 Cyrillic ones (FORM and LEMMA columns; NLTK trains on the mapped words too): the same words and
 tags, in a script beyond ASCII, two bytes of UTF-8 a letter.
 
+``tag predict`` runs on the kernels compiled ahead of time at install (``perceptrons._aot``);
+the same command on numba's JIT alone (``PERCEPTRONS_NO_AOT=1``) is timed beside it.
+
 ``--predict-only`` times ``tag predict`` and its anchors alone (no training runs but the one that
 makes the model).
 
@@ -25,6 +28,7 @@ Run:  python benchmarks/bench_tag_cli.py [--data ../shared/data] [--repeats 3] [
 """
 
 import argparse
+import os
 import resource
 import statistics
 import subprocess
@@ -38,6 +42,8 @@ from _common import compile_bytecode
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data"
 CLI = [sys.executable, "-m", "perceptrons"]
+#: the environment of a run on numba's JIT alone: the kernels compiled ahead of time turned off
+JIT_ONLY = {**os.environ, "PERCEPTRONS_NO_AOT": "1"}
 #: the smallest numba program of the command line: its module (and click), numpy and numba
 #: imported, one call of a function from numba's cache (whose loading first fills numba's
 #: registries), the collector as ``perceptrons.cli.main`` sets it
@@ -74,16 +80,16 @@ def transliterated(src, dst, table):
             g.write("\t".join(cols))
 
 
-def wall(cmd):
+def wall(cmd, env=None):
     """Seconds of a child process, start to exit; its failure is ours."""
-    return timed(cmd)[0]
+    return timed(cmd, env)[0]
 
 
-def timed(cmd):
+def timed(cmd, env=None):
     """(wall, CPU) seconds of a child process: start to exit, and its user + system time."""
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     t1 = time.perf_counter()
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     return t1 - t0, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
@@ -132,7 +138,9 @@ def main():
         wall(train_cmd)  # compiles whatever the numba cache lacks; then warm
         for cmd in (predict_cmd, conf_cmd, floor_cmd):
             wall(cmd)
+        wall(predict_cmd, JIT_ONLY)
         ours, nltk, ours_cpu, nltk_cpu, streamed, predict, conf, bare, imports, floor = ([] for _ in range(10))
+        jitted, numpy_only = [], []
         for r in range(args.repeats):
             if not args.predict_only:
                 for times, cpu, (w, c) in ((ours, ours_cpu, timed(train_cmd)), (nltk, nltk_cpu, nltk_train(tagged))):
@@ -141,14 +149,20 @@ def main():
                 streamed.append(wall(stream_cmd))
             for _ in range(3):  # short runs: several per repeat, interleaved with their anchors
                 predict.append(wall(predict_cmd))
+                jitted.append(wall(predict_cmd, JIT_ONLY))
                 conf.append(wall(conf_cmd))
                 bare.append(wall([sys.executable, "-c", "pass"]))
                 imports.append(wall([sys.executable, "-c", "import numpy, numba"]))
+                numpy_only.append(wall([sys.executable, "-c", "import numpy"]))
                 floor.append(wall(floor_cmd))
             print(
                 f"run {r + 1}/{args.repeats}: tag predict {predict[-1]:.2f} s, floor {floor[-1]:.2f} s", file=sys.stderr
             )
     med = statistics.median
+    from perceptrons._aot import compiled_module
+
+    aot = "compiled ahead of time" if compiled_module() is not None else "NOT compiled ahead of time (JIT)"
+    print(f"the tagger's kernels: {aot}")
     print(
         f"UD English EWT ({args.script} letters): {n_tokens:,} training tokens, 5 epochs; predict on test, {n_test:,} tokens; "
         f"medians of {args.repeats} (train) and {3 * args.repeats} (predict) interleaved runs"
@@ -165,11 +179,22 @@ def main():
         ]
     rows += [
         ("process `tag predict` test.conllu, s", f"{med(predict):.2f}", "target <= 1.5"),
+        (
+            "  the same on the JIT (PERCEPTRONS_NO_AOT=1), s",
+            f"{med(jitted):.2f}",
+            f"{med(jitted) / med(predict):.2f}x the time",
+        ),
         ("  with --confidence (each tag's probability), s", f"{med(conf):.2f}", ""),
         ("  python -c pass, s", f"{med(bare):.2f}", ""),
+        ("  python -c 'import numpy', s", f"{med(numpy_only):.2f}", ""),
         ("  python -c 'import numpy, numba', s", f"{med(imports):.2f}", ""),
         ("  the smallest numba program (FLOOR), s", f"{med(floor):.2f}", ""),
-        ("  `tag predict` above that floor, s", f"{med(p - f for p, f in zip(predict, floor)):.2f}", "run by run"),
+        (
+            "  `tag predict` above `import numpy`, s",
+            f"{med(p - n for p, n in zip(predict, numpy_only)):.2f}",
+            "run by run",
+        ),
+        ("  the JIT's `tag predict` above FLOOR, s", f"{med(j - f for j, f in zip(jitted, floor)):.2f}", "run by run"),
     ]
     w = [max(len(r[i]) for r in rows) for i in range(3)]
     for r in rows:

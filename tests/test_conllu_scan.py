@@ -60,7 +60,7 @@ def test_the_compiled_pass_reads_what_the_reader_reads(tmp_path, text, column, k
 
 
 def test_more_tags_than_the_table_holds_are_read_line_by_line(tmp_path):
-    from perceptrons._jit.conllu_scan import TAG_SLOTS
+    from perceptrons.io.conllu_bytes import TAG_SLOTS
 
     path = tmp_path / "many.conllu"
     for n_tags, scanned in ((TAG_SLOTS // 2, True), (TAG_SLOTS // 2 + 1, False)):

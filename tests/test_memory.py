@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 
 from perceptrons import AveragedPerceptron, Perceptron
-from perceptrons._jit.rows import kernel_operand
+from perceptrons._kernel_operand import kernel_operand
 
 # Short runs on data that are not separable, by design here: not converging is expected.
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
@@ -76,7 +76,7 @@ def test_csr_int64_indices_accepted_and_equal_to_int32():
 
 
 def test_weight_dtype_follows_the_sparse_values():
-    from perceptrons._jit.rows import weight_dtype
+    from perceptrons._kernel_operand import weight_dtype
 
     A = sp.random(100, 30, density=0.2, format="csr", random_state=2)
     y = np.arange(100) % 2

@@ -376,7 +376,7 @@ def test_loops_given_none_equal_loops_given_the_arrays(storage, k):
     """perm, u and log given as None are compiled out (_jit/visits.py): the same pass as with the
     identity permutation, averaging sums and a log that are there but hold nothing, bit for bit."""
     from perceptrons._jit import linear as K
-    from perceptrons._jit.rows import kernel_operand
+    from perceptrons._kernel_operand import kernel_operand
 
     X, y = int_data(11, n=50, d=6, k=k, density=0.7)
     Xop = kernel_operand(STORAGES[storage](X))

@@ -17,31 +17,12 @@ numba compiles again and overwrites it.  numba's index files keep the stamp, so 
 costs nothing at a call.  Functions of other packages fall through to numba's own locators.
 """
 
-import functools
-import hashlib
 from pathlib import Path
 
 from numba.core import caching
 
-_JIT = Path(__file__).resolve().parent / "_jit"
-#: the modules outside the kernels' directory that they import
-_IMPORTED = ("_config.py", "_readonly.py")
-
-
-@functools.cache
-def sources_digest():
-    """SHA-256 of the sources the kernels are made of: the modules of :mod:`perceptrons._jit` and
-    :data:`_IMPORTED`, by name and content (read once a process, ~2 ms).  A source that cannot
-    be read as a file (a package imported from a zip archive) counts by its name alone."""
-    h = hashlib.sha256()
-    for path in sorted(_JIT.glob("*.py")) + [_JIT.parent / name for name in _IMPORTED]:
-        try:
-            data = path.read_bytes()
-        except OSError:
-            data = b""
-        h.update(f"{path.name}\0{len(data)}\0".encode())
-        h.update(data)
-    return h.hexdigest()
+from perceptrons._sources import JIT as _JIT
+from perceptrons._sources import sources_digest
 
 
 def _twin(base):

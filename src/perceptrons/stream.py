@@ -173,7 +173,7 @@ def _top_feature(ec):
     """The largest ``|x|`` of the epoch cache's rows: one more pass over them, made only for a
     model whose weights are so small that its scores may have lost their features.
     """
-    from perceptrons._jit.rows import operand_values
+    from perceptrons._kernel_operand import operand_values
 
     return max((largest_magnitude(operand_values(b.operand())) for b in ec.blocks()), default=0.0)
 

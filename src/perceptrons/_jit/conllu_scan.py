@@ -14,10 +14,8 @@ from numba import njit
 from perceptrons._config import NJIT_STRICT
 from perceptrons._jit.intern import intern
 
-#: returned as the token count when the file needs the line-by-line reader
+#: returned as the token count (the only negative one) when the file needs the line-by-line reader
 FALLBACK = -1
-#: slots of the tags' hash table; a file with more than half as many distinct tags falls back
-TAG_SLOTS = 1 << 13
 
 
 @njit(**NJIT_STRICT)

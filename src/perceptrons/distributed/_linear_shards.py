@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perceptrons._jit.rows import kernel_operand
+from perceptrons._kernel_operand import kernel_operand
 from perceptrons._validation import PerceptronsError, encode_labels, largest_magnitude, sample_scale
 from perceptrons.distributed._inputs import file_stamps, first_changed, split_rows
 from perceptrons.io.labels import file_labels

@@ -229,7 +229,7 @@ def _from_arrays(client, estimator, X, y, sample_weight, S):
     scale = sample_scale(sample_weight, estimator.class_weight, yi, classes, X.shape[0])
     pieces = ls.array_shards(X, yi, scale, S)
     shard_set = Shards(client, [lambda c, p=p: c.scatter(p, hash=False) for p in pieces])
-    from perceptrons._jit.rows import kernel_operand, operand_values, weight_dtype
+    from perceptrons._kernel_operand import kernel_operand, operand_values, weight_dtype
 
     shard_set.w_dtype = weight_dtype(pieces[0].X)
     shard_set.top_feature = lambda: largest_magnitude(operand_values(kernel_operand(X)))
@@ -307,7 +307,7 @@ def _from_raw(client, estimator, makers, width):
         for f, s in zip(raw.futures, summaries)
     ]
     ready = Shards(client, makers)
-    # the weights' dtype by the rule of the in-memory fit (perceptrons._jit.rows.weight_dtype)
+    # the weights' dtype by the rule of the in-memory fit (perceptrons._kernel_operand.weight_dtype)
     float32 = summaries[0]["sparse"] and {s["dtype"] for s in summaries} <= {None, "<f4"}
     ready.w_dtype = np.float32 if float32 else np.float64
     ready.top_feature = lambda: max(s["top"] for s in summaries)

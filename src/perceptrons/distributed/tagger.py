@@ -178,7 +178,7 @@ def fit_sequences(
     ----------
     McDonald, Hall & Mann (2010); Collins (2002).
     """
-    from perceptrons._jit.rows import is_binary, kernel_operand
+    from perceptrons._kernel_operand import is_binary, kernel_operand
     from perceptrons.structured.sequence import SequencePerceptron
 
     owner = "distributed.fit_sequences"

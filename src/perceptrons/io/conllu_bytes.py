@@ -8,7 +8,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from perceptrons._aot import kernel
 from perceptrons.io.conllu import _column
+
+#: slots of the tags' hash table; a file with more than half as many distinct tags falls back
+TAG_SLOTS = 1 << 13
 
 
 @dataclass
@@ -46,8 +50,7 @@ def scan_bytes(data, col, keep_text=False):
     tag column index ``col``: a :class:`Scan`, which may hold no sentence, or None when the
     bytes must be read line by line.
     """
-    from perceptrons._jit.conllu_scan import FALLBACK, TAG_SLOTS, scan_conllu
-
+    scan_conllu = kernel("scan_conllu")
     raw = np.frombuffer(data, dtype=np.uint8)
     text = None
     try:
@@ -65,7 +68,7 @@ def scan_bytes(data, col, keep_text=False):
     n_words, n_sent, n_forms, n_tags = scan_conllu(
         raw, col, word, tag, token_line, sent_first, sent_lines, sent_tok, *spans
     )
-    if n_words == FALLBACK:
+    if n_words < 0:  # the scan's FALLBACK
         return None
     forms, tags = (
         [data[a:b].decode("utf-8") for a, b in zip(starts[:m].tolist(), ends[:m].tolist())]

@@ -20,7 +20,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from perceptrons._jit import linear as K
-from perceptrons._jit.rows import dense_ahead, is_binary, kernel_operand, operand_values, weight_dtype
+from perceptrons._jit.rows import dense_ahead
+from perceptrons._kernel_operand import is_binary, kernel_operand, operand_values, weight_dtype
 from perceptrons._memory import check_allocation
 from perceptrons._readonly import writable
 from perceptrons._validation import (
@@ -457,7 +458,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
     def _widen_unless_exact(self, Xop, scale):
         """float64 weights from here on, unless float32 ones stay exact or were asked for.
 
-        Binary CSR gets float32 weights (:func:`~perceptrons._jit.rows.weight_dtype`) because
+        Binary CSR gets float32 weights (:func:`~perceptrons._kernel_operand.weight_dtype`) because
         its updates are whole numbers; with a sample or class weight that is not whole, or
         random initial weights, they are not, and float32 rounded them (weights ~1e-5 off the
         same fit on dense rows).  The float32 weights so far are exact, so widening changes none.

@@ -3,7 +3,7 @@ arrays the ``_jit`` compiled loops read, in the operand convention of :mod:`perc
 
 import numpy as np
 
-from perceptrons._jit.rows import kernel_operand
+from perceptrons._kernel_operand import kernel_operand
 from perceptrons._memory import check_allocation
 from perceptrons._validation import PerceptronsError, check_bool
 

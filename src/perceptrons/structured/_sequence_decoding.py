@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._jit.rows import kernel_operand
+from perceptrons._kernel_operand import kernel_operand
 from perceptrons._validation import PerceptronsError, check_bool, overflow_error, seed_of
 from perceptrons.structured import _sequence_state as sequence_state
 from perceptrons.structured._operands import (

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._jit.rows import is_binary, kernel_operand, operand_values
+from perceptrons._kernel_operand import is_binary, kernel_operand, operand_values
 from perceptrons._readonly import writable
 from perceptrons._validation import (
     CALLBACK,

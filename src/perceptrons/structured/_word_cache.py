@@ -17,9 +17,7 @@ import threading
 
 import numpy as np
 
-from perceptrons._jit.decode import column_maxima
-from perceptrons._jit.features import key_filter
-from perceptrons._jit.word_cache import cache_words, scores_cached, tag_cached, word_emissions
+from perceptrons._aot import kernel
 from perceptrons._validation import PerceptronsTypeError
 from perceptrons.structured._operands import check_tables, none_if_empty, table_bytes
 from perceptrons.structured.decoders import decoder_code
@@ -58,7 +56,7 @@ class WordCache:
         self.W = model.emission_weights()
         self.pairs, self.spec, self.hashed, self.n_values = features.conjunction_tables()
         n_keys = int((features.ptr_[self.pairs + 1] - features.ptr_[self.pairs]).sum())  # the conjunctions
-        self.filter = key_filter(self.hashed, max(12, (16 * n_keys).bit_length()))  # ~16 bits a key
+        self.filter = kernel("key_filter")(self.hashed, max(12, (16 * n_keys).bit_length()))  # ~16 bits a key
         luts, one, attr, bias, withhold, self.ks, slot = features.one_part_tables()
         self._one_part = (luts, one, attr, bias, withhold, slot)  # word_emissions' tables
         self._known = (
@@ -70,7 +68,7 @@ class WordCache:
         trans2 = none_if_empty(np.ascontiguousarray(model.coef_trans2_, dtype=np.float64))
         self.decoding = (
             trans,
-            column_maxima(trans),  # the decoder's bound, once per model rather than per call
+            kernel("column_maxima")(trans),  # the decoder's bound, once per model rather than per call
             trans2,
             np.ascontiguousarray(model.coef_init_, dtype=np.float64),
             np.ascontiguousarray(model.coef_final_, dtype=np.float64),
@@ -88,7 +86,7 @@ class WordCache:
         fm = self.features
         rows = _Rows(64, self.ks.shape[0], self.W.shape[1], fm.type_table_.shape[1])
         rows.attrs[0], rows.attrs[1] = fm.vocab_[BOS], fm.vocab_[EOS]
-        word_emissions(rows.attrs[:2], rows.rare[:2], *self._one_part, self.W, rows.emit[:2])
+        kernel("word_emissions")(rows.attrs[:2], rows.rare[:2], *self._one_part, self.W, rows.emit[:2])
         rows.n = 2
         return rows
 
@@ -188,7 +186,7 @@ class WordCache:
         lengths = np.fromiter(map(len, new), dtype=np.int64, count=len(new))
         lower, parts = unicode_parts(new, ascii_only=text.isascii())
         args = (*self._known, *self._one_part, self.W, state.attrs, state.rare, state.emit, lo)
-        cache_words(raw, lengths, lower, parts, fm.cluster_attribute_ids(new), *self._vocab, *args)
+        kernel("cache_words")(raw, lengths, lower, parts, fm.cluster_attribute_ids(new), *self._vocab, *args)
 
     def tag(self, rows, state, offsets, use_tagdict=True):
         """Tag indices (n_tokens,) int64 of the sentences ``offsets`` (n_sentences + 1,) over
@@ -200,9 +198,9 @@ class WordCache:
             check_tables(offsets, trans.shape[0], False, trans2 is not None)
         if rows.shape[0] >= SPLIT_TOKENS:
             args = (*self._scoring(state, use_tagdict), trans, top, trans2, start, stop, decoder, out)
-            _by_sentences(tag_cached, rows, offsets, args)
+            _by_sentences(kernel("tag_cached"), rows, offsets, args)
             return out
-        tag_cached(
+        kernel("tag_cached")(
             rows,
             offsets,
             self.ks,
@@ -229,6 +227,8 @@ class WordCache:
     def scores(self, rows, state, offsets, use_tagdict=True):
         """The emission scores (n_tokens, n_classes) that :meth:`tag` decodes, bit for bit;
         ``use_tagdict=False``: the tag dictionary's words are not forced to their tag."""
+        from perceptrons._jit.word_cache import scores_cached  # not compiled ahead: a rarer path
+
         out = np.empty((rows.shape[0], self.W.shape[1]))
         _by_sentences(scores_cached, rows, offsets, (*self._scoring(state, use_tagdict), out))
         return out
