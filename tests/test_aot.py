@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from numba import typeof, types
 from numba.core.errors import NumbaError
 
-from perceptrons import Tagger, _aot, save_model
+from perceptrons import Tagger, _aot, _aot_build, save_model
 from perceptrons._aot_build import _numba_type
 from perceptrons._aot_spec import EXPORTS, Slot, parse
 from perceptrons.io.conllu import read_conllu
@@ -54,6 +54,15 @@ def test_a_stale_or_disabled_module_is_not_used(monkeypatch):
     finally:
         fresh()
     assert isinstance(_aot.kernel("tag_cached"), _aot._Checked)
+
+
+def test_make_aot_leaves_a_current_module_alone_when_it_is_turned_off(monkeypatch):
+    """``--if-stale`` asks whether the module is current, not whether this process may use it."""
+    path = _aot_build.default_path()
+    before = path.stat().st_mtime_ns
+    monkeypatch.setenv(_aot.OFF, "1")
+    _aot_build.main(["--if-stale"])
+    assert path.stat().st_mtime_ns == before
 
 
 DTYPES = ["u1", "i4", "i8", "u8", "f4", "f8", "b1", ">i8", "<f8"]

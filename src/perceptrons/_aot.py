@@ -42,6 +42,12 @@ def compiled_module():
     :data:`OFF`, or by ``NUMBA_DISABLE_JIT``, which asks for the kernels' Python bodies)."""
     if os.environ.get(OFF, "0") not in ("", "0") or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return None
+    return built_module()
+
+
+def built_module():
+    """The compiled module if it is there and carries :func:`stamp`, whatever the environment
+    asks (``make aot`` builds it only when it is not)."""
     try:
         module = importlib.import_module(MODULE)
     except ImportError:

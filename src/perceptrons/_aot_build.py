@@ -92,9 +92,9 @@ def main(argv):
     """``PATH``: build there; ``--if-stale``: build beside the package unless the module there
     is current (``make aot`` after an edit of a kernel)."""
     if argv == ["--if-stale"]:
-        from perceptrons._aot import compiled_module
+        from perceptrons._aot import built_module
 
-        if compiled_module() is not None:
+        if built_module() is not None:
             return
         argv = [str(default_path())]
     out = Path(argv[0]).resolve()
