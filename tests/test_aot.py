@@ -15,7 +15,6 @@ from numba import typeof, types
 from numba.core.errors import NumbaError
 
 from perceptrons import Tagger, _aot, _aot_build, save_model
-from perceptrons._aot_build import _numba_type
 from perceptrons._aot_spec import EXPORTS, Slot, parse
 from perceptrons.io.conllu import read_conllu
 
@@ -104,7 +103,7 @@ def test_an_array_fits_its_slot_exactly_when_numba_types_it_so(a, slot):
     when the JIT would type it as the slot's type (a read-only slot takes a writable array too).
     One deliberate difference: numba 0.68 types an unaligned array as aligned; the check sends
     it to the JIT rather than to code compiled for aligned arrays."""
-    expected = _numba_type(slot)
+    expected = _aot_build._numba_type(slot)
     try:
         seen = typeof(a)
     except NumbaError:  # a dtype numba has no type for (not native byte order)
