@@ -4,7 +4,8 @@
 depends on how many bytes a row holds, so this script times the epochs of ``Perceptron`` over
 row lengths from 200 bytes to 6 KB, float32 and float64, binary and multiclass, in order and
 shuffled.  Every problem holds ~160 MB of X, far past the caches.  Each round measures the read
-bandwidth (numpy's ``sum`` over 256 MiB) and then every shape, and each share is taken against
+bandwidth (the faster of numpy's ``sum`` and a compiled read loop over 256 MiB,
+``_common.read_bandwidth``) and then every shape, and each share is taken against
 its own round's bandwidth: the anchor is measured in the same run, beside each figure.
 
 Usage: ``python bench_dense_rows.py [--repeats 3]``.  To compare two trees, run it under each
@@ -18,7 +19,7 @@ import time
 import warnings
 
 import numpy as np
-from _common import machine_line, table
+from _common import machine_line, read_bandwidth, table
 from sklearn.exceptions import ConvergenceWarning
 
 from perceptrons import Perceptron
@@ -79,13 +80,11 @@ def main(argv=None):
     for (X, y), shape in zip(problems, SHAPES):
         Perceptron(max_epochs=1, order=_order(shape[3])).fit(X[:100], y[:100])  # compile before timing
     big = np.ones(256 * 2**20 // 8)
-    big.sum()
+    read_bandwidth(big)
     shares = [[] for _ in SHAPES]
     bandwidths = []
     for _ in range(args.repeats):
-        start = time.perf_counter()
-        big.sum()
-        bw = big.nbytes / (time.perf_counter() - start)
+        bw = read_bandwidth(big)
         bandwidths.append(bw)
         for s, (X, y), shape in zip(shares, problems, SHAPES):
             s.append(X.nbytes / epoch_seconds(X, y, shape[3]) / bw)

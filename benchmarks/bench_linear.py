@@ -5,8 +5,9 @@ contestants run in turn (A, B, A, B, ...) so that bursts of load on a shared mac
 
 * dense 400k x 100, float64 and float32, 5 cyclic epochs: samples/s and GB/s of the epochs, the
   whole fit's samples/s against ``sklearn.linear_model.Perceptron(max_iter=5, tol=None,
-  shuffle=False)``, and numpy's ``sum`` over a 256 MiB array as the read bandwidth, measured
-  in every round beside the epochs it is the anchor of; and two epochs that bound what the
+  shuffle=False)``, and the read bandwidth over a 256 MiB array (the faster of numpy's ``sum``
+  and a compiled read loop, ``_common.read_bandwidth``), measured in every round beside the
+  epochs it is the anchor of; and two epochs that bound what the
   mistakes cost: one that makes none (separable rows), one where every row is a mistake
   (``margin=1e300``: an update on every row, behind a branch the CPU predicts);
 * CSR 200k x 1M, ~40 non-zeros a row on Zipf-distributed columns, 5 epochs: real values and
@@ -28,20 +29,13 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from _common import DATA, interleaved, machine_line, streaming_neighbour, table
+from _common import DATA, interleaved, machine_line, read_bandwidth, streaming_neighbour, table
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Perceptron as SkPerceptron
 
 from perceptrons import Perceptron
 
 warnings.simplefilter("ignore", ConvergenceWarning)
-
-
-def bandwidth_sample(a):
-    """Bytes per second of one numpy ``sum`` over ``a`` (a 256 MiB array: far past the caches)."""
-    start = time.perf_counter()
-    a.sum()
-    return a.nbytes / (time.perf_counter() - start)
 
 
 def epoch_sample(est, X, y):
@@ -102,7 +96,7 @@ def dense_section(n, d, repeats):
     ours = Perceptron(max_epochs=5)
     sk = SkPerceptron(max_iter=5, tol=None, shuffle=False)
     big = np.ones(256 * 2**20 // 8)
-    big.sum()
+    read_bandwidth(big)
     timed = {
         "sk": lambda: sk.fit(X64, y),
         "fit64": lambda: ours.fit(X64, y),
@@ -120,7 +114,7 @@ def dense_section(n, d, repeats):
     }
     rounds = {k: [] for k in ["bandwidth", *timed, *epochs]}
     for _ in range(repeats):
-        rounds["bandwidth"].append(bandwidth_sample(big))
+        rounds["bandwidth"].append(read_bandwidth(big))
         for k, fn in timed.items():
             start = time.perf_counter()
             fn()
