@@ -7,9 +7,11 @@ contestants run in turn (A, B, A, B, ...) so that bursts of load on a shared mac
   whole fit's samples/s against ``sklearn.linear_model.Perceptron(max_iter=5, tol=None,
   shuffle=False)``, and the read bandwidth over a 256 MiB array (the faster of numpy's ``sum``
   and a compiled read loop, ``_common.read_bandwidth``), measured in every round beside the
-  epochs it is the anchor of; and two epochs that bound what the
-  mistakes cost: one that makes none (separable rows), one where every row is a mistake
-  (``margin=1e300``: an update on every row, behind a branch the CPU predicts);
+  epochs it is the anchor of; two epochs that bound what the mistakes cost: one that makes
+  none (separable rows), one where every row is a mistake (``margin=1e300``: an update on
+  every row, behind a branch the CPU predicts); and a read of X alone in the epoch's shape
+  (each row's values converted to float64 and summed, prefetched as the epoch does), the
+  most an epoch can stream;
 * CSR 200k x 1M, ~40 non-zeros a row on Zipf-distributed columns, 5 epochs: real values and
   binary (all-ones) values, ours against scikit-learn (which needs int32 indices), plus ours on
   int64 indices, which scikit-learn refuses; run alone, then again beside a second process that
@@ -21,6 +23,7 @@ Run: ``python benchmarks/bench_linear.py [--quick]``.
 """
 
 import argparse
+import functools
 import statistics
 import sys
 import time
@@ -54,6 +57,42 @@ def clean_epoch_sample(X, y):
     Perceptron(max_epochs=100).fit(X, y, callback=lambda e, m, t: stamps.append((t, m)))
     assert stamps[-1][1] == 0 and len(stamps) > 2, "the separable copy did not converge"
     return stamps[-1][0] - stamps[-2][0]
+
+
+@functools.cache
+def _row_reader():
+    """A compiled read of X's rows into one float64 sum, asking for each row as far ahead as the
+    fit's loop does (``dense_ahead``): every value converted and added, nothing scored."""
+    from numba import njit
+
+    from perceptrons._jit.rows import prefetch_values
+
+    @njit(fastmath=True)
+    def read(X, k):
+        n, d = X.shape
+        s = 0.0
+        for i in range(n):
+            if i + k < n:
+                prefetch_values(X, i + k)
+            for j in range(d):
+                s += X[i, j]
+        return s
+
+    return read
+
+
+def read_sample(X):
+    """Seconds of one read of X's rows (``_row_reader``).  Set beside the epochs, it is the most
+    an epoch can stream in this loop's shape: a fit that scores and updates as well cannot beat
+    the read alone, so what separates the two is the perceptron's own work."""
+    from perceptrons._jit.rows import dense_ahead
+
+    read = _row_reader()
+    k = dense_ahead(X) or 1
+    read(X[:2], k)  # compiled for this dtype before the timing
+    start = time.perf_counter()
+    read(X, k)
+    return time.perf_counter() - start
 
 
 def peak_bytes(fn):
@@ -111,6 +150,8 @@ def dense_section(n, d, repeats):
         "clean32": lambda: clean_epoch_sample(S32, y_sep),
         "every64": lambda: epoch_sample(every, X64, y),
         "every32": lambda: epoch_sample(every, X32, y),
+        "read64": lambda: read_sample(X64),
+        "read32": lambda: read_sample(X32),
     }
     rounds = {k: [] for k in ["bandwidth", *timed, *epochs]}
     for _ in range(repeats):
@@ -159,7 +200,11 @@ def dense_section(n, d, repeats):
                 f"{peak / 2**20:.1f}",
             ]
         )
-    for label, key in (("  epoch without mistakes", "clean"), ("  epoch, every row a mistake", "every")):
+    for label, key in (
+        ("  epoch without mistakes", "clean"),
+        ("  epoch, every row a mistake", "every"),
+        ("  a read of X alone, prefetched as an epoch", "read"),
+    ):
         for X, bits in ((X64, "64"), (X32, "32")):
             rows.append(
                 [
