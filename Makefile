@@ -35,7 +35,7 @@ test: $(VENV)/.installed-dev browser aot
 # the tagger's kernels compiled ahead of time (setup.py builds them at install), built again when
 # a kernel's source changed since: a stale module is never used, but the tests expect a current one
 aot: $(VENV)/.installed
-	$(BIN)/python -m perceptrons._aot_build --if-stale
+	$(BIN)/python -m perceptrons._compile.aot_build --if-stale
 
 # the report's tests drive the operating system's Chromium (Debian's package), never a downloaded
 # build; installed through apt-get when missing (as root), so a fresh machine needs nothing else
@@ -63,4 +63,4 @@ fuzz: $(VENV)/.installed-dev
 	$(BIN)/python tests/data_fuzz.py --cases 2000 --cli --seed 1
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info demo-output docs/_build docs/auto_examples docs/generated docs/sg_execution_times.rst src/perceptrons/_aot_kernels*.so
+	rm -rf $(VENV) build *.egg-info src/*.egg-info demo-output docs/_build docs/auto_examples docs/generated docs/sg_execution_times.rst src/perceptrons/_compile/prebuilt*.so

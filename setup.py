@@ -1,5 +1,5 @@
 """The install's one build step: the tagger's kernels compiled ahead of time into
-``perceptrons._aot_kernels`` (:mod:`perceptrons._aot_build`).  Everything else is in
+``perceptrons._compile.prebuilt`` (:mod:`perceptrons._compile.aot_build`).  Everything else is in
 pyproject.toml.  Without a C compiler the step is skipped with a warning: the kernels are then
 compiled by numba's JIT at first use, as every other kernel is.
 """
@@ -13,7 +13,9 @@ from setuptools.command.build_ext import build_ext
 
 SRC = Path(__file__).resolve().parent / "src"
 # by sys.path, not PYTHONPATH: pip's isolated build environment drops PYTHONPATH's entries
-BUILD = "import sys; sys.path.insert(0, sys.argv[1]); from perceptrons._aot_build import main; main(sys.argv[2:])"
+BUILD = (
+    "import sys; sys.path.insert(0, sys.argv[1]); from perceptrons._compile.aot_build import main; main(sys.argv[2:])"
+)
 
 
 class BuildKernels(build_ext):
@@ -40,4 +42,4 @@ class BuildKernels(build_ext):
             self.copy_extensions_to_source()
 
 
-setup(ext_modules=[Extension("perceptrons._aot_kernels", sources=[])], cmdclass={"build_ext": BuildKernels})
+setup(ext_modules=[Extension("perceptrons._compile.prebuilt", sources=[])], cmdclass={"build_ext": BuildKernels})

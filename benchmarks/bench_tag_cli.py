@@ -17,7 +17,7 @@ timed beside the in-memory ``tag train``, its anchor.
 Cyrillic ones (FORM and LEMMA columns; NLTK trains on the mapped words too): the same words and
 tags, in a script beyond ASCII, two bytes of UTF-8 a letter.
 
-``tag predict`` runs on the kernels compiled ahead of time at install (``perceptrons._aot``);
+``tag predict`` runs on the kernels compiled ahead of time at install (``perceptrons._compile.aot``);
 the same command on numba's JIT alone (``PERCEPTRONS_NO_AOT=1``) is timed beside it.
 
 ``--predict-only`` times ``tag predict`` and its anchors alone (no training runs but the one that
@@ -159,7 +159,7 @@ def main():
                 f"run {r + 1}/{args.repeats}: tag predict {predict[-1]:.2f} s, floor {floor[-1]:.2f} s", file=sys.stderr
             )
     med = statistics.median
-    from perceptrons._aot import compiled_module
+    from perceptrons._compile.aot import compiled_module
 
     aot = "compiled ahead of time" if compiled_module() is not None else "NOT compiled ahead of time (JIT)"
     print(f"the tagger's kernels: {aot}")

@@ -24,7 +24,7 @@ import numpy as np
 from _common import machine_line, speed_rows, table
 from numba import njit
 
-from perceptrons._config import NJIT_STRICT
+from perceptrons._compile.flags import NJIT_STRICT
 from perceptrons._jit import features as F
 from perceptrons._jit import structured as K
 from perceptrons._jit import word_cache as C

@@ -3,7 +3,7 @@
 Each estimator has an :class:`Adapter`: how to build it, a small data set in the form its
 ``fit`` takes, and which of its attributes are its weights.  :func:`checks` yields the checks
 that apply to an estimator; ``tests/test_contract.py`` runs them for every name in
-:data:`perceptrons._registry.ESTIMATORS`, so an estimator added there is checked without
+:data:`perceptrons._core.registry.ESTIMATORS`, so an estimator added there is checked without
 another line of test code — or fails for want of an adapter here.
 """
 
@@ -18,8 +18,8 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
 from perceptrons import load_model, save_model
-from perceptrons._registry import estimator_class
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.registry import estimator_class
 
 
 class Data(NamedTuple):

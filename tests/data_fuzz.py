@@ -375,7 +375,7 @@ def readers(name, path):
 
 
 def run_case(files, names, seed, i, workdir, cli=None):
-    from perceptrons._validation import PerceptronsError
+    from perceptrons._core.errors import PerceptronsError
 
     rng = np.random.default_rng([seed, i])
     base = names[rng.integers(len(names))]

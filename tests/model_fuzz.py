@@ -459,7 +459,7 @@ def use(est):
 
 def run_case(models, names, seed, i, workdir):
     from perceptrons import load_model
-    from perceptrons._validation import PerceptronsError
+    from perceptrons._core.errors import PerceptronsError
 
     rng = np.random.default_rng([seed, i])
     base = names[rng.integers(len(names))]

@@ -1,7 +1,7 @@
 """The verdict the argument tables share (test_api_params.py, test_distributed.py): a bad value
 must be refused in one line of :class:`PerceptronsError` that names the argument."""
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 
 
 def refusal_failure(call, name, value):

@@ -1,4 +1,4 @@
-"""The tagger's kernels compiled ahead of time (:mod:`perceptrons._aot`): built and current,
+"""The tagger's kernels compiled ahead of time (:mod:`perceptrons._compile.aot`): built and current,
 called only with arguments of exactly their types, the same results as the JIT bit for bit,
 and a ``tag predict`` process that never starts numba."""
 
@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 from numba import typeof, types
 from numba.core.errors import NumbaError
 
-from perceptrons import Tagger, _aot, _aot_build, save_model
-from perceptrons._aot_spec import EXPORTS, Slot, parse
+from perceptrons import Tagger, save_model
+from perceptrons._compile import aot as _aot
+from perceptrons._compile import aot_build as _aot_build
+from perceptrons._compile.aot_spec import EXPORTS, Slot, parse
 from perceptrons.io.conllu import read_conllu
 
 
@@ -29,21 +31,21 @@ def ewt(data_dir):
 
 
 def test_the_module_is_built_from_these_sources():
-    assert _aot.compiled_module() is not None, "perceptrons._aot_kernels is missing or stale: run `make aot`"
+    assert _aot.compiled_module() is not None, "perceptrons._compile.prebuilt is missing or stale: run `make aot`"
     assert _aot.compiled_module().stamp() == _aot.stamp()
 
 
 def test_a_stale_or_disabled_module_is_not_used(monkeypatch):
     def fresh():
         _aot.compiled_module.cache_clear()
-        _aot.kernel.cache_clear()
+        _aot.loop.cache_clear()
 
     built = _aot.compiled_module().stamp()
     try:
         monkeypatch.setattr(_aot, "stamp", lambda: built + 1)  # another build's sources
         fresh()
         assert _aot.compiled_module() is None
-        assert _aot.kernel("tag_cached") is _aot.jit("tag_cached")
+        assert _aot.loop("tag_cached") is _aot.jit("tag_cached")
         monkeypatch.undo()
         for name in (_aot.OFF, "NUMBA_DISABLE_JIT"):
             monkeypatch.setenv(name, "1")
@@ -52,7 +54,7 @@ def test_a_stale_or_disabled_module_is_not_used(monkeypatch):
             monkeypatch.undo()
     finally:
         fresh()
-    assert isinstance(_aot.kernel("tag_cached"), _aot._Checked)
+    assert isinstance(_aot.loop("tag_cached"), _aot._Checked)
 
 
 def test_make_aot_leaves_a_current_module_alone_when_it_is_turned_off(monkeypatch):
@@ -136,7 +138,7 @@ def test_a_tuple_fits_only_with_its_length_and_items():
 
 
 def test_an_argument_that_does_not_fit_goes_to_the_jit():
-    kernel = _aot.kernel("column_maxima")
+    kernel = _aot.loop("column_maxima")
     trans = np.arange(12.0).reshape(3, 4)
     expected = _aot.jit("column_maxima")(trans)
     for other in (np.asfortranarray(trans), trans.astype(np.float32), trans[:, ::2].copy()):
@@ -172,7 +174,7 @@ def test_tagging_calls_only_fit_the_compiled_kernels_and_match_the_jit(ewt, monk
     assert {name for name, _ in calls} >= {"tag_cached", "cache_words", "word_emissions", "key_filter", "column_maxima"}
     for name, args in calls:
         ahead, jitted = copy.deepcopy(args), copy.deepcopy(args)
-        got = _aot.kernel(name).compiled(*ahead)
+        got = _aot.loop(name).compiled(*ahead)
         want = _aot.jit(name)(*jitted)
         _assert_same(got, want, name)
         _assert_same(ahead, jitted, name)

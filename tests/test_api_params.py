@@ -25,7 +25,7 @@ from perceptrons import (
     stream,
     trace_updates,
 )
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.datasets import noisy_blobs, separable
 from perceptrons.io.readers import read_data
 from perceptrons.io.sources import Source

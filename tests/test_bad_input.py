@@ -20,7 +20,7 @@ import pytest
 import scipy.sparse as sp
 
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron, save_model
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 
 # Short runs on data that are not separable, by design here: not converging is expected.
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
@@ -1262,7 +1262,7 @@ def test_max_cluster_path_is_what_the_int64_codes_hold(tmp_path):
 @pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32, np.int64, np.uint64])
 def test_fit_labels_on_narrow_integers(dtype):
     """``y - y.min()`` in int8 overflows (127 - (-128)); fit_labels works in 64 bits."""
-    from perceptrons._validation import fit_labels
+    from perceptrons._core.labels import fit_labels
 
     info = np.iinfo(dtype)
     lo, hi = (info.min, info.max) if info.max - info.min < 1 << 20 else (info.max - 5, info.max)

@@ -13,7 +13,7 @@ import zlib
 import numpy as np
 import pytest
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io import cache as cache_module
 from perceptrons.io.blocks import Block
 from perceptrons.io.cache import VERSION, CacheError, CacheWriter, fingerprint, open_cache

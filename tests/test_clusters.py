@@ -9,7 +9,7 @@ import reference as ref
 from test_tagger import TAGS, TRAIN, decode
 
 from perceptrons import Tagger, load_model, save_model
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.conllu import read_conllu
 from perceptrons.io.model_state import ModelState
 from perceptrons.structured.clusters import WordClusters, load_clusters

@@ -7,9 +7,9 @@ import reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from perceptrons._core.errors import PerceptronsError
 from perceptrons._jit import confidence as K
 from perceptrons._jit import decode as D
-from perceptrons._validation import PerceptronsError
 from perceptrons.structured.decoders import greedy, marginals, viterbi
 from perceptrons.structured.sequence import SequencePerceptron
 

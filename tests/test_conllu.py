@@ -2,7 +2,7 @@
 
 import pytest
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.conllu import format_conllu, iter_conllu, read_conllu, write_conllu
 
 SAMPLE = (

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_conllu import SAMPLE
 
+from perceptrons._core.errors import PerceptronsError
 from perceptrons._jit.conllu_scan import _is_space
-from perceptrons._validation import PerceptronsError
 from perceptrons.io.conllu import _read_scanned, iter_conllu, read_conllu
 
 

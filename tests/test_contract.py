@@ -5,7 +5,7 @@ import inspect
 import contract
 import pytest
 
-from perceptrons._registry import ESTIMATORS
+from perceptrons._core.registry import ESTIMATORS
 
 CASES = [(name, check) for name in ESTIMATORS for check in contract.checks(name)]
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from test_conllu_scan import documents
 
 from perceptrons import Tagger
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.conllu import read_conllu
 from perceptrons.io.conllu_bytes import _check_utf8
 from perceptrons.structured.corpus import Corpus, read_corpus

@@ -17,7 +17,7 @@ import data_fuzz as df
 import numpy as np
 import pytest
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.sources import Source
 
 
@@ -269,7 +269,7 @@ def test_the_fuzzers_checks_catch_a_reader_that_lets_a_bad_value_through(tmp_pat
 # ---------------------------------------------------------------------- memory
 @pytest.fixture
 def one_gib(monkeypatch):
-    import perceptrons._memory as memory
+    import perceptrons._core.memory as memory
 
     monkeypatch.setattr(memory, "available_bytes", lambda: 1 << 30)
 
@@ -305,7 +305,7 @@ def test_the_memory_check_counts_classes_averaging_and_tags(monkeypatch, name, c
     import scipy.sparse as sp
 
     import perceptrons
-    import perceptrons._memory as memory
+    import perceptrons._core.memory as memory
 
     monkeypatch.setattr(memory, "available_bytes", lambda: int(available * 2**30))
     X = sp.csr_matrix((np.ones(3), ([0, 1, 2], [0, 1, 2])), shape=(3, WIDE))  # binary features
@@ -325,7 +325,7 @@ def test_the_memory_check_counts_second_order_tag_triples(monkeypatch):
     # 200 tags: T³ = 8,000,000 triples, their weights, averaging sums and final weights 183 MiB;
     # first order needs a few MiB
     import perceptrons
-    import perceptrons._memory as memory
+    import perceptrons._core.memory as memory
 
     monkeypatch.setattr(memory, "available_bytes", lambda: 64 << 20)
     X = np.eye(200)
@@ -341,7 +341,7 @@ def test_the_memory_check_counts_the_decoding_tables(monkeypatch):
     # 40 tags, second order: 20,000 bytes a token of the longest sequence (its pair states),
     # 26,560 for the probabilities; 4,000 tokens need 80 MB and 106 MB
     import perceptrons
-    import perceptrons._memory as memory
+    import perceptrons._core.memory as memory
 
     X, y = np.eye(40), np.arange(40)
     clf = perceptrons.SequencePerceptron(max_epochs=1, markov_order=2).fit(X, y, lengths=[40])
@@ -360,7 +360,7 @@ def test_the_memory_check_counts_the_decoding_tables(monkeypatch):
 
 
 def test_the_tagger_checks_its_decoding_tables(monkeypatch):
-    import perceptrons._memory as memory
+    import perceptrons._core.memory as memory
     from perceptrons import Tagger
 
     words = ["the", "dog", "runs", "fast", "."]

@@ -20,7 +20,7 @@ from perceptrons import (
     load_model,
     save_model,
 )
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.datasets import gormley_example
 
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")

@@ -27,7 +27,7 @@ from perceptrons import (
     VotedPerceptron,
     distributed,
 )
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.theory import novikoff_bound
 
 pytest.importorskip("distributed")

@@ -11,7 +11,8 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
 from perceptrons import AveragedPerceptron, KernelPerceptron, Perceptron, PocketPerceptron, VotedPerceptron
-from perceptrons._validation import Interval, PerceptronsError
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import Interval
 
 LINEAR = [Perceptron, PocketPerceptron, AveragedPerceptron, VotedPerceptron]
 X5 = np.array([[-1.0, 1], [1, 1], [-1, -1], [1, -1], [0, 2]])

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from sklearn.metrics.pairwise import rbf_kernel
 
 from perceptrons import KernelPerceptron
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 

@@ -1,5 +1,5 @@
 """numba's cache of a kernel is stale once any source it compiles in changes, not only its own
-file (:mod:`perceptrons._kernel_cache`)."""
+file (:mod:`perceptrons._compile.numba_cache`)."""
 
 import ast
 import json
@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import perceptrons
-from perceptrons import _kernel_cache, _sources
+from perceptrons._compile import numba_cache as _kernel_cache
+from perceptrons._compile import stamps as _sources
 from perceptrons._jit import intern
 
 #: hash_strings (intern.py) compiles in murmur3_32 (murmur.py): it prints its table and whether

@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from perceptrons._core.errors import PerceptronsError
 from perceptrons._jit.libsvm_parse import parse_float
-from perceptrons._validation import PerceptronsError
 from perceptrons.io.libsvm import libsvm_blocks, read_libsvm
 
 #: the oracle tests run again without the JIT (tests/test_disable_jit.py): big files only with it

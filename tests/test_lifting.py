@@ -10,7 +10,7 @@ from sklearn.preprocessing import PolynomialFeatures
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from perceptrons import CircleLift, Perceptron
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.lifting import circle_from_plane, plane_from_circle
 from perceptrons.theory.separability import is_separable
 

@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 
 from perceptrons import AveragedPerceptron, Perceptron
-from perceptrons._kernel_operand import kernel_operand
+from perceptrons._core.operands import to_operand
 
 # Short runs on data that are not separable, by design here: not converging is expected.
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
@@ -36,7 +36,7 @@ def test_dense_fit_allocates_far_less_than_the_input(dtype, cls):
 
 def test_float32_reaches_the_kernel_as_float32():
     X = np.random.default_rng(0).standard_normal((20, 3)).astype(np.float32)
-    op = kernel_operand(X)
+    op = to_operand(X)
     assert op.dtype == np.float32 and np.shares_memory(op, X)  # no copy
     assert not op.flags.writeable and X.flags.writeable  # read-only to the loop, the caller's own unchanged
 
@@ -45,22 +45,22 @@ def test_csr_compaction():
     A = sp.random(200, 50, density=0.1, format="csr", random_state=0)
     A.indices = A.indices.astype(np.int64)
     A.indptr = A.indptr.astype(np.int64)
-    data, indices, indptr = kernel_operand(A)
+    data, indices, indptr = to_operand(A)
     assert (
         indices.dtype == np.int32 and indptr.dtype == np.int32 and np.shares_memory(data, A.data)
     )  # one specialisation
     assert not any(a.flags.writeable for a in (data, indices, indptr)) and A.data.flags.writeable
     np.testing.assert_array_equal(indptr, A.indptr)
     A.data[:] = 1.0
-    op = kernel_operand(A)
+    op = to_operand(A)
     assert len(op) == 2 and op[0].dtype == np.int32  # no value array at all
     B = sp.csr_matrix(A, dtype=np.float32)
     B.data[:] = 0.5
-    assert kernel_operand(B)[0].dtype == np.float32
+    assert to_operand(B)[0].dtype == np.float32
     C = A.copy()
     C.indices = C.indices.astype(np.int32)
     C.indptr = C.indptr.astype(np.int32)
-    indices, indptr = kernel_operand(C)
+    indices, indptr = to_operand(C)
     assert np.shares_memory(indices, C.indices) and np.shares_memory(indptr, C.indptr)  # compact: no copy
 
 
@@ -76,14 +76,14 @@ def test_csr_int64_indices_accepted_and_equal_to_int32():
 
 
 def test_weight_dtype_follows_the_sparse_values():
-    from perceptrons._kernel_operand import weight_dtype
+    from perceptrons._core.operands import weight_dtype
 
     A = sp.random(100, 30, density=0.2, format="csr", random_state=2)
     y = np.arange(100) % 2
-    assert weight_dtype(kernel_operand(A)) == np.float64
-    assert weight_dtype(kernel_operand(A.astype(np.float32))) == np.float32
+    assert weight_dtype(to_operand(A)) == np.float64
+    assert weight_dtype(to_operand(A.astype(np.float32))) == np.float32
     B = A.copy()
     B.data[:] = 1.0
-    assert weight_dtype(kernel_operand(B)) == np.float32  # binary features: integer updates
+    assert weight_dtype(to_operand(B)) == np.float32  # binary features: integer updates
     assert weight_dtype(np.zeros((3, 2))) == np.float64
     assert Perceptron(max_epochs=3).fit(B, y).coef_.dtype == np.float32

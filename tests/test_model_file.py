@@ -9,7 +9,7 @@ import pytest
 import scipy.sparse as sp
 
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron, load_model, save_model
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 
 # Short runs on data that are not separable, by design here: not converging is expected.
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from perceptrons import load_model
-from perceptrons._validation import PerceptronsError
-from perceptrons._visits import MAX_VISITS
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.visits import MAX_VISITS
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from perceptrons import Tagger, load_model
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.structured.features import corpus_types
 
 nltk_perceptron = pytest.importorskip("nltk.tag.perceptron")

@@ -15,10 +15,10 @@ import scipy.sparse as sp
 from numba import config, njit
 
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron
+from perceptrons._core.errors import PerceptronsError
 from perceptrons._jit.fence import fenced
 from perceptrons._jit.index import unsigned
 from perceptrons._jit.rows import dense_ahead
-from perceptrons._validation import PerceptronsError
 
 # Short runs on data that are not separable, by design here: not converging is expected.
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
@@ -375,11 +375,11 @@ def test_random_mistake_averaging_does_not_change_the_path(storage, k):
 def test_loops_given_none_equal_loops_given_the_arrays(storage, k):
     """perm, u and log given as None are compiled out (_jit/visits.py): the same pass as with the
     identity permutation, averaging sums and a log that are there but hold nothing, bit for bit."""
+    from perceptrons._core.operands import to_operand
     from perceptrons._jit import linear as K
-    from perceptrons._kernel_operand import kernel_operand
 
     X, y = int_data(11, n=50, d=6, k=k, density=0.7)
-    Xop = kernel_operand(STORAGES[storage](X))
+    Xop = to_operand(STORAGES[storage](X))
     yi = y.astype(np.int64)
     scale = np.where(np.arange(50) % 7 == 3, 0.0, 1.0)  # some rows weighted 0: skipped either way
     shape = (6,) if k == 2 else (6, k)

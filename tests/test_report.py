@@ -16,7 +16,7 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 from perceptrons import PocketPerceptron, VotedPerceptron, trace_updates
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.datasets import gormley_example, noisy_blobs, separable
 from perceptrons.report import build_report, report_data, write_report
 from perceptrons.report._models import epoch_errors, make

@@ -4,7 +4,7 @@ arrays that differ only in their writeable flag, nor for a literal integer besid
 numba types an argument by its dtype, dimensions and layout, but also by whether the array is
 writeable and whether an integer is a literal constant.  Each such difference compiled a loop
 again: 5.5 s on a fresh install for the tagger's first word beyond ASCII after an ASCII one,
-~20 ms of cache load in every process after (:mod:`perceptrons._readonly`).  A workload of the
+~20 ms of cache load in every process after (:mod:`perceptrons._core.readonly`).  A workload of the
 public paths runs in a fresh process, so that the signatures seen are its own: taggers fitted
 and loaded, ASCII and other words, one sentence and a corpus, with probabilities; the linear
 and kernel estimators on writable rows, a read-only memory map and CSR, fitted and loaded; a
@@ -115,7 +115,7 @@ def test_no_loop_is_compiled_twice_for_the_same_storage(data_dir, tmp_path):
     dev = data_dir / "ud-english-ewt" / "dev.conllu"
     # an empty compile cache: a loop called from compiled code shows its signatures only when
     # compiled (a cached caller holds its callees' code); the JIT's own specialisations, so
-    # not the kernels compiled ahead of time (perceptrons._aot)
+    # not the kernels compiled ahead of time (perceptrons._compile.aot)
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"), PERCEPTRONS_NO_AOT="1")
     done = subprocess.run(
         [sys.executable, "-c", WORKLOAD, str(dev), str(tmp_path)], capture_output=True, text=True, timeout=900, env=env

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from zipf_data import run_with_peak_rss, write_zipf_libsvm
 
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron, load_model, stream
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.readers import read_data
 from perceptrons.io.sources import Source
 

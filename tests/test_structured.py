@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from perceptrons import load_model, save_model
+from perceptrons._core.errors import PerceptronsError
 from perceptrons._jit.decode import SORT_AFTER, column_maxima
-from perceptrons._validation import PerceptronsError
 from perceptrons.structured.decoders import REGISTRY, greedy, viterbi
 from perceptrons.structured.sequence import SequencePerceptron
 

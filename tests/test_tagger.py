@@ -8,7 +8,7 @@ import reference as ref
 import scipy.sparse as sp
 
 from perceptrons import SequencePerceptron, Tagger, load_model, save_model
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.conllu import read_conllu
 from perceptrons.structured.features import FeatureMap
 from perceptrons.structured.metrics import tagging_report

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perceptrons import Tagger, load_model, save_model
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.conllu import read_conllu
 from perceptrons.io.model_state import ModelState
 from perceptrons.structured import _word_cache

@@ -16,7 +16,7 @@ import pytest
 import scipy.sparse as sp
 
 from perceptrons import SequencePerceptron, Tagger, load_model
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.conllu import iter_conllu
 from perceptrons.io.conllu_stream import stream_conllu
 from perceptrons.structured import tagger_stream

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from sklearn.exceptions import ConvergenceWarning
 
 from perceptrons import Perceptron
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.theory import (
     best_gamma,
     freund_schapire_bound,

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 
+from perceptrons._core.errors import PerceptronsError
 from perceptrons._jit import lp as K
-from perceptrons._validation import PerceptronsError
 from perceptrons.theory import linprog_perceptron, solve_feasibility
 from perceptrons.theory.lp import homogenise
 

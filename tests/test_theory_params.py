@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import perceptrons.theory as T
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 
 X = np.array([[1.0, 2.0], [2.0, 0.5], [-1.0, -1.5], [-2.0, -0.3], [0.5, 1.5], [-0.7, -2.0]])
 Y = np.array([1, 1, 0, 0, 1, 0])

@@ -6,7 +6,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from perceptrons import Perceptron
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.theory import is_separable, max_margin, novikoff_bound
 
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.theory import CONCEPTS, growth, labelings, sauer_bound, shatters
 
 # Har-Peled's four points p, q, r, s: disks cut out every subset but {r, s}.

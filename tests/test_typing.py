@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import perceptrons
-from perceptrons._registry import ESTIMATORS, estimator_class
+from perceptrons._core.registry import ESTIMATORS, estimator_class
 
 #: modules whose public functions (and the public methods of their public classes) are checked
 MODULES = [

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from sklearn.utils import murmurhash3_32
 
+from perceptrons._core.errors import PerceptronsError
 from perceptrons._jit.murmur import murmur3_32, murmur3_32_signed
 from perceptrons._jit.vw_parse import parse_number
-from perceptrons._validation import PerceptronsError
 from perceptrons.io.vw import libsvm_to_vw, read_vw, vw_blocks
 
 F32_FINITE = float(2**128 - 2**103)  # below this, a float64 rounds to a finite float32

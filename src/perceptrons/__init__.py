@@ -8,7 +8,7 @@ from importlib import import_module
 
 __version__ = "0.1.0"
 
-from perceptrons._registry import ESTIMATORS
+from perceptrons._core.registry import ESTIMATORS
 
 #: public name -> module: the estimators of the registry, and the functions beside them
 _PUBLIC = {

@@ -7,8 +7,9 @@ from numbers import Real
 
 import numpy as np
 
-from perceptrons._memory import check_allocation
-from perceptrons._validation import Interval, PerceptronsError, check_bool, check_param
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.memory import check_allocation
+from perceptrons._core.params import Interval, check_bool, check_param
 from perceptrons.theory._common import POSITIVE_INT, SEED
 
 #: rounds of ``4 · n_samples`` draws before a margin too rare to meet is refused

@@ -20,14 +20,10 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from perceptrons._validation import (
-    Interval,
-    PerceptronsError,
-    check_param,
-    largest_magnitude,
-    overflow_error,
-    validate_data,
-)
+from perceptrons._core.data import validate_data
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.finite import largest_magnitude, overflow_error
+from perceptrons._core.params import Interval, check_param
 from perceptrons.theory._common import check_scalar, check_vector
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 Each estimator turns its fitted state into plain arrays plus JSON-able metadata
 (``_to_state()`` → ``(meta, arrays)``) and back (``_from_state(meta, arrays)`` on an instance
 built from the stored parameters).  :mod:`perceptrons.io.model_file` reads and writes only that;
-the registry (:mod:`perceptrons._registry`) maps the stored name to a class, so ``io/``
+the registry (:mod:`perceptrons._core.registry`) maps the stored name to a class, so ``io/``
 imports no estimator.
 """
 
@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from perceptrons import __version__
-from perceptrons._registry import ESTIMATORS, estimator_class
-from perceptrons._validation import Kind, PerceptronsError, check_bool, check_param, check_path, validate_params
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import Kind, check_bool, check_param, check_path, validate_params
+from perceptrons._core.registry import ESTIMATORS, estimator_class
 from perceptrons.io.model_file import read_model, write_model
 from perceptrons.io.model_state import ModelState
 
@@ -148,7 +149,7 @@ def load_model(path: str | os.PathLike[str], expect: str | Sequence[str] | None 
     if expect is not None and name not in names:
         raise PerceptronsError(f"{path}: holds a {name}, but a {' or '.join(names)} is needed here")
     top.str("library_version", max_len=64)
-    from perceptrons.io.conllu import COLUMNS  # a tagger's info names the column it was trained on
+    from perceptrons.io.conllu_format import COLUMNS  # a tagger's info names the column it was trained on
 
     info = top.raw("info")
     top.require(

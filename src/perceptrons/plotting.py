@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._validation import Interval, PerceptronsError, check_param, check_path
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import Interval, check_param, check_path
 
 if TYPE_CHECKING:
     import os
@@ -201,7 +202,7 @@ def plot_circle_lift(X: ArrayLike, y: ArrayLike, model: Any, title: str | None =
         Two panels; when the plane is not a circle (see ``circle_from_plane``) the left panel
         says why instead of drawing one.
     """
-    from perceptrons._validation import PerceptronsError
+    from perceptrons._core.errors import PerceptronsError
     from perceptrons.lifting import circle_from_plane
 
     plt = _plt()

@@ -33,18 +33,10 @@ from numbers import Integral
 
 import numpy as np
 
-from perceptrons._validation import (
-    CALLBACK,
-    PATH,
-    Interval,
-    Kind,
-    PerceptronsError,
-    check_param,
-    largest_magnitude,
-    sample_scale,
-    seed_of,
-    warn_not_converged,
-)
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.finite import largest_magnitude
+from perceptrons._core.labels import sample_scale
+from perceptrons._core.params import CALLBACK, PATH, Interval, Kind, check_param, seed_of, warn_not_converged
 from perceptrons.io.blocks import join
 from perceptrons.io.labels import file_labels
 from perceptrons.io.sources import Source
@@ -173,7 +165,7 @@ def _top_feature(ec):
     """The largest ``|x|`` of the epoch cache's rows: one more pass over them, made only for a
     model whose weights are so small that its scores may have lost their features.
     """
-    from perceptrons._kernel_operand import operand_values
+    from perceptrons._core.operands import operand_values
 
     return max((largest_magnitude(operand_values(b.operand())) for b in ec.blocks()), default=0.0)
 

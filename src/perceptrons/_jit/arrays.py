@@ -8,7 +8,7 @@ The compiled loops copy arrays whose shapes they made equal themselves, so a pla
 
 from numba import njit
 
-from perceptrons._config import NJIT
+from perceptrons._compile.flags import NJIT
 
 
 @njit(**dict(NJIT, inline="always"))

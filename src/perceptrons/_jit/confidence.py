@@ -17,7 +17,7 @@ these are the probabilities of the model's own scores, as NLTK's are.
 import numpy as np
 from numba import njit
 
-from perceptrons._config import NJIT_STRICT
+from perceptrons._compile.flags import NJIT_STRICT
 from perceptrons._jit.decode import longest, present
 from perceptrons._jit.structured import transitions
 

@@ -11,7 +11,7 @@ in one place, and this pass only has to be right about what it accepts.
 import numpy as np
 from numba import njit
 
-from perceptrons._config import NJIT_STRICT
+from perceptrons._compile.flags import NJIT_STRICT
 from perceptrons._jit.intern import intern
 
 #: returned as the token count (the only negative one) when the file needs the line-by-line reader

@@ -14,7 +14,7 @@ in a fixed order: the oracles of ``tests/reference.py`` reproduce paths and scor
 import numpy as np
 from numba import njit
 
-from perceptrons._config import NJIT_STRICT
+from perceptrons._compile.flags import NJIT_STRICT
 
 #: the decoder codes of :func:`decode_one`: None for Viterbi, the default, so that numba compiles
 #: the loops that take it without the greedy decoder (``decoder is None`` is decided when

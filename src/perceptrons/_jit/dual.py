@@ -19,7 +19,7 @@ averaged coefficients use Daumé's trick (``U += c·Δ``, mean of the T iterates
 import numpy as np
 from numba import njit
 
-from perceptrons._config import NJIT
+from perceptrons._compile.flags import NJIT
 
 NEED_NOTHING = -1
 

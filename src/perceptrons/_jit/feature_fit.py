@@ -14,7 +14,7 @@ tests hold the two to the same dictionary and columns.
 import numpy as np
 from numba import njit
 
-from perceptrons._config import NJIT_STRICT
+from perceptrons._compile.flags import NJIT_STRICT
 
 
 @njit(**NJIT_STRICT)

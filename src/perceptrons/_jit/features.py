@@ -8,7 +8,7 @@ Arrays in, arrays out; see :mod:`perceptrons.structured.features` for where they
 import numpy as np
 from numba import njit
 
-from perceptrons._config import NJIT_STRICT
+from perceptrons._compile.flags import NJIT_STRICT
 
 
 @njit(**NJIT_STRICT)

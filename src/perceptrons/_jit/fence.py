@@ -1,6 +1,6 @@
 """An arithmetic fence for compiled loops: LLVM's ``llvm.arithmetic.fence`` on a float.
 
-The loops are compiled with re-association and contraction (:mod:`perceptrons._config`) so that
+The loops are compiled with re-association and contraction (:mod:`perceptrons._compile.flags`) so that
 LLVM vectorises their dense dot products.  A sparse row's dot product and update must instead
 be the sums written, in the order written, with every product rounded before its add: that is
 what ``tests/reference.py`` computes, and what makes a CSR fit the same on every machine.

@@ -9,7 +9,7 @@ instructions.  With the tests gone, a CSR epoch of 1M Zipf columns measured 1.25
 (``benchmarks/README.md``, issue 15.1).
 
 The indices are known not to be negative: every CSR input is checked before a compiled loop
-reads it (:mod:`perceptrons._sparse_check`), and ``indptr`` holds offsets from 0.  The cast is
+reads it (:mod:`perceptrons._core.data`), and ``indptr`` holds offsets from 0.  The cast is
 the same bits, so a valid index is unchanged, and an unsigned index is never wrapped.
 
 ``unsigned`` is a cast of :mod:`perceptrons._jit.retype`.

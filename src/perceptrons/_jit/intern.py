@@ -6,7 +6,7 @@ the word-attribute pass the attribute strings of a vocabulary.
 import numpy as np
 from numba import njit
 
-from perceptrons._config import NJIT_STRICT
+from perceptrons._compile.flags import NJIT_STRICT
 from perceptrons._jit.murmur import murmur3_32
 
 

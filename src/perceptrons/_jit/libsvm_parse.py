@@ -40,7 +40,7 @@ import math
 import numpy as np
 from numba import njit
 
-from perceptrons._config import NJIT_STRICT
+from perceptrons._compile.flags import NJIT_STRICT
 
 # ---------------------------------------------------------------- error codes (info[STATUS])
 OK = 0

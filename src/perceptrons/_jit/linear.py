@@ -34,7 +34,7 @@ ahead a loop asks for a dense row, is None except for rows it pays on
 import numpy as np
 from numba import njit
 
-from perceptrons._config import NJIT
+from perceptrons._compile.flags import NJIT
 from perceptrons._jit.arrays import copy_into
 from perceptrons._jit.rows import SPARSE_AHEAD, prefetch_row, row_axpy, row_axpy_col, row_dot, row_scores
 from perceptrons._jit.visits import averaging, log_update, prefetch_visit, visit_count, visit_row

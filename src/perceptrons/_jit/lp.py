@@ -7,7 +7,7 @@ is any x with ``A x > 0`` componentwise.  Oracles: ``tests/reference.py`` (secti
 import numpy as np
 from numba import njit
 
-from perceptrons._config import NJIT_STRICT
+from perceptrons._compile.flags import NJIT_STRICT
 
 
 @njit(**NJIT_STRICT)

@@ -18,7 +18,7 @@ feature name cost a parser a third of its speed.
 import numpy as np
 from numba import njit
 
-from perceptrons._config import NJIT
+from perceptrons._compile.flags import NJIT
 
 _M32 = np.uint64(0xFFFFFFFF)
 _C1 = np.uint64(0xCC9E2D51)

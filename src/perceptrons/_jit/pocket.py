@@ -17,7 +17,7 @@ Mistake rule, update rule, labels and the non-finite return (−1 − row) as in
 import numpy as np
 from numba import njit
 
-from perceptrons._config import NJIT
+from perceptrons._compile.flags import NJIT
 from perceptrons._jit.arrays import copy_into
 from perceptrons._jit.linear import (
     count_errors_binary,

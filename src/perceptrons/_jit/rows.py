@@ -1,6 +1,6 @@
 """The one convention for handing rows to compiled loops, and the row access they use.
 
-A compiled loop sees ``X`` in one of three storages, built by :func:`perceptrons._kernel_operand.kernel_operand`:
+A compiled loop sees ``X`` in one of three storages, built by :func:`perceptrons._core.operands.to_operand`:
 
 * ``X`` a C-contiguous 2-D float32/float64 array (dense rows);
 * ``X == (data, indices, indptr)`` — CSR with values;
@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from perceptrons._config import NJIT
+from perceptrons._compile.flags import NJIT
 from perceptrons._jit.fence import fenced
 from perceptrons._jit.index import unsigned
 from perceptrons._jit.prefetch import prefetch

@@ -24,7 +24,7 @@ oracles of ``tests/reference.py`` reproduce scores and weights exactly.
 import numpy as np
 from numba import njit
 
-from perceptrons._config import NJIT_STRICT
+from perceptrons._compile.flags import NJIT_STRICT
 from perceptrons._jit.arrays import copy_into
 from perceptrons._jit.decode import column_maxima, decode_one, longest, present, workspace
 from perceptrons._jit.rows import prefetch_row, row_axpy_col, row_scores

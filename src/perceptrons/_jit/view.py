@@ -1,5 +1,5 @@
 """A read-only view of an array inside compiled code: the compiled side of
-:func:`perceptrons._readonly.read_only`.
+:func:`perceptrons._core.readonly.read_only`.
 
 numba compiles a function once for each type it is called with, and an array's writeable flag
 is part of its type.  :func:`~perceptrons._jit.intern.intern` is called by the CoNLL-U pass on

@@ -12,7 +12,7 @@ does not fit in cache is left to the blocked product of ``VotedPerceptron.decisi
 import numpy as np
 from numba import njit
 
-from perceptrons._config import NJIT_STRICT
+from perceptrons._compile.flags import NJIT_STRICT
 
 
 @njit(**NJIT_STRICT)  # the oracle's order: no contraction into fused multiply-adds

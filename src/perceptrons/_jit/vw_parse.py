@@ -63,7 +63,7 @@ import math
 import numpy as np
 from numba import njit
 
-from perceptrons._config import NJIT_STRICT
+from perceptrons._compile.flags import NJIT_STRICT
 from perceptrons._jit.murmur import murmur_finish, murmur_round
 
 # exact float arithmetic throughout: fastmath's reciprocal and re-association would break the

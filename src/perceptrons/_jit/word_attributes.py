@@ -14,7 +14,7 @@ letters beyond ASCII are the letters themselves).
 import numpy as np
 from numba import njit
 
-from perceptrons._config import NJIT_STRICT
+from perceptrons._compile.flags import NJIT_STRICT
 from perceptrons._jit.intern import find, intern
 from perceptrons._jit.view import read_only
 

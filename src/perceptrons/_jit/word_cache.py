@@ -8,7 +8,7 @@ Arrays in, arrays out.
 import numpy as np
 from numba import njit
 
-from perceptrons._config import NJIT_STRICT
+from perceptrons._compile.flags import NJIT_STRICT
 from perceptrons._jit.arrays import copy_into
 from perceptrons._jit.decode import decode_one, longest, present, workspace
 from perceptrons._jit.features import _find, _may_hold, _slot

@@ -112,7 +112,7 @@ def _raised_by_echo(exc):
 def _stdout_error(exc):
     """The one-line error for a failed write to standard output; what was buffered is dropped,
     so that flushing at exit does not raise once more."""
-    from perceptrons._validation import PerceptronsError
+    from perceptrons._core.errors import PerceptronsError
 
     _discard_stdout()
     return PerceptronsError(f"standard output: cannot write: {exc.strerror or exc}")

@@ -10,7 +10,7 @@ import os
 
 import click
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.cli._common import progress_bar
 from perceptrons.cli._naming import note_path
 from perceptrons.cli._options import BoundedInt

@@ -75,7 +75,8 @@ def _analyze(data, X, y, **kwargs):
 
     import numpy as np
 
-    from perceptrons._validation import PerceptronsError, largest_magnitude
+    from perceptrons._core.errors import PerceptronsError
+    from perceptrons._core.finite import largest_magnitude
     from perceptrons.theory._common import SCALE_HINT
     from perceptrons.theory.analysis import analyze
 

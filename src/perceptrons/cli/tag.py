@@ -14,7 +14,7 @@ from perceptrons.cli._common import interrupt_between_epochs, progress_bar
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import COUNT, EPOCHS, SEED, refuse_unused
 from perceptrons.cli._paths import check_output_path
-from perceptrons.io.conllu import COLUMNS
+from perceptrons.io.conllu_format import COLUMNS
 
 COLUMN_OPTION = click.option(
     "--column", type=click.Choice(sorted(COLUMNS)), default="upos", show_default=True, help="CoNLL-U tag column."
@@ -32,7 +32,7 @@ def _check_templates(ctx, param, value):
     """--templates / --edges: parsed when the option is read, so a typo fails before any data is
     (an empty --templates too; an empty --edges, the default, means none)."""
     if value or (value is not None and param.name != "edges"):
-        from perceptrons._validation import PerceptronsError
+        from perceptrons._core.errors import PerceptronsError
         from perceptrons.structured.templates import parse_templates
 
         try:
@@ -290,7 +290,7 @@ def _word_tag(word, tag, conf=None):
 
 def _read_plain(path):
     """Sentences of a plain-text file: one a line, split on whitespace."""
-    from perceptrons._validation import PerceptronsError
+    from perceptrons._core.errors import PerceptronsError
     from perceptrons.io.lines import utf8_lines
 
     sentences = []

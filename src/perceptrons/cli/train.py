@@ -6,7 +6,7 @@ train/test accuracy.  Ctrl-C ends training and writes nothing.
 
 import click
 
-from perceptrons._registry import CLI_NAMES, estimator_class
+from perceptrons._core.registry import CLI_NAMES, estimator_class
 from perceptrons.cli import _distributed
 from perceptrons.cli._common import (
     FORMAT_OPTION,

@@ -28,7 +28,7 @@ def read_points(path, dims=()):
 
     import numpy as np
 
-    from perceptrons._validation import PerceptronsError
+    from perceptrons._core.errors import PerceptronsError
     from perceptrons.io.lines import utf8_lines
 
     if os.path.isdir(path):

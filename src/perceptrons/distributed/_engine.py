@@ -6,7 +6,8 @@ import os
 import re
 import tempfile
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
+from perceptrons.distributed._inputs import check_n_workers, require_dask
 from perceptrons.io.atomic import cleanup_on_signals
 
 
@@ -16,17 +17,6 @@ class SchedulerUnreachable(PerceptronsError):
 
 #: seconds to wait for a scheduler given by address before saying it is unreachable
 CONNECT_TIMEOUT = 10
-
-
-def require_dask():
-    """Import dask.distributed, or say which extra provides it."""
-    try:
-        import distributed
-    except ImportError as e:  # pragma: no cover - the test environment has the extra
-        raise PerceptronsError(
-            "distributed training needs dask.distributed: pip install 'perceptrons[distributed]'"
-        ) from e
-    return distributed
 
 
 @contextlib.contextmanager
@@ -174,7 +164,6 @@ def _sigint_held():
 
 
 def _n_workers(n):
-    from perceptrons.distributed._inputs import check_n_workers
 
     return (os.cpu_count() or 1) if check_n_workers(n) is None else int(n)
 

@@ -8,7 +8,8 @@ from numbers import Integral
 
 import numpy as np
 
-from perceptrons._validation import CALLBACK, Interval, Kind, Options, PerceptronsError, check_param, shown
+from perceptrons._core.errors import PerceptronsError, shown
+from perceptrons._core.params import CALLBACK, Interval, Kind, Options, check_param
 
 MIXINGS = ("error", "uniform")
 #: what ``source_options`` may set: the reading options of a :class:`~perceptrons.io.sources.Source`
@@ -46,14 +47,23 @@ def check_n_workers(n_workers, owner=None):
     return check_param(n_workers, "n_workers", (None, Interval(Integral, 1, cap)), owner)
 
 
+def require_dask():
+    """Import dask.distributed, or say which extra provides it."""
+    try:
+        import distributed
+    except ImportError as e:  # pragma: no cover - the test environment has the extra
+        raise PerceptronsError(
+            "distributed training needs dask.distributed: pip install 'perceptrons[distributed]'"
+        ) from e
+    return distributed
+
+
 def check_client(client, owner):
     """A running ``distributed.Client``, a scheduler address ``[tcp://]host:port``, or None."""
     if client is None:
         return
     if isinstance(client, str) and _address(_SCHEDULER, client):
         return
-    from perceptrons.distributed._engine import require_dask
-
     if isinstance(client, require_dask().Client):
         if client.status in ("closing", "closed"):
             raise PerceptronsError(

@@ -7,8 +7,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perceptrons._kernel_operand import kernel_operand
-from perceptrons._validation import PerceptronsError, encode_labels, largest_magnitude, sample_scale
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.finite import largest_magnitude
+from perceptrons._core.labels import encode_labels, sample_scale
+from perceptrons._core.operands import to_operand
 from perceptrons.distributed._inputs import file_stamps, first_changed, split_rows
 from perceptrons.io.labels import file_labels
 
@@ -59,7 +61,7 @@ def slice_operand(Xop, a, b):
 
 def array_shards(X, yi, scale, S):
     """The S shards of in-memory data (validated by the estimator, as ``fit`` does)."""
-    Xop = kernel_operand(X)
+    Xop = to_operand(X)
     return [
         LinearShard(slice_operand(Xop, a, b), yi[a:b], scale[a:b], [("X", a + 1, b - a)])
         for a, b in split_rows(len(yi), S)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.distributed._mixing import mix, mixing_weights, nbytes, outbound, pack, restore
 
 #: times one epoch is re-run after losing a worker before giving up

@@ -95,7 +95,7 @@ def mix(start, states, mu, pairs):
 
     Averaging sums: the averaged perceptron predicts with the mean of *every* iterate visited,
     on every shard.  The lazy average keeps, after ``c`` visits, the sum of the iterates so far
-    as ``c·w − u`` (:mod:`perceptrons._averaging`).  A shard run from (w̄, ū, c₀) holds
+    as ``c·w − u`` (:mod:`perceptrons._core.averaging`).  A shard run from (w̄, ū, c₀) holds
     ``cᵢ·wᵢ − uᵢ = P + Oᵢ``, with ``P = c₀·w̄ − ū`` the sum before the epoch and ``Oᵢ`` the sum
     of its own iterates; the total after the epoch is ``P + Σ Oᵢ``.  With ``C = c₀ + Σ(cᵢ − c₀)``
     visits and the mixed ``w``, the ``u`` that keeps ``C·w − u`` equal to that total is

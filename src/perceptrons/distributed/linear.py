@@ -7,16 +7,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._validation import (
-    PerceptronsError,
-    assert_finite,
-    fit_labels,
-    largest_magnitude,
-    sample_scale,
-    seed_of,
-    shown,
-    warn_not_converged,
-)
+from perceptrons._core.errors import PerceptronsError, shown
+from perceptrons._core.finite import assert_finite, largest_magnitude
+from perceptrons._core.labels import fit_labels, sample_scale
+from perceptrons._core.params import seed_of, warn_not_converged
 from perceptrons.distributed import _linear_shards as ls
 from perceptrons.distributed._engine import connect
 from perceptrons.distributed._inputs import (
@@ -229,10 +223,10 @@ def _from_arrays(client, estimator, X, y, sample_weight, S):
     scale = sample_scale(sample_weight, estimator.class_weight, yi, classes, X.shape[0])
     pieces = ls.array_shards(X, yi, scale, S)
     shard_set = Shards(client, [lambda c, p=p: c.scatter(p, hash=False) for p in pieces])
-    from perceptrons._kernel_operand import kernel_operand, operand_values, weight_dtype
+    from perceptrons._core.operands import operand_values, to_operand, weight_dtype
 
     shard_set.w_dtype = weight_dtype(pieces[0].X)
-    shard_set.top_feature = lambda: largest_magnitude(operand_values(kernel_operand(X)))
+    shard_set.top_feature = lambda: largest_magnitude(operand_values(to_operand(X)))
     return shard_set, classes, X.shape[1]
 
 
@@ -307,7 +301,7 @@ def _from_raw(client, estimator, makers, width):
         for f, s in zip(raw.futures, summaries)
     ]
     ready = Shards(client, makers)
-    # the weights' dtype by the rule of the in-memory fit (perceptrons._kernel_operand.weight_dtype)
+    # the weights' dtype by the rule of the in-memory fit (perceptrons._core.operands.weight_dtype)
     float32 = summaries[0]["sparse"] and {s["dtype"] for s in summaries} <= {None, "<f4"}
     ready.w_dtype = np.float32 if float32 else np.float64
     ready.top_feature = lambda: max(s["top"] for s in summaries)

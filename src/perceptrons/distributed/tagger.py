@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._validation import Options, PerceptronsError, check_param, shown, validate_params
+from perceptrons._core.errors import PerceptronsError, shown
+from perceptrons._core.params import Options, check_param, validate_params
 from perceptrons.distributed._engine import connect
 from perceptrons.distributed._inputs import (
     check_run,
@@ -95,7 +96,7 @@ def fit_tagger(
     ----------
     McDonald, Hall & Mann (2010), Fig. 3 and Theorem 3; Collins (2002).
     """
-    from perceptrons.io.conllu import COLUMNS
+    from perceptrons.io.conllu_format import COLUMNS
     from perceptrons.structured.tagging import Tagger
 
     owner = "distributed.fit_tagger"
@@ -178,7 +179,7 @@ def fit_sequences(
     ----------
     McDonald, Hall & Mann (2010); Collins (2002).
     """
-    from perceptrons._kernel_operand import is_binary, kernel_operand
+    from perceptrons._core.operands import is_binary, to_operand
     from perceptrons.structured.sequence import SequencePerceptron
 
     owner = "distributed.fit_sequences"
@@ -188,7 +189,7 @@ def fit_sequences(
     X, y = model._check_Xy(X, y, reset=True)
     n = X.shape[0]
     lengths = np.ones(n, dtype=np.int64) if lengths is None else np.asarray(lengths)
-    binary = is_binary(kernel_operand(X))
+    binary = is_binary(to_operand(X))
     args = {"X": X, "y": y, "lengths": lengths, "X_edge": X_edge, "forced": forced}
     with connect(client, default_workers(n_workers, client, shards), dashboard) as c:
         S = shards or len(c.scheduler_info()["workers"])

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError, shown
+from perceptrons._core.errors import PerceptronsError, shown
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ Labels are read as text and typed as the in-memory reader types them
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.blocks import Block
 from perceptrons.io.csv_errors import RAGGED, csv_error, not_utf8
 from perceptrons.io.delimited import check_header

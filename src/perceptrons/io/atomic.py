@@ -45,7 +45,7 @@ import stat
 import sys
 import threading
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 
 #: bytes handed to one write() call: a signal is acted on between two calls, so a large model
 #: is abandoned within one chunk rather than after the whole payload

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perceptrons._readonly import read_only
+from perceptrons._core.readonly import read_only
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ class Block:
 
     def operand(self):
         """The arrays a ``_jit`` loop reads: ``X``, ``(indices, indptr)`` or ``(data, indices,
-        indptr)``, read-only as :func:`~perceptrons._kernel_operand.kernel_operand` hands them.
+        indptr)``, read-only as :func:`~perceptrons._core.operands.to_operand` hands them.
         """
         if self.X is not None:
             return read_only(self.X)

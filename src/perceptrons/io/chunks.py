@@ -13,7 +13,7 @@ import zlib
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.lines import MAX_LINE_BYTES, line_too_long
 
 GZIP_MAGIC = b"\x1f\x8b"

@@ -15,12 +15,10 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
+from perceptrons.io.conllu_format import NAMES, tag_column
 from perceptrons.io.lines import utf8_lines
 
-COLUMNS = {"upos": 3, "xpos": 4}
-#: the ten columns, for messages
-NAMES = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
 #: extensions read as CoNLL-U (any case).  CoNLL-X ``.conll`` files (the CoNLL 2006/2007 shared
 #: tasks) have the same ten tab-separated columns, with CPOSTAG and POSTAG where CoNLL-U has
 #: UPOS and XPOS, so they read the same way; a ``.conll`` file in another layout (CoNLL-2003
@@ -76,12 +74,6 @@ class Sentence:
     first_line: int = 0
 
 
-def _column(column):
-    if not (isinstance(column, str) and column in COLUMNS):
-        raise PerceptronsError(f"unknown tag column {column!r}; expected one of {sorted(COLUMNS)}")
-    return COLUMNS[column]
-
-
 def iter_conllu(path, column="upos", keep_lines=True):
     """Yield :class:`Sentence` objects from a ``.conllu`` file, one at a time.
 
@@ -101,7 +93,7 @@ def iter_conllu(path, column="upos", keep_lines=True):
         and line), or a file with no sentence at all.
     """
     path = os.fspath(path)
-    yield from sentences_of_lines(path, utf8_lines(path), _column(column), keep_lines)
+    yield from sentences_of_lines(path, utf8_lines(path), tag_column(column), keep_lines)
 
 
 def sentences_of_lines(path, numbered, col, keep_lines, before=0):
@@ -281,7 +273,7 @@ def format_conllu(sentences, predicted, column="upos", conf=None):
     With ``conf`` (lists of probabilities, as ``predicted``) each token's MISC column also gets
     ``UPOSConf=0.9731`` (``XPOSConf`` for the xpos column), in place of an earlier one.
     """
-    col = _column(column)
+    col = tag_column(column)
     key = f"{column.upper()}Conf="
     out = io.StringIO()
     for i, (sent, tags) in enumerate(zip(sentences, predicted)):

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perceptrons._aot import kernel
-from perceptrons.io.conllu import _column
+from perceptrons._compile.aot import loop
+from perceptrons.io.conllu_format import tag_column
 
 #: slots of the tags' hash table; a file with more than half as many distinct tags falls back
 TAG_SLOTS = 1 << 13
@@ -41,7 +41,7 @@ def scan_file(path, column, keep_text=False):
     """
     with open(path, "rb") as f:
         data = f.read()
-    scan = scan_bytes(data, _column(column), keep_text)
+    scan = scan_bytes(data, tag_column(column), keep_text)
     return None if scan is None or scan.sent_tok.shape[0] == 0 else scan
 
 
@@ -50,7 +50,7 @@ def scan_bytes(data, col, keep_text=False):
     tag column index ``col``: a :class:`Scan`, which may hold no sentence, or None when the
     bytes must be read line by line.
     """
-    scan_conllu = kernel("scan_conllu")
+    scan_conllu = loop("scan_conllu")
     raw = np.frombuffer(data, dtype=np.uint8)
     text = None
     try:

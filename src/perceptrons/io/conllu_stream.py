@@ -13,9 +13,10 @@ import io
 import os
 from itertools import chain
 
-from perceptrons._validation import PerceptronsError
-from perceptrons.io.conllu import _column, sentences_of_lines, sentences_of_scan
+from perceptrons._core.errors import PerceptronsError
+from perceptrons.io.conllu import sentences_of_lines, sentences_of_scan
 from perceptrons.io.conllu_bytes import scan_bytes
+from perceptrons.io.conllu_format import tag_column
 from perceptrons.io.lines import MAX_LINE_BYTES, bounded_lines, decoded_lines
 
 #: bytes read at a time
@@ -44,7 +45,7 @@ def stream_conllu(path, column="upos", keep_lines=True, block_bytes=None):
     PerceptronsError
         As :func:`~perceptrons.io.conllu.iter_conllu` does, naming the file and line.
     """
-    col = _column(column)
+    col = tag_column(column)
     path = os.fspath(path)
     size = block_bytes or BLOCK_BYTES
     n_sentences, lines_before = 0, 0

@@ -9,7 +9,7 @@ those of the in-memory reader (:mod:`perceptrons.io.delimited`).
 import contextlib
 import re
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 
 #: pyarrow's message for a row whose number of fields is not the header's
 RAGGED = re.compile(r"Expected (\d+) columns, got (\d+)")

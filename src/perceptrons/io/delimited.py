@@ -4,7 +4,7 @@ import csv
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.labels import check_label, decimal_chars, is_float, typed_labels
 from perceptrons.io.lines import bounded_lines, decoded_lines
 

@@ -5,7 +5,7 @@ from decimal import Decimal, InvalidOperation
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 
 #: label cells that mean "no value" (pandas' default NA strings, compared in lower case)
 MISSING_LABELS = frozenset(

@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.blocks import Block
 from perceptrons.io.chunks import is_gzip, line_chunks
 from perceptrons.io.labels import check_label, typed_labels

@@ -3,7 +3,7 @@
 import os
 from functools import partial
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 
 #: the longest line a reader takes.  A line is read whole before it is checked; an input with
 #: no line break at all (``/dev/zero``, a binary file) would otherwise be read until memory

@@ -21,7 +21,7 @@ import zipfile
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.atomic import atomic_write_bytes
 from perceptrons.io.npy import _first_line, read_npy
 from perceptrons.io.strict_json import strict_loads

@@ -6,15 +6,15 @@ for each field with what the field must be (JSON type and range; array dtype, sh
 range, finiteness), and gets it only if it is so.  Every field is read through here, so no
 field reaches compiled code unchecked, and fields left unread at the end are refused too: a
 file holds exactly what its estimator wrote.  Any violation raises one
-:class:`~perceptrons._validation.PerceptronsError` line naming the file and the field.
+:class:`~perceptrons._core.errors.PerceptronsError` line naming the file and the field.
 """
 
 import os
 
 import numpy as np
 
-from perceptrons._memory import available_bytes
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.memory import available_bytes
 
 #: dtypes by role: weights and sums are floats; indices and counts are integers
 FLOATS = ("float32", "float64")

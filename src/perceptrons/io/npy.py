@@ -8,7 +8,7 @@ then read once, straight into a fresh writable array.  What an archive may hold 
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 
 
 def _first_line(exc):

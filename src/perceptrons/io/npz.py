@@ -4,8 +4,8 @@ import os
 
 import numpy as np
 
-from perceptrons._memory import available_bytes
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.memory import available_bytes
 from perceptrons.io.labels import MISSING_LABELS, check_label
 from perceptrons.io.npy import read_npy
 

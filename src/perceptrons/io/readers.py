@@ -8,8 +8,9 @@ and, where it has one, the line, the value seen and what was expected.
 import os
 from importlib import import_module
 
-from perceptrons._memory import available_bytes
-from perceptrons._validation import PerceptronsError, check_path
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.memory import available_bytes
+from perceptrons._core.params import check_path
 
 FORMATS = ("csv", "tsv", "libsvm", "npz", "vw", "parquet")
 _BY_EXTENSION = {

@@ -20,7 +20,8 @@ import glob
 import os
 from numbers import Integral
 
-from perceptrons._validation import Interval, PerceptronsError, check_param, check_path
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import Interval, check_param, check_path
 from perceptrons.io.readers import guess_format
 from perceptrons.io.vw import DEFAULT_HASH_BITS, check_hash_bits
 

@@ -5,7 +5,7 @@ pyarrow types each column from the first block; a column of text is then hashed 
 breaks the rule is refused naming its line, whichever block it is in.
 """
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.labels import is_float
 
 

@@ -22,7 +22,7 @@ from numbers import Integral
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.chunks import line_chunks
 
 #: the default width of the hashed feature space: 2**18 columns, VW's default too

@@ -6,8 +6,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from perceptrons._core.readonly import read_only
 from perceptrons._jit.dual import voted_scores
-from perceptrons._readonly import read_only
 from perceptrons.kernel.kernels import sq_norms
 
 #: test rows per kernel block: 2048 × n_SV values, a few tens of MB at most for MNIST-sized models

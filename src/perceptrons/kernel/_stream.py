@@ -12,10 +12,10 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
-from perceptrons._averaging import mean_of_iterates
-from perceptrons._memory import check_allocation
-from perceptrons._validation import PerceptronsError
-from perceptrons._visits import MAX_VISITS
+from perceptrons._core.averaging import mean_of_iterates
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.memory import check_allocation
+from perceptrons._core.visits import MAX_VISITS
 from perceptrons.kernel._train import DualState
 
 

@@ -18,7 +18,8 @@ plus ``"precomputed"`` (the user passes the kernel matrix) and any Python callab
 
 import numpy as np
 
-from perceptrons._validation import SCALE_FEATURES, PerceptronsError, largest_magnitude
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.finite import SCALE_FEATURES, largest_magnitude
 
 
 def sq_norms(X):

@@ -13,26 +13,21 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from perceptrons._validation import (
+from perceptrons._core.data import validate_data
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.finite import finite_scores, largest_magnitude, overflow_error
+from perceptrons._core.labels import check_classes, check_same_classes, encode_labels, sample_scale
+from perceptrons._core.params import (
     CALLBACK,
     RANDOM_STATE,
     Interval,
     Kind,
     Options,
-    PerceptronsError,
-    check_classes,
     check_param,
-    check_same_classes,
-    encode_labels,
-    finite_scores,
-    largest_magnitude,
-    overflow_error,
-    sample_scale,
     seed_of,
-    validate_data,
     validate_params,
 )
-from perceptrons._visits import check_visit_room
+from perceptrons._core.visits import check_visit_room
 from perceptrons.kernel import _stream
 from perceptrons.kernel._cache import make_cache
 from perceptrons.kernel._predict import DualModel, block_scores

@@ -19,34 +19,26 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from perceptrons._jit import linear as K
-from perceptrons._jit.rows import dense_ahead
-from perceptrons._kernel_operand import is_binary, kernel_operand, operand_values, weight_dtype
-from perceptrons._memory import check_allocation
-from perceptrons._readonly import writable
-from perceptrons._validation import (
+from perceptrons._core.data import validate_data
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.finite import assert_finite, finite_scores, largest_magnitude, overflow_error, underflow_error
+from perceptrons._core.labels import check_classes, check_same_classes, encode_labels, fit_labels, sample_scale
+from perceptrons._core.memory import check_allocation
+from perceptrons._core.operands import is_binary, operand_values, to_operand, weight_dtype
+from perceptrons._core.params import (
     CALLBACK,
     RANDOM_STATE,
     Interval,
     Kind,
     Options,
-    PerceptronsError,
-    assert_finite,
-    check_classes,
     check_param,
-    check_same_classes,
-    encode_labels,
-    finite_scores,
-    fit_labels,
-    largest_magnitude,
-    overflow_error,
-    sample_scale,
     seed_of,
-    underflow_error,
-    validate_data,
     validate_params,
 )
-from perceptrons._visits import MAX_VISITS, check_visit_room
+from perceptrons._core.readonly import writable
+from perceptrons._core.visits import MAX_VISITS, check_visit_room
+from perceptrons._jit import linear as K
+from perceptrons._jit.rows import dense_ahead
 from perceptrons.io.model_state import FLOATS
 
 if TYPE_CHECKING:
@@ -150,7 +142,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         if not warm and np.any(scale == 0):  # skipped rows are never scored
             assert_finite(X)
         rng = self._rng = np.random.default_rng(seed_of(self.random_state))
-        Xop = kernel_operand(X)
+        Xop = to_operand(X)
         if warm:
             self._state = writable(self._state)  # a model loaded off a memory map
         else:
@@ -213,9 +205,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
                 )
             X, y = self._check_Xy(X, y, reset=True)
             self.classes_ = check_classes(classes, what="classes")
-            self._init_state(
-                X.shape[1], np.random.default_rng(seed_of(self.random_state)), weight_dtype(kernel_operand(X))
-            )
+            self._init_state(X.shape[1], np.random.default_rng(seed_of(self.random_state)), weight_dtype(to_operand(X)))
             self._reset_history()
             self._rng = np.random.default_rng(seed_of(self.random_state))
         else:
@@ -224,7 +214,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         yi = encode_labels(y, self.classes_)
         scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
-        Xop = kernel_operand(X)
+        Xop = to_operand(X)
         self._state = writable(self._state)  # a model loaded off a memory map
         self._widen_unless_exact(Xop, scale)
         self._start_fit(X, Xop, yi, scale)
@@ -458,7 +448,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
     def _widen_unless_exact(self, Xop, scale):
         """float64 weights from here on, unless float32 ones stay exact or were asked for.
 
-        Binary CSR gets float32 weights (:func:`~perceptrons._kernel_operand.weight_dtype`) because
+        Binary CSR gets float32 weights (:func:`~perceptrons._core.operands.weight_dtype`) because
         its updates are whole numbers; with a sample or class weight that is not whole, or
         random initial weights, they are not, and float32 rounded them (weights ~1e-5 off the
         same fit on dense rows).  The float32 weights so far are exact, so widening changes none.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from perceptrons._averaging import mean_of_iterates
+from perceptrons._core.averaging import mean_of_iterates
 from perceptrons.linear._base import LinearPerceptronBase
 
 if TYPE_CHECKING:

@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from perceptrons._core.params import Kind
+from perceptrons._core.visits import MAX_VISITS
 from perceptrons._jit import linear as K
 from perceptrons._jit.pocket import pocket_epoch_binary, pocket_epoch_multiclass
 from perceptrons._jit.rows import dense_ahead
-from perceptrons._validation import Kind
-from perceptrons._visits import MAX_VISITS
 from perceptrons.linear._base import LinearPerceptronBase
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._validation import check_bool
+from perceptrons._core.params import check_bool
 from perceptrons.linear.perceptron import Perceptron
 
 if TYPE_CHECKING:

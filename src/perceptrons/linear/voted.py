@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from perceptrons._core.finite import finite_scores, score_overflow
+from perceptrons._core.params import Interval
+from perceptrons._core.readonly import read_only
+from perceptrons._core.visits import MAX_VISITS
 from perceptrons._jit import linear as K
 from perceptrons._jit import vote as KV
-from perceptrons._readonly import read_only
-from perceptrons._validation import Interval, finite_scores, score_overflow
-from perceptrons._visits import MAX_VISITS
 from perceptrons.io.model_state import FLOATS
 from perceptrons.linear._base import LinearPerceptronBase
 

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from perceptrons._registry import CLI_NAMES, estimator_class
+from perceptrons._core.registry import CLI_NAMES, estimator_class
 
 #: most epochs of the training-error curves: 100 show every curve settle, and the voted
 #: perceptron's curve costs O(vectors · n), its vectors growing with every epoch's updates

@@ -6,7 +6,7 @@ the augmented vectors zᵢ = (xᵢ, 1), so R, γ*, (R/γ*)² and the trace speak
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.theory import fs_optimal_direction, is_separable, max_margin, online_mistakes, radius
 from perceptrons.theory._common import SCALE_HINT, radius_of, squared_ratio
 

@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perceptrons._validation import Interval, Kind, Options, PerceptronsError, check_bool, check_classes, check_param
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.labels import check_classes
+from perceptrons._core.params import Interval, Kind, Options, check_bool, check_param
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike

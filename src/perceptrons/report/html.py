@@ -176,7 +176,7 @@ def write_report(path: str | os.PathLike[str], X: ArrayLike | spmatrix | sparray
     ...     os.listdir(tmp)
     ['gormley.html']
     """
-    from perceptrons._validation import check_path
+    from perceptrons._core.params import check_path
     from perceptrons.io.atomic import atomic_output
 
     path = check_path(path, "path", "write_report")  # before the work of building the page

@@ -5,8 +5,8 @@ vocabulary, keys and counts as ``fit_transform``, with memory bounded by a chunk
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
-from perceptrons.structured.words import ATTRIBUTES
+from perceptrons._core.errors import PerceptronsError
+from perceptrons.structured.words import ATTRIBUTES, BOS, EOS
 
 
 def _add_counts(acc, v):
@@ -66,7 +66,6 @@ class IncrementalFit:
         -------
         self
         """
-        from perceptrons.structured.features import BOS, EOS  # the map's own boundary words
 
         self.vocab_ = {BOS: 0, EOS: 1}
         self._known, self._tables = {}, None  # word → row of the type table, grown as types arrive

@@ -7,8 +7,8 @@ A mixin of :class:`~perceptrons.structured.features.FeatureMap`: it reads the ma
 
 import numpy as np
 
-from perceptrons._aot import kernel
-from perceptrons._readonly import read_only
+from perceptrons._compile.aot import loop
+from perceptrons._core.readonly import read_only
 from perceptrons.structured.words import (
     ATTRIBUTES,
     CLUSTER_ATTRIBUTES,
@@ -124,7 +124,7 @@ class CompiledTables:
     def _vocab_hash(self):
         """(hash table, UTF-8 bytes, starts, ends) of the vocabulary's strings, the table holding
         each string's id (made once a vocabulary)."""
-        hash_strings = kernel("hash_strings")
+        hash_strings = loop("hash_strings")
         cached = self.__dict__.get("_vocab_hashed")
         if cached is None or cached[0] is not self.vocab_ or cached[1] != len(self.vocab_):
             # a loaded map has its strings as the file's bytes; a fitted one packs them (~5 ms)
@@ -203,7 +203,7 @@ class CompiledTables:
     def _compiled(self):
         """Templates as an int array, one lookup row per one-part template, the conjunction hash."""
         if getattr(self, "_tables", None) is None:
-            hash_build = kernel("hash_build")
+            hash_build = loop("hash_build")
             nt = len(self._parsed)
             spec = self._spec()
             luts = np.full((nt, self.n_values_ + 1), -1, dtype=np.int32)

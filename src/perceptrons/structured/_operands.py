@@ -3,9 +3,10 @@ arrays the ``_jit`` compiled loops read, in the operand convention of :mod:`perc
 
 import numpy as np
 
-from perceptrons._kernel_operand import kernel_operand
-from perceptrons._memory import check_allocation
-from perceptrons._validation import PerceptronsError, check_bool
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.memory import check_allocation
+from perceptrons._core.operands import to_operand
+from perceptrons._core.params import check_bool
 
 
 def none_if_empty(table):
@@ -77,7 +78,7 @@ def edge_operand(X_edge, n_tokens, n_edge=None, assume_binary=False):
         return (_NO_EDGES[0], np.zeros(n_tokens + 1, dtype=np.int64)), 0
     import scipy.sparse as sp  # training and decoding with edge features only
 
-    from perceptrons._sparse_check import check_sparse_indices
+    from perceptrons._core.data import check_sparse_indices
 
     check_sparse_indices(X_edge, "X_edge")  # before scipy or a compiled loop reads through them
     try:
@@ -166,7 +167,7 @@ def dev_operands(dev, check_X, classes, n_edge, assume_binary=False):
     Xd = check_X(dev["X"])
     yd = gold_tags(dev["y"], Xd.shape[0], "dev: y")
     return (
-        kernel_operand(Xd, assume_binary),
+        to_operand(Xd, assume_binary),
         edge_operand(dev.get("X_edge"), Xd.shape[0], n_edge, assume_binary)[0],
         yd,
         sequence_offsets(dev["lengths"], Xd.shape[0], "dev lengths"),

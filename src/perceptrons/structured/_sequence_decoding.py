@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._kernel_operand import kernel_operand
-from perceptrons._validation import PerceptronsError, check_bool, overflow_error, seed_of
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.finite import overflow_error
+from perceptrons._core.operands import to_operand
+from perceptrons._core.params import check_bool, seed_of
 from perceptrons.structured import _sequence_state as sequence_state
 from perceptrons.structured._operands import (
     NO_FORCED,
@@ -73,7 +75,7 @@ class DecodingMixin:
         eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_)
         forced = self.forced_indices(forced, X.shape[0])
         return_conf = check_bool(return_conf, "return_conf")
-        tags = self._decode(kernel_operand(X), eop, offsets, forced)
+        tags = self._decode(to_operand(X), eop, offsets, forced)
         if not return_conf:
             return self.classes_[tags]
         # the decoder's own emission sums, in another order: equal up to rounding, and the

@@ -15,20 +15,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._kernel_operand import is_binary, kernel_operand, operand_values
-from perceptrons._readonly import writable
-from perceptrons._validation import (
-    CALLBACK,
-    RANDOM_STATE,
-    Interval,
-    Kind,
-    Options,
-    PerceptronsError,
-    check_param,
-    overflow_error,
-    sorted_labels,
-    validate_params,
-)
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.finite import overflow_error
+from perceptrons._core.labels import sorted_labels
+from perceptrons._core.operands import is_binary, operand_values, to_operand
+from perceptrons._core.params import CALLBACK, RANDOM_STATE, Interval, Kind, Options, check_param, validate_params
+from perceptrons._core.readonly import writable
 from perceptrons.structured._operands import (
     check_tables,
     dev_operands,
@@ -118,7 +110,7 @@ class SequenceModel(RunningWeights, DecodingMixin, ParamsMixin):
         yi = np.searchsorted(self.classes_, y).astype(np.int64)
         offsets = sequence_offsets(lengths, X.shape[0])
         eop, n_edge = edge_operand(X_edge, X.shape[0], assume_binary=assume_binary)
-        op = kernel_operand(X, assume_binary)
+        op = to_operand(X, assume_binary)
         # Binary features make every emission weight an integer of magnitude ≤ tokens × epochs
         # (a token moves a weight by at most 1 an epoch); below 2²⁴ float32 holds those exactly,
         # and half the bytes halve the cost of scoring, which is reading weight rows.
@@ -176,7 +168,7 @@ class SequenceModel(RunningWeights, DecodingMixin, ParamsMixin):
         yi = np.searchsorted(self.classes_, y).astype(np.int64)
         offsets = sequence_offsets(lengths, X.shape[0])
         self._train(
-            kernel_operand(X), eop, yi, offsets, self.forced_indices(forced, X.shape[0]), 1, None, None, online=True
+            to_operand(X), eop, yi, offsets, self.forced_indices(forced, X.shape[0]), 1, None, None, online=True
         )
         return self
 
@@ -279,7 +271,7 @@ class SequenceModel(RunningWeights, DecodingMixin, ParamsMixin):
         X, y = self._check_Xy(X, y, reset=False)
         eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_, assume_binary)
         _check_known(y, self.classes_)
-        op = kernel_operand(X, assume_binary)
+        op = to_operand(X, assume_binary)
         if self._state["W"].dtype == np.float32 and not is_binary(op):
             raise PerceptronsError("begin_epochs was given n_tokens (float32 weights), but X is not binary")
         yi = np.searchsorted(self.classes_, y).astype(np.int64)

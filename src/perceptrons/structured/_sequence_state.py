@@ -7,7 +7,7 @@ the restored values; the estimator sets its own attributes from them.
 
 import numpy as np
 
-from perceptrons._visits import MAX_VISITS
+from perceptrons._core.visits import MAX_VISITS
 
 #: the fitted attributes restored besides the weights (set by the estimator under these names)
 FITTED = (

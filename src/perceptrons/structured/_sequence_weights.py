@@ -4,8 +4,8 @@ made from them (Collins 2002, §2.5: the averaged parameters, computed lazily as
 
 import numpy as np
 
-from perceptrons._memory import check_allocation
-from perceptrons._validation import seed_of
+from perceptrons._core.memory import check_allocation
+from perceptrons._core.params import seed_of
 
 _PARTS = ("W", "trans", "E", "trans2", "start", "stop")
 

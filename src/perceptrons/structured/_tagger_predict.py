@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError, PerceptronsTypeError, check_bool
+from perceptrons._core.errors import PerceptronsError, PerceptronsTypeError
+from perceptrons._core.params import check_bool
 from perceptrons.structured._operands import edge_operand
 from perceptrons.structured.words import corpus_types, raise_not_words
 

@@ -17,12 +17,11 @@ import threading
 
 import numpy as np
 
-from perceptrons._aot import kernel
-from perceptrons._validation import PerceptronsTypeError
+from perceptrons._compile.aot import loop
+from perceptrons._core.errors import PerceptronsTypeError
 from perceptrons.structured._operands import check_tables, none_if_empty, table_bytes
 from perceptrons.structured.decoders import decoder_code
-from perceptrons.structured.features import BOS, EOS
-from perceptrons.structured.words import unicode_parts
+from perceptrons.structured.words import BOS, EOS, unicode_parts
 
 #: bytes of cached rows kept before the cache starts afresh (a long-running tagger that meets
 #: ever new words must not grow without bound); a single call may exceed it for its own words
@@ -56,7 +55,7 @@ class WordCache:
         self.W = model.emission_weights()
         self.pairs, self.spec, self.hashed, self.n_values = features.conjunction_tables()
         n_keys = int((features.ptr_[self.pairs + 1] - features.ptr_[self.pairs]).sum())  # the conjunctions
-        self.filter = kernel("key_filter")(self.hashed, max(12, (16 * n_keys).bit_length()))  # ~16 bits a key
+        self.filter = loop("key_filter")(self.hashed, max(12, (16 * n_keys).bit_length()))  # ~16 bits a key
         luts, one, attr, bias, withhold, self.ks, slot = features.one_part_tables()
         self._one_part = (luts, one, attr, bias, withhold, slot)  # word_emissions' tables
         self._known = (
@@ -68,7 +67,7 @@ class WordCache:
         trans2 = none_if_empty(np.ascontiguousarray(model.coef_trans2_, dtype=np.float64))
         self.decoding = (
             trans,
-            kernel("column_maxima")(trans),  # the decoder's bound, once per model rather than per call
+            loop("column_maxima")(trans),  # the decoder's bound, once per model rather than per call
             trans2,
             np.ascontiguousarray(model.coef_init_, dtype=np.float64),
             np.ascontiguousarray(model.coef_final_, dtype=np.float64),
@@ -86,7 +85,7 @@ class WordCache:
         fm = self.features
         rows = _Rows(64, self.ks.shape[0], self.W.shape[1], fm.type_table_.shape[1])
         rows.attrs[0], rows.attrs[1] = fm.vocab_[BOS], fm.vocab_[EOS]
-        kernel("word_emissions")(rows.attrs[:2], rows.rare[:2], *self._one_part, self.W, rows.emit[:2])
+        loop("word_emissions")(rows.attrs[:2], rows.rare[:2], *self._one_part, self.W, rows.emit[:2])
         rows.n = 2
         return rows
 
@@ -186,7 +185,7 @@ class WordCache:
         lengths = np.fromiter(map(len, new), dtype=np.int64, count=len(new))
         lower, parts = unicode_parts(new, ascii_only=text.isascii())
         args = (*self._known, *self._one_part, self.W, state.attrs, state.rare, state.emit, lo)
-        kernel("cache_words")(raw, lengths, lower, parts, fm.cluster_attribute_ids(new), *self._vocab, *args)
+        loop("cache_words")(raw, lengths, lower, parts, fm.cluster_attribute_ids(new), *self._vocab, *args)
 
     def tag(self, rows, state, offsets, use_tagdict=True):
         """Tag indices (n_tokens,) int64 of the sentences ``offsets`` (n_sentences + 1,) over
@@ -198,9 +197,9 @@ class WordCache:
             check_tables(offsets, trans.shape[0], False, trans2 is not None)
         if rows.shape[0] >= SPLIT_TOKENS:
             args = (*self._scoring(state, use_tagdict), trans, top, trans2, start, stop, decoder, out)
-            _by_sentences(kernel("tag_cached"), rows, offsets, args)
+            _by_sentences(loop("tag_cached"), rows, offsets, args)
             return out
-        kernel("tag_cached")(
+        loop("tag_cached")(
             rows,
             offsets,
             self.ks,

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 
 #: names accepted for the packaged clusters → language code of spacy-lookups-data
 PACKAGED = {"spacy-en": "en"}

@@ -15,7 +15,9 @@ from numbers import Number
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError, PerceptronsTypeError, check_path, sorted_labels
+from perceptrons._core.errors import PerceptronsError, PerceptronsTypeError
+from perceptrons._core.labels import sorted_labels
+from perceptrons._core.params import check_path
 
 
 @dataclass

@@ -9,7 +9,7 @@ training and for prediction is one and the same.
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 
 #: decoder name -> code understood by the ``_jit.structured`` compiled loops
 #: (``perceptrons._jit.decode.VITERBI`` and ``GREEDY``, not imported: that would import numba)

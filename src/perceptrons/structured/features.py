@@ -27,14 +27,21 @@ from typing import NamedTuple
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.structured._feature_fit import IncrementalFit
 from perceptrons.structured._feature_tables import CompiledTables
 from perceptrons.structured.templates import parse_templates
-from perceptrons.structured.words import ATTRIBUTES, attribute_table, corpus_types, pack_strings, word_attributes
+from perceptrons.structured.words import (
+    ATTRIBUTES,
+    BOS,
+    EOS,
+    attribute_table,
+    corpus_types,
+    pack_strings,
+    word_attributes,
+)
 
 _A = {a: i for i, a in enumerate(ATTRIBUTES)}
-BOS, EOS = "<s>", "</s>"
 
 
 def _positions(lengths):

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 
 
 def tagging_report(gold, predicted, known=None):

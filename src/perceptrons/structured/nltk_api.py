@@ -18,7 +18,8 @@ from itertools import chain
 from numbers import Integral, Number, Real
 from typing import TYPE_CHECKING
 
-from perceptrons._validation import Interval, PerceptronsError, PerceptronsTypeError, check_bool
+from perceptrons._core.errors import PerceptronsError, PerceptronsTypeError
+from perceptrons._core.params import Interval, check_bool
 
 if TYPE_CHECKING:
     import os

@@ -15,7 +15,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from perceptrons._validation import PerceptronsError, validate_data
+from perceptrons._core.data import validate_data
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.structured._operands import gold_tags
 from perceptrons.structured._sequence_model import SequenceModel
 

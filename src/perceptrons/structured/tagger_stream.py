@@ -33,18 +33,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._validation import (
-    CALLBACK,
-    PATH,
-    Interval,
-    Options,
-    PerceptronsError,
-    check_param,
-    check_path,
-    validate_params,
-)
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import CALLBACK, PATH, Interval, Options, check_param, check_path, validate_params
 from perceptrons.io.cache import file_identity
-from perceptrons.io.conllu import COLUMNS
+from perceptrons.io.conllu_format import COLUMNS
 from perceptrons.io.conllu_stream import stream_conllu
 from perceptrons.structured.clusters import load_clusters
 from perceptrons.structured.features import FeatureMap

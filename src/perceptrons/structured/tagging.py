@@ -7,17 +7,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._validation import (
-    CALLBACK,
-    RANDOM_STATE,
-    Interval,
-    Kind,
-    Options,
-    PerceptronsError,
-    PerceptronsTypeError,
-    check_param,
-    validate_params,
-)
+from perceptrons._core.errors import PerceptronsError, PerceptronsTypeError
+from perceptrons._core.params import CALLBACK, RANDOM_STATE, Interval, Kind, Options, check_param, validate_params
 from perceptrons.structured._params import ParamsMixin
 from perceptrons.structured._sequence_model import SequenceModel
 from perceptrons.structured._tagdict import TagDictMixin

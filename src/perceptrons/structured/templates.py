@@ -13,7 +13,7 @@ Koo, Carreras & Collins (2008), "Simple Semi-supervised Dependency Parsing", ACL
 
 import re
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.structured.words import ATTRIBUTES, CLUSTER_ATTRIBUTES
 
 _A = {a: i for i, a in enumerate(ATTRIBUTES)}

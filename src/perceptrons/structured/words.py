@@ -11,8 +11,11 @@ from itertools import chain
 
 import numpy as np
 
-from perceptrons._readonly import read_only
-from perceptrons._validation import PerceptronsError, PerceptronsTypeError
+from perceptrons._core.errors import PerceptronsError, PerceptronsTypeError
+from perceptrons._core.readonly import read_only
+
+#: the boundary words before the first token and after the last, as feature templates see them
+BOS, EOS = "<s>", "</s>"
 
 ATTRIBUTES = (
     "w",
@@ -174,7 +177,7 @@ def pack_strings(strings, errors="strict"):
     return raw, offsets
 
 
-#: the lower cases of no word, read-only as packed strings are (:mod:`perceptrons._readonly`)
+#: the lower cases of no word, read-only as packed strings are (:mod:`perceptrons._core.readonly`)
 _NO_BYTES = read_only(np.zeros(0, dtype=np.uint8))
 
 

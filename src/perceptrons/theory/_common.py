@@ -10,17 +10,12 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 
-from perceptrons._memory import check_allocation
-from perceptrons._sparse_check import check_sparse_indices
-from perceptrons._validation import (
-    Interval,
-    Kind,
-    Options,
-    PerceptronsError,
-    check_classes,
-    check_param,
-    largest_magnitude,
-)
+from perceptrons._core.data import check_sparse_indices
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.finite import largest_magnitude
+from perceptrons._core.labels import check_classes
+from perceptrons._core.memory import check_allocation
+from perceptrons._core.params import Interval, Kind, Options, check_param
 
 #: the theory functions' budgets and sizes: a positive int (scikit-learn's words, via check_param)
 POSITIVE_INT = (Interval(Integral, 1, None),)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._validation import check_bool
+from perceptrons._core.params import check_bool
 from perceptrons.theory._common import check_X, squared_ratio
 
 if TYPE_CHECKING:

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError, check_bool
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import check_bool
 from perceptrons.theory._common import (
     SCALE_HINT,
     check_option,

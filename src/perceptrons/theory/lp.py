@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._validation import Interval, PerceptronsError, check_param
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import Interval, check_param
 from perceptrons.theory._common import BUDGET, POSITIVE_INT, SEED, check_option, squared_ratio
 
 if TYPE_CHECKING:

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError, check_bool, check_param
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import check_bool, check_param
 from perceptrons.theory._common import (
     POSITIVE_INT,
     SCALE_HINT,

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError, check_bool
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import check_bool
 from perceptrons.theory._common import SCALE_HINT, check_option, check_Xy, radius_of
 
 if TYPE_CHECKING:
@@ -217,9 +218,9 @@ def method_name(method: str) -> str:
 
 def _pla(Z, epochs):
     """PLA through the origin on signed rows; (v or None, examples ordered by last score)."""
+    from perceptrons._core.readonly import read_only
     from perceptrons._jit.linear import epoch_binary
     from perceptrons._jit.rows import dense_ahead
-    from perceptrons._readonly import read_only
 
     n, p = Z.shape
     rows = read_only(Z)  # as the estimators hand their rows: one specialisation for both

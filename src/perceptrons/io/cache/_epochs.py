@@ -6,7 +6,7 @@ import contextlib
 import os
 import tempfile
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.cache._fingerprint import READ_RULES, fingerprint
 from perceptrons.io.cache._format import MAGIC
 from perceptrons.io.cache._reader import open_cache

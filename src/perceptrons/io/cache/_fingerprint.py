@@ -7,7 +7,7 @@ import stat
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.cache._format import _INT64
 
 #: bytes hashed at each end of a source file by :func:`fingerprint`

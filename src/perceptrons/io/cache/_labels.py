@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.cache._format import _INT32_MAX, _INT64, _finite
 
 _PLURAL = {"number": "numbers", "str": "strings"}

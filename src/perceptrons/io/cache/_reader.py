@@ -8,7 +8,7 @@ import zlib
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.blocks import Block
 from perceptrons.io.cache._fingerprint import _fingerprint_problem, file_identity
 from perceptrons.io.cache._footer import _check_footer, _fail, _Invalid, _read_exact, _read_footer

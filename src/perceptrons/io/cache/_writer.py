@@ -8,7 +8,7 @@ import zlib
 
 import numpy as np
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.atomic import CHUNK, atomic_output, output_target
 from perceptrons.io.cache._fingerprint import _fingerprint_problem
 from perceptrons.io.cache._format import (

@@ -1,7 +1,7 @@
-"""The kernels compiled ahead of time (:mod:`perceptrons._aot_spec`), called when their
+"""The kernels compiled ahead of time (:mod:`perceptrons._compile.aot_spec`), called when their
 arguments fit, and numba's JIT otherwise.
 
-:func:`kernel` is the seam: the tagger's Python calls ``kernel("tag_cached")(...)`` where it
+:func:`loop` is the seam: the tagger's Python calls ``loop("tag_cached")(...)`` where it
 called the JIT's dispatcher.  The compiled module is used only when it was built from the
 sources and signatures of this very installation (its stamp, :func:`stamp`); a module left
 behind by an older version, or missing because the install had no C compiler, means the JIT.
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
-from perceptrons._aot_spec import EXPORTS, parse
-from perceptrons._sources import sources_digest
+from perceptrons._compile.aot_spec import EXPORTS, parse
+from perceptrons._compile.stamps import sources_digest
 
 #: name of the compiled extension module, and the environment variable that turns it off
-MODULE = "perceptrons._aot_kernels"
+MODULE = "perceptrons._compile.prebuilt"
 OFF = "PERCEPTRONS_NO_AOT"
 
 
@@ -31,7 +31,7 @@ def stamp():
     """The stamp the compiled module must carry: the kernels' sources, the signatures and the
     build's own code, as a positive int64."""
     here = Path(__file__).parent
-    spec = b"".join((here / name).read_bytes() for name in ("_aot_spec.py", "_aot_build.py"))
+    spec = b"".join((here / name).read_bytes() for name in ("aot_spec.py", "aot_build.py"))
     digest = hashlib.sha256(sources_digest().encode() + b"\0" + spec).digest()
     return int.from_bytes(digest[:8], "little") >> 1
 
@@ -61,7 +61,7 @@ def jit(name):
 
 
 @functools.cache
-def kernel(name):
+def loop(name):
     """The kernel ``name``: its compiled-ahead form behind the argument check when the module
     is there, else the JIT's dispatcher."""
     module = compiled_module()
@@ -143,6 +143,6 @@ def _test(name, slot, constants):
 
 
 def _fits(value, slot):
-    """Whether ``value`` fits ``slot`` (:data:`perceptrons._aot_spec.Slot`), as a kernel's
+    """Whether ``value`` fits ``slot`` (:data:`perceptrons._compile.aot_spec.Slot`), as a kernel's
     checker tests it (a fresh one, which has seen no call)."""
     return _checker((slot,))((value,))

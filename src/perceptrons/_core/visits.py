@@ -6,7 +6,7 @@ input: its counters are read with this bound, and a call that continues a counte
 room before the first visit.
 """
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 
 #: the most example visits a model may count
 MAX_VISITS = 2**53

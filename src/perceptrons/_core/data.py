@@ -1,16 +1,18 @@
-"""The index arrays of a sparse input checked before anything compiled reads through them.
+"""Data checks before any array reaches compiled code: the index arrays of a sparse input, then
+scikit-learn's own ``validate_data``.
 
 scipy builds a ``csr_matrix((data, indices, indptr))`` without looking at the index values, and
 neither scikit-learn's ``check_array`` nor scipy's own C++ loops (``X @ w``, ``tocsr``) check
 them either: a column index past the last column makes them, and our loops, read or write
 outside their arrays.  Every estimator therefore passes its input through
-:func:`check_sparse_indices` first (through :func:`perceptrons._validation.validate_data`).
+:func:`check_sparse_indices` first (through :func:`validate_data`).
 """
 
 import numpy as np
 import scipy.sparse as sp
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.labels import sorted_labels
 
 
 def check_sparse_indices(X, name="X"):
@@ -83,3 +85,26 @@ def _check_range(name, label, what, index, size):
         f"{name} ({label}): {what} index {index[k]} at stored entry {k} is outside [0, {size}) "
         f"(the matrix has {size} {what}s)"
     )
+
+
+def validate_data(estimator, X="no_validation", y="no_validation", **kwargs):
+    """scikit-learn's ``validate_data``, with the index arrays of a sparse ``X`` checked first,
+    and labels of an object ``y`` by :func:`sorted_labels`.
+
+    A hand-built sparse matrix with an index past its shape would send scipy's conversions and
+    every compiled loop outside their arrays (a crash, or silently wrong weights), so the check
+    runs before scikit-learn touches ``X`` (see :mod:`perceptrons._core.data`).
+    """
+    from sklearn.utils.validation import validate_data as sklearn_validate_data
+
+    from perceptrons._core.data import check_sparse_indices
+
+    check_sparse_indices(X)
+    if y is not None and not isinstance(y, str):
+        labels = np.asarray(y)
+        if labels.dtype == object:  # None, NaN or unorderable labels named as labels, not "Input"
+            sorted_labels(labels)
+    # its finiteness check sums X first: finite features above ~1e154 of both signs sum to
+    # inf - inf, a RuntimeWarning for valid input (it then checks value by value)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return sklearn_validate_data(estimator, X, y, **kwargs)

@@ -1,14 +1,14 @@
 """The arrays a compiled loop reads for ``X`` (:mod:`perceptrons._jit.rows` has the convention):
 chosen in Python, without importing numba, so that a process whose kernels were compiled ahead
-of time (:mod:`perceptrons._aot`) never starts it.
+of time (:mod:`perceptrons._compile.aot`) never starts it.
 """
 
 import numpy as np
 
-from perceptrons._readonly import read_only
+from perceptrons._core.readonly import read_only
 
 
-def kernel_operand(X, assume_binary=False):
+def to_operand(X, assume_binary=False):
     """The arrays a compiled loop reads for ``X``, with as few bytes per value as possible.
 
     Dense C-contiguous float32/float64 input is passed through untouched (no copy).  For CSR
@@ -18,7 +18,7 @@ def kernel_operand(X, assume_binary=False):
     ``(indices, indptr)``; otherwise ``(data, indices, indptr)``.  A CSR epoch streams values +
     indices, so this is what makes it faster than 12 bytes per non-zero.  ``assume_binary``: the caller built ``X`` with 1s only (a
     :class:`~perceptrons.structured.features.FeatureMap` does) and the scan is skipped.  Every
-    array is handed over read-only (:func:`~perceptrons._readonly.read_only`): one compiled
+    array is handed over read-only (:func:`~perceptrons._core.readonly.read_only`): one compiled
     specialisation, whether the caller's rows are writable or a read-only memory map.
     """
     if isinstance(X, np.ndarray):  # dense rows (validated input is an ndarray or scipy sparse)

@@ -6,7 +6,7 @@ is killed (SIGKILL, no message) once a loop has touched enough of it.  So sizes 
 input, such as the width a feature index implies, are checked first.
 """
 
-from perceptrons._validation import PerceptronsError
+from perceptrons._core.errors import PerceptronsError
 
 
 def available_bytes():

@@ -4,7 +4,7 @@ that compiled them.
 numba stamps a cached function with its own source file (its hash; in older numba its time
 and size) and nothing else.  But a kernel compiles into its machine code the helpers it calls
 from other files: the overloads of ``rows.py``, MurmurHash3 from ``murmur.py``, the flags of
-``perceptrons._config``.  When only those files changed, numba loaded the old machine code.  Two ways get there: a ``git pull`` in
+``perceptrons._compile.flags``.  When only those files changed, numba loaded the old machine code.  Two ways get there: a ``git pull`` in
 a checkout, and ``pip install --upgrade``, which removes the files it installed and leaves
 numba's ``__pycache__/*.nbi`` and ``*.nbc`` behind.  The result was stale answers.  Had an
 argument's layout changed, it would have been reads out of bounds.
@@ -21,8 +21,8 @@ from pathlib import Path
 
 from numba.core import caching
 
-from perceptrons._sources import JIT as _JIT
-from perceptrons._sources import sources_digest
+from perceptrons._compile.stamps import JIT as _JIT
+from perceptrons._compile.stamps import sources_digest
 
 
 def _twin(base):

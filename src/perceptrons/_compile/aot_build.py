@@ -1,11 +1,11 @@
-"""Compile the kernels of :data:`perceptrons._aot_spec.EXPORTS` ahead of time, with numba's
-``pycc``, into one extension module: ``python -m perceptrons._aot_build PATH`` (the install
+"""Compile the kernels of :data:`perceptrons._compile.aot_spec.EXPORTS` ahead of time, with numba's
+``pycc``, into one extension module: ``python -m perceptrons._compile.aot_build PATH`` (the install
 runs it; ``setup.py``), or ``--if-stale`` (``make aot``).
 
 Each kernel is exported through a wrapper of its own arity that calls the JIT's dispatcher, so
-the kernel itself is compiled with its own flags (``perceptrons._config``), the flags its JIT
+the kernel itself is compiled with its own flags (``perceptrons._compile.flags``), the flags its JIT
 form has; pycc's are only the wrapper's.  The module also exports ``stamp()``, the
-:func:`perceptrons._aot.stamp` of the sources it was built from.  The code is built for the
+:func:`perceptrons._compile.aot.stamp` of the sources it was built from.  The code is built for the
 generic CPU of the architecture, not the build machine's, so that it runs wherever the package
 is copied.  numba's cache is pointed at an empty directory first: pycc links the kernels' LLVM
 IR, which a kernel loaded from the cache does not have.
@@ -27,7 +27,7 @@ def _wrapper(kernel, n):
 
 
 def _numba_type(slot):
-    """numba's type of a :data:`perceptrons._aot_spec.Slot`."""
+    """numba's type of a :data:`perceptrons._compile.aot_spec.Slot`."""
     import numpy as np
     from numba import from_dtype, types
 
@@ -55,8 +55,8 @@ def build(path):
 
     compiler.Flags = Flags  # this build process only; pycc makes its own Flags() per module
 
-    from perceptrons._aot import jit, stamp
-    from perceptrons._aot_spec import EXPORTS, parse
+    from perceptrons._compile.aot import jit, stamp
+    from perceptrons._compile.aot_spec import EXPORTS, parse
 
     path = Path(path)
     cc = CC(path.name.split(".")[0])
@@ -80,19 +80,19 @@ def _constant(value):
 
 
 def default_path():
-    """Where the installed package imports the module from: beside :mod:`perceptrons._aot`."""
+    """Where the installed package imports the module from: beside :mod:`perceptrons._compile.aot`."""
     import sysconfig
 
     import perceptrons
 
-    return Path(perceptrons.__file__).parent / f"_aot_kernels{sysconfig.get_config_var('EXT_SUFFIX')}"
+    return Path(perceptrons.__file__).parent / "_compile" / f"prebuilt{sysconfig.get_config_var('EXT_SUFFIX')}"
 
 
 def main(argv):
     """``PATH``: build there; ``--if-stale``: build beside the package unless the module there
     is current (``make aot`` after an edit of a kernel)."""
     if argv == ["--if-stale"]:
-        from perceptrons._aot import built_module
+        from perceptrons._compile.aot import built_module
 
         if built_module() is not None:
             return

@@ -3,8 +3,8 @@
 A command such as ``perceptrons tag predict`` spends most of its time starting numba: its
 import, then its registries and BLAS probe at the first call from its cache, 1.3 s of a 1.9 s
 run on a 2-core Xeon.  So the kernels that tagging calls are also compiled at install, with
-numba's ``pycc``, into the extension module ``perceptrons._aot_kernels``, which needs numpy
-only.  :mod:`perceptrons._aot` calls them when the arguments have exactly these types, and the
+numba's ``pycc``, into the extension module ``perceptrons._compile.prebuilt``, which needs numpy
+only.  :mod:`perceptrons._compile.aot` calls them when the arguments have exactly these types, and the
 JIT otherwise.
 
 A slot is ``<numpy type code>:<ndim>`` for a C-contiguous aligned array of that dtype, which
