@@ -85,7 +85,7 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
     """
     src = as_source(source)
     src.check_labelled("training")
-    if getattr(estimator, "_stream_begin", None) is None:
+    if not callable(getattr(estimator, "check_training", None)):  # the linear family's training protocol
         raise PerceptronsError(
             f"{type(estimator).__name__} cannot train from a stream; the linear perceptrons "
             "(Perceptron, AveragedPerceptron, VotedPerceptron) can"
@@ -99,6 +99,7 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
     check_param(cache, "cache", (None, PATH), "stream.fit")
     check_param(callback, "callback", CALLBACK, "stream.fit")
     check_param(progress, "progress", CALLBACK, "stream.fit")
+    estimator.check_training("stream")
     from perceptrons.io.cache import CacheError, epoch_cache
 
     # A cache whose footer checks out can still hold a damaged block, found only when read (each
@@ -106,7 +107,7 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
     for rebuild in (False, True):
         with epoch_cache(src, cache, progress, rebuild=rebuild) as (ec, reused):
             try:
-                _epochs(estimator, ec, src, shuffle_buffer, callback, progress)
+                stopped = _epochs(estimator, ec, src, shuffle_buffer, callback, progress)
                 break
             except CacheError:
                 if rebuild:
@@ -116,23 +117,26 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
                 # label, a weight): an error is the data's only if a cache built afresh gives it too
                 if rebuild or not reused:
                     raise
-    warn_not_converged(estimator, stacklevel=2)
+    warn_not_converged(estimator, stopped, stacklevel=2)
     return estimator
 
 
 def _epochs(estimator, ec, src, shuffle_buffer, callback, progress):
-    """The epochs of a streamed fit, each a pass over the epoch cache ``ec``."""
+    """The epochs of a streamed fit, each a pass over the epoch cache ``ec``, through the
+    estimator's training protocol (:mod:`perceptrons.linear.trainer`); whether the callback
+    stopped it.
+    """
     from perceptrons.io.cache import CacheError
 
     if src.hashed_width is not None and ec.n_features != src.hashed_width:  # the weights are as wide as the hash
         raise CacheError(ec.path, f"{ec.n_features} columns, but the source hashes into {src.hashed_width}")
     classes, rank = _classes(src, ec.labels)
     w_dtype = np.float32 if ec.storage == "csr" else np.float64  # as weight_dtype picks for the in-memory fit
-    estimator._stream_begin(ec.n_features, classes, w_dtype)  # the hash's width, checked above
+    estimator.begin(ec.n_features, classes, w_dtype)  # the hash's width, checked above
     buffer = shuffle_buffer or (DEFAULT_SHUFFLE_BUFFER if estimator.order == "shuffle" else None)
     rng = np.random.default_rng(seed_of(estimator.random_state))
     start = time.perf_counter()
-    Xop = None
+    stopped = False
     widest = 0  # columns the rows use, over the first epoch: a width read from the data must be theirs
     for epoch in range(1, estimator.max_epochs + 1):
         mistakes = rows = 0
@@ -142,7 +146,7 @@ def _epochs(estimator, ec, src, shuffle_buffer, callback, progress):
             Xop = block.operand()
             yi = rank[block.y]
             scale = _block_scale(src, block, estimator.class_weight, yi, classes)
-            m = estimator._stream_block(Xop, yi, scale, perm)
+            m = estimator.epoch(Xop, yi, scale, perm)
             if m < 0:
                 raise _overflow(src, block, -1 - int(m))
             mistakes += int(m)
@@ -151,14 +155,14 @@ def _epochs(estimator, ec, src, shuffle_buffer, callback, progress):
                 progress("train", rows, epoch, 0)
         if epoch == 1 and ec.storage == "csr" and src.hashed_width is None and widest != ec.n_features:
             raise CacheError(ec.path, f"{ec.n_features} columns, but its rows use {widest}")
-        estimator._stream_epoch_done(mistakes)
+        estimator.end_epoch(mistakes)
         if callback is not None and callback(epoch, mistakes, time.perf_counter() - start) is False:
-            estimator._stopped_by_callback = True
+            stopped = True
             break
         if mistakes == 0:
             break
-    estimator._finalize()
-    estimator._check_finite_model(Xop, lambda: _top_feature(ec))
+    estimator.finish(lambda: _top_feature(ec))
+    return stopped
 
 
 def _top_feature(ec):

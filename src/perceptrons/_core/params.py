@@ -124,13 +124,13 @@ def seed_of(random_state):
     return random_state
 
 
-def warn_not_converged(estimator, stacklevel):
+def warn_not_converged(estimator, stopped, stacklevel):
     """The ConvergenceWarning of a linear fit that stopped at ``max_epochs`` with mistakes left
-    (streamed and distributed fits; not after a callback stopped it)."""
+    (streamed and distributed fits; not after a callback ``stopped`` it)."""
 
     from sklearn.exceptions import ConvergenceWarning
 
-    if estimator.converged_ or estimator._stopped_by_callback:
+    if estimator.converged_ or stopped:
         return
     warnings.warn(
         f"{type(estimator).__name__} made {estimator.mistakes_per_epoch_[-1]} mistakes in its last "

@@ -9,7 +9,7 @@ from numbers import Integral
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError, shown
-from perceptrons._core.params import CALLBACK, Interval, Kind, Options, check_param
+from perceptrons._core.params import CALLBACK, Interval, Kind, Options, check_param, seed_of
 
 MIXINGS = ("error", "uniform")
 #: what ``source_options`` may set: the reading options of a :class:`~perceptrons.io.sources.Source`
@@ -45,6 +45,14 @@ def check_n_workers(n_workers, owner=None):
     """``n_workers`` as given: None, or an int from 1 to :data:`WORKERS_PER_CORE` a core."""
     cap = WORKERS_PER_CORE * (os.cpu_count() or 1)
     return check_param(n_workers, "n_workers", (None, Interval(Integral, 1, cap)), owner)
+
+
+def mixing_seed(random_state):
+    """The seed of the shards' shuffles: drawn once per fit when ``random_state`` is None, so that
+    a re-run epoch (a lost worker's task) draws the same order.
+    """
+    s = seed_of(random_state)
+    return int(np.random.SeedSequence().entropy % 2**63) if s is None else int(s)
 
 
 def require_dask():

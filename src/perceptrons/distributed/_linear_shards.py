@@ -1,7 +1,6 @@
 """The shards of a linear IPM fit: made on the client from arrays, or on the workers from files
 or from the partitions of Dask collections.  Functions named ``on_worker_*`` run on a worker."""
 
-import copy
 import os
 from dataclasses import dataclass
 
@@ -13,6 +12,7 @@ from perceptrons._core.labels import encode_labels, sample_scale
 from perceptrons._core.operands import to_operand
 from perceptrons.distributed._inputs import file_stamps, first_changed, split_rows
 from perceptrons.io.labels import file_labels
+from perceptrons.linear.trainer import LinearState, step
 
 
 @dataclass
@@ -162,27 +162,20 @@ def on_worker_encode(raw, classes, class_weight, n_features, stamps):
     return LinearShard(b.operand(), yi, scale, raw.spans)
 
 
-def on_worker_epoch(shard, template, state, epoch, index):
-    """One perceptron epoch of the serial estimator's compiled loop on one shard, from ``state``.
+def on_worker_epoch(shard, params, state, epoch, index):
+    """One perceptron epoch of the serial estimator's compiled loop on one shard, from ``state``:
+    the linear family's pure step (:func:`perceptrons.linear.trainer.step`).
 
     Pure: it runs on its own copy of the state, and a shuffled order is drawn from (seed, epoch,
     shard), so a re-run gives the same result.
     """
-    est = copy.copy(template)
-    est._state = state  # the task's own copy (_loop._remote)
-    est._state["binary"] = est._state["w"].ndim == 1
-    n = shard.yi.shape[0]
-    perm = None  # in order
-    if est.order == "shuffle":
-        perm = np.random.default_rng([template._ipm_seed, epoch, index]).permutation(n).astype(np.int64)
-    m = est._run_epoch(shard.X, shard.yi, shard.scale, perm)
+    state, m = step(params, LinearState(**state), shard, epoch, index)  # the task's own copy (_loop._remote)
     if m < 0:
         raise PerceptronsError(
-            f"{shard.locate(-1 - int(m))}: a score overflowed float64 (the features are too large for "
+            f"{shard.locate(-1 - m)}: a score overflowed float64 (the features are too large for "
             "these weights); scale the features down"
         )
-    out = {k: est._state[k] for k in ("w", "b", "u", "ub", "count")}
-    return out, int(m), None
+    return state._asdict(), m, None
 
 
 # ---------------------------------------------------------------------- on the client

@@ -77,11 +77,11 @@ class History:
     seconds_per_epoch: list = field(default_factory=list)
 
 
-def run_epochs(shards, task, template, state, pairs, *, max_epochs, mixing, on_epoch):
+def run_epochs(shards, task, params, state, pairs, *, max_epochs, mixing, on_epoch):
     """Up to ``max_epochs`` IPM epochs from ``state``; stops at an epoch without mistakes.
 
-    ``task(shard, template, state, epoch, index) -> (state, mistakes, extra)`` runs one perceptron
-    epoch (``template``: the unfitted estimator, a few hundred bytes, sent with every task) of the serial estimator's compiled loop on one shard.  ``on_epoch(epoch, state,
+    ``task(shard, params, state, epoch, index) -> (state, mistakes, extra)`` runs one perceptron
+    epoch (``params``: what the step needs besides the shard and the state, a few hundred bytes, sent with every task) of the serial estimator's compiled loop on one shard.  ``on_epoch(epoch, state,
     mistakes, extras, seconds)`` sees each mixed state; returning ``False`` stops.
 
     Returns
@@ -94,7 +94,7 @@ def run_epochs(shards, task, template, state, pairs, *, max_epochs, mixing, on_e
     for epoch in range(1, max_epochs + 1):
         t0 = time.perf_counter()
         sent = outbound(state, pairs, len(shards))
-        results = _one_epoch(shards, task, template, sent, pairs, epoch)
+        results = _one_epoch(shards, task, params, sent, pairs, epoch)
         states = [r[0] for r in results]
         mistakes = np.array([r[1] for r in results], dtype=np.int64)
         mu = mixing_weights(mistakes, mixing)
@@ -126,13 +126,13 @@ def _send(client, state):
     return client.scatter([state], hash=False)[0]
 
 
-def _remote(shard, task, pairs, template, sent, epoch, index):
+def _remote(shard, task, pairs, params, sent, epoch, index):
     """On a worker: one epoch from the state sent, returned as the rows that changed."""
-    end, mistakes, extra = task(shard, template, restore(sent, pairs), epoch, index)
+    end, mistakes, extra = task(shard, params, restore(sent, pairs), epoch, index)
     return pack(sent, end, pairs), mistakes, extra
 
 
-def _one_epoch(shards, task, template, state, pairs, epoch):
+def _one_epoch(shards, task, params, state, pairs, epoch):
     """Every shard's epoch from ``state``; re-run (same inputs, same results) after a worker is lost."""
     client = shards.client
     for attempt in range(MAX_RETRIES + 1):
@@ -141,7 +141,7 @@ def _one_epoch(shards, task, template, state, pairs, epoch):
                 shards.refresh()
             state_f = _send(client, state)
             futures = [
-                client.submit(_remote, f, task, pairs, template, state_f, epoch, i, pure=False)
+                client.submit(_remote, f, task, pairs, params, state_f, epoch, i, pure=False)
                 for i, f in enumerate(shards.futures)
             ]
             return client.gather(futures)

@@ -10,7 +10,7 @@ import numpy as np
 from perceptrons._core.errors import PerceptronsError, shown
 from perceptrons._core.finite import assert_finite, largest_magnitude
 from perceptrons._core.labels import fit_labels, sample_scale
-from perceptrons._core.params import seed_of, warn_not_converged
+from perceptrons._core.params import warn_not_converged
 from perceptrons.distributed import _linear_shards as ls
 from perceptrons.distributed._engine import connect
 from perceptrons.distributed._inputs import (
@@ -19,9 +19,11 @@ from perceptrons.distributed._inputs import (
     check_source_options,
     default_workers,
     looks_like_files,
+    mixing_seed,
     split_rows,
 )
 from perceptrons.distributed._loop import Shards, run_epochs
+from perceptrons.linear.trainer import LinearState
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -118,7 +120,7 @@ def fit(
     options = check_source_options(source_options, "distributed.fit", kind == "files")
     S = check_shards(shards)
     if kind == "arrays":
-        X, y = estimator._check_Xy(X, y, reset=True, finite=False)
+        X, y = estimator.check_data(X, y, reset=True, finite=False)
         assert_finite(X)
     elif sample_weight is not None:
         raise PerceptronsError("sample_weight applies to in-memory rows; files carry their own weights")
@@ -135,44 +137,39 @@ def fit(
 
 
 def _train(estimator, shard_set, classes, d, mixing, callback):
-    from sklearn.base import clone
-
-    w_dtype = shard_set.w_dtype
-    estimator._stream_begin(d, classes, w_dtype)
-    template = clone(estimator)
-    template._ipm_seed = _seed(estimator)
-    state = {k: estimator._state[k] for k in ("w", "b", "u", "ub", "count")}
+    """The IPM epochs through the estimator's training protocol (:mod:`perceptrons.linear.trainer`):
+    the workers run its pure step, the client its book-keeping.
+    """
+    state = estimator.begin(d, classes, shard_set.w_dtype)
+    params = estimator.step_params(mixing_seed(estimator.random_state))
     elapsed = [0.0]
+    stopped = [False]
 
     def on_epoch(epoch, mixed, mistakes, _extra, seconds):
-        estimator._stream_epoch_done(int(mistakes.sum()))
+        estimator.end_epoch(int(mistakes.sum()))
         elapsed[0] += seconds
         if callback is not None and callback(epoch, int(mistakes.sum()), elapsed[0]) is False:
-            estimator._stopped_by_callback = True
+            stopped[0] = True
             return False
         return True
 
     state, history = run_epochs(
         shard_set,
         ls.on_worker_epoch,
-        template,
-        state,
+        params,
+        state._asdict(),
         _PAIRS,
         max_epochs=estimator.max_epochs,
         mixing=mixing,
         on_epoch=on_epoch,
     )
-    estimator._state = {**state, "binary": state["w"].ndim == 1}
-    estimator._finalize()
-    if not (np.isfinite(estimator.coef_).all() and np.isfinite(estimator.intercept_).all()):
-        raise PerceptronsError("the weights overflowed float64 (the features are too large); scale the features down")
-    estimator._check_features_kept(shard_set.top_feature)
+    estimator.finish(shard_set.top_feature, state=LinearState(**state))
     estimator.n_shards_ = len(shard_set)
     estimator.shard_mistakes_ = np.array(history.shard_mistakes, dtype=np.int64)
     estimator.mixing_weights_ = np.array(history.mixing_weights)
     estimator.bytes_per_epoch_ = history.bytes_per_epoch
     estimator.seconds_per_epoch_ = list(history.seconds_per_epoch)
-    warn_not_converged(estimator, stacklevel=3)
+    warn_not_converged(estimator, stopped[0], stacklevel=3)
     return estimator
 
 
@@ -185,21 +182,7 @@ def _check(estimator):
             "The 'estimator' parameter of distributed.fit must be a Perceptron or AveragedPerceptron "
             f"instance. Got {shown(estimator)} instead."
         )
-    estimator._validate_params()  # before a cluster starts: max_epochs=0 was refused by the first epoch
-    if estimator._log_updates:
-        raise PerceptronsError(
-            f"{type(estimator).__name__} cannot be trained by parameter mixing: its state is not a weight "
-            "vector to average; use Perceptron or AveragedPerceptron"
-        )
-    if estimator._stream_refusal is not None:
-        raise PerceptronsError(
-            f"{type(estimator).__name__} cannot be trained by parameter mixing: {estimator._stream_refusal}"
-        )
-    if estimator.order == "random-mistake":  # as _stream_begin says it, before the cluster starts
-        raise PerceptronsError(
-            "order='random-mistake' cannot be trained by parameter mixing: each step scans every row "
-            "for the mistakes to draw from; use order='cyclic' or 'shuffle'"
-        )
+    estimator.check_training("mixing")  # before a cluster starts: max_epochs=0 was refused by the first epoch
 
 
 def _kind(X):
@@ -208,14 +191,6 @@ def _kind(X):
     if looks_like_files(X) or isinstance(X, Source):
         return "files"
     return "dask" if hasattr(X, "__dask_graph__") else "arrays"
-
-
-def _seed(estimator):
-    """The seed of the shards' shuffles: drawn once per fit when random_state is None, so that a
-    re-run epoch draws the same order.
-    """
-    s = seed_of(estimator.random_state)
-    return int(np.random.SeedSequence().entropy % 2**63) if s is None else int(s)
 
 
 def _from_arrays(client, estimator, X, y, sample_weight, S):

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 import os
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError, shown
-from perceptrons._core.params import Options, check_param, validate_params
+from perceptrons._core.params import Options, check_param
 from perceptrons.distributed._engine import connect
 from perceptrons.distributed._inputs import (
     check_run,
@@ -19,31 +17,19 @@ from perceptrons.distributed._inputs import (
     file_stamps,
     first_changed,
     looks_like_files,
+    mixing_seed,
     split_rows,
 )
 from perceptrons.distributed._loop import Broadcast, Shards, run_epochs
-from perceptrons.distributed.linear import _seed
 from perceptrons.io.cache import file_stamp
+from perceptrons.structured._sequence_trainer import SUMS, WEIGHTS, SequenceState, step
+from perceptrons.structured.tagger_stream import chunks
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from perceptrons.structured.sequence import SequencePerceptron
     from perceptrons.structured.tagging import Tagger
-
-_WEIGHTS = ("W", "trans", "E", "trans2", "start", "stop")
-_SUMS = ("U", "Utrans", "UE", "Utrans2", "Ustart", "Ustop")
-
-
-@dataclass
-class SequenceShard:
-    """Sentences as the structured perceptron's epoch reads them (``SequencePerceptron._pass``)."""
-
-    op: object
-    eop: object
-    yi: np.ndarray
-    offsets: np.ndarray
-    forced: np.ndarray
 
 
 def fit_tagger(
@@ -106,40 +92,37 @@ def fit_tagger(
     check_shards(shards)
     files = looks_like_files(sentences)
     if files:
-        from perceptrons.structured.tagger_stream import _regular_files, learn_features, passes
+        from perceptrons.structured.tagger_stream import passes, regular_files
 
-        paths = [os.path.abspath(p) for p in _regular_files(sentences)]
+        paths = [os.path.abspath(p) for p in regular_files(sentences)]
         survey = passes(paths, column, 2000)
-        classes, n_tokens = learn_features(tagger, survey, column)
+        classes, n_tokens = tagger.learn_features_from(survey, column)
         surveyed = {p: file_stamp(st) for p, st in survey.as_opened.items()}  # a worker may be elsewhere
         S = shards or len(paths)
         if S > len(paths):
             raise PerceptronsError(f"shards={S} but only {len(paths)} file(s): each shard reads whole files")
     else:
-        args = tagger._learn_features(sentences, tags)
+        args = tagger.learn_features(sentences, tags)
         classes, n_tokens = np.unique(args["y"]), args["y"].shape[0]
         S = shards
     with connect(client, default_workers(n_workers, client, S), dashboard) as c:
         S = S or len(c.scheduler_info()["workers"])
-        model = tagger._sequence_model()
-        n_edge = tagger.edge_features_.n_features if tagger.edges else 0
         # one shard: weights kept as the serial fit keeps them (float32 when exact); mixing
-        # several makes fractions, so then float64
-        model._begin(classes, tagger.features_.n_features, n_edge, n_tokens if S == 1 else None)
+        # several makes fractions, so then float64.  model_ is there from the start: a callback
+        # may look at it (dev_scores_, as after fit)
+        state = tagger.begin(classes, n_tokens if S == 1 else None)
+        model = tagger.model_
         if files:
             groups = [paths[a:b] for a, b in split_rows(len(paths), S)]
-            reader = Broadcast(_reader(tagger, model, column))
+            reader = Broadcast({"tagger": tagger.for_workers(), "model": model.for_workers(), "column": column})
             makers = [
                 lambda c, g=g: c.submit(_on_worker_read, reader.future(c), g, surveyed, pure=False) for g in groups
             ]
         else:
             pieces = _memory_shards(model, args, S, assume_binary=True)  # a FeatureMap's 1s
             makers = [lambda c, p=p: c.scatter(p, hash=False) for p in pieces]
-        shard_set = Shards(c, makers)
-        tagger.model_ = model  # a callback may look at it (dev_scores_, as after fit)
-        _train(model, shard_set, mixing, callback)
-    tagger._finish_fit()
-    return tagger
+        _train(model, state, Shards(c, makers), mixing, callback)
+    return tagger.finish()
 
 
 def fit_sequences(
@@ -186,7 +169,7 @@ def fit_sequences(
     _check_model(model, SequencePerceptron, "model", owner)
     check_run(owner, client=client, n_workers=n_workers, mixing=mixing, callback=callback, dashboard=dashboard)
     check_shards(shards)
-    X, y = model._check_Xy(X, y, reset=True)
+    X, y = model.check_data(X, y)
     n = X.shape[0]
     lengths = np.ones(n, dtype=np.int64) if lengths is None else np.asarray(lengths)
     binary = is_binary(to_operand(X))
@@ -195,9 +178,9 @@ def fit_sequences(
         S = shards or len(c.scheduler_info()["workers"])
         n_edge = 0 if X_edge is None else X_edge.shape[1]
         # as fit keeps them: float32 emission weights when binary and exact, with one shard only
-        model._begin(np.unique(y), X.shape[1], n_edge, n if S == 1 and binary else None)
+        state = model.begin(np.unique(y), X.shape[1], n_edge, n_tokens=n if S == 1 and binary else None)
         pieces = _memory_shards(model, args, S, assume_binary=False)
-        _train(model, Shards(c, [lambda c, p=p: c.scatter(p, hash=False) for p in pieces]), mixing, callback)
+        _train(model, state, Shards(c, [lambda c, p=p: c.scatter(p, hash=False) for p in pieces]), mixing, callback)
     return model
 
 
@@ -207,32 +190,30 @@ def _check_model(model, cls, name, owner):
         raise PerceptronsError(
             f"The {name!r} parameter of {owner} must be a {cls.__name__} instance. Got {shown(model)} instead."
         )
-    validate_params(model, model._parameter_constraints)
-    if model.patience is not None:
-        raise PerceptronsError("distributed training has no development set to stop early on: pass patience=None")
+    model.check_training("mixing")
 
 
-def _train(model, shard_set, mixing, callback):
-    from sklearn.base import clone
-
-    template = clone(model)  # the parameters _pass reads (averaged, decoder); no weights
-    template._ipm_seed = _seed(model) if model.shuffle else 0
-    pairs = [(w, u if model.averaged else None) for w, u in zip(_WEIGHTS, _SUMS)]
-    keys = list(_WEIGHTS) + (list(_SUMS) if model.averaged else []) + ["count"]
-    state = {k: model._state[k] for k in keys}
+def _train(model, state, shard_set, mixing, callback):
+    """The IPM epochs from ``state`` (what ``model.begin`` gave) through the model's training
+    protocol (:mod:`perceptrons.structured._sequence_trainer`): the workers run its pure step,
+    the client its book-keeping.
+    """
+    params = model.step_params(mixing_seed(model.random_state) if model.shuffle else 0)
+    pairs = [(w, u if model.averaged else None) for w, u in zip(WEIGHTS, SUMS)]
+    keys = list(WEIGHTS) + (list(SUMS) if model.averaged else []) + ["count"]
+    sent = {k: getattr(state, k) for k in keys}  # without the sums when not averaging: fewer bytes
     elapsed = [0.0]
 
     def on_epoch(epoch, mixed, mistakes, extras, seconds):
-        model._state.update(mixed)
-        model.end_epoch(int(mistakes.sum()), int(sum(extras)))
+        model.end_epoch(int(mistakes.sum()), int(sum(extras)), mixed=mixed)
         elapsed[0] += seconds
         return callback is None or callback(epoch, int(mistakes.sum()), elapsed[0]) is not False
 
     _, history = run_epochs(
         shard_set,
         _on_worker_epoch,
-        template,
-        state,
+        params,
+        sent,
         pairs,
         max_epochs=model.max_epochs,
         mixing=mixing,
@@ -253,29 +234,16 @@ def _memory_shards(model, args, S, assume_binary):
     for a, b in split_rows(len(lengths), S, "sequences"):
         p, q = int(bounds[a]), int(bounds[b])
         out.append(
-            SequenceShard(
-                *model._block_operands(
-                    X[p:q],
-                    y[p:q],
-                    lengths[a:b],
-                    None if X_edge is None else X_edge[p:q],
-                    None if forced is None else forced[p:q],
-                    assume_binary,
-                )
+            model.operands(
+                X[p:q],
+                y[p:q],
+                lengths[a:b],
+                X_edge=None if X_edge is None else X_edge[p:q],
+                forced=None if forced is None else forced[p:q],
+                assume_binary=assume_binary,
             )
         )
     return out
-
-
-def _reader(tagger, model, column):
-    """What a worker needs to featurise its files: the fitted maps, tag dictionary and classes
-    (a copy of the tagger without a model, and the model's state left out).
-    """
-    t = copy.copy(tagger)
-    t.model_ = None
-    m = copy.copy(model)
-    m._state = {"W": model._state["W"][:0]}  # the weights' dtype, for _block_operands' check
-    return {"tagger": t, "model": m, "column": column}
 
 
 def _on_worker_read(reader, paths, surveyed):
@@ -283,24 +251,22 @@ def _on_worker_read(reader, paths, surveyed):
     still be the one the driver learned the features from (``surveyed``: its size and time
     written then), before and after it is read.
     """
-    from perceptrons.structured.tagger_stream import _chunks, chunk_operands
-
     _as_surveyed(paths, surveyed)
-    parts = [chunk_operands(reader["tagger"], w, t) for w, t in _chunks(paths, reader["column"], 1 << 30)]
+    tagger = reader["tagger"]
+    parts = [tagger.featurize(w, t) for w, t in chunks(paths, reader["column"], 1 << 30)]
     _as_surveyed(paths, surveyed)
     if not parts:
         raise PerceptronsError(f"{', '.join(paths)}: no sentence in this shard")
     import scipy.sparse as sp
 
-    a = {
-        "X": sp.vstack([p["X"] for p in parts], format="csr"),
-        "y": np.concatenate([p["y"] for p in parts]),
-        "lengths": np.concatenate([p["lengths"] for p in parts]),
-        "X_edge": None if parts[0]["X_edge"] is None else sp.vstack([p["X_edge"] for p in parts], format="csr"),
-        "forced": None if parts[0]["forced"] is None else np.concatenate([p["forced"] for p in parts]),
-    }
-    m = reader["model"]
-    return SequenceShard(*m._block_operands(a["X"], a["y"], a["lengths"], a["X_edge"], a["forced"], True))
+    return reader["model"].operands(
+        sp.vstack([p["X"] for p in parts], format="csr"),
+        np.concatenate([p["y"] for p in parts]),
+        np.concatenate([p["lengths"] for p in parts]),
+        X_edge=None if parts[0]["X_edge"] is None else sp.vstack([p["X_edge"] for p in parts], format="csr"),
+        forced=None if parts[0]["forced"] is None else np.concatenate([p["forced"] for p in parts]),
+        assume_binary=True,
+    )
 
 
 def _as_surveyed(paths, surveyed):
@@ -313,17 +279,13 @@ def _as_surveyed(paths, surveyed):
         )
 
 
-def _on_worker_epoch(shard, template, state, epoch, index):
-    """One structured-perceptron epoch of the compiled loop on one shard, from ``state`` (pure)."""
-    model = copy.copy(template)
-    s = dict(state)  # the task's own copy (_loop._remote)
-    for w, u in zip(_WEIGHTS, _SUMS):
-        if u not in s:  # not averaging: the loop is given empty sums it never touches
-            s[u] = np.zeros(s[w].shape)
-    model._state = s
-    n = shard.offsets.shape[0] - 1
-    perm = np.arange(n, dtype=np.int64)
-    if model.shuffle:
-        perm = np.random.default_rng([template._ipm_seed, epoch, index]).permutation(n).astype(np.int64)
-    m, wrong = model._pass(shard.op, shard.eop, shard.yi, shard.offsets, perm, shard.forced)
-    return {k: s[k] for k in state}, int(m), int(wrong)
+def _on_worker_epoch(shard, params, state, epoch, index):
+    """One structured-perceptron epoch of the compiled loop on one shard, from ``state``: the
+    sequence family's pure step (:func:`perceptrons.structured._sequence_trainer.step`).
+    """
+    full = dict(state)  # the task's own copy (_loop._remote)
+    for w, u in zip(WEIGHTS, SUMS):
+        if u not in full:  # not averaging: the loop is given empty sums it never touches
+            full[u] = np.zeros(full[w].shape)
+    after, (m, wrong) = step(params, SequenceState(**full), shard, epoch, index)
+    return {k: getattr(after, k) for k in state}, m, wrong

@@ -1,9 +1,12 @@
-"""The machinery the linear estimators share: validation, labels, the epoch loop, state.
+"""The machinery the linear estimators share: validation, labels, the training protocol, state.
 
-A concrete estimator is a small subclass that names its parameters and, where it differs from
-the plain PLA, overrides one hook: ``_averaging`` (keep the lazy sum of iterates),
-``_log_updates`` (record every update for the voted perceptron), ``_run_epoch`` (a different
-compiled loop, as the pocket algorithm needs) or ``_finalize`` (turn the running state into ``coef_``).
+Every way of training goes through the protocol of :mod:`perceptrons.linear.trainer`
+(``check_training``, ``begin``, ``epoch``, ``end_epoch``, ``finish``), ``fit`` and
+``partial_fit`` included.  A concrete estimator is a small subclass that names its parameters
+and, where it differs from the plain PLA, overrides one part: ``_averaging`` (keep the lazy sum
+of iterates), ``_log_updates`` (record every update for the voted perceptron), ``epoch`` (a
+different compiled loop, as the pocket algorithm needs) or ``_finalize`` (turn the running
+state into ``coef_``).
 """
 
 from __future__ import annotations
@@ -35,11 +38,10 @@ from perceptrons._core.params import (
     seed_of,
     validate_params,
 )
-from perceptrons._core.readonly import writable
 from perceptrons._core.visits import MAX_VISITS, check_visit_room
 from perceptrons._jit import linear as K
-from perceptrons._jit.rows import dense_ahead
 from perceptrons.io.model_state import FLOATS
+from perceptrons.linear.trainer import LinearState, StepParams, run_epoch
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -51,11 +53,10 @@ if TYPE_CHECKING:
     _Linear = TypeVar("_Linear", bound="LinearPerceptronBase")
 
 
-def _overflow_error(what, Xop):
+def _overflow_error(what, top):
     """``what`` is not finite although the row it came from is: an overflow, unless X holds
-    NaN/inf elsewhere (a cold fit finds those only when it scores their row)."""
-    values = operand_values(Xop)
-    top = largest_magnitude(values)
+    NaN/inf elsewhere (``top``, its largest ``|x|``, is not finite: a cold fit finds those only
+    when it scores their row)."""
     if not np.isfinite(top):
         return PerceptronsError("Input X contains NaN or infinity; expected finite values")
     return overflow_error(what, top)
@@ -66,7 +67,12 @@ def _nonfinite_score_error(Xop, row):
     finite features so large that the score (or the weights) overflowed."""
     if not np.isfinite(operand_values(Xop, row)).all():
         return PerceptronsError(f"Input X contains NaN or infinity (row {row}); expected finite values")
-    return _overflow_error(f"score of row {row}", Xop)
+    return _overflow_error(f"score of row {row}", largest_magnitude(operand_values(Xop)))
+
+
+def _top_of(Xop):
+    """The largest ``|x|`` of ``Xop``'s rows, as a callable (a pass over them, made only when needed)."""
+    return lambda: largest_magnitude(operand_values(Xop))
 
 
 class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
@@ -144,15 +150,14 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         rng = self._rng = np.random.default_rng(seed_of(self.random_state))
         Xop = to_operand(X)
         if warm:
-            self._state = writable(self._state)  # a model loaded off a memory map
+            self._state = self._state.writable()  # a model loaded off a memory map
         else:
             self._init_state(X.shape[1], rng, weight_dtype(Xop))
         self._widen_unless_exact(Xop, scale)
         self._reset_history()
         self._start_fit(X, Xop, yi, scale)
         self._train(Xop, yi, scale, self.max_epochs, rng, callback, online=False)
-        self._finalize()
-        self._check_finite_model(Xop)
+        self.finish(_top_of(Xop))
         if not self.converged_ and not self._stopped_by_callback and self.n_epochs_ >= self.max_epochs:
             warnings.warn(
                 f"{type(self).__name__} made {self.mistakes_per_epoch_[-1]} mistakes in its last "
@@ -215,12 +220,11 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         yi = encode_labels(y, self.classes_)
         scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
         Xop = to_operand(X)
-        self._state = writable(self._state)  # a model loaded off a memory map
+        self._state = self._state.writable()  # a model loaded off a memory map
         self._widen_unless_exact(Xop, scale)
         self._start_fit(X, Xop, yi, scale)
         self._train(Xop, yi, scale, 1, self._rng, None, online=True)
-        self._finalize()
-        self._check_finite_model(Xop)
+        self.finish(_top_of(Xop))
         return self
 
     def decision_function(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
@@ -264,93 +268,98 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ the loop
     def _train(self, Xop, yi, scale, n_epochs, rng, callback, online):
         n = yi.shape[0]
-        check_visit_room(int(self._state["count"][0]), n * n_epochs)  # ≤ one visit per example an epoch
+        check_visit_room(int(self._state.count[0]), n * n_epochs)  # ≤ one visit per example an epoch
         self._stopped_by_callback = False
         self.converged_ = False
         random_mistake = self.order == "random-mistake" and not online
         buf = np.empty(n, dtype=np.int64) if random_mistake else None
-        epochs = 0
         start = time.perf_counter()
         for epoch in range(1, n_epochs + 1):
             if random_mistake:
                 mistakes, updates = self._random_mistake_step(Xop, yi, scale, buf, rng.random())
             else:
                 perm = rng.permutation(n) if self.order == "shuffle" else None  # None: in order
-                mistakes = updates = self._run_epoch(Xop, yi, scale, perm)
+                mistakes = updates = self.epoch(Xop, yi, scale, perm)
             if mistakes < 0:
                 raise _nonfinite_score_error(Xop, -1 - int(mistakes))
-            epochs = epoch
-            self.mistakes_per_epoch_.append(int(mistakes))
-            self.n_updates_ += int(updates)
             self._after_epoch(Xop, yi, scale)
-            if mistakes == 0:
-                self.converged_ = True
+            self.end_epoch(mistakes, updates)
             if callback is not None and callback(epoch, int(mistakes), time.perf_counter() - start) is False:
                 self._stopped_by_callback = True
                 break
             if self.converged_ and not online:
                 break
-        self.n_epochs_ = self.n_epochs_ + epochs if online else epochs
-
-    def _run_epoch(self, Xop, yi, scale, perm):
-        s = self._state
-        log = self._log_buffer(yi.shape[0] if perm is None else perm.shape[0])
-        epoch = K.epoch_binary if s["binary"] else K.epoch_multiclass
-        mistakes, n_log = epoch(
-            Xop,
-            yi,
-            scale,
-            perm,
-            s["w"],
-            s["b"],
-            self.fit_intercept,
-            float(self.margin),
-            s["u"] if self._averaging else None,
-            s["ub"],
-            s["count"],
-            log,
-            dense_ahead(Xop),
-        )
-        if n_log:
-            self._record_updates(log[:n_log])
-        return mistakes
 
     def _random_mistake_step(self, Xop, yi, scale, buf, r):
         s = self._state
-        count_before = int(s["count"][0])
-        step = K.random_mistake_binary if s["binary"] else K.random_mistake_multiclass
+        count_before = int(s.count[0])
+        step = K.random_mistake_binary if s.binary else K.random_mistake_multiclass
         m, i, runner = step(
-            Xop,
-            yi,
-            scale,
-            s["w"],
-            s["b"],
-            self.fit_intercept,
-            float(self.margin),
-            s["u"],
-            s["ub"],
-            s["count"],
-            buf,
-            r,
+            Xop, yi, scale, s.w, s.b, self.fit_intercept, float(self.margin), s.u, s.ub, s.count, buf, r
         )
         if i >= 0 and self._log_updates:
-            self._record_updates(np.array([[i, count_before, runner]], dtype=np.int64))
+            self._record_updates(np.array([[i, count_before, runner]], dtype=np.int64), Xop, yi, scale)
         return m, int(i >= 0)
 
-    # ------------------------------------------------------------------ streaming (perceptrons.stream)
-    #: why this estimator cannot train from a stream, or None when it can
-    _stream_refusal = None
+    # ------------------------------------------------------------------ the training protocol
+    #: why this estimator cannot train from a stream (every row at hand is needed), or None
+    _needs_every_row = None
 
-    def _stream_begin(self, n_features, classes, w_dtype):
-        """Start a streamed fit: fresh weights for ``n_features`` columns and these classes."""
+    def check_training(self, how: str) -> None:
+        """Refuse, before any work, a way of training these parameters cannot take.
+
+        Part of the training protocol (:mod:`perceptrons.linear.trainer`).
+
+        Parameters
+        ----------
+        how : {"memory", "stream", "mixing"}
+            ``fit`` / ``partial_fit`` on rows in memory, a streamed fit (each epoch one pass over
+            blocks of rows, :mod:`perceptrons.stream`), or parameter mixing
+            (:mod:`perceptrons.distributed`).
+
+        Raises
+        ------
+        PerceptronsError
+            A parameter out of its range, or the reason this estimator cannot train that way.
+        """
         self._validate_params()
-        if self._stream_refusal is not None:
-            raise PerceptronsError(f"{type(self).__name__} cannot train from a stream: {self._stream_refusal}")
+        if how == "memory":
+            return
+        name = type(self).__name__
+        way = "train from a stream" if how == "stream" else "be trained by parameter mixing"
+        if how == "mixing" and self._log_updates:
+            raise PerceptronsError(
+                f"{name} cannot be trained by parameter mixing: its state is not a weight vector to "
+                "average; use Perceptron or AveragedPerceptron"
+            )
+        if self._needs_every_row is not None:
+            raise PerceptronsError(f"{name} cannot {way}: {self._needs_every_row}")
         if self.order == "random-mistake":
             raise PerceptronsError(
-                "order='random-mistake' cannot train from a stream: each step scans every row for "
-                "the mistakes to draw from; use order='cyclic' or 'shuffle'"
+                f"order='random-mistake' cannot {way}: each step scans every row for the mistakes to "
+                "draw from; use order='cyclic' or 'shuffle'"
             )
+
+    def begin(self, n_features: int, classes: np.ndarray, w_dtype: type = np.float64) -> LinearState:
+        """Start a fit afresh: fresh weights for ``n_features`` columns and these classes.
+
+        Part of the training protocol (:mod:`perceptrons.linear.trainer`); the parameters are
+        checked first.
+
+        Parameters
+        ----------
+        n_features : int
+        classes : ndarray of shape (n_classes,)
+            Sorted, as :func:`numpy.unique` gives them.
+        w_dtype : {numpy.float64, numpy.float32}
+            The weights' type: float32 for CSR rows with float32 or binary values.
+
+        Returns
+        -------
+        LinearState
+            The state this estimator now trains (its arrays are the estimator's own).
+        """
+        self._validate_params()
         self.classes_ = classes
         self.n_features_in_ = n_features
         self._rng = np.random.default_rng(seed_of(self.random_state))
@@ -358,19 +367,113 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         self._reset_history()
         self._stopped_by_callback = False
         self.converged_ = False
+        return self._state
 
-    def _stream_block(self, Xop, yi, scale, perm):
-        """One epoch's pass over one block of rows (``perm`` None: in order); returns its
-        mistakes, or −1 − i when row i's score is not finite."""
-        self._start_fit(None, Xop, yi, scale)
-        return self._run_epoch(Xop, yi, scale, perm)
+    def epoch(self, Xop, yi: np.ndarray, scale: np.ndarray, perm: np.ndarray | None = None) -> int:
+        """One epoch's pass over one block of rows, from the current state.
 
-    def _stream_epoch_done(self, mistakes):
-        """Book-keeping of one streamed epoch, as :meth:`fit` does after each epoch."""
+        Part of the training protocol (:mod:`perceptrons.linear.trainer`).
+
+        Parameters
+        ----------
+        Xop : ndarray or tuple of ndarray
+            The rows as a compiled loop reads them (:func:`perceptrons._core.operands.to_operand`).
+        yi : ndarray of shape (n_rows,), int64
+            Class indices into ``classes_``.
+        scale : ndarray of shape (n_rows,), float64
+            Each row's update scale (sample weight × class weight; 0 skips the row).
+        perm : ndarray of shape (m,), int64, optional
+            The rows to visit, in order; None visits them all in order.
+
+        Returns
+        -------
+        int
+            The pass's mistakes, or ``−1 − i`` when row ``i``'s score is not finite.
+        """
+        log = self._log_buffer(yi.shape[0] if perm is None else perm.shape[0])
+        mistakes, n_log = run_epoch(
+            self.fit_intercept, self.margin, self._averaging, self._state, Xop, yi, scale, perm, log
+        )
+        if n_log:
+            self._record_updates(log[:n_log], Xop, yi, scale)
+        return mistakes
+
+    def end_epoch(self, mistakes: int, updates: int | None = None) -> None:
+        """The book-keeping of one finished epoch: its mistakes and updates (``updates`` None: one
+        update a mistake) join the histories, and ``converged_`` says whether it had none.
+
+        Part of the training protocol (:mod:`perceptrons.linear.trainer`).
+
+        Parameters
+        ----------
+        mistakes : int
+        updates : int, optional
+        """
         self.n_epochs_ += 1
         self.mistakes_per_epoch_.append(int(mistakes))
-        self.n_updates_ += int(mistakes)
+        self.n_updates_ += int(mistakes if updates is None else updates)
         self.converged_ = mistakes == 0
+
+    def finish(self, top_feature, state: LinearState | None = None):
+        """End a fit: ``coef_`` and ``intercept_`` from the state.
+
+        Part of the training protocol (:mod:`perceptrons.linear.trainer`).
+
+        Parameters
+        ----------
+        top_feature : callable
+            Gives the largest ``|x|`` of the training rows; called only for a model whose
+            weights overflowed, or are so small that its scores may have lost their features.
+        state : LinearState, optional
+            The state to adopt first: the one parameter mixing ended with.
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        PerceptronsError
+            The weights overflowed, or every score lost its features to underflow.
+        """
+        if state is not None:
+            self._state = LinearState(*state)
+        self._finalize()
+        self._check_finite_model(top_feature)
+        return self
+
+    def step_params(self, seed: int) -> StepParams:
+        """The parameters of the pure step :func:`perceptrons.linear.trainer.step`, with the
+        shuffles' ``seed``.
+
+        Parameters
+        ----------
+        seed : int
+
+        Returns
+        -------
+        StepParams
+        """
+        return StepParams(bool(self.fit_intercept), float(self.margin), bool(self._averaging), self.order, int(seed))
+
+    def check_data(self, X, y, reset: bool = True, finite: bool = True):
+        """The checks ``fit`` makes of ``X`` and ``y``, for a caller that trains on them otherwise.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        reset : bool
+            Set ``n_features_in_`` from ``X`` (else ``X`` must have that many columns).
+        finite : bool
+            Refuse NaN and infinity in ``X``.
+
+        Returns
+        -------
+        (X, y)
+            C-ordered float32/float64 arrays or CSR, as the compiled loops take them.
+        """
+        return self._check_Xy(X, y, reset=reset, finite=finite)
 
     # ------------------------------------------------------------------ hooks
     def _reset_history(self):
@@ -385,8 +488,9 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
     def _after_epoch(self, Xop, yi, scale):
         """Called after every epoch."""
 
-    def _record_updates(self, log):
-        """Receives rows (example index, visit counter, runner-up class or −1) when ``_log_updates``."""
+    def _record_updates(self, log, Xop, yi, scale):
+        """Receives rows (example index, visit counter, runner-up class or −1) when ``_log_updates``,
+        with the block of rows they index."""
 
     def _log_buffer(self, n):
         return np.empty((n, 3), dtype=np.int64) if self._log_updates else None
@@ -396,22 +500,22 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         w, b = self._weights()
         self._set_coef(w, b)
 
-    def _check_finite_model(self, Xop, top_feature=None):
+    def _check_finite_model(self, top_feature):
         """The scores seen in training were finite, but the model may still not be: the last
         update can overflow w, and the averaging sum u grows up to T times faster than w.  Nor
         may its scores have lost their features (see :meth:`_check_features_kept`; the largest
-        feature is that of ``Xop``, or ``top_feature()`` for a fit over many blocks)."""
+        feature of the training rows is ``top_feature()``)."""
         if not (np.isfinite(self.coef_).all() and np.isfinite(self.intercept_).all()):
             self.converged_ = False
-            raise _overflow_error("the weights (coef_)", Xop)
-        self._check_features_kept(top_feature or (lambda: largest_magnitude(operand_values(Xop))))
+            raise _overflow_error("the weights (coef_)", top_feature())
+        self._check_features_kept(top_feature)
 
     def _check_features_kept(self, top_feature):
         """Refuse a model whose scores lost their features to underflow (:func:`underflow_error`):
         the weights that scored the training rows, or the model's own (an average, or the
         pocket's, which stays 0 when every score lost its features).  The products are computed
         in the weights' type (float32 for CSR float32 rows and binary ones)."""
-        w = self._state["w"]
+        w = self._state.w
         for weights in (w, self.coef_):
             lost = underflow_error(weights, w.dtype, top_feature)
             if lost is not None:
@@ -436,14 +540,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         else:
             w, b = np.zeros(shape, dtype=dtype), np.zeros(nb)
         avg_shape = shape if self._averaging else ((0,) if binary else (0, k))
-        self._state = {
-            "binary": binary,
-            "w": w,
-            "b": b,
-            "u": np.zeros(avg_shape),
-            "ub": np.zeros(nb),
-            "count": np.zeros(1, dtype=np.int64),
-        }
+        self._state = LinearState(w, b, np.zeros(avg_shape), np.zeros(nb), np.zeros(1, dtype=np.int64))
 
     def _widen_unless_exact(self, Xop, scale):
         """float64 weights from here on, unless float32 ones stay exact or were asked for.
@@ -456,16 +553,18 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         """
         if not is_binary(Xop) or (self.init == "zeros" and bool(np.all(scale == np.round(scale)))):
             return
-        for key, value in self._state.items():
-            if isinstance(value, np.ndarray) and value.dtype == np.float32:
-                self._state[key] = value.astype(np.float64)
+        self._state = self._state.widened()
+        self._widen_extra()
+
+    def _widen_extra(self):
+        """Widen what a variant keeps beside the state (the pocket's weights) as the state was."""
 
     def _weights(self):
         """Current (last-iterate) weights as (w, b) with w of shape (d,) or (d, K)."""
-        return self._state["w"], self._state["b"]
+        return self._state.w, self._state.b
 
     def _set_coef(self, w, b):
-        if self._state["binary"]:
+        if self._state.binary:
             self.coef_ = w.reshape(1, -1).copy()
             self.intercept_ = b.copy()
         else:
@@ -539,13 +638,13 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             "n_epochs": int(self.n_epochs_),
             "converged": bool(self.converged_),
             "mistakes_per_epoch": [int(m) for m in self.mistakes_per_epoch_],
-            "binary": bool(s["binary"]),
+            "binary": bool(s.binary),
         }
         arrays = {
             "classes": self.classes_,
             "coef": self.coef_,
             "intercept": self.intercept_,
-            **{f"state_{k}": s[k] for k in ("w", "b", "u", "ub", "count")},
+            **{f"state_{k}": v for k, v in s._asdict().items()},
         }
         return meta, arrays
 
@@ -566,12 +665,13 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             st.require(all(c in known for c in self.class_weight), "classes", "class_weight names a class not in it")
         st.alloc("n_features_in", d * k * (4 if self._averaging else 3))
         shape, nb = ((d,), 1) if binary else ((d, k), k)
-        s = {"binary": binary}
-        s["w"] = st.array("state_w", FLOATS, shape)
-        s["b"] = st.array("state_b", ("float64",), (nb,))
-        s["u"] = st.array("state_u", ("float64",), shape if self._averaging else (0,) + shape[1:])
-        s["ub"] = st.array("state_ub", ("float64",), (nb,))
-        s["count"] = st.array("state_count", ("int64",), (1,), lo=0, hi=MAX_VISITS + 1)
+        s = LinearState(
+            w=st.array("state_w", FLOATS, shape),
+            b=st.array("state_b", ("float64",), (nb,)),
+            u=st.array("state_u", ("float64",), shape if self._averaging else (0,) + shape[1:]),
+            ub=st.array("state_ub", ("float64",), (nb,)),
+            count=st.array("state_count", ("int64",), (1,), lo=0, hi=MAX_VISITS + 1),
+        )
         self.coef_ = st.array("coef", FLOATS, (1 if binary else k, d))
         self.intercept_ = st.array("intercept", FLOATS, (nb,))
         self.n_features_in_ = d

@@ -89,22 +89,22 @@ class AveragedPerceptron(LinearPerceptronBase):
 
     def _weights(self):
         s = self._state
-        visits = int(s["count"][0])
+        visits = int(s.count[0])
         # u stays float64 while training (a sum of c·Δ outgrows float32's 24 exact bits long
         # before w does); the mean is taken in float64, then rounded once to the weights' dtype
         # so that coef_ is float32 on float32 CSR input, as for the other linear estimators.
-        w = mean_of_iterates(s["w"], s["u"], visits).astype(s["w"].dtype, copy=False)
-        return w, mean_of_iterates(s["b"], s["ub"], visits)
+        w = mean_of_iterates(s.w, s.u, visits).astype(s.w.dtype, copy=False)
+        return w, mean_of_iterates(s.b, s.ub, visits)
 
     def _finalize(self):
-        self._set_coef(self._state["w"], self._state["b"])
+        self._set_coef(self._state.w, self._state.b)
         self.last_coef_, self.last_intercept_ = self.coef_, self.intercept_
         super()._finalize()
 
     def _from_state(self, st):
         super()._from_state(st)  # coef_ / intercept_: the stored average
         coef, intercept = self.coef_, self.intercept_
-        self._set_coef(self._state["w"], self._state["b"])
+        self._set_coef(self._state.w, self._state.b)
         self.last_coef_, self.last_intercept_ = self.coef_, self.intercept_
         self.coef_, self.intercept_ = coef, intercept
         return self

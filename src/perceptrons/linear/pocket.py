@@ -78,7 +78,7 @@ class PocketPerceptron(LinearPerceptronBase):
     """
 
     _parameter_constraints = {**LinearPerceptronBase._parameter_constraints, "ratchet": (Kind(bool, "a bool"),)}
-    _stream_refusal = (
+    _needs_every_row = (
         "the pocket is judged by its errors on the whole training set (Gallant's ratchet) and by "
         "runs of correct examples across it, so it needs every row at hand; use Perceptron or "
         "AveragedPerceptron, or train in memory"
@@ -107,12 +107,23 @@ class PocketPerceptron(LinearPerceptronBase):
         self.random_state = random_state
         self.warm_start = warm_start
 
+    # The pocket's own arrays, beside the training state: its weights ``pw``/``pb``, the run
+    # counters ``run`` of the compiled loop and the pocket's (weighted) error count ``perr``.
+    def _init_state(self, d, rng, dtype=np.float64):
+        super()._init_state(d, rng, dtype)
+        self._pocket = {}  # a fresh state; partial_fit and warm_start keep the pocket they have
+
+    def _widen_extra(self):
+        self._pocket = {k: v.astype(np.float64) if v.dtype == np.float32 else v for k, v in self._pocket.items()}
+
     def _start_fit(self, X, Xop, yi, scale):
-        s = self._state
-        if "pw" not in s:  # a fresh state; partial_fit and warm_start keep the pocket they have
-            s["pw"], s["pb"] = s["w"].copy(), s["b"].copy()
-        s["run"] = np.zeros(4, dtype=np.int64)
-        s["perr"] = np.array([self._errors(Xop, yi, scale, s["pw"], s["pb"])])
+        s, p = self._state, self._pocket
+        if "pw" not in p:
+            p["pw"], p["pb"] = s.w.copy(), s.b.copy()
+        else:  # a model loaded off a memory map
+            p["pw"], p["pb"] = (a if a.flags.writeable else a.copy() for a in (p["pw"], p["pb"]))
+        p["run"] = np.zeros(4, dtype=np.int64)
+        p["perr"] = np.array([self._errors(Xop, yi, scale, p["pw"], p["pb"])])
 
     def _reset_history(self):
         super()._reset_history()
@@ -120,67 +131,72 @@ class PocketPerceptron(LinearPerceptronBase):
         self.pocket_updates_ = 0
 
     def _errors(self, Xop, yi, scale, w, b, limit=np.inf):
-        if self._state["binary"]:
+        if self._state.binary:
             return K.count_errors_binary(Xop, yi, scale, w, b[0], limit, dense_ahead(Xop))
         return K.count_errors_multiclass(Xop, yi, scale, w, b, limit, dense_ahead(Xop))
 
-    def _run_epoch(self, Xop, yi, scale, perm):
-        s = self._state
-        epoch = pocket_epoch_binary if s["binary"] else pocket_epoch_multiclass
-        before = int(s["run"][3])
-        mistakes = epoch(
+    def epoch(self, Xop, yi, scale, perm=None):
+        """One epoch's pass of Gallant's pocket loop over the rows (see
+        :meth:`LinearPerceptronBase.epoch`): the pocket is scored on all of them, so it trains
+        on rows in memory only.
+        """
+        s, p = self._state, self._pocket
+        loop = pocket_epoch_binary if s.binary else pocket_epoch_multiclass
+        before = int(p["run"][3])
+        mistakes = loop(
             Xop,
             yi,
             scale,
             perm,
-            s["w"],
-            s["b"],
+            s.w,
+            s.b,
             self.fit_intercept,
             float(self.margin),
-            s["pw"],
-            s["pb"],
-            s["run"],
-            s["perr"],
+            p["pw"],
+            p["pb"],
+            p["run"],
+            p["perr"],
             self.ratchet,
             dense_ahead(Xop),
         )
-        self.pocket_updates_ += int(s["run"][3]) - before
-        return mistakes
+        self.pocket_updates_ += int(p["run"][3]) - before
+        return int(mistakes)
 
     def _random_mistake_step(self, Xop, yi, scale, buf, r):
         m, updated = super()._random_mistake_step(Xop, yi, scale, buf, r)
-        s = self._state
-        e = self._errors(Xop, yi, scale, s["w"], s["b"], np.inf if not self.ratchet else s["perr"][0])
-        if e < s["perr"][0] or (not self.ratchet and updated):
-            s["pw"][...], s["pb"][...], s["perr"][0] = s["w"], s["b"], e
+        s, p = self._state, self._pocket
+        e = self._errors(Xop, yi, scale, s.w, s.b, np.inf if not self.ratchet else p["perr"][0])
+        if e < p["perr"][0] or (not self.ratchet and updated):
+            p["pw"][...], p["pb"][...], p["perr"][0] = s.w, s.b, e
             self.pocket_updates_ += 1
         return m, updated
 
     def _after_epoch(self, Xop, yi, scale):
-        s = self._state
+        p = self._pocket
         if not self.ratchet:
-            s["perr"][0] = self._errors(Xop, yi, scale, s["pw"], s["pb"])
-        self.pocket_errors_.append(float(s["perr"][0]))
+            p["perr"][0] = self._errors(Xop, yi, scale, p["pw"], p["pb"])
+        self.pocket_errors_.append(float(p["perr"][0]))
 
     def _weights(self):
-        return self._state["pw"], self._state["pb"]
+        return self._pocket["pw"], self._pocket["pb"]
 
     def _to_state(self):
         meta, arrays = super()._to_state()
         meta["pocket_errors"] = self.pocket_errors_
         meta["pocket_updates"] = int(self.pocket_updates_)
-        arrays.update({f"state_{k}": self._state[k] for k in ("pw", "pb", "run", "perr")})
+        arrays.update({f"state_{k}": self._pocket[k] for k in ("pw", "pb", "run", "perr")})
         return meta, arrays
 
     def _from_state(self, st):
         super()._from_state(st)
         s = self._state
-        s["pw"] = st.array("state_pw", (s["w"].dtype.name,), s["w"].shape)
-        s["pb"] = st.array("state_pb", ("float64",), s["b"].shape)
-        s["run"] = st.array("state_run", ("int64",), (4,), lo=0)
+        p = self._pocket = {}
+        p["pw"] = st.array("state_pw", (s.w.dtype.name,), s.w.shape)
+        p["pb"] = st.array("state_pb", ("float64",), s.b.shape)
+        p["run"] = st.array("state_run", ("int64",), (4,), lo=0)
         # a weighted count of errors, below the sum of the weights, which fit keeps finite
-        s["perr"] = st.array("state_perr", ("float64",), (1,))
-        st.require(s["perr"][0] >= 0, "state_perr", "expected a count of errors ≥ 0")
+        p["perr"] = st.array("state_perr", ("float64",), (1,))
+        st.require(p["perr"][0] >= 0, "state_perr", "expected a count of errors ≥ 0")
         self.pocket_errors_ = st.list("pocket_errors", "float", length=self.n_epochs_)
         self.pocket_updates_ = st.int("pocket_updates", hi=MAX_VISITS)
         return self

@@ -46,10 +46,10 @@ class _TracingPerceptron(Perceptron):
     _log_updates = True
 
     def _start_fit(self, X, Xop, yi, scale):
-        self.initial_ = (self._state["w"].copy(), self._state["b"].copy())
+        self.initial_ = (self._state.w.copy(), self._state.b.copy())
         self.log_ = []
 
-    def _record_updates(self, log):
+    def _record_updates(self, log, Xop, yi, scale):
         # per epoch, the rows updated on and the runners-up, as arrays: 16 bytes an update, so a
         # long run's log stays small (the updates themselves are replayed from it one at a time)
         epoch = len(self.mistakes_per_epoch_) + 1

@@ -123,28 +123,27 @@ class VotedPerceptron(LinearPerceptronBase):
         # weights (cold fit, first partial_fit) and a warm-started fit continues it, as
         # partial_fit does, so that Σ c_k·w_k / Σ c_k stays the AveragedPerceptron's mean.
         super()._init_state(d, rng, dtype)
+        s = self._state
         self.n_vectors_dropped_ = 0
         self._closed = []  # heap of (count, seq, w, b): the longest-surviving finished vectors
         self._done = None  # (vectors, intercepts, counts) finished, in order, or None for none
         self._pending = []  # (count, seq, w, b) finished since _done was last stacked
         self._seq = 0
-        self._current = None  # (w, b, visit counter when it became current)
+        self._current = (s.w.copy(), s.b.copy(), int(s.count[0]))  # (w, b, visit counter when it became current)
 
-    def _start_fit(self, X, Xop, yi, scale):
-        s = self._state
-        if self._current is None:
-            self._current = (s["w"].copy(), s["b"].copy(), int(s["count"][0]))
-        self._fit_X, self._fit_yi, self._fit_scale = Xop, yi, scale
+    def _widen_extra(self):
+        w, b, since = self._current
+        self._current = (w.astype(np.float64, copy=False), b, since)
 
-    def _record_updates(self, log):
+    def _record_updates(self, log, Xop, yi, scale):
         # The kernel logged which example updated the weights at which visit; the vectors
         # themselves are rebuilt by replaying those updates with the epoch's own update step.
         w, b, since = self._current
         w, b = w.copy(), b.copy()
         vectors = np.empty((len(log), *w.shape), dtype=w.dtype)
         intercepts = np.empty((len(log), *b.shape), dtype=b.dtype)
-        replay = K.replay_binary if self._state["binary"] else K.replay_multiclass
-        replay(self._fit_X, self._fit_yi, self._fit_scale, log, w, b, self.fit_intercept, vectors, intercepts)
+        replay = K.replay_binary if self._state.binary else K.replay_multiclass
+        replay(Xop, yi, scale, log, w, b, self.fit_intercept, vectors, intercepts)
         w_prev, b_prev = self._current[:2]
         for j, c in enumerate(log[:, 1].tolist()):
             self._close(w_prev, b_prev, c - since)
@@ -172,7 +171,7 @@ class VotedPerceptron(LinearPerceptronBase):
 
     def _layout(self, items):
         """Vectors, intercepts and counts of ``(count, seq, w, b)`` items, in the attributes' layout."""
-        binary = self._state["binary"]
+        binary = self._state.binary
         return (
             np.stack([w if binary else w.T for _, _, w, _ in items]),
             np.stack([b[0] if binary else b for _, _, _, b in items]),
@@ -183,7 +182,7 @@ class VotedPerceptron(LinearPerceptronBase):
         """``_done`` as heap items (seq 1, 2, … in their order: all before ``_pending``'s)."""
         if self._done is None:
             return []
-        binary = self._state["binary"]
+        binary = self._state.binary
         V, B, C = self._done
         return [
             (int(c), i + 1, v.copy() if binary else np.ascontiguousarray(v.T), np.array([bb]) if binary else bb.copy())
@@ -192,9 +191,8 @@ class VotedPerceptron(LinearPerceptronBase):
 
     def _finalize(self):
         super()._finalize()
-        self._fit_X = self._fit_yi = self._fit_scale = None
         w, b, since = self._current
-        last = (int(self._state["count"][0]) - since, self._seq + 1, w, b)
+        last = (int(self._state.count[0]) - since, self._seq + 1, w, b)
         if self._closed:
             kept = sorted(self._closed + [last], key=lambda item: item[1])
             if self.max_vectors is not None and len(kept) > self.max_vectors:  # pragma: no cover - _close keeps room
@@ -247,12 +245,23 @@ class VotedPerceptron(LinearPerceptronBase):
                 ).reshape(rows, k)
         return out
 
-    def _binary_votes(self, X, lo, hi):
-        """Σ_k c_k·sign(w_k·x + b_k) over the vectors ``lo`` … ``hi - 1`` of a two-class model,
-        for dense float64 rows ``X`` few enough to stay in cache (the report's, at most 100,000
-        values): the part of the vote that the report's training curve adds each epoch.  Each
-        row is scored vector by vector, in the oracle's order; ``decision_function`` keeps
+    def vote_sum(self, X: np.ndarray, lo: int, hi: int) -> np.ndarray:
+        """Σ_k c_k·sign(w_k·x + b_k) over the vectors ``lo`` … ``hi - 1`` of a two-class model:
+        part of the vote, such as what a report's training curve adds each epoch.
+
+        Each row is scored vector by vector, in the oracle's order; ``decision_function`` keeps
         NumPy's blocked product, which wide rows need.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+            Dense float64 rows, few enough to stay in cache (a report's: at most 100,000 values).
+        lo, hi : int
+            The range of ``vectors_`` that vote.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
         """
         out = np.zeros(X.shape[0])
         row = KV.binary_votes(
@@ -278,7 +287,7 @@ class VotedPerceptron(LinearPerceptronBase):
 
     def _from_state(self, st):
         super()._from_state(st)
-        binary, d, k = self._state["binary"], self.n_features_in_, len(self.classes_)
+        binary, d, k = self._state.binary, self.n_features_in_, len(self.classes_)
         self.vectors_ = st.array("vectors", FLOATS, (None, d) if binary else (None, k, d))
         m = self.vectors_.shape[0]
         st.require(m >= 1, "vectors", "expected at least one vector")
@@ -287,7 +296,7 @@ class VotedPerceptron(LinearPerceptronBase):
         self.n_vectors_ = m
         self.n_vectors_dropped_ = st.int("n_vectors_dropped", hi=MAX_VISITS)
         st.require(
-            int(self.vector_counts_[-1]) <= int(self._state["count"][0]),
+            int(self.vector_counts_[-1]) <= int(self._state.count[0]),
             "vector_counts",
             "the last vector survived more visits than the model made",
         )
@@ -295,7 +304,7 @@ class VotedPerceptron(LinearPerceptronBase):
         binary = self.vectors_.ndim == 2
         self._closed, self._pending, self._seq = [], [], m - 1
         self._done = (self.vectors_[:-1], self.vector_intercepts_[:-1], self.vector_counts_[:-1]) if m > 1 else None
-        since = int(self._state["count"][0]) - int(self.vector_counts_[-1])
+        since = int(self._state.count[0]) - int(self.vector_counts_[-1])
         w = self.vectors_[-1] if binary else self.vectors_[-1].T
         b = np.array([self.vector_intercepts_[-1]]) if binary else self.vector_intercepts_[-1]
         self._current = (np.array(w, order="C"), np.array(b, order="C"), since)

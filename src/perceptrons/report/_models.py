@@ -84,9 +84,9 @@ def _voted_curve(X, y, fit_intercept, n_epochs, classes):
     for _ in range(n_epochs):
         est.partial_fit(X, y, classes=classes)
         m = est.n_vectors_
-        vote += est._binary_votes(X, closed, m - 1)
+        vote += est.vote_sum(X, closed, m - 1)
         closed = m - 1
-        total = vote + est._binary_votes(X, closed, m)
+        total = vote + est.vote_sum(X, closed, m)
         # a vote of exactly 0 goes to the positive class, as the estimator's predict does
         curve.append(int(np.count_nonzero(np.where(total >= 0, classes[1], classes[0]) != y)))
     return curve

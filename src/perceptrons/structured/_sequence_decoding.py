@@ -1,5 +1,8 @@
-"""Decoding with, and the state of, a trained :class:`~perceptrons.structured._sequence_model.SequenceModel`:
-prediction, the final weights, pruning and precision, and the model-file state.
+"""A fitted structured perceptron that decodes: its final weights, prediction, the tags'
+probabilities, pruning and precision, and its model-file state.
+
+:class:`~perceptrons.structured._sequence_model.SequenceModel` adds training to it; a model read
+back from a file, which holds its final weights only, is already all of this one.
 """
 
 from __future__ import annotations
@@ -9,7 +12,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
-from perceptrons._core.finite import overflow_error
 from perceptrons._core.operands import to_operand
 from perceptrons._core.params import check_bool, seed_of
 from perceptrons.structured import _sequence_state as sequence_state
@@ -18,24 +20,28 @@ from perceptrons.structured._operands import (
     check_scores,
     check_tables,
     edge_operand,
-    none_if_empty,
     sequence_offsets,
     tag_indices,
 )
-from perceptrons.structured.decoders import decoder_code
+from perceptrons.structured._params import ParamsMixin
+from perceptrons.structured._sequence_weights import FinalWeights, confidences, decode
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
     from numpy.typing import ArrayLike
 
 _NO_SCORES = np.zeros((0, 0))
-#: the attributes ``_set_final`` sets: the final weights, as decoding reads them
-_FINAL = ("_W_final", "coef_", "coef_trans_", "coef_edge_", "coef_trans2_", "coef_init_", "coef_final_")
 _NO_ROWS = (np.zeros(0, dtype=np.int32), np.zeros(1, dtype=np.int64))  # no token features: scores given
 
 
-class DecodingMixin:
-    """What a fitted sequence model does with its final weights (``_W_final``, ``coef_*``)."""
+class SequenceDecoder(ParamsMixin):
+    """What a fitted sequence model does with its final weights (:class:`FinalWeights`).
+
+    The weights' public names (``coef_``, ``coef_trans_``, ...) are properties that read them;
+    :meth:`final_weights` makes them first when training left them stale (a subclass's
+    ``_finalize``).  Subclasses set ``classes_``, ``n_features_in_``, ``n_edge_features_in_``,
+    ``decoder`` and ``markov_order``.
+    """
 
     def predict(
         self,
@@ -80,12 +86,12 @@ class DecodingMixin:
             return self.classes_[tags]
         # the decoder's own emission sums, in another order: equal up to rounding, and the
         # probabilities are continuous in them; the tags are the decoder's
-        scores = np.asarray(X @ self._W_final, dtype=np.float64)
+        scores = np.asarray(X @ self.final_weights().W, dtype=np.float64)
         rows = np.flatnonzero(forced >= 0)
         kept = scores[rows, forced[rows]]
         scores[rows] = -np.inf
         scores[rows, forced[rows]] = kept
-        return self.classes_[tags], self._confidences(scores, eop, offsets, tags)
+        return self.classes_[tags], self.confidences(scores, eop, offsets, tags)
 
     def predict_from_scores(
         self,
@@ -138,7 +144,7 @@ class DecodingMixin:
         tags = self._decode(_NO_ROWS, eop, offsets, NO_FORCED, scores)
         if not return_conf:
             return self.classes_[tags]
-        return self.classes_[tags], self._confidences(np.asarray(scores, dtype=np.float64), eop, offsets, tags)
+        return self.classes_[tags], self.confidences(np.asarray(scores, dtype=np.float64), eop, offsets, tags)
 
     def confidences_from_scores(
         self,
@@ -180,19 +186,27 @@ class DecodingMixin:
             known = False
         if not known:
             raise PerceptronsError(f"tags must be {scores.shape[0]} tags from classes_")
-        return self._confidences(np.asarray(scores, dtype=np.float64), eop, offsets, idx.astype(np.int64))
+        return self.confidences(np.asarray(scores, dtype=np.float64), eop, offsets, idx.astype(np.int64))
 
-    def _confidences(self, scores, eop, offsets, tags):
-        """The probabilities (n_tokens,) of the decoded ``tags`` (indices) under ``scores``."""
-        from perceptrons._jit.confidence import confidences, pair_tables
+    def confidences(self, scores: np.ndarray, eop, offsets: np.ndarray, tags: np.ndarray) -> np.ndarray:
+        """The probabilities of the decoded ``tags`` under ``scores``, for a caller that holds the
+        operands already (the tagger's word cache); :meth:`confidences_from_scores` checks them.
 
+        Parameters
+        ----------
+        scores : ndarray of float64, shape (n_tokens, n_classes)
+        eop : edge operand
+            As :func:`~perceptrons.structured._operands.edge_operand` gives it.
+        offsets : ndarray of int64, shape (n_sequences + 1,)
+        tags : ndarray of int64, shape (n_tokens,)
+            Tag indices, as the decoder chose them.
+
+        Returns
+        -------
+        ndarray of float64, shape (n_tokens,)
+        """
         self._check_tables(offsets, conf=True)
-        conf = np.empty(tags.shape[0])
-        _, trans, E, trans2, start, stop = self._final_weights()  # the scores stand for the emission weights
-        greedy = tags if self.decoder == "greedy" else None
-        pairs = pair_tables(trans2) if greedy is None and trans2.shape[0] else None
-        confidences(scores, eop, offsets, trans, none_if_empty(E), trans2, start, stop, pairs, greedy, tags, conf)
-        return conf
+        return confidences(self.final_weights(), self.decoder, scores, eop, offsets, tags)
 
     def emission_weights(self) -> np.ndarray:
         """The final emission weights, shape (n_features, n_classes): ``coef_.T``, C-contiguous.
@@ -204,8 +218,7 @@ class DecodingMixin:
         -------
         ndarray of shape (n_features, n_classes)
         """
-        self._check_fitted()
-        return self._W_final
+        return self.final_weights().W
 
     def forced_indices(self, forced: ArrayLike | None, n_tokens: int) -> np.ndarray:
         """Tag indices (n_tokens,) of the tags in ``forced``; −1 where a token is free.
@@ -225,7 +238,7 @@ class DecodingMixin:
         """
         return tag_indices(self.classes_, forced, n_tokens)
 
-    def prune_features(self, keep: np.ndarray) -> DecodingMixin:
+    def prune_features(self, keep: np.ndarray) -> SequenceDecoder:
         """Keep only the emission weights of the features where ``keep`` is true.
 
         All-zero weight rows are safe to drop: they add exactly 0 to every score.  Columns of
@@ -241,13 +254,13 @@ class DecodingMixin:
         -------
         self
         """
-        self._W_final = np.ascontiguousarray(self._W_final[keep])
-        self.coef_ = self._W_final.T
-        self.n_features_in_ = int(self._W_final.shape[0])
+        final = self.final_weights()
+        self._final = final._replace(W=np.ascontiguousarray(final.W[keep]))
+        self.n_features_in_ = int(self._final.W.shape[0])
         self._state = None
         return self
 
-    def to_single_precision(self) -> DecodingMixin:
+    def to_single_precision(self) -> SequenceDecoder:
         """Cast the emission weights to float32, for tagging.
 
         Scoring a token reads one weight row per feature, so half the bytes is most of the
@@ -258,55 +271,69 @@ class DecodingMixin:
         -------
         self
         """
-        self._W_final = self._W_final.astype(np.float32, copy=False)
-        self.coef_ = self._W_final.T
+        final = self.final_weights()
+        self._final = final._replace(W=final.W.astype(np.float32, copy=False))
         return self
 
     def _decode(self, op, eop, offsets, forced, scores=_NO_SCORES):
-        from perceptrons._jit import structured as K
-
         self._check_tables(offsets)
-        out = np.empty(offsets[-1], dtype=np.int64)
-        W, trans, E, trans2, start, stop = self._final_weights()
-        tables = (W, trans, none_if_empty(E), none_if_empty(trans2), start, stop)
-        bad = K.decode_all(op, eop, offsets, forced, *tables, decoder_code(self.decoder), out, scores)
-        if bad >= 0:  # the model's weights times these features overflowed
-            raise overflow_error(
-                f"the emission scores of sequence {bad}",
-                float(np.abs(W).max()),
-                what="model weights",
-                fix="the model does not fit this data",
-            )
-        return out
+        return decode(self.final_weights(), self.decoder, op, eop, offsets, forced, scores)
 
     def _check_tables(self, offsets, conf=False):
         """:func:`~perceptrons.structured._operands.check_tables` for this model's tags, edge
         features and order."""
         check_tables(offsets, len(self.classes_), self.n_edge_features_in_ > 0, self.markov_order == 2, conf)
 
-    def _final_weights(self):
-        """The final weight arrays; never written in place (``_finalize`` makes new ones)."""
-        return (self._W_final, self.coef_trans_, self.coef_edge_, self.coef_trans2_, self.coef_init_, self.coef_final_)
+    def final_weights(self) -> FinalWeights:
+        """The weights the model predicts with: made now from the running state if an epoch left
+        them stale, never written in place (training and pruning make new arrays).
+
+        Returns
+        -------
+        FinalWeights
+        """
+        if getattr(self, "_stale", False):
+            self._finalize()
+        self._check_fitted()
+        return self._final
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """Emission weights, shape (n_classes, n_features): ``emission_weights().T``."""
+        return self.final_weights().W.T
+
+    @property
+    def coef_trans_(self) -> np.ndarray:
+        """Transition weights, shape (n_classes, n_classes)."""
+        return self.final_weights().trans
+
+    @property
+    def coef_edge_(self) -> np.ndarray:
+        """Edge-feature weights, shape (n_edge_features, n_classes, n_classes)."""
+        return self.final_weights().E
+
+    @property
+    def coef_trans2_(self) -> np.ndarray:
+        """Second-order weights, shape (n_classes, n_classes, n_classes) or (0, 0, 0)."""
+        return self.final_weights().trans2
+
+    @property
+    def coef_init_(self) -> np.ndarray:
+        """Weights of the first tag of a sequence, shape (n_classes,)."""
+        return self.final_weights().start
+
+    @property
+    def coef_final_(self) -> np.ndarray:
+        """Weights of the last tag of a sequence, shape (n_classes,)."""
+        return self.final_weights().stop
 
     def _average_later(self):
-        """Drop the final weights: the first read of one has the class's ``_finalize`` compute
-        them all (:meth:`__getattr__`), so that a pass over all the weights is made only if read."""
-        for name in _FINAL:
-            self.__dict__.pop(name, None)
-        self._final_stale = True
-
-    def __getattr__(self, name):
-        # called only when an attribute is missing: the final weights after _average_later
-        if name in _FINAL and "_final_stale" in self.__dict__:
-            self._finalize()
-            return self.__dict__[name]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        """Mark the final weights stale: :meth:`final_weights` makes them on their first read, so
+        that a pass over all the weights is made only if they are read."""
+        self._final, self._stale = None, True
 
     def _set_final(self, W, trans, E, trans2, start, stop):
-        self._W_final = np.ascontiguousarray(W)
-        self.coef_ = self._W_final.T
-        self.coef_trans_, self.coef_edge_, self.coef_trans2_ = trans, E, trans2
-        self.coef_init_, self.coef_final_ = start, stop
+        self._final, self._stale = FinalWeights(np.ascontiguousarray(W), trans, E, trans2, start, stop), False
 
     def _check_X(self, X, reset=False):
         import scipy.sparse as sp
@@ -319,7 +346,7 @@ class DecodingMixin:
         return X
 
     def _check_fitted(self):
-        if not hasattr(self, "_W_final"):
+        if getattr(self, "_final", None) is None and not getattr(self, "_stale", False):
             from sklearn.exceptions import NotFittedError
 
             raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet. Call 'fit' first.")

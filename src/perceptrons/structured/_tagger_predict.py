@@ -146,7 +146,7 @@ class TaggingMixin:
         # edge features); its public confidences_from_scores would map the tags' labels back
         # to indices and the lengths back to offsets
         no_edges = edge_operand(None, idx.shape[0])[0]
-        return model.classes_[idx], model._confidences(scores, no_edges, offsets, idx)
+        return model.classes_[idx], model.confidences(scores, no_edges, offsets, idx)
 
     def _words(self):
         """The word cache, made on first use; None with edge features (scored per batch)."""

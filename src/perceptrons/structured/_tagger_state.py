@@ -57,7 +57,7 @@ class TaggerState:
         if st.has("edges"):
             e = st.object("edges")
             self.edge_features_ = self._feature_map(st, e, "e_", "edges", 0)
-        self.model_ = self._sequence_model()
+        self.model_ = self.new_model()
         self.model_._from_state(st.sub("model", "m_"))
         st.require(
             self.model_.n_features_in_ == self.features_.n_features,
@@ -84,8 +84,8 @@ class TaggerState:
         one beyond it would become inf, every tag then the same.  Trained weights are counts of
         updates (or their averages), far inside it; so along a sentence no sum can overflow."""
         limit = float(np.finfo(np.float32).max)
-        names = ("W_vals", "trans", "E_vals", "trans2", "start", "stop")  # _final_weights' order
-        for name, a in zip(names, self.model_._final_weights()):
+        names = ("W_vals", "trans", "E_vals", "trans2", "start", "stop")  # final_weights' order
+        for name, a in zip(names, self.model_.final_weights()):
             top = float(np.abs(a).max()) if a.size else 0.0
             st.require(top <= limit, f"model.{name}", f"weights up to {top:.3g}; expected at most {limit:.3g}")
 

@@ -350,41 +350,49 @@ class FeatureMap(IncrementalFit, CompiledTables):
             fm = cls(templates, min_count, rare_count, clusters)
         except PerceptronsError as exc:
             st.fail("templates", str(exc))
+        return fm._restore(st, n_values)
+
+    def _restore(self, st, n_values):
+        """The fitted tables of :meth:`from_state`, read and checked."""
         strings = st.strings("vocab_bytes", "vocab_offsets")
         V = len(strings)
         st.require(V == n_values and V >= 2, "n_values", f"says {n_values} attribute values, the string table has {V}")
-        fm.vocab_ = dict(zip(strings, range(V)))
+        self.vocab_ = dict(zip(strings, range(V)))
         # UTF-8 as st.strings checked it: the bytes the compiled lookups hash (see _vocab_hash)
-        fm._vocab_utf8 = (
-            fm.vocab_,
+        self._vocab_utf8 = (
+            self.vocab_,
             st.array("vocab_bytes", ("uint8",), (None,)),
             st.array("vocab_offsets", ("int64",), (None,)),
         )
         st.require(
-            len(fm.vocab_) == V and BOS in fm.vocab_ and EOS in fm.vocab_,
+            len(self.vocab_) == V and BOS in self.vocab_ and EOS in self.vocab_,
             "vocab_bytes",
             f"expected distinct strings including {BOS!r} and {EOS!r}",
         )
-        st.require(V * V * max(len(fm._parsed), 1) < 2**62, "n_values", f"too many values ({V}) for 64-bit keys")
-        fm.n_values_ = V
-        fm.type_table_ = st.array("type_table", ("int32",), (None, len(ATTRIBUTES)), lo=-1, hi=V)
-        words = fm.type_table_[:, 0]
+        st.require(V * V * max(len(self._parsed), 1) < 2**62, "n_values", f"too many values ({V}) for 64-bit keys")
+        self.n_values_ = V
+        self.type_table_ = st.array("type_table", ("int32",), (None, len(ATTRIBUTES)), lo=-1, hi=V)
+        words = self.type_table_[:, 0]
         st.require(
-            bool(np.all(words >= 0)) and _start_with_w(*fm._vocab_utf8[1:], words),
+            bool(np.all(words >= 0)) and _start_with_w(*self._vocab_utf8[1:], words),
             "type_table",
             "column 0 must name each training word's 'w=' string",
         )
-        fm.type_counts_ = st.array("type_counts", ("int32",), (fm.type_table_.shape[0],), lo=0)
-        fm.keys_ = st.array("keys", ("int64",), (None,), lo=0)
-        fm.ptr_ = st.array("ptr", ("int64",), (len(fm._parsed) + 1,), lo=0, hi=fm.keys_.shape[0] + 1, increasing=True)
-        st.require(fm.ptr_[0] == 0 and fm.ptr_[-1] == fm.keys_.shape[0], "ptr", "must cut all the keys into templates")
-        for t, parts in enumerate(fm._parsed):
-            seg = fm.keys_[fm.ptr_[t] : fm.ptr_[t + 1]]
+        self.type_counts_ = st.array("type_counts", ("int32",), (self.type_table_.shape[0],), lo=0)
+        self.keys_ = st.array("keys", ("int64",), (None,), lo=0)
+        self.ptr_ = st.array(
+            "ptr", ("int64",), (len(self._parsed) + 1,), lo=0, hi=self.keys_.shape[0] + 1, increasing=True
+        )
+        st.require(
+            self.ptr_[0] == 0 and self.ptr_[-1] == self.keys_.shape[0], "ptr", "must cut all the keys into templates"
+        )
+        for t, parts in enumerate(self._parsed):
+            seg = self.keys_[self.ptr_[t] : self.ptr_[t + 1]]
             bound = V * V if len(parts) == 2 else V
             st.require(
                 seg.size == 0 or (seg[-1] < bound and bool(np.all(seg[1:] > seg[:-1]))),
                 "keys",
-                f"template {fm.templates[t]!r}: keys must be sorted, distinct and below {bound}",
+                f"template {self.templates[t]!r}: keys must be sorted, distinct and below {bound}",
             )
-        fm._tables = None
-        return fm
+        self._tables = None
+        return self

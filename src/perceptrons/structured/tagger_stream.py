@@ -34,12 +34,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
-from perceptrons._core.params import CALLBACK, PATH, Interval, Options, check_param, check_path, validate_params
+from perceptrons._core.params import CALLBACK, PATH, Interval, Options, check_param, check_path
 from perceptrons.io.cache import file_identity
 from perceptrons.io.conllu_format import COLUMNS
 from perceptrons.io.conllu_stream import stream_conllu
-from perceptrons.structured.clusters import load_clusters
-from perceptrons.structured.features import FeatureMap
 from perceptrons.structured.words import corpus_types
 
 if TYPE_CHECKING:
@@ -75,60 +73,18 @@ def fit_stream(
     Tagger
         ``tagger``, fitted.
     """
-    validate_params(tagger, tagger._parameter_constraints)
-    _check_stream_params(tagger, chunk_sentences, column, callback)
-    read = passes(_regular_files(paths), column, chunk_sentences)
-    tags, n_tokens = learn_features(tagger, read, column)
-    tagger.model_ = tagger._sequence_model().begin_epochs(
-        tags, tagger.features_.n_features, tagger.edge_features_.n_features if tagger.edges else 0, n_tokens=n_tokens
-    )
-    _epochs(tagger, read, callback)
-    tagger._finish_fit()
-    return tagger
-
-
-def learn_features(tagger, read, column="upos"):
-    """The tagger's feature maps and tag dictionary from two passes over ``read(check)``'s chunks,
-    as :meth:`Tagger.fit` learns them from the same sentences; returns (tags, n_tokens).
-
-    Also used by the distributed trainer, whose workers then featurise their own shards.
-    """
-    tagger.clusters_ = load_clusters(tagger.clusters)
-    maps = [FeatureMap(tagger._templates(), tagger.min_count, tagger.rare_count, tagger.clusters_).begin_fit()]
-    if tagger.edges:
-        maps.append(FeatureMap(tagger.edges, tagger.edge_min_count, 0, tagger.clusters_).begin_fit())
-    tags, n_tokens, tag_counts = _survey(read(_TagCheck(column)), maps, tagger)
-    _count_keys(read(), maps)
-    tagger.features_ = maps[0]
-    tagger.edge_features_ = maps[1] if tagger.edges else None
-    tagger.tagdict_ = tagger._select_tagdict(tag_counts) if tagger.tag_dict else {}
-    return tags, n_tokens
-
-
-def chunk_operands(tagger, words, tags):
-    """A chunk of sentences featurised with the fitted maps: ``fit_block``'s arguments."""
-    tok, types, lengths = corpus_types(words)
-    X = tagger.features_.transform_types(tok, types, lengths)[0]
-    X_edge = tagger.edge_features_.transform_types(tok, types, lengths)[0] if tagger.edge_features_ else None
-    y = np.array([t for s in tags for t in s])
-    return {"X": X, "y": y, "lengths": lengths, "X_edge": X_edge, "forced": tagger._forced(words)}
-
-
-def _check_stream_params(tagger, chunk_sentences, column, callback):
-    """What a streamed fit cannot do, refused before any file is read."""
+    tagger.check_training("stream")
     check_param(chunk_sentences, "chunk_sentences", (Interval(Integral, 1, None),), "Tagger.fit_stream")
     check_param(column, "column", (Options(*COLUMNS),), "Tagger.fit_stream")
     check_param(callback, "callback", CALLBACK, "Tagger.fit_stream")
-    if tagger.shuffle:
-        raise PerceptronsError(
-            "a streamed fit visits the sentences in file order (a global shuffle needs every sentence "
-            "at hand): pass shuffle=False"
-        )
-    if tagger.patience is not None:
-        raise PerceptronsError("a streamed fit has no development set to stop early on: pass patience=None")
+    read = passes(regular_files(paths), column, chunk_sentences)
+    tags, n_tokens = tagger.learn_features_from(read, column)
+    tagger.begin(tags, n_tokens)
+    _epochs(tagger, tagger.model_, read, callback)
+    return tagger.finish()
 
 
-def _regular_files(paths):
+def regular_files(paths):
     """``paths`` as a list of regular files: each is read once per pass, which a pipe cannot be."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -149,7 +105,7 @@ def _regular_files(paths):
 
 def passes(paths, column, size):
     """``read(check=None)``, a new pass over the files' chunks of ``size`` sentences (see
-    :func:`_chunks`) at each call; every pass refuses a file changed since this call.
+    :func:`chunks`) at each call; every pass refuses a file changed since this call.
 
     Also used by the distributed trainer, whose driver surveys the files before the workers
     read them.
@@ -157,17 +113,17 @@ def passes(paths, column, size):
     as_opened = {os.fspath(p): os.stat(p) for p in paths}
 
     def read(check=None):
-        return _chunks(paths, column, size, check, as_opened)
+        return chunks(paths, column, size, check, as_opened)
 
     read.as_opened = as_opened  # what the distributed trainer's workers check their files against
     return read
 
 
-def _chunks(paths, column, size, check=None, as_opened=None) -> Iterator[tuple[list, list]]:
+def chunks(paths, column, size, check=None, as_opened=None) -> Iterator[tuple[list, list]]:
     """(words, tags) of up to ``size`` sentences at a time, from the files in order.
 
     Only the chunk being built is alive here: the caller drops a chunk before asking for the
-    next.  ``check`` (a :class:`_TagCheck`) sees every sentence and each end of file.
+    next.  ``check`` (a :class:`TagCheck`) sees every sentence and each end of file.
     ``as_opened`` maps each path to its ``os.stat`` when the fit began: a file whose
     :func:`~perceptrons.io.cache.file_identity` changed before or after it is read is refused.
     """
@@ -206,7 +162,7 @@ def _unchanged(path, as_opened):
         )
 
 
-class _TagCheck:
+class TagCheck:
     """Refuse a tag column with ``_`` on a token, file by file, with the messages of
     :func:`perceptrons.io.conllu.check_tags` (which needs the whole file in memory).
     """
@@ -216,6 +172,7 @@ class _TagCheck:
         self.n, self.missing, self.first = 0, 0, None
 
     def sentence(self, s):
+        """Count one sentence's tags, and its first missing one."""
         self.n += len(s.tags)
         if "_" in s.tags:
             if self.first is None:
@@ -223,6 +180,7 @@ class _TagCheck:
             self.missing += s.tags.count("_")
 
     def end_of_file(self, path):
+        """Refuse the file just read if its tags were missing, then start counting afresh."""
         path = os.fspath(path)
         if self.missing and self.missing == self.n:
             raise PerceptronsError(
@@ -235,8 +193,10 @@ class _TagCheck:
         self.n, self.missing, self.first = 0, 0, None
 
 
-def _survey(chunks, maps, tagger):
-    """Pass 1: the feature maps' vocabularies and type counts; the tags, tokens, tag counts."""
+def survey(chunks, maps, count_tags=None):
+    """Pass 1: the feature maps' vocabularies and type counts; the tags, tokens, tag counts
+    (``count_tags(counts, words, tags)`` adds a chunk's: the tag dictionary's counting).
+    """
     tags, n_tokens = set(), 0
     tag_counts = defaultdict(Counter)
     for words, chunk_tags in chunks:
@@ -245,14 +205,14 @@ def _survey(chunks, maps, tagger):
             fm.add_types(tok, types)
         tags.update(chain.from_iterable(chunk_tags))
         n_tokens += tok.shape[0]
-        if tagger.tag_dict:  # the same counting as fit's, in the same order: the same ties
-            tagger._count_tags(tag_counts, words, chunk_tags)
+        if count_tags is not None:
+            count_tags(tag_counts, words, chunk_tags)
     for fm in maps:
         fm.end_types()
     return np.array(sorted(tags)), n_tokens, tag_counts
 
 
-def _count_keys(chunks, maps):
+def count_keys(chunks, maps):
     """Pass 2: count the feature values (V is final now), keep those seen ``min_count`` times."""
     for words, _ in chunks:
         tok, types, lengths = corpus_types(words)
@@ -262,23 +222,20 @@ def _count_keys(chunks, maps):
         fm.end_keys()
 
 
-def _epochs(tagger, read, callback):
-    """Up to ``max_epochs`` passes over the chunks; an epoch without mistakes ends training."""
-    model = tagger.model_
+def _epochs(tagger, model, read, callback):
+    """Up to ``max_epochs`` passes over the chunks, each featurised with the fitted maps and
+    trained on through the model's protocol; an epoch without mistakes ends training.
+    """
     t0 = time.perf_counter()
     for epoch in range(1, tagger.max_epochs + 1):
         mistakes = token_mistakes = 0
         for words, tags in read():
-            m, w = _train_chunk(tagger, words, tags)
+            a = tagger.featurize(words, tags)
+            block = model.operands(a.pop("X"), a.pop("y"), a.pop("lengths"), **a, assume_binary=True)
+            m, w = model.epoch(block)
             mistakes, token_mistakes = mistakes + m, token_mistakes + w
         converged = model.end_epoch(mistakes, token_mistakes)
         if callback is not None and callback(epoch, mistakes, time.perf_counter() - t0) is False:
             break
         if converged:
             break
-
-
-def _train_chunk(tagger, words, tags):
-    """One block of an epoch: the chunk featurised with the fitted maps, then trained on."""
-    a = chunk_operands(tagger, words, tags)
-    return tagger.model_.fit_block(a.pop("X"), a.pop("y"), a.pop("lengths"), **a, assume_binary=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from numbers import Integral, Real
 from typing import TYPE_CHECKING
 
@@ -11,6 +12,7 @@ from perceptrons._core.errors import PerceptronsError, PerceptronsTypeError
 from perceptrons._core.params import CALLBACK, RANDOM_STATE, Interval, Kind, Options, check_param, validate_params
 from perceptrons.structured._params import ParamsMixin
 from perceptrons.structured._sequence_model import SequenceModel
+from perceptrons.structured._sequence_trainer import SequenceState
 from perceptrons.structured._tagdict import TagDictMixin
 from perceptrons.structured._tagger_predict import TaggingMixin, check_corpus
 from perceptrons.structured._tagger_sklearn import SklearnTaggerMixin
@@ -20,7 +22,9 @@ from perceptrons.structured.corpus import Corpus
 from perceptrons.structured.decoders import DECODERS
 from perceptrons.structured.features import FeatureMap
 from perceptrons.structured.nltk_api import NLTKTaggerAPI, split_tagged
+from perceptrons.structured.tagger_stream import TagCheck, count_keys, survey
 from perceptrons.structured.templates import CLUSTER, TEMPLATE_SETS, uses_clusters
+from perceptrons.structured.words import corpus_types
 
 if TYPE_CHECKING:
     import os
@@ -211,8 +215,8 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, SklearnTaggerMixin, TagDictMixin, Tagg
         dev = _dev_pair(dev)
         if tags is not None:  # generators too, as NLTK's train takes them
             sentences, tags = _listed(sentences), _listed(tags)
-        a = self._learn_features(sentences, tags)
-        self.model_ = self._sequence_model()
+        a = self.learn_features(sentences, tags)
+        self.model_ = self.new_model()
         dev_arg = None
         if dev is not None:
             Xd, ld = self.features_.transform(dev[0])
@@ -227,12 +231,50 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, SklearnTaggerMixin, TagDictMixin, Tagg
         self.model_.fit(
             a.pop("X"), a.pop("y"), a.pop("lengths"), **a, dev=dev_arg, callback=callback, assume_binary=True
         )
-        self._finish_fit()
+        self.finish()
         return self
 
-    def _learn_features(self, sentences, tags):
-        """Feature maps and tag dictionary from the training sentences (or a Corpus); the
-        sequence model's arguments: {X, y, lengths, X_edge, forced}.
+    # ------------------------------------------------------------------ the training protocol
+    # What fit, fit_stream (perceptrons.structured.tagger_stream) and parameter mixing
+    # (perceptrons.distributed) do to a tagger: learn its features, begin its model, featurise
+    # the sentences of a block, and finish.  The model itself is trained through the sequence
+    # family's protocol (perceptrons.structured._sequence_trainer).
+    def check_training(self, how: str) -> None:
+        """Refuse, before any file is read, a way of training these parameters cannot take.
+
+        Parameters
+        ----------
+        how : {"memory", "stream", "mixing"}
+            ``fit``, ``fit_stream`` (file order, no development set) or parameter mixing (no
+            development set).
+
+        Raises
+        ------
+        PerceptronsError
+        """
+        validate_params(self, self._parameter_constraints)
+        if how == "stream" and self.shuffle:
+            raise PerceptronsError(
+                "a streamed fit visits the sentences in file order (a global shuffle needs every sentence "
+                "at hand): pass shuffle=False"
+            )
+        if how != "memory" and self.patience is not None:
+            who = "a streamed fit" if how == "stream" else "distributed training"
+            raise PerceptronsError(f"{who} has no development set to stop early on: pass patience=None")
+
+    def learn_features(self, sentences, tags=None) -> dict:
+        """Feature maps and tag dictionary from the training sentences (or a Corpus), as
+        :meth:`fit` learns them.
+
+        Parameters
+        ----------
+        sentences, tags
+            As in :meth:`fit`.
+
+        Returns
+        -------
+        dict
+            The sequence model's arguments: ``{X, y, lengths, X_edge, forced}``.
         """
         if isinstance(sentences, Corpus):
             if tags is not None:
@@ -250,6 +292,84 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, SklearnTaggerMixin, TagDictMixin, Tagg
         self.tagdict_ = self._build_tagdict(corpus.words(), corpus.tags()) if self.tag_dict else {}
         forced = self._forced_types(corpus.tok, corpus.types)
         return {"X": X, "y": corpus.y, "lengths": lengths, "X_edge": X_edge, "forced": forced}
+
+    def learn_features_from(self, read, column: str = "upos") -> tuple[np.ndarray, int]:
+        """Feature maps and tag dictionary from two passes over ``read(check)``'s chunks, as
+        :meth:`fit` learns them from the same sentences
+        (:func:`perceptrons.structured.tagger_stream.passes`).
+
+        Parameters
+        ----------
+        read : callable
+            ``read(check=None)``: a new pass over (words, tags) chunks.
+        column : str, default="upos"
+            The tag column, for the messages about it.
+
+        Returns
+        -------
+        (tags, n_tokens) : (ndarray, int)
+            The sorted tags seen and the tokens of one pass.
+        """
+        self.clusters_ = load_clusters(self.clusters)
+        maps = [FeatureMap(self._templates(), self.min_count, self.rare_count, self.clusters_).begin_fit()]
+        if self.edges:
+            maps.append(FeatureMap(self.edges, self.edge_min_count, 0, self.clusters_).begin_fit())
+        counting = self._count_tags if self.tag_dict else None  # fit's counting, in the same order: the same ties
+        tags, n_tokens, tag_counts = survey(read(TagCheck(column)), maps, counting)
+        count_keys(read(), maps)
+        self.features_ = maps[0]
+        self.edge_features_ = maps[1] if self.edges else None
+        self.tagdict_ = self._select_tagdict(tag_counts) if self.tag_dict else {}
+        return tags, n_tokens
+
+    def featurize(self, words, tags) -> dict:
+        """A block of tagged sentences featurised with the fitted maps.
+
+        Parameters
+        ----------
+        words, tags : list of list of str
+
+        Returns
+        -------
+        dict
+            The sequence model's arguments for the block: ``{X, y, lengths, X_edge, forced}``.
+        """
+        tok, types, lengths = corpus_types(words)
+        X = self.features_.transform_types(tok, types, lengths)[0]
+        X_edge = self.edge_features_.transform_types(tok, types, lengths)[0] if self.edge_features_ else None
+        y = np.array([t for s in tags for t in s])
+        return {"X": X, "y": y, "lengths": lengths, "X_edge": X_edge, "forced": self._forced(words)}
+
+    def begin(self, classes, n_tokens: int | None = None) -> SequenceState:
+        """Make ``model_`` and start it from zero weights (:meth:`SequenceModel.begin`), for the
+        learned features; ``model_`` is then trained through its protocol.
+
+        Parameters
+        ----------
+        classes : array-like of shape (n_tags,)
+        n_tokens : int, optional
+            Tokens in an epoch: float32 emission weights where they stay exact (None: float64).
+
+        Returns
+        -------
+        SequenceState
+            The state ``model_`` trains.
+        """
+        self.model_ = self.new_model()
+        n_edge = self.edge_features_.n_features if self.edges else 0
+        return self.model_.begin(classes, self.features_.n_features, n_edge, n_tokens=n_tokens)
+
+    def for_workers(self) -> Tagger:
+        """A copy that featurises (:meth:`featurize`) without the model: what a worker that reads
+        its own files needs.
+
+        Returns
+        -------
+        Tagger
+        """
+        t = copy.copy(self)  # pickled without its word cache (TaggingMixin.__getstate__)
+        t.model_ = None
+        return t
 
     def fit_stream(
         self,
@@ -293,12 +413,18 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, SklearnTaggerMixin, TagDictMixin, Tagg
 
         return fit_stream(self, paths, column, chunk_sentences, callback)
 
-    def _finish_fit(self):
-        """After training: drop the features whose weights stayed zero, cast to float32."""
+    def finish(self) -> Tagger:
+        """End a fit: drop the features whose weights stayed zero, and cast to float32.
+
+        Returns
+        -------
+        self
+        """
         self.tags_ = self.model_.classes_
         # about half the features never get a non-zero weight (never involved in a mistake)
         self.features_.prune(self.model_.compact_single_precision())
         self._word_cache = None
+        return self
 
     def _single_precision(self):
         """Emission weights in float32 for tagging (:meth:`SequencePerceptron.to_single_precision`:
@@ -323,8 +449,13 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, SklearnTaggerMixin, TagDictMixin, Tagg
 
             raise NotFittedError("This Tagger instance is not fitted yet. Call 'fit' with appropriate arguments first.")
 
-    def _sequence_model(self):
-        """The unfitted sequence model with the tagger's training parameters."""
+    def new_model(self) -> SequenceModel:
+        """The unfitted sequence model with the tagger's training parameters.
+
+        Returns
+        -------
+        SequenceModel
+        """
         return SequenceModel(
             decoder=self.decoder,
             max_epochs=self.max_epochs,

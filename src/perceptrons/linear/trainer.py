@@ -1,0 +1,153 @@
+"""The linear family's training protocol: its state, its pure step, and the four operations that
+every way of training drives.
+
+``fit``, ``partial_fit``, a streamed fit (:mod:`perceptrons.stream`) and parameter mixing
+(:mod:`perceptrons.distributed`) all train a linear perceptron through the same public methods
+of the estimator, and through nothing else:
+
+``est.check_training(how)``
+    refuse, before any work, a way of training (``"memory"``, ``"stream"`` or ``"mixing"``)
+    that this estimator and its parameters cannot take, with the reason;
+``state = est.begin(n_features, classes, w_dtype)``
+    start afresh: fresh weights for ``n_features`` columns and these classes, empty histories;
+    returns the :class:`LinearState` it trains;
+``mistakes = est.epoch(Xop, yi, scale, perm)``
+    one epoch's pass over one block of rows, in the estimator's own variant (the plain last
+    iterate, the averaging sums, the pocket, the voted log); a block may be all the rows (fit) or
+    one block of a stream;
+``est.end_epoch(mistakes, updates)``
+    the book-keeping of one finished epoch (``mistakes_per_epoch_``, ``n_updates_``, ...);
+``est.finish(top_feature, state)``
+    the fitted ``coef_`` / ``intercept_`` from the state (``state`` given: the one parameter
+    mixing ended with), refused if it overflowed or lost its features to underflow.
+
+Parameter mixing needs a step that runs on a worker without the estimator: :func:`step`, a pure
+function ``(parameters, state, shard, epoch) -> (state, mistakes)`` that runs the very compiled
+epoch loop of ``est.epoch``, with the parameters :meth:`est.step_params` gives.
+
+A new linear algorithm implements ``epoch`` (and, where it keeps more than the weights, its
+state's persistence); every way of training, the model files and the command line then take it.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from perceptrons._jit import linear as K
+from perceptrons._jit.rows import dense_ahead
+
+
+class LinearState(NamedTuple):
+    """The arrays a linear fit carries from example to example, block to block and epoch to epoch.
+
+    Attributes
+    ----------
+    w : ndarray of shape (d,) or (d, K)
+        The current weights (one column per class for more than two classes).
+    b : ndarray of shape (1,) or (K,)
+        The current intercepts, float64.
+    u, ub : ndarray
+        The averaging sums of ``w`` and ``b`` (Daumé's trick, :mod:`perceptrons._core.averaging`),
+        float64; of length 0 along the features when the estimator does not average.
+    count : ndarray of shape (1,), int64
+        Example visits so far: the ``c`` the averaging sums weigh each update by.
+    """
+
+    w: np.ndarray
+    b: np.ndarray
+    u: np.ndarray
+    ub: np.ndarray
+    count: np.ndarray
+
+    @property
+    def binary(self):
+        """Whether the state is of two classes (one weight vector)."""
+        return self.w.ndim == 1
+
+    def writable(self):
+        """The state with every read-only array replaced by a writable copy: a model unpickled off
+        a memory map (``joblib.load(..., mmap_mode="r")``) holds read-only arrays, and numba refuses
+        a write to one with an internal typing error.
+        """
+        return LinearState(*(a if a.flags.writeable else a.copy() for a in self))
+
+    def widened(self):
+        """The state with float32 arrays made float64 (the values are unchanged)."""
+        return LinearState(*(a.astype(np.float64) if a.dtype == np.float32 else a for a in self))
+
+
+class StepParams(NamedTuple):
+    """The parameters of :func:`step`: what of an estimator the compiled epoch loop needs.
+
+    ``averaging``: keep the sums ``u``/``ub``.  ``order``: ``"cyclic"`` or ``"shuffle"``.
+    ``seed``: of the shuffles, drawn from (seed, epoch, shard index), so that an epoch run again
+    (a lost worker's task) visits the rows in the same order.
+    """
+
+    fit_intercept: bool
+    margin: float
+    averaging: bool
+    order: str
+    seed: int
+
+
+def run_epoch(fit_intercept, margin, averaging, state, Xop, yi, scale, perm, log):
+    """One pass of the compiled epoch loop (:mod:`perceptrons._jit.linear`) over ``Xop``, updating
+    ``state``'s arrays in place.
+
+    Returns
+    -------
+    (mistakes, n_logged) : (int, int)
+        ``mistakes`` < 0 is ``−1 − i`` for row ``i`` whose score is not finite; ``n_logged`` the
+        rows written to ``log`` (an (n, 3) int64 array or None).
+    """
+    loop = K.epoch_binary if state.binary else K.epoch_multiclass
+    mistakes, n_log = loop(
+        Xop,
+        yi,
+        scale,
+        perm,
+        state.w,
+        state.b,
+        fit_intercept,
+        float(margin),
+        state.u if averaging else None,
+        state.ub,
+        state.count,
+        log,
+        dense_ahead(Xop),
+    )
+    return int(mistakes), int(n_log)
+
+
+def step(params, state, shard, epoch, index=0):
+    """The pure step of parameter mixing: one epoch of the perceptron over ``shard`` from ``state``.
+
+    Parameters
+    ----------
+    params : StepParams
+    state : LinearState
+        The task's own copy: its arrays are updated in place and returned.
+    shard : object with ``X`` (a compiled loop's operand), ``yi`` and ``scale``
+    epoch, index : int
+        The epoch (from 1) and the shard's index, which seed a shuffled order.
+
+    Returns
+    -------
+    (LinearState, int)
+        The state after the pass, and its mistakes (``−1 − i`` when row ``i``'s score is not
+        finite).
+
+    References
+    ----------
+    McDonald, R., Hall, K. and Mann, G. (2010). "Distributed Training Strategies for the
+    Structured Perceptron". NAACL-HLT, §4: each shard runs one epoch of the serial perceptron
+    from the mixed weights.
+    """
+    perm = None  # in order
+    if params.order == "shuffle":
+        perm = np.random.default_rng([params.seed, epoch, index]).permutation(shard.yi.shape[0]).astype(np.int64)
+    mistakes, _ = run_epoch(
+        params.fit_intercept, params.margin, params.averaging, state, shard.X, shard.yi, shard.scale, perm, None
+    )
+    return state, mistakes

@@ -1,0 +1,169 @@
+"""The sequence family's training protocol: its state, a block of sequences, and its pure step.
+
+The protocol is the linear family's (:mod:`perceptrons.linear.trainer`), on sequences:
+``model.check_training(how)``, ``state = model.begin(classes, n_features, ...)``,
+``counts = model.epoch(block, perm)`` for each block of an epoch (``block`` from
+``model.operands(X, y, lengths, ...)``), ``model.end_epoch(mistakes, token_mistakes)``, and the
+final weights made by ``end_epoch`` itself.  ``fit``, ``partial_fit``, a tagger's streamed fit
+and parameter mixing all drive it; parameter mixing runs :func:`step` on the workers.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from perceptrons.structured._operands import check_tables, none_if_empty
+from perceptrons.structured.decoders import decoder_code
+
+#: the weights of a model, in the order the compiled loops take them, and their averaging sums
+WEIGHTS = ("W", "trans", "E", "trans2", "start", "stop")
+SUMS = ("U", "Utrans", "UE", "Utrans2", "Ustart", "Ustop")
+
+
+class SequenceState(NamedTuple):
+    """The arrays a structured-perceptron fit carries from sequence to sequence.
+
+    Attributes
+    ----------
+    W : ndarray of shape (n_features, T)
+        Emission weights (float32 when exact, else float64).
+    trans : ndarray of shape (T, T)
+    E : ndarray of shape (n_edge_features, T, T)
+        Edge (lexicalised transition) weights.
+    trans2 : ndarray of shape (T, T, T), or (0, 0, 0) for a first-order model
+    start, stop : ndarray of shape (T,)
+    U, Utrans, UE, Utrans2, Ustart, Ustop : ndarray
+        The averaging sums of each (Collins 2002, §2.5, lazily: W − U / C), float64.
+    count : ndarray of shape (1,), int64
+        Sequences seen: the C of the average.
+    """
+
+    W: np.ndarray
+    trans: np.ndarray
+    E: np.ndarray
+    trans2: np.ndarray
+    start: np.ndarray
+    stop: np.ndarray
+    U: np.ndarray
+    Utrans: np.ndarray
+    UE: np.ndarray
+    Utrans2: np.ndarray
+    Ustart: np.ndarray
+    Ustop: np.ndarray
+    count: np.ndarray
+
+    def writable(self):
+        """The state with every read-only array replaced by a writable copy (a model loaded off a
+        memory map: numba refuses a write to a read-only array)."""
+        return SequenceState(*(a if a.flags.writeable else a.copy() for a in self))
+
+
+def new_state(d, n_edge, T, markov_order, w_dtype=np.float64):
+    """Zero weights and sums for ``d`` features, ``n_edge`` edge features and ``T`` tags."""
+    second = (T, T, T) if markov_order == 2 else (0, 0, 0)
+    return SequenceState(
+        W=np.zeros((d, T), dtype=w_dtype),
+        trans=np.zeros((T, T)),
+        E=np.zeros((n_edge, T, T)),
+        trans2=np.zeros(second),
+        start=np.zeros(T),
+        stop=np.zeros(T),
+        U=np.zeros((d, T)),
+        Utrans=np.zeros((T, T)),
+        UE=np.zeros((n_edge, T, T)),
+        Utrans2=np.zeros(second),
+        Ustart=np.zeros(T),
+        Ustop=np.zeros(T),
+        count=np.zeros(1, dtype=np.int64),
+    )
+
+
+class SequenceBlock(NamedTuple):
+    """Sequences as the compiled epoch reads them: the emission operand ``op``, the edge operand
+    ``eop``, tag indices ``yi``, sequence ``offsets`` (n_sequences + 1) and ``forced`` tag
+    indices (−1: free)."""
+
+    op: object
+    eop: object
+    yi: np.ndarray
+    offsets: np.ndarray
+    forced: np.ndarray
+
+
+class SequenceParams(NamedTuple):
+    """The parameters of :func:`step`: ``averaged``, the ``decoder``'s name, ``shuffle`` (each
+    shard's sequences, drawn from (seed, epoch, shard index)) and the ``seed``."""
+
+    averaged: bool
+    decoder: str
+    shuffle: bool
+    seed: int
+
+
+def run_pass(averaged, decoder, state, block, perm):
+    """One pass of the compiled structured-perceptron epoch over ``block``'s sequences in the
+    order ``perm``, updating ``state``'s arrays in place.
+
+    Returns
+    -------
+    (mistakes, wrong) : (int, int)
+        Sequences with a wrong tag and wrong tokens; ``mistakes`` < 0 is ``−1 − i`` for sequence
+        ``i`` whose scores overflowed.
+    """
+    from perceptrons._jit import structured as K
+
+    s = state
+    check_tables(block.offsets, s.W.shape[1], s.E.shape[0] > 0, s.trans2.shape[0] > 0)
+    mistakes, wrong = K.train_epoch(
+        block.op,
+        block.eop,
+        block.yi,
+        block.offsets,
+        perm,
+        block.forced,
+        s.W,
+        s.trans,
+        none_if_empty(s.E),
+        none_if_empty(s.trans2),
+        s.start,
+        s.stop,
+        s.U,
+        s.Utrans,
+        s.UE,
+        s.Utrans2,
+        s.Ustart,
+        s.Ustop,
+        s.count,
+        averaged,
+        decoder_code(decoder),
+    )
+    return int(mistakes), int(wrong)
+
+
+def step(params, state, block, epoch, index=0):
+    """The pure step of parameter mixing: one structured-perceptron epoch over ``block`` from
+    ``state`` (the task's own copy, updated in place and returned).
+
+    Parameters
+    ----------
+    params : SequenceParams
+    state : SequenceState
+    block : SequenceBlock
+    epoch, index : int
+        The epoch (from 1) and the shard's index, which seed a shuffled order.
+
+    Returns
+    -------
+    (SequenceState, (int, int))
+        The state after the pass, and its (mistakes, wrong tokens).
+
+    References
+    ----------
+    McDonald, R., Hall, K. and Mann, G. (2010). "Distributed Training Strategies for the
+    Structured Perceptron". NAACL-HLT, Fig. 3; Collins (2002).
+    """
+    n = block.offsets.shape[0] - 1
+    perm = np.arange(n, dtype=np.int64)
+    if params.shuffle:
+        perm = np.random.default_rng([params.seed, epoch, index]).permutation(n).astype(np.int64)
+    return state, run_pass(params.averaged, params.decoder, state, block, perm)
