@@ -15,6 +15,7 @@ from perceptrons import __version__
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import Kind, check_bool, check_param, check_path, validate_params
 from perceptrons._core.registry import ESTIMATORS, estimator_class
+from perceptrons.io.conllu_format import COLUMNS
 from perceptrons.io.model_file import read_model, write_model
 from perceptrons.io.model_state import ModelState
 
@@ -149,7 +150,6 @@ def load_model(path: str | os.PathLike[str], expect: str | Sequence[str] | None 
     if expect is not None and name not in names:
         raise PerceptronsError(f"{path}: holds a {name}, but a {' or '.join(names)} is needed here")
     top.str("library_version", max_len=64)
-    from perceptrons.io.conllu_format import COLUMNS  # a tagger's info names the column it was trained on
 
     info = top.raw("info")
     top.require(

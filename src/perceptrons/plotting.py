@@ -13,6 +13,8 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import Interval, check_param, check_path
+from perceptrons.io.atomic import atomic_write_bytes
+from perceptrons.lifting import circle_from_plane
 
 if TYPE_CHECKING:
     import os
@@ -48,8 +50,6 @@ def save_figure(fig: Figure, path: _Path, dpi: int = 110) -> _Path:
     str or path-like
         ``path``.
     """
-    from perceptrons.io.atomic import atomic_write_bytes
-
     check_path(path, "path", "save_figure")
     # above ~2,000 dpi a figure of a few inches passes Agg's 2^16 pixels a side
     check_param(dpi, "dpi", (Interval(Real, 0, 2000, closed="right"),), "save_figure")
@@ -202,9 +202,6 @@ def plot_circle_lift(X: ArrayLike, y: ArrayLike, model: Any, title: str | None =
         Two panels; when the plane is not a circle (see ``circle_from_plane``) the left panel
         says why instead of drawing one.
     """
-    from perceptrons._core.errors import PerceptronsError
-    from perceptrons.lifting import circle_from_plane
-
     plt = _plt()
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     if hasattr(model, "coef_"):

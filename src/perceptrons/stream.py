@@ -36,8 +36,10 @@ import numpy as np
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.finite import largest_magnitude
 from perceptrons._core.labels import sample_scale
+from perceptrons._core.operands import operand_values
 from perceptrons._core.params import CALLBACK, PATH, Interval, Kind, check_param, seed_of, warn_not_converged
 from perceptrons.io.blocks import join
+from perceptrons.io.cache import CacheError, epoch_cache
 from perceptrons.io.labels import file_labels
 from perceptrons.io.sources import Source
 
@@ -100,7 +102,6 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
     check_param(callback, "callback", CALLBACK, "stream.fit")
     check_param(progress, "progress", CALLBACK, "stream.fit")
     estimator.check_training("stream")
-    from perceptrons.io.cache import CacheError, epoch_cache
 
     # A cache whose footer checks out can still hold a damaged block, found only when read (each
     # block's CRC): then it is rebuilt from the source once and the fit starts again.
@@ -126,8 +127,6 @@ def _epochs(estimator, ec, src, shuffle_buffer, callback, progress):
     estimator's training protocol (:mod:`perceptrons.linear.trainer`); whether the callback
     stopped it.
     """
-    from perceptrons.io.cache import CacheError
-
     if src.hashed_width is not None and ec.n_features != src.hashed_width:  # the weights are as wide as the hash
         raise CacheError(ec.path, f"{ec.n_features} columns, but the source hashes into {src.hashed_width}")
     classes, rank = _classes(src, ec.labels)
@@ -169,8 +168,6 @@ def _top_feature(ec):
     """The largest ``|x|`` of the epoch cache's rows: one more pass over them, made only for a
     model whose weights are so small that its scores may have lost their features.
     """
-    from perceptrons._core.operands import operand_values
-
     return max((largest_magnitude(operand_values(b.operand())) for b in ec.blocks()), default=0.0)
 
 

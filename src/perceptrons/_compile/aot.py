@@ -14,6 +14,7 @@ import functools
 import hashlib
 import importlib
 import os
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -55,9 +56,17 @@ def built_module():
     return module if module.stamp() == stamp() else None
 
 
+#: held while a kernel's module is first imported: a tagger builds its word tables in two threads,
+#: and two threads importing numba at once can each find the other's modules half made (numba's
+#: ``caching`` and ``dispatcher`` import each other; importlib hands one thread the other's
+#: partial module to break the lock cycle, and the import fails)
+_IMPORTING = threading.Lock()
+
+
 def jit(name):
     """numba's dispatcher of the kernel ``name``."""
-    return getattr(importlib.import_module(f"perceptrons._jit.{EXPORTS[name][0]}"), name)
+    with _IMPORTING:
+        return getattr(importlib.import_module(f"perceptrons._jit.{EXPORTS[name][0]}"), name)
 
 
 @functools.cache

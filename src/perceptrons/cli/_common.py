@@ -8,6 +8,9 @@ import sys
 
 import click
 
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.registry import CLASSIFIERS
+
 FORMAT_OPTION = click.option(
     "--format",
     "fmt",
@@ -33,7 +36,6 @@ def labelled_by_name(path, fmt):
 
 def load_classifier(path):
     """(estimator, info) of a classifier model file whose labels can be written one per line."""
-    from perceptrons._core.registry import CLASSIFIERS
     from perceptrons.persistence import load_model
 
     est, info = load_model(path, expect=CLASSIFIERS, with_info=True)
@@ -68,8 +70,6 @@ def check_label_text(labels, what, field=False):
     import unicodedata
 
     import numpy as np
-
-    from perceptrons._core.errors import PerceptronsError
 
     for label in np.unique(np.asarray(labels)).tolist() if len(labels) else ():
         if not isinstance(label, str):

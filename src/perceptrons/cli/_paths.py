@@ -5,6 +5,8 @@ import os
 
 import click
 
+from perceptrons._core.errors import PerceptronsError
+
 
 def check_output_path(output, inputs=(), stream_ok=False, hint="-o", may_be_kept=False):
     """Refuse, before anything is read at length, trained or written, a run that would fail late
@@ -26,7 +28,6 @@ def check_output_path(output, inputs=(), stream_ok=False, hint="-o", may_be_kept
     need not be writable, nor its directory: a valid cache on a read-only file system is used
     as it is, and a stale one fails when it is rebuilt, naming the file.
     """
-    from perceptrons._core.errors import PerceptronsError
     from perceptrons.io.atomic import output_target
 
     inputs = [(name, path) for name, path in inputs if path is not None]

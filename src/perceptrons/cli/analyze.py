@@ -7,6 +7,7 @@ bound ((R + D)/γ)² for the direction u that minimises it, against the mistakes
 
 import click
 
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION
 from perceptrons.cli._naming import note_input
 from perceptrons.cli._options import EPOCHS
@@ -75,7 +76,6 @@ def _analyze(data, X, y, **kwargs):
 
     import numpy as np
 
-    from perceptrons._core.errors import PerceptronsError
     from perceptrons._core.finite import largest_magnitude
     from perceptrons.theory._common import SCALE_HINT
     from perceptrons.theory.analysis import analyze

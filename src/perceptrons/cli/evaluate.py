@@ -20,7 +20,7 @@ from perceptrons.cli._common import (
 )
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import refuse_unused
-from perceptrons.cli._stream import HASH_BITS
+from perceptrons.cli._stream import HASH_BITS, source_of
 
 #: print the whole k × k matrix up to this many classes
 MAX_MATRIX_CLASSES = 20
@@ -78,7 +78,6 @@ def _evaluate_stream(est, data, fmt, label, hash_bits, text_column):
     import numpy as np
 
     from perceptrons import stream
-    from perceptrons.cli._stream import source_of
     from perceptrons.stream import WeightedHits
 
     classes = est.classes_

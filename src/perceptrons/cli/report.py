@@ -11,6 +11,7 @@ from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import DEMO_SEED, EPOCHS
 from perceptrons.cli._paths import check_output_path
+from perceptrons.report import write_report
 from perceptrons.report.data import MODELS
 
 
@@ -48,7 +49,6 @@ def command(data, output, model, label, fmt, no_intercept, epochs, seed, title):
     updates, watch the convergence proof's quantities against their bounds, see the
     separability certificate, four runs, and edit the points in the page."""
     from perceptrons.io.readers import read_data
-    from perceptrons.report import write_report
 
     check_output_path(output, inputs=[("DATA", data)], stream_ok=True)
     X, y = read_data(data, label=label, fmt=fmt)

@@ -9,8 +9,9 @@ from contextlib import contextmanager
 
 import click
 
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.cli import _distributed
-from perceptrons.cli._common import interrupt_between_epochs, progress_bar
+from perceptrons.cli._common import check_label_text, interrupt_between_epochs, progress_bar
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import COUNT, EPOCHS, SEED, refuse_unused
 from perceptrons.cli._paths import check_output_path
@@ -290,7 +291,6 @@ def _word_tag(word, tag, conf=None):
 
 def _read_plain(path):
     """Sentences of a plain-text file: one a line, split on whitespace."""
-    from perceptrons._core.errors import PerceptronsError
     from perceptrons.io.lines import utf8_lines
 
     sentences = []
@@ -304,7 +304,6 @@ def _read_plain(path):
 def _load(model, column):
     """(tagger, column): the model, and the tag column to read and write, which is the one the
     model was trained on unless ``--column`` says another (refused: its tags are of another set)."""
-    from perceptrons.cli._common import check_label_text
     from perceptrons.persistence import load_model
 
     tagger, info = load_model(model, expect="Tagger", with_info=True)

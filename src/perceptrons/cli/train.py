@@ -7,7 +7,7 @@ train/test accuracy.  Ctrl-C ends training and writes nothing.
 import click
 
 from perceptrons._core.registry import CLI_NAMES, estimator_class
-from perceptrons.cli import _distributed
+from perceptrons.cli import _distributed, _stream
 from perceptrons.cli._common import (
     FORMAT_OPTION,
     LABEL_OPTION,
@@ -344,7 +344,6 @@ def _report(cls, output, X, estimator, stopped, scores):
 
 def _train_cluster_files(data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, mixing):
     """``train SHARDS --workers/--scheduler``: each shard's files read by the worker that keeps it."""
-    from perceptrons.cli import _stream
     from perceptrons.persistence import save_model
 
     cls = CLI_NAMES[model_name]
@@ -364,7 +363,6 @@ def _train_cluster_files(data, output, model_name, label, fmt, test_path, params
 
 def _train_stream(data, output, model_name, label, fmt, test_path, cache_path, hash_bits, shuffle_buffer, text, params):
     """``train --stream``: the model is fitted from an epoch cache, never from the whole file in memory."""
-    from perceptrons.cli import _stream
     from perceptrons.persistence import save_model
 
     cls = CLI_NAMES[model_name]

@@ -10,6 +10,7 @@ import os
 
 import click
 
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.cli._naming import note_input
 from perceptrons.cli._options import MAX_POINTS
 
@@ -28,7 +29,6 @@ def read_points(path, dims=()):
 
     import numpy as np
 
-    from perceptrons._core.errors import PerceptronsError
     from perceptrons.io.lines import utf8_lines
 
     if os.path.isdir(path):

@@ -10,6 +10,7 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError, shown
 from perceptrons._core.params import CALLBACK, Interval, Kind, Options, check_param, seed_of
+from perceptrons.io.cache import file_stamp
 
 MIXINGS = ("error", "uniform")
 #: what ``source_options`` may set: the reading options of a :class:`~perceptrons.io.sources.Source`
@@ -142,7 +143,6 @@ def default_workers(n_workers, client, S):
 def file_stamps(paths):
     """Each file's size and time written as this machine sees it (``None``: not to be had), as
     ``{path: (size, mtime_ns)}``: what a worker elsewhere that shares the files sees alike."""
-    from perceptrons.io.cache import file_stamp
 
     out = {}
     for path in paths:

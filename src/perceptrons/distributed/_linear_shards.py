@@ -11,8 +11,11 @@ from perceptrons._core.finite import largest_magnitude
 from perceptrons._core.labels import encode_labels, sample_scale
 from perceptrons._core.operands import to_operand
 from perceptrons.distributed._inputs import file_stamps, first_changed, split_rows
+from perceptrons.io.blocks import Block, join
 from perceptrons.io.labels import file_labels
+from perceptrons.io.sources import Source
 from perceptrons.linear.trainer import LinearState, step
+from perceptrons.stream import labels_as_classes
 
 
 @dataclass
@@ -71,8 +74,6 @@ def array_shards(X, yi, scale, S):
 # ---------------------------------------------------------------------- run on the workers
 def on_worker_read(paths, options):
     """Read files with the streaming sources into one shard (``options``: fmt, label, hash_bits, text)."""
-    from perceptrons.io.blocks import join
-    from perceptrons.io.sources import Source
 
     blocks, spans = [], []
     stamps = file_stamps(paths)
@@ -94,8 +95,6 @@ def on_worker_read(paths, options):
 def on_worker_from_arrays(X, y, where):
     """A partition of Dask collections (numpy / pandas / scipy CSR) as a raw shard."""
     import scipy.sparse as sp
-
-    from perceptrons.io.blocks import Block
 
     y = np.asarray(y).ravel()
     if hasattr(X, "to_numpy"):  # a pandas partition
@@ -143,7 +142,6 @@ def on_worker_encode(raw, classes, class_weight, n_features, stamps):
     worker by reading its files again; a file changed since would train on rows that the
     classes, the width and the epochs already run were not computed from.
     """
-    from perceptrons.stream import labels_as_classes
 
     changed = first_changed(list(stamps), stamps, raw.stamps)
     if changed is not None:

@@ -10,6 +10,7 @@ import numpy as np
 from perceptrons._core.errors import PerceptronsError, shown
 from perceptrons._core.finite import assert_finite, largest_magnitude
 from perceptrons._core.labels import fit_labels, sample_scale
+from perceptrons._core.operands import operand_values, to_operand, weight_dtype
 from perceptrons._core.params import warn_not_converged
 from perceptrons.distributed import _linear_shards as ls
 from perceptrons.distributed._engine import connect
@@ -23,6 +24,8 @@ from perceptrons.distributed._inputs import (
     split_rows,
 )
 from perceptrons.distributed._loop import Shards, run_epochs
+from perceptrons.io.sources import Source, shard_paths
+from perceptrons.linear._base import LinearPerceptronBase
 from perceptrons.linear.trainer import LinearState
 
 if TYPE_CHECKING:
@@ -175,7 +178,6 @@ def _train(estimator, shard_set, classes, d, mixing, callback):
 
 # ---------------------------------------------------------------------- checks and inputs
 def _check(estimator):
-    from perceptrons.linear._base import LinearPerceptronBase
 
     if not isinstance(estimator, LinearPerceptronBase):
         raise PerceptronsError(
@@ -186,7 +188,6 @@ def _check(estimator):
 
 
 def _kind(X):
-    from perceptrons.io.sources import Source
 
     if looks_like_files(X) or isinstance(X, Source):
         return "files"
@@ -198,7 +199,6 @@ def _from_arrays(client, estimator, X, y, sample_weight, S):
     scale = sample_scale(sample_weight, estimator.class_weight, yi, classes, X.shape[0])
     pieces = ls.array_shards(X, yi, scale, S)
     shard_set = Shards(client, [lambda c, p=p: c.scatter(p, hash=False) for p in pieces])
-    from perceptrons._core.operands import operand_values, to_operand, weight_dtype
 
     shard_set.w_dtype = weight_dtype(pieces[0].X)
     shard_set.top_feature = lambda: largest_magnitude(operand_values(to_operand(X)))
@@ -206,7 +206,6 @@ def _from_arrays(client, estimator, X, y, sample_weight, S):
 
 
 def _file_makers(X, S, options):
-    from perceptrons.io.sources import Source, shard_paths
 
     if isinstance(X, Source):
         paths, opts = [os.path.abspath(p) for p in X.paths], X.options()

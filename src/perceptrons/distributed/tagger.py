@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError, shown
+from perceptrons._core.operands import is_binary, to_operand
 from perceptrons._core.params import Options, check_param
 from perceptrons.distributed._engine import connect
 from perceptrons.distributed._inputs import (
@@ -22,8 +23,11 @@ from perceptrons.distributed._inputs import (
 )
 from perceptrons.distributed._loop import Broadcast, Shards, run_epochs
 from perceptrons.io.cache import file_stamp
+from perceptrons.io.conllu_format import COLUMNS
 from perceptrons.structured._sequence_trainer import SUMS, WEIGHTS, SequenceState, step
+from perceptrons.structured.sequence import SequencePerceptron
 from perceptrons.structured.tagger_stream import chunks
+from perceptrons.structured.tagging import Tagger
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -82,9 +86,6 @@ def fit_tagger(
     ----------
     McDonald, Hall & Mann (2010), Fig. 3 and Theorem 3; Collins (2002).
     """
-    from perceptrons.io.conllu_format import COLUMNS
-    from perceptrons.structured.tagging import Tagger
-
     owner = "distributed.fit_tagger"
     _check_model(tagger, Tagger, "tagger", owner)
     check_run(owner, client=client, n_workers=n_workers, mixing=mixing, callback=callback, dashboard=dashboard)
@@ -162,9 +163,6 @@ def fit_sequences(
     ----------
     McDonald, Hall & Mann (2010); Collins (2002).
     """
-    from perceptrons._core.operands import is_binary, to_operand
-    from perceptrons.structured.sequence import SequencePerceptron
-
     owner = "distributed.fit_sequences"
     _check_model(model, SequencePerceptron, "model", owner)
     check_run(owner, client=client, n_workers=n_workers, mixing=mixing, callback=callback, dashboard=dashboard)

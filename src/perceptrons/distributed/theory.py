@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError, shown
+from perceptrons.theory import novikoff_bound
 
 
 @dataclass(frozen=True)
@@ -84,8 +85,6 @@ def mixing_bound(estimator, X, y) -> MixingBound:
     >>> MixingBound(3.0, 4.0, 1.0, 0.5, True).holds
     True
     """
-    from perceptrons.theory import novikoff_bound
-
     estimator = _mixed(estimator)
     nb = novikoff_bound(X, y, fit_intercept=estimator.fit_intercept)
     s = mistake_sum(estimator)

@@ -26,8 +26,9 @@ from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.blocks import Block
 from perceptrons.io.csv_errors import RAGGED, csv_error, not_utf8
 from perceptrons.io.delimited import check_header
-from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label
+from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label, typed_labels
 from perceptrons.io.text_columns import check_mixed, row_where
+from perceptrons.io.vw import DEFAULT_HASH_BITS
 
 
 def _pyarrow():
@@ -311,8 +312,6 @@ def _hashed(path, columns, feature_names, y, hash_bits, text, done, first_row_li
     from sklearn.feature_extraction.text import HashingVectorizer
     from sklearn.utils import murmurhash3_32
 
-    from perceptrons.io.vw import DEFAULT_HASH_BITS
-
     width = 2 ** (hash_bits or DEFAULT_HASH_BITS)
     n = len(y)
     rows, cols, vals = [], [], []
@@ -383,8 +382,6 @@ def read_parquet(path, label=None, n_features=None, require_labels=True):
     """
     import pyarrow.parquet as pq
     import scipy.sparse as sp
-
-    from perceptrons.io.labels import typed_labels
 
     blocks = list(parquet_blocks(path, label=label, require_labels=require_labels))
     if not blocks:

@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass, field
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons.io.atomic import atomic_write_bytes
+from perceptrons.io.conllu_bytes import scan_file
 from perceptrons.io.conllu_format import NAMES, tag_column
 from perceptrons.io.lines import utf8_lines
 
@@ -218,8 +220,6 @@ def _read_scanned(path, column, keep_lines):
     Words and tags become Python strings once per distinct one, not once per token: EWT train
     (204,577 tokens) took 0.44–0.50 s line by line, 0.15–0.26 s here, 0.05 s of it compiled.
     """
-    from perceptrons.io.conllu_bytes import scan_file
-
     scan = scan_file(path, column, keep_text=keep_lines)
     return None if scan is None else list(sentences_of_scan(scan, keep_lines))
 
@@ -302,6 +302,4 @@ def _with_misc(misc, key, value):
 
 def write_conllu(path, sentences, predicted, column="upos", conf=None):
     """Write :func:`format_conllu` atomically to ``path``."""
-    from perceptrons.io.atomic import atomic_write_bytes
-
     atomic_write_bytes(path, format_conllu(sentences, predicted, column, conf).encode("utf-8"))

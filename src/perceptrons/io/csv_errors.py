@@ -10,6 +10,7 @@ import contextlib
 import re
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons.io.chunks import opened
 
 #: pyarrow's message for a row whose number of fields is not the header's
 RAGGED = re.compile(r"Expected (\d+) columns, got (\d+)")
@@ -32,8 +33,6 @@ def _lines(path):
     reports without one; a stream that ends early just ends the search.
     """
     import zlib
-
-    from perceptrons.io.chunks import opened
 
     with opened(path) as f:
         try:

@@ -12,6 +12,20 @@ import re
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons._jit import libsvm_parse as P
+from perceptrons._jit.libsvm_parse import (
+    ALL_ONES,
+    FIRST_LINE,
+    INEXACT_LABELS,
+    INFO_SIZE,
+    MAX_SEEN,
+    NNZ,
+    ROWS,
+    STATUS,
+    TEXT,
+    count_bounds,
+    parse_libsvm,
+)
 from perceptrons.io.blocks import Block
 from perceptrons.io.chunks import is_gzip, line_chunks
 from perceptrons.io.labels import check_label, typed_labels
@@ -52,8 +66,6 @@ def libsvm_blocks(path, block_bytes=BLOCK_BYTES, n_features=None):
         The file is empty, not LIBSVM text (the message names its line and byte), or a
         truncated gzip stream.
     """
-    from perceptrons._jit.libsvm_parse import ALL_ONES, FIRST_LINE, INFO_SIZE, NNZ, ROWS, STATUS, parse_libsvm
-
     path = os.fspath(path)
     limit = -1 if n_features is None else int(n_features)
     info = np.zeros(INFO_SIZE, np.int64)
@@ -111,17 +123,6 @@ def read_libsvm(path, label=None, n_features=None, require_labels=True):
         truncated gzip stream.
     """
     import scipy.sparse as sp
-
-    from perceptrons._jit.libsvm_parse import (
-        INEXACT_LABELS,
-        INFO_SIZE,
-        MAX_SEEN,
-        NNZ,
-        ROWS,
-        STATUS,
-        TEXT,
-        parse_libsvm,
-    )
 
     path = os.fspath(path)
     limit = -1 if n_features is None else int(n_features)
@@ -202,8 +203,6 @@ def _chunks(path, block_bytes):
     """:func:`perceptrons.io.chunks.line_chunks` with what the parser and its messages need:
     the file line each chunk starts at, and upper bounds of its rows and entries.
     """
-    from perceptrons._jit.libsvm_parse import count_bounds
-
     gz = is_gzip(path)
     size = 0 if gz else os.path.getsize(path)
     line, empty = 1, True
@@ -218,8 +217,6 @@ def _chunks(path, block_bytes):
 
 def _error(path, chunk, info, n_features):
     """The PerceptronsError for the parser's error code in ``info``."""
-    from perceptrons._jit import libsvm_parse as P
-
     code, a, b = int(info[P.STATUS]), int(info[P.ERR_A]), int(info[P.ERR_B])
     at = int(info[P.ERR_BYTE])
     line = chunk.line + int(info[P.ERR_LINE]) - 1

@@ -11,6 +11,8 @@ from importlib import import_module
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.memory import available_bytes
 from perceptrons._core.params import check_path
+from perceptrons.io.atomic import CHUNK, cleanup_on_signals, signals_deferred
+from perceptrons.io.lines import MAX_LINE_BYTES, line_too_long
 
 FORMATS = ("csv", "tsv", "libsvm", "npz", "vw", "parquet")
 _BY_EXTENSION = {
@@ -144,8 +146,6 @@ def _read_spooled(name, path, label, fmt, n_features, return_label_name, require
     import sys
     import tempfile
 
-    from perceptrons.io.atomic import cleanup_on_signals, signals_deferred
-
     if path is None and sys.stdin is None:
         raise PerceptronsError("-: standard input is closed")
     with cleanup_on_signals():  # SIGTERM while reading a large input must not leave the spool file
@@ -177,9 +177,6 @@ def _spool(name, src, dst, fmt, tmp):
     would be copied until the disk is full).
     """
     import shutil
-
-    from perceptrons.io.atomic import CHUNK
-    from perceptrons.io.lines import MAX_LINE_BYTES, line_too_long
 
     limits = [available_bytes(), shutil.disk_usage(os.path.dirname(tmp)).free]
     limit = min(x for x in limits if x is not None)

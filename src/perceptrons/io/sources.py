@@ -22,6 +22,7 @@ from numbers import Integral
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import Interval, check_param, check_path
+from perceptrons.io import arrow
 from perceptrons.io.readers import guess_format
 from perceptrons.io.vw import DEFAULT_HASH_BITS, check_hash_bits
 
@@ -185,7 +186,6 @@ class Source:
                 block_bytes=self.block_bytes,
                 require_labels=self.require_labels,
             )
-        from perceptrons.io import arrow
 
         reader = arrow.parquet_blocks if self.fmt == "parquet" else arrow.delimited_blocks
         return reader(

@@ -23,7 +23,11 @@ from numbers import Integral
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons._jit.vw_parse import parse_lines
+from perceptrons.io.atomic import atomic_output
+from perceptrons.io.blocks import Block, joined_weight
 from perceptrons.io.chunks import line_chunks
+from perceptrons.io.libsvm import libsvm_blocks
 
 #: the default width of the hashed feature space: 2**18 columns, VW's default too
 DEFAULT_HASH_BITS = 18
@@ -122,8 +126,6 @@ def _blocks(path, bits, chunk, require_labels):
 
 def _parse(buf, end, bits, path, offset, line, require_labels):
     """The block of the lines in ``buf[:end]`` (None if all are blank) and the lines consumed."""
-    from perceptrons._jit.vw_parse import parse_lines
-
     indptr, indices, data, y, weight, ones, unit, first, lines, err = parse_lines(buf, end, bits, require_labels)
     if err[0]:
         code, at, start, stop = (int(v) for v in err)
@@ -135,7 +137,6 @@ def _parse(buf, end, bits, path, offset, line, require_labels):
 
 
 def _block(y, indptr, indices, data, weight, path, line):
-    from perceptrons.io.blocks import Block
 
     return Block(y=y, indptr=indptr, indices=indices, data=data, weight=weight, path=path, line=line)
 
@@ -204,7 +205,6 @@ def read_vw(path, label=None, n_features=None, hash_bits=None, require_labels=Tr
     y = _labels(np.concatenate([b.y for b in blocks]))
     if not return_weight:
         return X, y, None
-    from perceptrons.io.blocks import joined_weight
 
     return X, y, None, joined_weight(blocks)
 
@@ -260,8 +260,6 @@ def libsvm_to_vw(src, dst):
     PerceptronsError
         When ``src`` cannot be read or a line is not ``label index:value ...``.
     """
-    from perceptrons.io.atomic import atomic_output
-
     src = os.fspath(src)
     mapping = _binary_mapping(src)  # a first pass of the compiled parser: it also checks every line
     count = 0
@@ -334,8 +332,6 @@ def _binary_mapping(src):
     """{label value: b"-1" or b"1"} when the file has exactly two label values (``1`` and
     ``+1`` are one); else {}.  Labels are read by the compiled parser, block by block.
     """
-    from perceptrons.io.libsvm import libsvm_blocks
-
     values = set()
     for block in libsvm_blocks(src):
         values.update(np.unique(block.y).tolist())

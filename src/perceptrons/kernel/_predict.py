@@ -22,7 +22,7 @@ class DualModel(NamedTuple):
     support_vectors: np.ndarray  # (n_SV, n_features)
     dual_coef: np.ndarray  # (1, n_SV) or (n_classes, n_SV)
     intercept: np.ndarray  # (1,) or (n_classes,)
-    votes: dict | None  # the voted perceptron's update log (``_stream.model_arrays``), else None
+    votes: dict | None  # the voted perceptron's update log (``_support.model_arrays``), else None
     voted: bool  # the parameter: predict by the vote of the iterates, replayed from ``votes``
     binary: bool  # two classes
     fit_intercept: bool

@@ -28,8 +28,8 @@ from perceptrons._core.params import (
     validate_params,
 )
 from perceptrons._core.visits import check_visit_room
-from perceptrons.kernel import _stream
-from perceptrons.kernel._cache import make_cache
+from perceptrons.kernel import _support
+from perceptrons.kernel._gram_rows import make_gram_rows
 from perceptrons.kernel._predict import DualModel, block_scores
 from perceptrons.kernel._train import DualState, run_epochs
 from perceptrons.kernel.kernels import (
@@ -308,12 +308,12 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                 ConvergenceWarning,
                 stacklevel=2,
             )
-        self._stream = _stream.export(state, X, yi, np.arange(n), keep_x=self.kernel != "precomputed")
+        self._support = _support.export(state, X, yi, np.arange(n), keep_x=self.kernel != "precomputed")
         self._n_seen = n
         self._finalize()
         return self
 
-    @available_if(_stream.streamable)
+    @available_if(_support.extensible)
     def partial_fit(
         self,
         X: ArrayLike | spmatrix | sparray,
@@ -352,7 +352,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                 )
             self.classes_ = check_classes(classes, what="classes")
             self.gamma_ = resolve_gamma(self.gamma, X) if self.kernel in USES_GAMMA else float("nan")
-            self._stream = _stream.empty(X.shape[1], self._n_cols(), X.dtype, self._averaging(), self.voted)
+            self._support = _support.empty(X.shape[1], self._n_cols(), X.dtype, self._averaging(), self.voted)
             self._n_seen = 0
             self._rng = np.random.default_rng(seed_of(self.random_state))
             self.mistakes_per_epoch_, self.support_size_per_epoch_ = [], []
@@ -361,11 +361,11 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             check_same_classes(classes, self.classes_)
         yi = encode_labels(y, self.classes_)
         scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
-        S = self._stream
+        S = self._support
         check_visit_room(int(S["count"][0]), X.shape[0])  # one epoch over the new rows
         s = S["X"].shape[0]
         Xc = np.ascontiguousarray(np.vstack([S["X"], X]))
-        state = _stream.preload(S, Xc.shape[0], self._averaging(), self.budget, self.voted)
+        state = _support.preload(S, Xc.shape[0], self._averaging(), self.budget, self.voted)
         if s:
             kb = self._kernel_block(Xc.dtype)
             state.Ft[:] = (kb.block(Xc, S["X"]) @ S["A"]).T
@@ -381,16 +381,16 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         )
         self.n_epochs_ += 1
         index = np.concatenate([S["index"], self._n_seen + np.arange(X.shape[0])])
-        self._stream = _stream.export(state, Xc, np.concatenate([S["y"], yi]), index)
+        self._support = _support.export(state, Xc, np.concatenate([S["y"], yi]), index)
         self._n_seen += X.shape[0]
-        self.alpha_ = self._stream["alpha"]
+        self.alpha_ = self._support["alpha"]
         self._finalize()
         return self
 
     def _run(self, X, yi, scale, state, visit, epochs, rng, callback):
         kb = self._kernel_block(X.dtype)
         x_sq = sq_norms(X) if self.kernel == "rbf" else None
-        cache = make_cache(kb, X, self.cache_size, self.kernel == "precomputed", x_sq)
+        cache = make_gram_rows(kb, X, self.cache_size, self.kernel == "precomputed", x_sq)
         before = (int(state.stats[0]), int(state.stats[1]))
         mistakes, sizes, stopped = run_epochs(
             state,
@@ -436,8 +436,8 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         return overflow_error(f"KernelPerceptron: the decision value of training {where}", top)
 
     def _finalize(self):
-        S = self._stream
-        self.dual_coef_, bias, self._votes = _stream.model_arrays(S, self._averaging(), self.voted)
+        S = self._support
+        self.dual_coef_, bias, self._votes = _support.model_arrays(S, self._averaging(), self.voted)
         self.intercept_ = bias if self.fit_intercept else np.zeros_like(bias)
         self.support_ = S["index"]
         self.support_vectors_ = S["X"]
@@ -462,7 +462,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         if y is None:
             raise PerceptronsError("KernelPerceptron requires y to be passed, but the target y is None")
         X, y = validate_data(self, X, y, reset=reset, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
-        X = _stream.dense(X)
+        X = _support.dense(X)
         if isinstance(self.kernel, str) and self.kernel != "precomputed":
             check_feature_range(X)
         check_classification_targets(y)
@@ -485,7 +485,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         try:
-            X = _stream.dense(
+            X = _support.dense(
                 validate_data(self, X, reset=False, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
             )
         except ValueError as exc:
@@ -550,9 +550,9 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         ``partial_fit`` continues from; kernel numbers, never code.
         """
         check_is_fitted(self)
-        return _stream.to_state(
+        return _support.to_state(
             self.kernel,
-            _stream.Stored(
+            _support.Stored(
                 self.n_features_in_,
                 self.gamma_,
                 self._n_seen,
@@ -563,17 +563,17 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                 self.mistakes_per_epoch_,
                 self.support_size_per_epoch_,
                 self.classes_,
-                self._stream,
+                self._support,
                 self._rng,
             ),
         )
 
     def _from_state(self, st):
-        s = _stream.from_state(st, self.kernel, self._averaging(), self.voted, self.budget)
+        s = _support.from_state(st, self.kernel, self._averaging(), self.voted, self.budget)
         self.n_features_in_, self.gamma_, self.classes_ = s.n_features_in, s.gamma, s.classes
         self.n_updates_, self.n_removed_, self.n_epochs_ = s.n_updates, s.n_removed, s.n_epochs
         self.converged_, self.mistakes_per_epoch_ = s.converged, s.mistakes_per_epoch
         self.support_size_per_epoch_, self.n_kernel_rows_ = s.support_size_per_epoch, 0
-        self._stream, self._n_seen, self._rng, self.alpha_ = s.stream, s.n_seen, s.rng, s.stream["alpha"]
+        self._support, self._n_seen, self._rng, self.alpha_ = s.support, s.n_seen, s.rng, s.support["alpha"]
         self._finalize()
         return self

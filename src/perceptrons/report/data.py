@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from perceptrons import __version__
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.labels import check_classes
 from perceptrons._core.params import Interval, Kind, Options, check_bool, check_param
@@ -80,7 +81,6 @@ def report_data(
     >>> d["trace"]["w"]                                 # w_1 … w_4 of Gormley's worked example
     [[0.0, 0.0], [1.0, -2.0], [2.0, -1.0], [3.0, 1.0]]
     """
-    from perceptrons import __version__
     from perceptrons.report._models import CURVE_EPOCHS, epoch_errors, final_model, four_runs
     from perceptrons.report._theory import theory_section
     from perceptrons.report._trace import trace_section

@@ -15,6 +15,9 @@ import re
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from perceptrons._core.params import check_path
+from perceptrons.report.data import report_data
+
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
     from scipy.sparse import sparray, spmatrix
@@ -126,8 +129,6 @@ def build_report(
     >>> page.startswith("<!DOCTYPE html>"), "<h1>Gormley&#x27;s six points</h1>" in page
     (True, True)
     """
-    from perceptrons.report.data import report_data
-
     data = report_data(
         X,
         y,
@@ -176,7 +177,6 @@ def write_report(path: str | os.PathLike[str], X: ArrayLike | spmatrix | sparray
     ...     os.listdir(tmp)
     ['gormley.html']
     """
-    from perceptrons._core.params import check_path
     from perceptrons.io.atomic import atomic_output
 
     path = check_path(path, "path", "write_report")  # before the work of building the page

@@ -8,6 +8,7 @@ the restored values; the estimator sets its own attributes from them.
 import numpy as np
 
 from perceptrons._core.visits import MAX_VISITS
+from perceptrons.io.model_state import FLOATS, INTS
 
 #: the fitted attributes restored besides the weights (set by the estimator under these names)
 FITTED = (
@@ -67,7 +68,6 @@ def from_state(st, markov_order):
         ``(W, trans, E, trans2, start, stop)``: emissions (n_features, n_classes), transitions,
         edge weights, second-order transitions and the start / stop weights.
     """
-    from perceptrons.io.model_state import FLOATS, INTS
 
     classes = st.labels("classes", min_count=1)
     T = len(classes)

@@ -1,8 +1,8 @@
 """The tagger's tag dictionary: words seen often enough with one tag get that tag, fixed.
 
-A mixin of :class:`~perceptrons.structured.tagging.Tagger` (it reads ``tag_dict_min_count``,
-``tag_dict_ratio`` and the fitted ``tagdict_``). Honnibal's greedy averaged perceptron tagger
-(NLTK's ``PerceptronTagger``) uses the same idea for its frequent unambiguous words.
+Honnibal's greedy averaged perceptron tagger (NLTK's ``PerceptronTagger``) uses the same idea
+for its frequent unambiguous words.  A tag dictionary is a plain dict word → tag (the tagger's
+``tagdict_``); these functions build it and give the tags it forces.
 """
 
 from collections import Counter, defaultdict
@@ -10,37 +10,41 @@ from collections import Counter, defaultdict
 import numpy as np
 
 
-class TagDictMixin:
-    """Build the tag dictionary from tagged sentences, and the forced tags it gives a corpus."""
+def count_tags(counts, sentences, tags):
+    """Add the tag counts of each word to ``counts`` (word → Counter), in corpus order."""
+    for s, t in zip(sentences, tags):
+        for w, g in zip(s, t):
+            counts[w][g] += 1
+    return counts
 
-    def _build_tagdict(self, sentences, tags):
-        return self._select_tagdict(self._count_tags(defaultdict(Counter), sentences, tags))
 
-    @staticmethod
-    def _count_tags(counts, sentences, tags):
-        """Add the tag counts of each word to ``counts`` (word → Counter), in corpus order."""
-        for s, t in zip(sentences, tags):
-            for w, g in zip(s, t):
-                counts[w][g] += 1
-        return counts
+def select(counts, min_count, ratio):
+    """The words of ``counts`` seen at least ``min_count`` times, with one tag in at least
+    ``ratio`` of them, and that tag (ties: the tag seen first)."""
+    out = {}
+    for w, c in counts.items():
+        n = sum(c.values())
+        tag, k = c.most_common(1)[0]
+        if n >= min_count and k / n >= ratio:
+            out[w] = tag
+    return out
 
-    def _select_tagdict(self, counts):
-        """The frequent unambiguous words of ``counts``, with their tag (ties: the tag seen first)."""
-        out = {}
-        for w, c in counts.items():
-            n = sum(c.values())
-            tag, k = c.most_common(1)[0]
-            if n >= self.tag_dict_min_count and k / n >= self.tag_dict_ratio:
-                out[w] = tag
-        return out
 
-    def _forced(self, sentences):
-        if not self.tagdict_:
-            return None
-        return np.array([self.tagdict_.get(w, "") for s in sentences for w in s], dtype=object).astype(str)
+def build(sentences, tags, min_count, ratio):
+    """The tag dictionary of tagged sentences: :func:`select` of their :func:`count_tags`."""
+    return select(count_tags(defaultdict(Counter), sentences, tags), min_count, ratio)
 
-    def _forced_types(self, tok, types):
-        if not self.tagdict_:
-            return None
-        per_type = np.array([self.tagdict_.get(w, "") for w in types] or [""]).astype(str)
-        return per_type[tok]
+
+def forced(tagdict, sentences):
+    """The forced tag of every token of ``sentences`` ("" where free), or None without a dictionary."""
+    if not tagdict:
+        return None
+    return np.array([tagdict.get(w, "") for s in sentences for w in s], dtype=object).astype(str)
+
+
+def forced_types(tagdict, tok, types):
+    """:func:`forced` for a corpus given as type ids ``tok`` into its word ``types``."""
+    if not tagdict:
+        return None
+    per_type = np.array([tagdict.get(w, "") for w in types] or [""]).astype(str)
+    return per_type[tok]

@@ -13,6 +13,7 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError, PerceptronsTypeError
 from perceptrons._core.params import check_bool
+from perceptrons.structured import _tagdict as tagdict
 from perceptrons.structured._operands import edge_operand
 from perceptrons.structured.words import corpus_types, raise_not_words
 
@@ -162,7 +163,7 @@ class TaggingMixin:
         scores and edges per batch; NLTK's ``tag`` options as in :meth:`_tag_with_options`.
         """
         tok, types, lengths = corpus_types(sentences)
-        forced = self._forced_types(tok, types) if use_tagdict else None
+        forced = tagdict.forced_types(self.tagdict_, tok, types) if use_tagdict else None
         model = self.model_
         forced_idx = None if forced is None else model.forced_indices(forced, tok.shape[0])
         scores = self.features_.scores(tok, types, lengths, model.emission_weights(), forced_idx)

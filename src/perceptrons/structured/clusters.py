@@ -24,6 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons.io.lines import utf8_lines
+from perceptrons.structured.words import pack_strings
 
 #: names accepted for the packaged clusters → language code of spacy-lookups-data
 PACKAGED = {"spacy-en": "en"}
@@ -62,8 +64,6 @@ class WordClusters:
     @classmethod
     def from_file(cls, path):
         """Read a ``paths`` file (``bits<TAB>word[<TAB>count]`` a line), naming the bad line."""
-        from perceptrons.io.lines import utf8_lines
-
         paths, seen = {}, {}
         for lineno, line in utf8_lines(path):
             if not line.strip():
@@ -129,8 +129,6 @@ class WordClusters:
     # ------------------------------------------------------------------ state
     def to_arrays(self):
         """Words as UTF-8 bytes + offsets and paths as integers ``int("1" + bits, 2)``."""
-        from perceptrons.structured.words import pack_strings
-
         words = list(self.paths)
         blob, offsets = pack_strings(words)
         codes = np.array([int("1" + self.paths[w], 2) for w in words], dtype=np.int64)

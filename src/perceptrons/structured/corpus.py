@@ -18,6 +18,10 @@ import numpy as np
 from perceptrons._core.errors import PerceptronsError, PerceptronsTypeError
 from perceptrons._core.labels import sorted_labels
 from perceptrons._core.params import check_path
+from perceptrons.io.conllu import read_conllu
+from perceptrons.io.conllu_bytes import scan_file
+from perceptrons.structured._tagger_predict import check_corpus
+from perceptrons.structured.words import corpus_types
 
 
 @dataclass
@@ -82,9 +86,6 @@ class Corpus:
         -------
         Corpus
         """
-        from perceptrons.structured._tagger_predict import check_corpus
-        from perceptrons.structured.words import corpus_types
-
         check_corpus(sentences, tags)
         tok, types, lengths = corpus_types(sentences)
         flat = [t for s in tags for t in s]
@@ -155,9 +156,6 @@ def read_corpus(path, column="upos"):
         As :func:`~perceptrons.io.conllu.read_conllu` does, naming the file and line.
     """
     import os
-
-    from perceptrons.io.conllu import read_conllu
-    from perceptrons.io.conllu_bytes import scan_file
 
     path = check_path(path, "path", "read_corpus")
     scan = scan_file(path, column) if os.path.isfile(path) else None

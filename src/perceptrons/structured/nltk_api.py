@@ -195,7 +195,7 @@ class NLTKTaggerAPI:
             In [0, 1].
         """
         words, tags = split_tagged(gold, "gold")
-        return _token_accuracy(tags, self.predict(words))
+        return token_accuracy(tags, self.predict(words))
 
     def _gold_and_predicted(self, gold):
         """The gold tags and the predicted tags of ``gold``'s tokens, as two flat lists."""
@@ -394,7 +394,7 @@ def _reference(tags):
     return reference
 
 
-def _token_accuracy(tags, predicted):
+def token_accuracy(tags, predicted):
     """The share of tokens whose predicted tag (``predicted``, one list a sentence) is the gold
     one (``tags``, the same).
     """

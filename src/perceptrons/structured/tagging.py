@@ -10,19 +10,18 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError, PerceptronsTypeError
 from perceptrons._core.params import CALLBACK, RANDOM_STATE, Interval, Kind, Options, check_param, validate_params
+from perceptrons.structured import _tagdict as tagdict
+from perceptrons.structured import _tagger_state as tagger_state
 from perceptrons.structured._params import ParamsMixin
 from perceptrons.structured._sequence_model import SequenceModel
 from perceptrons.structured._sequence_trainer import SequenceState
-from perceptrons.structured._tagdict import TagDictMixin
 from perceptrons.structured._tagger_predict import TaggingMixin, check_corpus
-from perceptrons.structured._tagger_sklearn import SklearnTaggerMixin
-from perceptrons.structured._tagger_state import TaggerState
 from perceptrons.structured.clusters import load_clusters
 from perceptrons.structured.corpus import Corpus
 from perceptrons.structured.decoders import DECODERS
 from perceptrons.structured.features import FeatureMap
-from perceptrons.structured.nltk_api import NLTKTaggerAPI, split_tagged
-from perceptrons.structured.tagger_stream import TagCheck, count_keys, survey
+from perceptrons.structured.nltk_api import NLTKTaggerAPI, split_tagged, token_accuracy
+from perceptrons.structured.tagger_stream import TagCheck, count_keys, fit_stream, survey
 from perceptrons.structured.templates import CLUSTER, TEMPLATE_SETS, uses_clusters
 from perceptrons.structured.words import corpus_types
 
@@ -32,7 +31,7 @@ if TYPE_CHECKING:
     from typing import Literal
 
 
-class Tagger(TaggingMixin, NLTKTaggerAPI, SklearnTaggerMixin, TagDictMixin, TaggerState, ParamsMixin):
+class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
     """Part-of-speech tagger: feature templates + :class:`SequencePerceptron`.
 
     Parameters
@@ -224,7 +223,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, SklearnTaggerMixin, TagDictMixin, Tagg
                 "X": Xd,
                 "y": np.array([t for s in dev[1] for t in s]),
                 "lengths": ld,
-                "forced": self._forced(dev[0]),
+                "forced": tagdict.forced(self.tagdict_, dev[0]),
                 "X_edge": self.edge_features_.transform(dev[0])[0] if self.edges else None,
             }
         # the feature maps build their matrices of 1s: no need for the model to scan them
@@ -289,8 +288,12 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, SklearnTaggerMixin, TagDictMixin, Tagg
         X, lengths = self.features_.fit_types(*numbered)
         self.edge_features_ = FeatureMap(self.edges, self.edge_min_count, 0, self.clusters_) if self.edges else None
         X_edge = self.edge_features_.fit_types(*numbered)[0] if self.edges else None
-        self.tagdict_ = self._build_tagdict(corpus.words(), corpus.tags()) if self.tag_dict else {}
-        forced = self._forced_types(corpus.tok, corpus.types)
+        self.tagdict_ = (
+            tagdict.build(corpus.words(), corpus.tags(), self.tag_dict_min_count, self.tag_dict_ratio)
+            if self.tag_dict
+            else {}
+        )
+        forced = tagdict.forced_types(self.tagdict_, corpus.tok, corpus.types)
         return {"X": X, "y": corpus.y, "lengths": lengths, "X_edge": X_edge, "forced": forced}
 
     def learn_features_from(self, read, column: str = "upos") -> tuple[np.ndarray, int]:
@@ -314,12 +317,14 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, SklearnTaggerMixin, TagDictMixin, Tagg
         maps = [FeatureMap(self._templates(), self.min_count, self.rare_count, self.clusters_).begin_fit()]
         if self.edges:
             maps.append(FeatureMap(self.edges, self.edge_min_count, 0, self.clusters_).begin_fit())
-        counting = self._count_tags if self.tag_dict else None  # fit's counting, in the same order: the same ties
+        counting = tagdict.count_tags if self.tag_dict else None  # fit's counting, in the same order: the same ties
         tags, n_tokens, tag_counts = survey(read(TagCheck(column)), maps, counting)
         count_keys(read(), maps)
         self.features_ = maps[0]
         self.edge_features_ = maps[1] if self.edges else None
-        self.tagdict_ = self._select_tagdict(tag_counts) if self.tag_dict else {}
+        self.tagdict_ = (
+            tagdict.select(tag_counts, self.tag_dict_min_count, self.tag_dict_ratio) if self.tag_dict else {}
+        )
         return tags, n_tokens
 
     def featurize(self, words, tags) -> dict:
@@ -338,7 +343,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, SklearnTaggerMixin, TagDictMixin, Tagg
         X = self.features_.transform_types(tok, types, lengths)[0]
         X_edge = self.edge_features_.transform_types(tok, types, lengths)[0] if self.edge_features_ else None
         y = np.array([t for s in tags for t in s])
-        return {"X": X, "y": y, "lengths": lengths, "X_edge": X_edge, "forced": self._forced(words)}
+        return {"X": X, "y": y, "lengths": lengths, "X_edge": X_edge, "forced": tagdict.forced(self.tagdict_, words)}
 
     def begin(self, classes, n_tokens: int | None = None) -> SequenceState:
         """Make ``model_`` and start it from zero weights (:meth:`SequenceModel.begin`), for the
@@ -409,8 +414,6 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, SklearnTaggerMixin, TagDictMixin, Tagg
             With ``shuffle=True`` or ``patience`` set (a streamed fit visits the sentences in file
             order and has no development set), or for a file that is not CoNLL-U with tags.
         """
-        from perceptrons.structured.tagger_stream import fit_stream
-
         return fit_stream(self, paths, column, chunk_sentences, callback)
 
     def finish(self) -> Tagger:
@@ -442,6 +445,56 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, SklearnTaggerMixin, TagDictMixin, Tagg
                 "pass clusters='spacy-en' or a Brown 'paths' file"
             )
         return self.templates
+
+    def score(self, sentences: Sequence[Sequence[str]], tags: Sequence[Sequence[str]] | None = None) -> float:
+        """Token accuracy, scikit-learn's ``score(X, y)``: what ``GridSearchCV`` and
+        ``cross_val_score`` use when given no scoring.
+
+        Parameters
+        ----------
+        sentences : list of list of str, or list of list of (str, str)
+            Words; or, with ``tags=None``, tagged sentences, as :meth:`accuracy` takes them.
+        tags : list of list of str, default=None
+            One gold tag per word.
+
+        Returns
+        -------
+        float
+            In [0, 1].
+        """
+        if tags is None:
+            return self.accuracy(sentences)
+        check_corpus(sentences, tags)
+        return token_accuracy(tags, self.predict(sentences))
+
+    def __sklearn_tags__(self):
+        """scikit-learn's tags, for its model selection and display tools: a tagger takes lists of
+        word strings, not a 2-D array, and is no classifier of rows (so ``cross_val_score``
+        splits its sentences with ``KFold``, not by their tags).
+        """
+        from sklearn.utils import InputTags, Tags, TargetTags
+
+        return Tags(
+            estimator_type=None,
+            target_tags=TargetTags(required=False),  # tagged sentences carry their tags
+            input_tags=InputTags(two_d_array=False, string=True),
+        )
+
+    # ------------------------------------------------------------------ model file
+    def _to_state(self):
+        self._check_fitted()
+        return tagger_state.to_state(self)
+
+    def _from_state(self, st):
+        """Restore from a :class:`~perceptrons.io.model_state.ModelState`
+        (:func:`perceptrons.structured._tagger_state.from_state`).
+        """
+        for name, value in tagger_state.from_state(st, self.new_model()).items():
+            setattr(self, name, value)
+        self._single_precision()
+        self.tags_ = self.model_.classes_
+        self._word_cache = None
+        return self
 
     def _check_fitted(self):
         if not hasattr(self, "model_"):

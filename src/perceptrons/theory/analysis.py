@@ -14,8 +14,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from perceptrons import Perceptron
 from perceptrons._core.params import check_bool
 from perceptrons.theory._common import check_X, squared_ratio
+from perceptrons.theory.bounds import fs_optimal_direction, online_mistakes
+from perceptrons.theory.margins import max_margin, radius
+from perceptrons.theory.separability import is_separable
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -93,11 +97,6 @@ def analyze(
     (True, 5.0, 3)
     """
     from sklearn.exceptions import ConvergenceWarning
-
-    from perceptrons import Perceptron
-    from perceptrons.theory.bounds import fs_optimal_direction, online_mistakes
-    from perceptrons.theory.margins import max_margin, radius
-    from perceptrons.theory.separability import is_separable
 
     fit_intercept = check_bool(fit_intercept, "fit_intercept")
     X = check_X(X)

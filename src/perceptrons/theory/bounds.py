@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from perceptrons import Perceptron
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import check_bool
 from perceptrons.theory._common import (
@@ -382,8 +383,6 @@ def online_mistakes(X: ArrayLike | spmatrix | sparray, y: ArrayLike, *, fit_inte
     int
         The updates made: the quantity the Freund–Schapire bound limits.
     """
-    from perceptrons import Perceptron
-
     clf = Perceptron(fit_intercept=fit_intercept)
     clf.partial_fit(X, y, classes=np.unique(np.asarray(y)))
     return int(clf.n_updates_)

@@ -21,7 +21,9 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import Interval, check_param
+from perceptrons._jit import lp as K
 from perceptrons.theory._common import BUDGET, POSITIVE_INT, SEED, check_option, squared_ratio
+from perceptrons.theory.separability import _elastic_lp
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -138,8 +140,6 @@ def solve_feasibility(
     >>> r.feasible, bool(r.x[0] < 1 and r.x[1] < 1 and r.x.sum() > 0), r.updates <= r.bound
     (True, True, True)
     """
-    from perceptrons._jit import lp as K
-
     A, b = _as_system(A, b)
     check_option(method, "method", LP_METHODS)
     check_param(max_updates, "max_updates", BUDGET)
@@ -327,8 +327,6 @@ def linprog_perceptron(
     import warnings
 
     from scipy.optimize import linprog
-
-    from perceptrons.theory.separability import _elastic_lp
 
     c = np.asarray(c, dtype=np.float64).ravel()
     A, b = _as_system(A_ub, b_ub)

@@ -28,6 +28,7 @@ from perceptrons.theory._common import (
     radius_of,
     signed_labels,
 )
+from perceptrons.theory.separability import is_separable
 
 if TYPE_CHECKING:
     from typing import Literal
@@ -267,8 +268,6 @@ def _check_inseparable(X, y, fit_intercept, status):
     """Refuse the QP's "infeasible" when the exact separability LP finds a separator: a margin
     below the solvers' tolerance (badly scaled rows) is not the absence of one.
     """
-    from perceptrons.theory.separability import is_separable
-
     if is_separable(X, y, fit_intercept=fit_intercept, method="lp").separable:
         raise PerceptronsError(
             f"the separability LP found a separator but the max-margin QP reports {status}: "

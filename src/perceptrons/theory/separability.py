@@ -20,7 +20,11 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import check_bool
+from perceptrons._core.readonly import read_only
+from perceptrons._jit.linear import epoch_binary
+from perceptrons._jit.rows import dense_ahead
 from perceptrons.theory._common import SCALE_HINT, check_option, check_Xy, radius_of
+from perceptrons.theory._ipm import separation_ipm
 
 if TYPE_CHECKING:
     from typing import Literal
@@ -218,10 +222,6 @@ def method_name(method: str) -> str:
 
 def _pla(Z, epochs):
     """PLA through the origin on signed rows; (v or None, examples ordered by last score)."""
-    from perceptrons._core.readonly import read_only
-    from perceptrons._jit.linear import epoch_binary
-    from perceptrons._jit.rows import dense_ahead
-
     n, p = Z.shape
     rows = read_only(Z)  # as the estimators hand their rows: one specialisation for both
     w = np.zeros(p)
@@ -248,8 +248,6 @@ def _solve_working_set(Zw):
     it verifies (a separator scores every row > 0; a witness closes to 1e-9 of the radius);
     otherwise HiGHS solves the elastic LP.
     """
-    from perceptrons.theory._ipm import separation_ipm
-
     out = separation_ipm(Zw)
     if out is not None:
         v, _, lam = out

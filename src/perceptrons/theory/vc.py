@@ -18,6 +18,7 @@ import numpy as np
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import Interval, check_param
 from perceptrons.theory._common import POSITIVE_INT, SCALE_HINT, SEED, check_X
+from perceptrons.theory.separability import is_separable
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -31,7 +32,6 @@ def _trivial(mask):
 
 
 def _halfspaces(P, mask):
-    from perceptrons.theory.separability import is_separable
 
     if _trivial(mask):
         return True

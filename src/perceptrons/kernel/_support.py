@@ -16,7 +16,9 @@ from perceptrons._core.averaging import mean_of_iterates
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.memory import check_allocation
 from perceptrons._core.visits import MAX_VISITS
+from perceptrons.io.model_state import FLOATS
 from perceptrons.kernel._train import DualState
+from perceptrons.kernel.kernels import USES_GAMMA
 
 
 def dense(X):
@@ -30,7 +32,7 @@ def dense(X):
     return np.ascontiguousarray(X.toarray())
 
 
-def streamable(est):
+def extensible(est):
     # A precomputed kernel matrix cannot be extended by a new batch, so the method is absent
     # (as scikit-learn hides methods an estimator's parameters rule out).
     return est.kernel != "precomputed"
@@ -136,13 +138,15 @@ class Stored(NamedTuple):
     mistakes_per_epoch: list
     support_size_per_epoch: list
     classes: np.ndarray
-    stream: dict  # the carried state (see the module docstring)
+    support: dict  # the carried state (see the module docstring)
     rng: np.random.Generator  # a later partial_fit draws its random drops from where this run stopped
 
 
 def to_state(kernel, stored):
-    """``KernelPerceptron._to_state``: metadata plus the carried arrays (``stream_*``) of the
-    :class:`Stored` part of a model with this ``kernel``."""
+    """``KernelPerceptron._to_state``: metadata plus the carried arrays of the :class:`Stored`
+    part of a model with this ``kernel``.  In the file they keep the names the first release gave
+    them, ``stream_*`` (the support a ``partial_fit`` stream continues from), so that every model
+    file written since reads alike."""
     if callable(kernel):
         raise PerceptronsError(
             f"KernelPerceptron with the callable kernel {getattr(kernel, '__name__', kernel)!r} "
@@ -160,7 +164,7 @@ def to_state(kernel, stored):
         "support_size_per_epoch": [int(m) for m in stored.support_size_per_epoch],
         "rng_state": stored.rng.bit_generator.state,
     }
-    arrays = {"classes": stored.classes, **{f"stream_{k}": v for k, v in stored.stream.items()}}
+    arrays = {"classes": stored.classes, **{f"stream_{k}": v for k, v in stored.support.items()}}
     return meta, arrays
 
 
@@ -198,11 +202,9 @@ def from_state(st, kernel, averaged, voted, budget):
     coefficients agree in length, the update log and the budget's age order index the support,
     the log's visit counters grow and stay within the visits made.
     """
-    from perceptrons.io.model_state import FLOATS
 
     d = st.int("n_features_in", lo=1, hi=2**31 - 1)
     gamma = st.float("gamma", lo=0.0, none=True)
-    from perceptrons.kernel.kernels import USES_GAMMA
 
     st.require(
         (gamma is not None and gamma > 0) == (kernel in USES_GAMMA),

@@ -1,4 +1,5 @@
-"""An LRU cache of kernel rows K(x_i, X_train), filled in blocks computed with BLAS.
+"""The Gram rows of a kernel fit: an LRU store of kernel rows K(x_i, X_train), filled in blocks
+computed with BLAS (``cache_size`` megabytes of them, as scikit-learn's ``SVC`` names its store).
 
 The compiled epoch loop reads rows through ``slot_of`` (example → slot, −1 when absent) and
 stamps ``stamp[slot]`` with a clock on every use; this class only decides which rows enter and
@@ -8,7 +9,7 @@ which leave (the least recently stamped), so the loop never calls back into Pyth
 import numpy as np
 
 
-class RowCache:
+class GramRows:
     """Rows of the training kernel matrix, at most ``capacity`` of them.
 
     Parameters
@@ -34,7 +35,7 @@ class RowCache:
 
     @classmethod
     def from_matrix(cls, G):
-        """A cache that already holds every row (a precomputed kernel matrix): no copy."""
+        """A store that already holds every row (a precomputed kernel matrix): no copy."""
         self = cls.__new__(cls)
         n = G.shape[0]
         self.capacity = n
@@ -81,21 +82,21 @@ class RowCache:
         self.clock[0] += 1
 
 
-def make_cache(kb, X, cache_size, precomputed, x_sq=None):
-    """The row cache of a run over ``X``: the matrix itself when precomputed, the whole kernel
+def make_gram_rows(kb, X, cache_size, precomputed, x_sq=None):
+    """The Gram rows of a run over ``X``: the matrix itself when precomputed, the whole kernel
     matrix when ``cache_size`` MB can hold it, else an LRU of rows computed on demand."""
     if precomputed:
-        return RowCache.from_matrix(X)
+        return GramRows.from_matrix(X)
     n = X.shape[0]
     capacity = int(cache_size * 2**20 // (n * X.dtype.itemsize))
     if capacity >= n:
         # One symmetric product X·Xᵀ (BLAS syrk) costs half of computing its rows one block
         # at a time, and no row is ever computed twice.
-        cache = RowCache.from_matrix(kb.block(X, X, x_sq, x_sq))
+        cache = GramRows.from_matrix(kb.block(X, X, x_sq, x_sq))
         cache.rows_computed = n
         return cache
 
     def compute(idx):
         return kb.block(X[idx], X, None if x_sq is None else x_sq[idx], x_sq)
 
-    return RowCache(n, capacity, compute, X.dtype)
+    return GramRows(n, capacity, compute, X.dtype)
