@@ -46,50 +46,35 @@ def _add_row(Ft, k, coef, row):
 
 
 @njit(**NJIT)
-def epoch_dual(
-    yi,
-    scale,
-    perm,
-    start,
-    tau,
-    fit_b,
-    binary,
-    Ft,
-    b,
-    A,
-    U,
-    ub,
-    alpha,
-    count,
-    rows,
-    slot_of,
-    stamp,
-    clock,
-    budget,
-    policy,
-    ring,
-    ring_state,
-    in_support,
-    rand,
-    log_j,
-    log_r,
-    log_c,
-    log_a,
-    n_log,
-    stats,
-):
+def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
     """Visit ``perm[start:]``; returns ``(position, example)`` of a missing kernel row, or
     ``(len(perm), -1)`` when the epoch is complete.
 
-    Shapes: Ft (K, n) float64; b, ub (K,); A (n, K); U (n, K) or (0, K) when not averaging;
-    alpha (n,) int64 mistakes per example; count (1,) visits so far; rows (capacity, n);
-    slot_of (n,) int64 (-1: not cached); stamp (capacity,) int64 last use; clock (1,).
-    Budget (``budget > 0``): ring (budget,) int64 of kept examples, ring_state [head, size],
-    in_support (n,) uint8, rand (len(perm),) uniforms; ``policy`` 0 drops a random kept
-    example, 1 the oldest.  Log (voted): example, runner-up (-1 binary), visit counter and
-    signed step of each update, written from ``n_log[0]`` on while there is room.
-    ``stats`` (2,) int64 accumulates [mistakes, removals].
+    The arguments, bundled by what they are (each a tuple, unpacked below):
+
+    * ``data = (yi, scale, perm)``: class indices (n,) int64, update scales (n,) float64, the
+      visiting order (m,) int64;
+    * ``start``: the position in ``perm`` to go on from;
+    * ``rule = (tau, fit_b, binary)``: the margin, whether the bias learns, two classes or more;
+    * ``weights = (Ft, b, A, U, ub, alpha, count)``: Ft (K, n) float64 scores; b, ub (K,);
+      A (n, K) coefficients; U (n, K) or (0, K) when not averaging; alpha (n,) int64 mistakes
+      per example; count (1,) visits so far;
+    * ``gram = (rows, slot_of, stamp, clock)``: the Gram rows kept (capacity, n); slot_of (n,)
+      int64 (-1: not kept); stamp (capacity,) int64 last use; clock (1,);
+    * ``budgeted = (budget, policy, ring, ring_state, in_support, rand)``: with ``budget > 0``,
+      ring (budget,) int64 of kept examples, ring_state [head, size], in_support (n,) uint8,
+      rand (len(perm),) uniforms; ``policy`` 0 drops a random kept example, 1 the oldest;
+    * ``log = (log_j, log_r, log_c, log_a, n_log)`` (voted): example, runner-up (-1 binary),
+      visit counter and signed step of each update, written from ``n_log[0]`` on while there
+      is room;
+    * ``stats`` (2,) int64 accumulates [mistakes, removals].
     """
+    yi, scale, perm = data
+    tau, fit_b, binary = rule
+    Ft, b, A, U, ub, alpha, count = weights
+    rows, slot_of, stamp, clock = gram
+    budget, policy, ring, ring_state, in_support, rand = budgeted
+    log_j, log_r, log_c, log_a, n_log = log
     averaging = U.shape[0] > 0
     c = count[0]
     for t in range(start, perm.shape[0]):

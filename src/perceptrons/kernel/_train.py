@@ -92,6 +92,8 @@ def run_epochs(
     stopped = False
     start_time = time.perf_counter()
     n_log = np.zeros(1, dtype=np.int64)
+    weights = (state.Ft, state.b, state.A, state.U, state.ub, state.alpha, state.count)
+    gram = (cache.rows, cache.slot_of, cache.stamp, cache.clock)
     for epoch in range(1, max_epochs + 1):
         perm = rng.permutation(visit) if order == "shuffle" else visit
         rand = rng.random(perm.shape[0]) if state.budget and policy == 0 else _EMPTY_F
@@ -106,35 +108,13 @@ def run_epochs(
         t = 0
         while True:
             t, need = epoch_dual(
-                yi,
-                scale,
-                perm,
+                (yi, scale, perm),
                 t,
-                tau,
-                fit_intercept,
-                binary,
-                state.Ft,
-                state.b,
-                state.A,
-                state.U,
-                state.ub,
-                state.alpha,
-                state.count,
-                cache.rows,
-                cache.slot_of,
-                cache.stamp,
-                cache.clock,
-                state.budget,
-                policy,
-                state.ring,
-                state.ring_state,
-                state.in_support,
-                rand,
-                log_j,
-                log_r,
-                log_c,
-                log_a,
-                n_log,
+                (tau, fit_intercept, binary),
+                weights,
+                gram,
+                (state.budget, policy, state.ring, state.ring_state, state.in_support, rand),
+                (log_j, log_r, log_c, log_a, n_log),
                 state.stats,
             )
             if need < 0:

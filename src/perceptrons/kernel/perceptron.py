@@ -343,7 +343,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         self
         """
         self._validate()
-        first = getattr(self, "_stream", None) is None
+        first = getattr(self, "_support", None) is None
         X, y = self._check_Xy(X, y, reset=first)
         if first:
             if classes is None:
