@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test docs bench fuzz install clean browser aot
+.PHONY: demo test check docs bench fuzz install clean browser aot
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,12 @@ test: $(VENV)/.installed-dev browser aot
 	$(BIN)/ruff check --quiet .
 	SCIPY_ARRAY_API=1 $(BIN)/python -m pytest -n 2 -q
 	$(MAKE) --no-print-directory docs
+
+# the fast loop (under 3 minutes): the gates, then the tests not marked slow, browser, cluster, fuzz, aot or data
+check: $(VENV)/.installed-dev
+	$(BIN)/ruff format --check --quiet .
+	$(BIN)/ruff check --quiet .
+	SCIPY_ARRAY_API=1 $(BIN)/python -m pytest -n 2 -q -m "not slow and not browser and not cluster and not fuzz and not aot and not data"
 
 # the tagger's kernels compiled ahead of time (setup.py builds them at install), built again when
 # a kernel's source changed since: a stale module is never used, but the tests expect a current one

@@ -2,7 +2,7 @@
 
 Each estimator has an :class:`Adapter`: how to build it, a small data set in the form its
 ``fit`` takes, and which of its attributes are its weights.  :func:`checks` yields the checks
-that apply to an estimator; ``tests/test_contract.py`` runs them for every name in
+that apply to an estimator; ``tests/core/test_contract.py`` runs them for every name in
 :data:`perceptrons._core.registry.ESTIMATORS`, so an estimator added there is checked without
 another line of test code — or fails for want of an adapter here.
 """

@@ -1,4 +1,4 @@
-"""The verdict the argument tables share (test_api_params.py, test_distributed.py): a bad value
+"""The verdict the argument tables share (core/test_api_params.py, distributed/test_distributed.py): a bad value
 must be refused in one line of :class:`PerceptronsError` that names the argument."""
 
 from perceptrons._core.errors import PerceptronsError

@@ -1,0 +1,428 @@
+"""The command line end to end: train → predict → evaluate on every file format, and the demo."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from sklearn.datasets import dump_svmlight_file
+
+from perceptrons import load_model
+from perceptrons.datasets import separable
+
+
+@pytest.fixture
+def files(tmp_path):
+    X, y, _, _ = separable(300, 3, margin=0.05, random_state=1)
+    csv = tmp_path / "train.csv"
+    csv.write_text("a,b,c,label\n" + "".join(f"{r[0]},{r[1]},{r[2]},{t}\n" for r, t in zip(X, y)))
+    tsv = tmp_path / "train.tsv"
+    tsv.write_text("label\ta\tb\tc\n" + "".join(f"{t}\t{r[0]}\t{r[1]}\t{r[2]}\n" for r, t in zip(X, y)))
+    svm = tmp_path / "train.svm"
+    dump_svmlight_file(X, y, str(svm), zero_based=False)
+    npz = tmp_path / "train.npz"
+    np.savez(npz, X=X, y=y)
+    return {"csv": csv, "tsv": tsv, "svm": svm, "npz": npz, "X": X, "y": y, "dir": tmp_path}
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "svm", "npz"])
+@pytest.mark.parametrize("model", ["perceptron", "pocket", "averaged", "voted"])
+def test_train_predict_evaluate(run_cli, files, fmt, model):
+    extra = ["--label", "label"] if fmt == "tsv" else []
+    out = files["dir"] / f"{model}-{fmt}.npz"
+    code, stdout, err = run_cli(["train", str(files[fmt]), "-o", str(out), "--model", model, *extra])
+    assert code == 0, err
+    assert "converged yes" in stdout and "train acc  1.0000" in stdout
+    est = load_model(out)
+    assert np.all(est.predict(files["X"]) == files["y"])
+    code, stdout, err = run_cli(["predict", str(out), str(files[fmt]), *extra])
+    assert code == 0, err
+    assert [int(v) for v in stdout.split()] == files["y"].tolist()
+    code, stdout, err = run_cli(["evaluate", str(out), str(files[fmt]), *extra])
+    assert code == 0, err
+    assert "accuracy  1.0000" in stdout and "confusion matrix" in stdout
+
+
+def test_train_reports_test_accuracy_and_options(run_cli, files):
+    out = files["dir"] / "m.npz"
+    code, stdout, err = run_cli(
+        [
+            "train",
+            str(files["csv"]),
+            "-o",
+            str(out),
+            "--order",
+            "shuffle",
+            "--seed",
+            "3",
+            "--epochs",
+            "2",
+            "--init",
+            "random",
+            "--test",
+            str(files["svm"]),
+        ]
+    )
+    assert code == 0, err
+    assert "test acc" in stdout
+    est = load_model(out)
+    assert est.get_params()["order"] == "shuffle" and est.get_params()["random_state"] == 3
+    assert est.n_epochs_ <= 2
+
+
+def test_predict_writes_a_file(run_cli, files):
+    out = files["dir"] / "m.npz"
+    run_cli(["train", str(files["csv"]), "-o", str(out)])
+    features = files["dir"] / "features.csv"
+    X = files["X"]
+    features.write_text("a,b,c\n" + "".join(f"{r[0]},{r[1]},{r[2]}\n" for r in X))
+    pred = files["dir"] / "pred.txt"
+    code, _, err = run_cli(["predict", str(out), str(features), "-o", str(pred)])
+    assert code == 0, err
+    assert [int(v) for v in pred.read_text().split()] == files["y"].tolist()
+
+
+@pytest.mark.parametrize("label", ["a\nb", "a\rb", "a\x00b", "a\u2028b"])
+def test_labels_that_cannot_be_written_one_per_line_are_refused(run_cli, tmp_path, label):
+    """Predictions are written one per line: a label with a line break or a control character
+    would split or garble them.  Training refuses such labels; a model file holding one (trained
+    in Python, or tampered) is refused by predict."""
+    from perceptrons import Perceptron, save_model
+
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [0.0, 2.0], [2.0, 0.0]])
+    y = np.array([label, "z", label, "z"])
+    np.savez(tmp_path / "d.npz", X=X, y=y)
+    code, _, err = run_cli(["train", str(tmp_path / "d.npz"), "-o", str(tmp_path / "m.npz")])
+    assert code == 2 and "d.npz: label" in err and repr(label) in err and not (tmp_path / "m.npz").exists()
+    save_model(Perceptron().fit(X, y), tmp_path / "py.npz")
+    code, _, err = run_cli(["predict", str(tmp_path / "py.npz"), str(tmp_path / "d.npz"), "-o", str(tmp_path / "p")])
+    assert code == 2 and "py.npz: model class label" in err and not (tmp_path / "p").exists()
+    assert "Traceback" not in err
+
+
+def test_train_refuses_a_test_file_with_labels_it_never_saw(run_cli, tmp_path):
+    """As evaluate does: an accuracy against classes the model cannot predict says nothing."""
+    (tmp_path / "tr.csv").write_text("a,b,label\n0,0,0\n1,1,1\n0,1,0\n")
+    (tmp_path / "te.csv").write_text("a,b,label\n0,0,7\n1,1,8\n")
+    code, _, err = run_cli(
+        ["train", str(tmp_path / "tr.csv"), "--test", str(tmp_path / "te.csv"), "-o", str(tmp_path / "m.npz")]
+    )
+    assert code == 2 and "te.csv: labels [7, 8] were not seen in training" in err and "--test" in err
+    assert not (tmp_path / "m.npz").exists()
+
+
+EMPTY_PATHS = [
+    (["train", "", "-o", "m.npz"], "DATA"),
+    (["train", "d.csv", "-o", "m.npz", "--test", ""], "--test"),
+    (["train", "d.csv", "-o", "m.npz", "--stream", "--cache", ""], "--cache"),
+    (["predict", "", "d.csv"], "MODEL"),
+    (["predict", "m.npz", ""], "DATA"),
+    (["predict", "m.npz", "d.csv", "-o", ""], "-o"),
+    (["evaluate", "", "d.csv"], "MODEL"),
+    (["evaluate", "m.npz", ""], "DATA"),
+    (["trace", ""], "DATA"),
+    (["analyze", ""], "DATA"),
+    (["report", ""], "DATA"),
+    (["report", "d.csv", "-o", ""], "-o"),
+    (["demo", "--out", ""], "--out"),
+    (["vc", "--concept", "halfplanes", "--points", ""], "--points"),
+    (["tag", "train", "", "-o", "t.npz"], "TRAIN"),
+    (["tag", "train", "s.conllu", "-o", "t.npz", "--dev", ""], "--dev"),
+    (["tag", "predict", "", "s.conllu"], "MODEL"),
+    (["tag", "predict", "t.npz", ""], "FILE"),
+    (["tag", "predict", "t.npz", "s.conllu", "-o", ""], "-o"),
+    (["tag", "evaluate", "t.npz", ""], "TEST"),
+]
+
+
+@pytest.mark.parametrize(("argv", "option"), EMPTY_PATHS, ids=[" ".join(a) or "''" for a, _ in EMPTY_PATHS])
+def test_an_empty_path_is_named_for_every_path_argument(run_cli, tmp_path, monkeypatch, argv, option):
+    """Every path argument and option refuses "" with the same line naming it; the checks
+    further on named the path as nothing (": no such file"). Nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli(argv)
+    assert code == 2 and f"{option}: an empty path; expected a file name" in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_empty_clusters_name_is_named(run_cli, tmp_path):
+    code, _, err = run_cli(["tag", "train", str(tmp_path / "s.conllu"), "-o", str(tmp_path / "t"), "--clusters", ""])
+    assert code == 2 and "--clusters': an empty name; expected one of ['spacy-en'] or a Brown 'paths' file" in err, err
+
+
+def test_messages_name_what_failed(run_cli, tmp_path):
+    """An empty -o, a file read from standard input where files are needed, an empty
+    --templates, and a value megabytes long each get one short line naming the option."""
+    (tmp_path / "d.csv").write_text("a,b,label\n0,0,0\n1,1,1\n")
+    code, _, err = run_cli(["train", str(tmp_path / "d.csv"), "-o", ""])
+    assert code == 2 and "-o: an empty path; expected a file name" in err
+    code, _, err = run_cli(["tag", "train", "-", "-o", str(tmp_path / "t.npz")])
+    assert code == 2 and "TRAIN: -: tag train reads files" in err
+    conllu = tmp_path / "s.conllu"
+    conllu.write_text("1\tA\ta\tDET\tDT\t_\t0\troot\t_\t_\n\n")
+    code, _, err = run_cli(["tag", "train", str(conllu), "--templates", "", "-o", str(tmp_path / "t.npz")])
+    assert code == 2 and "'--templates': unknown template set ''" in err
+    code, _, err = run_cli(["train", str(tmp_path / "d.csv"), "--label", "x" * 100_000, "-o", str(tmp_path / "m.npz")])
+    assert code == 2 and len(err) < 600 and "more characters)" in err and err.count("\n") == 1
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("command", [["analyze"], ["trace"], ["evaluate", "MODEL"], ["predict", "MODEL"]])
+def test_a_full_standard_output_is_named(tmp_path, command):
+    """Output to a full disk (``/dev/full``): one line naming standard output, exit 2."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    data = tmp_path / "d.csv"
+    np.savetxt(data, np.column_stack([X, X[:, 0] > 0]), delimiter=",", header="a,b,c,label", comments="", fmt="%g")
+    model = tmp_path / "m.npz"
+    subprocess.run(
+        [sys.executable, "-m", "perceptrons", "train", str(data), "-o", str(model)], check=True, capture_output=True
+    )
+    args = [str(model) if a == "MODEL" else a for a in command]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "perceptrons", *args, str(data)], stdout=full, stderr=subprocess.PIPE, text=True
+        )
+    assert done.returncode == 2 and done.stderr == "error: standard output: cannot write: No space left on device\n"
+
+
+UNUSED = [
+    (["train", "D", "--budget", "5"], "--budget: applies only with --model kernel"),
+    (["train", "D", "--averaged"], "--averaged: applies only with --model kernel"),
+    (["train", "D", "--gamma", "2"], "--gamma: applies only with --model kernel and a kernel other than linear"),
+    (["train", "D", "--model", "kernel", "--kernel", "linear", "--gamma", "2"], "--gamma: applies only"),
+    (["train", "D", "--model", "kernel", "--degree", "2"], "--degree: applies only with --model kernel --kernel poly"),
+    (["train", "D", "--model", "kernel", "--coef0", "1"], "--coef0: applies only"),
+    (["train", "D", "--model", "kernel", "--init", "random"], "--init: applies only to the linear models"),
+    (["train", "D", "--max-vectors", "3"], "--max-vectors: applies only with --model voted"),
+    (["train", "D", "--hash-bits", "4"], "--hash-bits: applies only with --stream"),
+    (["train", "D", "--cache", "c.cache"], "--cache: applies only with --stream"),
+    (["train", "D", "--shuffle-buffer", "9"], "--shuffle-buffer: applies only with --stream"),
+    (["train", "S", "--label", "y"], "--label: applies only to CSV, TSV and Parquet data"),
+    (["predict", "M", "D", "--text", "a"], "--text: applies only with --stream"),
+    (["evaluate", "M", "S", "--label", "y"], "--label: applies only to CSV, TSV and Parquet data"),
+    (["trace", "D", "--example", "gormley"], "give a DATA file or --example, not both"),
+    # a seed where nothing is drawn at random: a user believing the run was seeded is misled
+    (["train", "D", "--seed", "3"], "--seed: applies only where something is drawn at random"),
+    (["train", "D", "--model", "kernel", "--budget", "2", "--budget-policy", "oldest", "--seed", "3"], "--seed"),
+    (["train", "D", "--stream", "--seed", "3"], "--seed: applies only"),
+    (["trace", "D", "--seed", "3"], "--seed: applies only with --order shuffle or random-mistake"),
+]
+
+
+@pytest.mark.parametrize(("argv", "expected"), UNUSED, ids=[" ".join(a) for a, _ in UNUSED])
+def test_options_that_would_be_ignored_are_refused(run_cli, tmp_path, argv, expected):
+    """An option given where it has no effect stops the run with one line, rather than being
+    ignored: --gamma on a linear model, --hash-bits without --stream, --label on LIBSVM data..."""
+    (tmp_path / "d.csv").write_text("a,b,label\n0,0,0\n1,1,1\n0,1,0\n")
+    (tmp_path / "d.svm").write_text("0 1:1\n1 2:1\n")
+    code, _, err = run_cli(["train", str(tmp_path / "d.csv"), "-o", str(tmp_path / "m.npz")])
+    assert code == 0, err
+    names = {"D": tmp_path / "d.csv", "S": tmp_path / "d.svm", "M": tmp_path / "m.npz"}
+    args = [str(names.get(a, a)) for a in argv]
+    if argv[0] == "train":
+        args += ["-o", str(tmp_path / "out.npz")]
+    code, _, err = run_cli(args)
+    assert code == 2 and expected in err and "Traceback" not in err
+    assert not (tmp_path / "out.npz").exists()
+
+
+def test_python_dash_m_and_help():
+    done = subprocess.run([sys.executable, "-m", "perceptrons", "--help"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    for name in ("train", "predict", "evaluate", "trace", "demo"):
+        assert name in done.stdout
+
+
+def test_the_program_collects_less_often_and_freezes_at_exit(monkeypatch):
+    # main() as the program (argv None) raises the youngest generation's threshold and freezes
+    # what is left at exit; a caller passing argv keeps its own collector
+    import atexit
+    import gc
+
+    from perceptrons.cli import YOUNG_THRESHOLD, main
+
+    registered = []
+    monkeypatch.setattr(atexit, "register", registered.append)
+    old = gc.get_threshold()
+    try:
+        monkeypatch.setattr(sys, "argv", ["perceptrons", "--version"])
+        with pytest.raises(SystemExit, match="0"):
+            main()
+        assert gc.get_threshold() == (YOUNG_THRESHOLD, *old[1:])
+        assert registered == [gc.freeze]
+    finally:
+        gc.set_threshold(*old)
+    registered.clear()
+    with pytest.raises(SystemExit, match="0"):
+        main(["--version"])
+    assert gc.get_threshold() == old and registered == []
+
+
+def test_help_does_not_import_numba():
+    code = "import sys; from perceptrons.cli import cli; print('numba' in sys.modules, 'sklearn' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["False", "False"]
+
+
+@pytest.mark.slow
+def test_demo_runs_and_writes_figures(run_cli, tmp_path):
+    code, out, err = run_cli(["demo", "--out", str(tmp_path / "fig")])
+    assert code == 0, err
+    assert "breast cancer" in out
+    pngs = sorted(p.name for p in (tmp_path / "fig").iterdir())
+    assert {"separable_2d.png", "pocket_vs_pla.png", "four_runs.png"} <= set(pngs)
+    assert "report.html" in pngs  # the interactive report, beside the figures
+    for p in (tmp_path / "fig").glob("*.png"):
+        assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.slow
+def test_ctrl_c_ends_training_and_writes_nothing(tmp_path):
+    import signal
+    import time
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((5000, 5))
+    y = (X[:, 0] + rng.standard_normal(5000) > 0).astype(int)  # noisy: never converges
+    data = tmp_path / "noisy.npz"
+    np.savez(data, X=X, y=y)
+    out = tmp_path / "m.npz"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "perceptrons", "train", str(data), "-o", str(out), "--epochs", "100000000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(6)
+    assert proc.poll() is None, proc.communicate()
+    # a loaded machine may still be starting the process after 6 s, where an interrupt can be
+    # lost inside an import; Ctrl-C again, as a user would, until it ends (or 60 s pass)
+    try:
+        for _ in range(30):
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=2)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+        stdout, stderr = proc.communicate(timeout=1)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, (stdout, stderr)
+    assert "interrupted; nothing was written" in stderr and "Traceback" not in stderr
+    assert not out.exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["noisy.npz"]
+
+
+def _stderr_of(args, terminal, tmp_path, prelude=""):
+    """A command's standard error, written to a pseudo-terminal or to a file; and whether the
+    process imported ``rich``.  ``prelude``: Python run before the command."""
+    import pty
+
+    code = (
+        prelude + "import sys; from perceptrons.cli import main\n"
+        "try:\n    main(sys.argv[1:])\n"
+        "except SystemExit:\n    pass\n"
+        "print('rich' in sys.modules, end='')"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    if terminal:
+        master, slave = pty.openpty()
+        proc = subprocess.Popen(
+            [sys.executable, "-c", code, *map(str, args)], stdout=subprocess.PIPE, stderr=slave, env=env
+        )
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(master, 1 << 16)
+            except OSError:  # the terminal closes when the process ends
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        out = proc.communicate()[0]
+        os.close(master)
+        return b"".join(chunks).decode(), out.decode()
+    with open(tmp_path / "err", "w+b") as err:
+        out = subprocess.run(
+            [sys.executable, "-c", code, *map(str, args)], stdout=subprocess.PIPE, stderr=err, env=env, check=True
+        ).stdout
+        err.seek(0)
+        return err.read().decode(), out.decode()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("terminal", [True, False])
+def test_progress_bar_only_on_a_terminal(files, tmp_path, terminal):
+    # on a terminal the epochs are drawn with rich; redirected, nothing is written and rich is
+    # not even imported (its import is ~25 ms of a command's start)
+    # (`train` imports rich anyway, through scikit-learn's callbacks; `tag train` does not)
+    conllu = tmp_path / "t.conllu"
+    conllu.write_text("1\tThe\t_\tDET\t_\t_\t_\t_\t_\t_\n2\tdog\t_\tNOUN\t_\t_\t_\t_\t_\t_\n\n" * 20)
+    err, out = _stderr_of(["tag", "train", conllu, "-o", tmp_path / "m.npz", "--epochs", "3"], terminal, tmp_path)
+    assert out.endswith(str(terminal))
+    if terminal:
+        assert "epoch" in err and "sentences wrong" in err and "0:00:0" in err  # the bar's columns
+    else:
+        assert err == ""
+    err, _ = _stderr_of(["train", files["csv"], "-o", tmp_path / "l.npz", "--epochs", "3"], terminal, tmp_path)
+    assert ("mistakes" in err and "0:00:0" in err) if terminal else err == ""
+    assert (tmp_path / "m.npz").exists()
+
+
+@pytest.mark.slow
+def test_progress_bar_where_no_thread_can_be_started(files, tmp_path):
+    """A process at its thread limit (``can't start new thread``) still trains with its bar on a
+    terminal: rich's thread that redraws the bar is not started, and the bar is redrawn at each
+    update instead."""
+    no_threads = (
+        "import threading\n"
+        'def refuse(self):\n    raise RuntimeError("can\'t start new thread")\n'
+        "threading.Thread.start = refuse\n"
+    )
+    conllu = tmp_path / "t.conllu"
+    conllu.write_text("1\tThe\t_\tDET\t_\t_\t_\t_\t_\t_\n2\tdog\t_\tNOUN\t_\t_\t_\t_\t_\t_\n\n" * 20)
+    err, out = _stderr_of(
+        ["tag", "train", conllu, "-o", tmp_path / "m.npz", "--epochs", "3"], True, tmp_path, no_threads
+    )
+    assert "Traceback" not in err and "epoch" in err and "sentences wrong" in err
+    assert (tmp_path / "m.npz").exists()
+    err, _ = _stderr_of(["train", files["csv"], "-o", tmp_path / "l.npz", "--epochs", "3"], True, tmp_path, no_threads)
+    assert "Traceback" not in err and "mistakes" in err
+    assert (tmp_path / "l.npz").exists()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "parquet"])
+def test_predict_reads_rows_whose_label_is_missing(run_cli, files, tmp_path, fmt):
+    # a file to predict often keeps its label column, empty: predict reads it (in memory and
+    # streamed); evaluate and train still refuse it with the row
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    X = files["X"][:6]
+    labels = ["", "NA", " ", "1", "", "nan"]
+    path = tmp_path / f"new.{fmt}"
+    if fmt == "parquet":
+        table = {"a": X[:, 0], "b": X[:, 1], "c": X[:, 2], "label": pa.array([None, None, None, "1", None, None])}
+        pq.write_table(pa.table(table), path)
+    else:
+        sep = "," if fmt == "csv" else "\t"
+        path.write_text(
+            sep.join("abc")
+            + f"{sep}label\n"
+            + "".join(f"{sep.join(map(repr, r.tolist()))}{sep}{t}\n" for r, t in zip(X, labels))
+        )
+    model = tmp_path / "m.npz"
+    assert run_cli(["train", str(files["csv"]), "-o", str(model)])[0] == 0
+    expected = [str(v) for v in load_model(model).predict(X)]
+    for extra in ([], ["--stream"]):
+        code, out, err = run_cli(["predict", str(model), str(path), *extra])
+        assert code == 0 and out.split() == expected, err
+        code, out, err = run_cli(["evaluate", str(model), str(path), *extra])
+        assert code == 2 and err.count("\n") == 1, err
+        assert "label" in err and ("row 1" in err if fmt == "parquet" else "line 2" in err), err
