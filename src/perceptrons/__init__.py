@@ -22,7 +22,7 @@ _PUBLIC = {
 __all__ = sorted(_PUBLIC) + ["__version__"]
 
 # The names as type checkers see them (they read any ``TYPE_CHECKING`` as true); at run time
-# this block is skipped, and ``typing`` is not imported for it.  tests/test_typing.py checks
+# this block is skipped, and ``typing`` is not imported for it.  tests/core/test_typing.py checks
 # that it lists exactly the names of ``_PUBLIC``.
 TYPE_CHECKING = False
 if TYPE_CHECKING:

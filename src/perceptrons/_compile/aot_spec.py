@@ -10,7 +10,7 @@ JIT otherwise.
 A slot is ``<numpy type code>:<ndim>`` for a C-contiguous aligned array of that dtype, which
 the kernel may write, ``...r`` for one it only reads (writable arrays are accepted there too),
 ``int`` for a Python or numpy int64, ``none`` for None, and ``(<slot>)*<n>`` for a tuple of n.
-These are the types the tagger's calls have (``tests/test_aot.py`` checks each against the
+These are the types the tagger's calls have (``tests/compile/test_aot.py`` checks each against the
 JIT's own signature after tagging EWT).
 """
 

@@ -8,7 +8,7 @@ loaded; a model unpickled off a memory map (joblib) holds read-only arrays.  Eac
 was a second specialisation of the same loop: seconds of compilation on a fresh install (5.5 s
 for a tagger's first word beyond ASCII after ASCII ones), and a cache load of up to ~20 ms a
 process after.  So the arrays a loop only reads reach it through :func:`read_only`, and the
-loop has one specialisation per dtype and storage (``tests/test_specialisations.py``).
+loop has one specialisation per dtype and storage (``tests/compile/test_specialisations.py``).
 """
 
 import numpy as np

@@ -10,7 +10,7 @@ of the loop keeps its flags.  The fence emits no instruction.
 
 Before, those helpers were functions of their own, compiled without fastmath and called once a
 row, whose arrays were passed field by field on the stack; inlined and fenced, a CSR epoch of 1M
-Zipf columns measured 1.1x faster (``benchmarks/README.md``, issue 15.1).  ``fenced`` is typed
+Zipf columns measured 1.1x faster (``benchmarks/HISTORY.md``, issue 15.1).  ``fenced`` is typed
 and lowered directly, for the compile-time reason given in :mod:`perceptrons._jit.index`.
 """
 

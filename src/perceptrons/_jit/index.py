@@ -6,7 +6,7 @@ sign and a select of ``j + len(w)``: three or four instructions, unless LLVM can
 ``w[ind[p]]`` pays that twice for every stored value, once for ``p``, once for ``ind[p]``, and
 the gather loops are bound by how many gathers the CPU holds in flight, which is a window of
 instructions.  With the tests gone, a CSR epoch of 1M Zipf columns measured 1.25x faster
-(``benchmarks/README.md``, issue 15.1).
+(``benchmarks/HISTORY.md``, issue 15.1).
 
 The indices are known not to be negative: every CSR input is checked before a compiled loop
 reads it (:mod:`perceptrons._core.data`), and ``indptr`` holds offsets from 0.  The cast is

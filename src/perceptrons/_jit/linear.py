@@ -66,7 +66,7 @@ def visit_ahead(X, t, perm, n_visit, W, dense_k):
     (``dense_k`` None: not compiled in)."""
     # min, not an `if`: a branch around the inlined row loop kept numba's reference counting of
     # the arrays of X (three atomic NRT_incref and three NRT_decref calls a row, 1.2x the time of
-    # a CSR epoch, benchmarks/README.md, issue 15.1).  Asking twice for the last row is harmless.
+    # a CSR epoch, benchmarks/HISTORY.md, issue 15.1).  Asking twice for the last row is harmless.
     prefetch_row(X, visit_row(perm, min(t + SPARSE_AHEAD, n_visit - 1)), W)
     prefetch_visit(X, perm, t, n_visit, dense_k)
 

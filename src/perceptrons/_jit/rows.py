@@ -60,7 +60,7 @@ def prefetch_row(X, i, W):
 SPARSE_AHEAD = 2
 # How far ahead a loop asks for short dense rows.  Rows of 256-1024 bytes only: there an epoch
 # over 400-byte rows measured 1.1-1.2x faster, and over rows of 200 bytes or of 1.6 KB and
-# more slower, where the prefetches cost more than they save (benchmarks/README.md, issue 15.2).
+# more slower, where the prefetches cost more than they save (benchmarks/HISTORY.md, issue 15.2).
 _DENSE_AHEAD_BYTES = 3072
 
 
@@ -143,7 +143,7 @@ def _row_dot_dense(X, i, w):  # pragma: no cover - compile-time only; the JIT ru
 # tests/reference.py computes it, while the loop around keeps its fastmath flags.  Unfenced under
 # re-association, LLVM unrolled the gather loop into vectors assembled from scalar loads (2.5x the
 # instructions, 1.3-1.5x slower on 1M-column Zipf data); called as functions of their own, every
-# row passed the arrays field by field on the stack (benchmarks/README.md, issue 15.1).  Every
+# row passed the arrays field by field on the stack (benchmarks/HISTORY.md, issue 15.1).  Every
 # index goes through `unsigned` (perceptrons._jit.index): no wraparound code in the gathers.
 def _dot_ones(X, i, w):  # pragma: no cover - compiled; row_dot's Python body is the oracle
     # Four independent sums let the gathers w[ind[p]] miss the cache in parallel; a single

@@ -5,7 +5,7 @@ An epoch loop is written once.  Given ``perm=None`` it visits the rows in order,
 ``sums=None`` it keeps no averaging sums, given ``log=None`` it logs nothing, and numba compiles
 that case without the code it does not need.  With the three carried as empty arrays and
 tested on every row, a dense float32 epoch streamed at ~0.70 of the read bandwidth; without
-them, ~0.78 (interleaved A/B, ``benchmarks/README.md``, issue 15.2).  The unused paths cost
+them, ~0.78 (interleaved A/B, ``benchmarks/HISTORY.md``, issue 15.2).  The unused paths cost
 registers, spilled to the stack in the hot loop, and the order test kept the compiler from
 knowing that a row index is not negative.
 

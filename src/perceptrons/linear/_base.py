@@ -48,7 +48,10 @@ if TYPE_CHECKING:
     from typing import TypeVar
 
     from numpy.typing import ArrayLike
-    from scipy.sparse import sparray, spmatrix
+    from scipy.sparse import csr_matrix, sparray, spmatrix
+
+    #: rows as the compiled loops read them (:func:`perceptrons._core.operands.to_operand`)
+    Operand = np.ndarray | tuple[np.ndarray, ...]
 
     _Linear = TypeVar("_Linear", bound="LinearPerceptronBase")
 
@@ -369,7 +372,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         self.converged_ = False
         return self._state
 
-    def epoch(self, Xop, yi: np.ndarray, scale: np.ndarray, perm: np.ndarray | None = None) -> int:
+    def epoch(self, Xop: Operand, yi: np.ndarray, scale: np.ndarray, perm: np.ndarray | None = None) -> int:
         """One epoch's pass over one block of rows, from the current state.
 
         Part of the training protocol (:mod:`perceptrons.linear.trainer`).
@@ -414,7 +417,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         self.n_updates_ += int(mistakes if updates is None else updates)
         self.converged_ = mistakes == 0
 
-    def finish(self, top_feature, state: LinearState | None = None):
+    def finish(self: _Linear, top_feature: Callable[[], float], state: LinearState | None = None) -> _Linear:
         """End a fit: ``coef_`` and ``intercept_`` from the state.
 
         Part of the training protocol (:mod:`perceptrons.linear.trainer`).
@@ -456,7 +459,9 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         """
         return StepParams(bool(self.fit_intercept), float(self.margin), bool(self._averaging), self.order, int(seed))
 
-    def check_data(self, X, y, reset: bool = True, finite: bool = True):
+    def check_data(
+        self, X: ArrayLike | spmatrix | sparray, y: ArrayLike, reset: bool = True, finite: bool = True
+    ) -> tuple[np.ndarray | csr_matrix, np.ndarray]:
         """The checks ``fit`` makes of ``X`` and ``y``, for a caller that trains on them otherwise.
 
         Parameters

@@ -16,6 +16,8 @@ from perceptrons.linear._base import LinearPerceptronBase
 if TYPE_CHECKING:
     from typing import Any, Literal
 
+    from perceptrons.linear._base import Operand
+
 
 class PocketPerceptron(LinearPerceptronBase):
     """Pocket algorithm with ratchet: predicts with the weights of fewest training errors seen.
@@ -135,7 +137,7 @@ class PocketPerceptron(LinearPerceptronBase):
             return K.count_errors_binary(Xop, yi, scale, w, b[0], limit, dense_ahead(Xop))
         return K.count_errors_multiclass(Xop, yi, scale, w, b, limit, dense_ahead(Xop))
 
-    def epoch(self, Xop, yi, scale, perm=None):
+    def epoch(self, Xop: Operand, yi: np.ndarray, scale: np.ndarray, perm: np.ndarray | None = None) -> int:
         """One epoch's pass of Gallant's pocket loop over the rows (see
         :meth:`LinearPerceptronBase.epoch`): the pocket is scored on all of them, so it trains
         on rows in memory only.

@@ -8,7 +8,7 @@ The weight vectors are the one quantity that grows with the dimension (K × (d +
 they are stored every ``stride`` updates (stride 1 while they fit ``W_BUDGET`` numbers).  Between
 two checkpoints the page adds y·z of the logged examples, in order: the very additions
 :func:`~perceptrons.trace_updates` replays, on the same float64 values, so every w_k it shows is
-bit for bit the one computed here (``tests/test_report_browser.py`` checks every step).
+bit for bit the one computed here (``tests/report/test_report_browser.py`` checks every step).
 """
 
 import itertools

@@ -188,7 +188,9 @@ class SequenceDecoder(ParamsMixin):
             raise PerceptronsError(f"tags must be {scores.shape[0]} tags from classes_")
         return self.confidences(np.asarray(scores, dtype=np.float64), eop, offsets, idx.astype(np.int64))
 
-    def confidences(self, scores: np.ndarray, eop, offsets: np.ndarray, tags: np.ndarray) -> np.ndarray:
+    def confidences(
+        self, scores: np.ndarray, eop: tuple[np.ndarray, ...] | None, offsets: np.ndarray, tags: np.ndarray
+    ) -> np.ndarray:
         """The probabilities of the decoded ``tags`` under ``scores``, for a caller that holds the
         operands already (the tagger's word cache); :meth:`confidences_from_scores` checks them.
 
@@ -265,7 +267,7 @@ class SequenceDecoder(ParamsMixin):
 
         Scoring a token reads one weight row per feature, so half the bytes is most of the
         decoding time saved.  Rounding the averaged weights to 24 bits changed no tag of EWT
-        test when measured (``tests/test_tagger.py`` checks a sample).
+        test when measured (``tests/structured/test_tagger.py`` checks a sample).
 
         Returns
         -------

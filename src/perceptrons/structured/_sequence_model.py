@@ -9,6 +9,7 @@ the parameters and the references.
 
 from __future__ import annotations
 
+import copy
 import time
 from numbers import Integral
 from typing import TYPE_CHECKING
@@ -367,6 +368,19 @@ class SequenceModel(SequenceDecoder):
         (X, y)
         """
         return self._check_Xy(X, y, reset=True)
+
+    def for_workers(self) -> SequenceModel:
+        """A copy without the running state, that makes :meth:`operands` as this model does
+        (classes, widths, the emission weights' type): what a worker that reads its own files
+        needs, a few hundred bytes instead of the weights.
+
+        Returns
+        -------
+        SequenceModel
+        """
+        m = copy.copy(self)
+        m._state = None
+        return m
 
     def begin_epochs(
         self,

@@ -394,7 +394,7 @@ def _reference(tags):
     return reference
 
 
-def token_accuracy(tags, predicted):
+def token_accuracy(tags: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) -> float:
     """The share of tokens whose predicted tag (``predicted``, one list a sentence) is the gold
     one (``tags``, the same).
     """

@@ -14,7 +14,7 @@ feature dictionary, tag dictionary counts, weights), and reads the files several
    visit counter from the chunk before; an epoch without mistakes or ``max_epochs`` ends it.
 
 Every step counts what :meth:`Tagger.fit` counts, in the same order, so with ``shuffle=False`` the
-two give the same features, tag dictionary and weights (``tests/test_tagger_stream.py``).  The
+two give the same features, tag dictionary and weights (``tests/structured/test_tagger_stream.py``).  The
 sentences are visited in file order: a global shuffle needs every sentence at hand.
 
 Each epoch parses the CoNLL-U text again and rebuilds the chunks' matrices: that costs little

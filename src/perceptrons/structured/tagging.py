@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
     from typing import Literal
 
+    from numpy.typing import ArrayLike
+
 
 class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
     """Part-of-speech tagger: feature templates + :class:`SequencePerceptron`.
@@ -99,7 +101,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
 
     The defaults were chosen on the EWT development set; the experiments behind them (templates,
     tag dictionary, second order, Brown clusters, and what did not help) are in
-    ``benchmarks/README.md``, "Tagger: how the defaults were chosen".  After training, features
+    ``benchmarks/HISTORY.md``, "Tagger: how the defaults were chosen".  After training, features
     whose weights stayed zero (about half) are dropped from the model: they cannot change a score.
 
     A fitted tagger may be shared by threads: its cache of the words it has met grows under a
@@ -261,7 +263,11 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
             who = "a streamed fit" if how == "stream" else "distributed training"
             raise PerceptronsError(f"{who} has no development set to stop early on: pass patience=None")
 
-    def learn_features(self, sentences, tags=None) -> dict:
+    def learn_features(
+        self,
+        sentences: Sequence[Sequence[str]] | Iterable[Sequence[tuple[str, str]]] | Corpus,
+        tags: Sequence[Sequence[str]] | None = None,
+    ) -> dict:
         """Feature maps and tag dictionary from the training sentences (or a Corpus), as
         :meth:`fit` learns them.
 
@@ -296,7 +302,9 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
         forced = tagdict.forced_types(self.tagdict_, corpus.tok, corpus.types)
         return {"X": X, "y": corpus.y, "lengths": lengths, "X_edge": X_edge, "forced": forced}
 
-    def learn_features_from(self, read, column: str = "upos") -> tuple[np.ndarray, int]:
+    def learn_features_from(
+        self, read: Callable[..., Iterable[tuple[list, list]]], column: str = "upos"
+    ) -> tuple[np.ndarray, int]:
         """Feature maps and tag dictionary from two passes over ``read(check)``'s chunks, as
         :meth:`fit` learns them from the same sentences
         (:func:`perceptrons.structured.tagger_stream.passes`).
@@ -327,7 +335,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
         )
         return tags, n_tokens
 
-    def featurize(self, words, tags) -> dict:
+    def featurize(self, words: Sequence[Sequence[str]], tags: Sequence[Sequence[str]]) -> dict:
         """A block of tagged sentences featurised with the fitted maps.
 
         Parameters
@@ -345,7 +353,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
         y = np.array([t for s in tags for t in s])
         return {"X": X, "y": y, "lengths": lengths, "X_edge": X_edge, "forced": tagdict.forced(self.tagdict_, words)}
 
-    def begin(self, classes, n_tokens: int | None = None) -> SequenceState:
+    def begin(self, classes: ArrayLike, n_tokens: int | None = None) -> SequenceState:
         """Make ``model_`` and start it from zero weights (:meth:`SequenceModel.begin`), for the
         learned features; ``model_`` is then trained through its protocol.
 
