@@ -108,3 +108,22 @@ def validate_data(estimator, X="no_validation", y="no_validation", **kwargs):
     # inf - inf, a RuntimeWarning for valid input (it then checks value by value)
     with np.errstate(over="ignore", invalid="ignore"):
         return sklearn_validate_data(estimator, X, y, **kwargs)
+
+
+def check_warm_width(X, n_features, owner):
+    """Refuse a warm fit on another number of columns than ``n_features``, before X is converted
+    or anything fitted changes (validate_data would say it too, but as a plain ValueError)."""
+    shape = getattr(X, "shape", None)
+    if shape is not None:
+        d = shape[1] if len(shape) == 2 else None
+    else:  # a list of rows: the first row's length; ragged rows are validate_data's to refuse
+        try:
+            d = len(X[0])
+        except (TypeError, IndexError, KeyError):
+            d = None
+    if d is not None and d != n_features:
+        raise PerceptronsError(
+            f"warm_start can only be used where X has the same number of features as in the "
+            f"previous call to fit: X has {d} features, but {owner} was fitted "
+            f"with n_features_in_={n_features}; set warm_start=False to start afresh"
+        )

@@ -22,12 +22,11 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from perceptrons._core.data import validate_data
+from perceptrons._core.data import check_warm_width, validate_data
 from perceptrons._core.errors import PerceptronsError
-from perceptrons._core.finite import assert_finite, finite_scores, largest_magnitude, overflow_error, underflow_error
+from perceptrons._core.finite import assert_finite, finite_scores, underflow_error
 from perceptrons._core.labels import check_classes, check_same_classes, encode_labels, fit_labels, sample_scale
-from perceptrons._core.memory import check_allocation
-from perceptrons._core.operands import is_binary, operand_values, to_operand, weight_dtype
+from perceptrons._core.operands import is_binary, to_operand, weight_dtype
 from perceptrons._core.params import (
     CALLBACK,
     RANDOM_STATE,
@@ -38,10 +37,17 @@ from perceptrons._core.params import (
     seed_of,
     validate_params,
 )
-from perceptrons._core.visits import MAX_VISITS, check_visit_room
+from perceptrons._core.visits import check_visit_room
 from perceptrons._jit import linear as K
-from perceptrons.io.model_state import FLOATS
-from perceptrons.linear.trainer import LinearState, StepParams, run_epoch
+from perceptrons.linear import _model_file as model_file
+from perceptrons.linear.trainer import (
+    LinearState,
+    StepParams,
+    nonfinite_score_error,
+    overflow_in_training,
+    run_epoch,
+    top_of,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -54,28 +60,6 @@ if TYPE_CHECKING:
     Operand = np.ndarray | tuple[np.ndarray, ...]
 
     _Linear = TypeVar("_Linear", bound="LinearPerceptronBase")
-
-
-def _overflow_error(what, top):
-    """``what`` is not finite although the row it came from is: an overflow, unless X holds
-    NaN/inf elsewhere (``top``, its largest ``|x|``, is not finite: a cold fit finds those only
-    when it scores their row)."""
-    if not np.isfinite(top):
-        return PerceptronsError("Input X contains NaN or infinity; expected finite values")
-    return overflow_error(what, top)
-
-
-def _nonfinite_score_error(Xop, row):
-    """The compiled loops stop at the first row whose score is not finite: NaN/inf in that row, or
-    finite features so large that the score (or the weights) overflowed."""
-    if not np.isfinite(operand_values(Xop, row)).all():
-        return PerceptronsError(f"Input X contains NaN or infinity (row {row}); expected finite values")
-    return _overflow_error(f"score of row {row}", largest_magnitude(operand_values(Xop)))
-
-
-def _top_of(Xop):
-    """The largest ``|x|`` of ``Xop``'s rows, as a callable (a pass over them, made only when needed)."""
-    return lambda: largest_magnitude(operand_values(Xop))
 
 
 class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
@@ -134,7 +118,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         check_param(callback, "callback", CALLBACK, type(self).__name__)
         warm = self.warm_start and getattr(self, "_state", None) is not None
         if warm:
-            self._check_warm_features(X)
+            check_warm_width(X, self.n_features_in_, type(self).__name__)
         # A cold fit needs no separate pass to find NaN/inf: its first epoch scores every row and
         # stops at the first non-finite score before any update (see _jit.linear).  A warm fit
         # keeps n_features_in_ (reset=False): its columns must be those of the previous fit.
@@ -160,7 +144,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         self._reset_history()
         self._start_fit(X, Xop, yi, scale)
         self._train(Xop, yi, scale, self.max_epochs, rng, callback, online=False)
-        self.finish(_top_of(Xop))
+        self.finish(top_of(Xop))
         if not self.converged_ and not self._stopped_by_callback and self.n_epochs_ >= self.max_epochs:
             warnings.warn(
                 f"{type(self).__name__} made {self.mistakes_per_epoch_[-1]} mistakes in its last "
@@ -227,7 +211,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         self._widen_unless_exact(Xop, scale)
         self._start_fit(X, Xop, yi, scale)
         self._train(Xop, yi, scale, 1, self._rng, None, online=True)
-        self.finish(_top_of(Xop))
+        self.finish(top_of(Xop))
         return self
 
     def decision_function(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
@@ -284,7 +268,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
                 perm = rng.permutation(n) if self.order == "shuffle" else None  # None: in order
                 mistakes = updates = self.epoch(Xop, yi, scale, perm)
             if mistakes < 0:
-                raise _nonfinite_score_error(Xop, -1 - int(mistakes))
+                raise nonfinite_score_error(Xop, -1 - int(mistakes))
             self._after_epoch(Xop, yi, scale)
             self.end_epoch(mistakes, updates)
             if callback is not None and callback(epoch, int(mistakes), time.perf_counter() - start) is False:
@@ -512,7 +496,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         feature of the training rows is ``top_feature()``)."""
         if not (np.isfinite(self.coef_).all() and np.isfinite(self.intercept_).all()):
             self.converged_ = False
-            raise _overflow_error("the weights (coef_)", top_feature())
+            raise overflow_in_training("the weights (coef_)", top_feature())
         self._check_features_kept(top_feature)
 
     def _check_features_kept(self, top_feature):
@@ -529,23 +513,9 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ state
     def _init_state(self, d, rng, dtype=np.float64):
-        k = len(self.classes_)
-        binary = k == 2
-        shape = (d,) if binary else (d, k)
-        nb = 1 if binary else k
-        check_allocation(
-            # w, then coef_ (float64) at the end of the fit, and the averaging sum u
-            d * (1 if binary else k) * (np.dtype(dtype).itemsize + 8 + (8 if self._averaging else 0)),
-            f"the weights of {d:,} features" + ("" if binary else f" for {k:,} classes"),
-            "the largest feature index sets their number: renumber the features, or hash them into fewer columns",
+        self._state = LinearState.start(
+            d, len(self.classes_), dtype, self._averaging, self.fit_intercept, rng if self.init == "random" else None
         )
-        if self.init == "random":
-            w = rng.random(shape).astype(dtype)
-            b = rng.random(nb) if self.fit_intercept else np.zeros(nb)
-        else:
-            w, b = np.zeros(shape, dtype=dtype), np.zeros(nb)
-        avg_shape = shape if self._averaging else ((0,) if binary else (0, k))
-        self._state = LinearState(w, b, np.zeros(avg_shape), np.zeros(nb), np.zeros(1, dtype=np.int64))
 
     def _widen_unless_exact(self, Xop, scale):
         """float64 weights from here on, unless float32 ones stay exact or were asked for.
@@ -598,24 +568,6 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             raise PerceptronsError("X is empty: 0 samples")
         return X, y
 
-    def _check_warm_features(self, X):
-        """Refuse a warm fit on another number of columns before X is converted or anything
-        fitted changes (validate_data would say it too, but as a plain ValueError)."""
-        shape = getattr(X, "shape", None)
-        if shape is not None:
-            d = shape[1] if len(shape) == 2 else None
-        else:  # a list of rows: the first row's length; ragged rows are validate_data's to refuse
-            try:
-                d = len(X[0])
-            except (TypeError, IndexError, KeyError):
-                d = None
-        if d is not None and d != self.n_features_in_:
-            raise PerceptronsError(
-                f"warm_start can only be used where X has the same number of features as in the "
-                f"previous call to fit: X has {d} features, but {type(self).__name__} was fitted "
-                f"with n_features_in_={self.n_features_in_}; set warm_start=False to start afresh"
-            )
-
     def _check_X(self, X):
         return validate_data(
             self,
@@ -636,50 +588,13 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
     def _to_state(self):
         """(metadata, arrays) for the model file: plain numbers and arrays, never objects."""
         check_is_fitted(self)
-        s = self._state
-        meta = {
-            "n_features_in": int(self.n_features_in_),
-            "n_updates": int(self.n_updates_),
-            "n_epochs": int(self.n_epochs_),
-            "converged": bool(self.converged_),
-            "mistakes_per_epoch": [int(m) for m in self.mistakes_per_epoch_],
-            "binary": bool(s.binary),
-        }
-        arrays = {
-            "classes": self.classes_,
-            "coef": self.coef_,
-            "intercept": self.intercept_,
-            **{f"state_{k}": v for k, v in s._asdict().items()},
-        }
-        return meta, arrays
+        return model_file.to_state(self, self._state)
 
     def _from_state(self, st):
         """Restore from a :class:`~perceptrons.io.model_state.ModelState`: every field is
         checked (type, dtype, shape against the others, finiteness) before it is kept."""
-        d = st.int("n_features_in", lo=1, hi=2**31 - 1)
-        self.n_epochs_ = st.int("n_epochs", hi=MAX_VISITS)
-        self.mistakes_per_epoch_ = st.list("mistakes_per_epoch", "int", length=self.n_epochs_)
-        self.n_updates_ = st.int("n_updates", hi=MAX_VISITS)
-        self.converged_ = st.bool("converged")
-        binary = st.bool("binary")
-        self.classes_ = st.labels("classes")
-        k = self.classes_.shape[0]
-        st.require(binary == (k == 2), "binary", f"says {binary} for {k} classes")
-        if isinstance(self.class_weight, dict):
-            known = set(self.classes_.tolist())
-            st.require(all(c in known for c in self.class_weight), "classes", "class_weight names a class not in it")
-        st.alloc("n_features_in", d * k * (4 if self._averaging else 3))
-        shape, nb = ((d,), 1) if binary else ((d, k), k)
-        s = LinearState(
-            w=st.array("state_w", FLOATS, shape),
-            b=st.array("state_b", ("float64",), (nb,)),
-            u=st.array("state_u", ("float64",), shape if self._averaging else (0,) + shape[1:]),
-            ub=st.array("state_ub", ("float64",), (nb,)),
-            count=st.array("state_count", ("int64",), (1,), lo=0, hi=MAX_VISITS + 1),
-        )
-        self.coef_ = st.array("coef", FLOATS, (1 if binary else k, d))
-        self.intercept_ = st.array("intercept", FLOATS, (nb,))
-        self.n_features_in_ = d
-        self._state = s
+        fitted, self._state = model_file.from_state(st, self._averaging, self.class_weight)
+        for name, value in fitted.items():
+            setattr(self, name, value)
         self._rng = np.random.default_rng(seed_of(self.random_state))
         return self

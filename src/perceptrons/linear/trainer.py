@@ -33,8 +33,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.finite import largest_magnitude, overflow_error
+from perceptrons._core.memory import check_allocation
+from perceptrons._core.operands import operand_values
+from perceptrons._core.visits import MAX_VISITS
 from perceptrons._jit import linear as K
 from perceptrons._jit.rows import dense_ahead
+from perceptrons.io.model_state import FLOATS
 
 
 class LinearState(NamedTuple):
@@ -71,9 +77,68 @@ class LinearState(NamedTuple):
         """
         return LinearState(*(a if a.flags.writeable else a.copy() for a in self))
 
+    @classmethod
+    def start(cls, d, k, dtype, averaging, fit_intercept, rng=None):
+        """The state a fit starts from, for ``d`` features and ``k`` classes: zero weights, or
+        uniform in [0, 1) drawn from ``rng`` (the bias too, when it is fitted).
+        """
+        binary = k == 2
+        shape, nb = ((d,), 1) if binary else ((d, k), k)
+        check_allocation(
+            # w, then coef_ (float64) at the end of the fit, and the averaging sum u
+            d * (1 if binary else k) * (np.dtype(dtype).itemsize + 8 + (8 if averaging else 0)),
+            f"the weights of {d:,} features" + ("" if binary else f" for {k:,} classes"),
+            "the largest feature index sets their number: renumber the features, or hash them into fewer columns",
+        )
+        if rng is not None:
+            w = rng.random(shape).astype(dtype)
+            b = rng.random(nb) if fit_intercept else np.zeros(nb)
+        else:
+            w, b = np.zeros(shape, dtype=dtype), np.zeros(nb)
+        avg_shape = shape if averaging else (0,) + shape[1:]
+        return cls(w, b, np.zeros(avg_shape), np.zeros(nb), np.zeros(1, dtype=np.int64))
+
+    @classmethod
+    def read(cls, st, d, k, binary, averaging):
+        """The state of a model file (a :class:`~perceptrons.io.model_state.ModelState`), every
+        array checked against its dtype and shape (``d`` features, ``k`` classes).
+        """
+        shape, nb = ((d,), 1) if binary else ((d, k), k)
+        return cls(
+            w=st.array("state_w", FLOATS, shape),
+            b=st.array("state_b", ("float64",), (nb,)),
+            u=st.array("state_u", ("float64",), shape if averaging else (0,) + shape[1:]),
+            ub=st.array("state_ub", ("float64",), (nb,)),
+            count=st.array("state_count", ("int64",), (1,), lo=0, hi=MAX_VISITS + 1),
+        )
+
     def widened(self):
         """The state with float32 arrays made float64 (the values are unchanged)."""
         return LinearState(*(a.astype(np.float64) if a.dtype == np.float32 else a for a in self))
+
+
+def overflow_in_training(what, top):
+    """``what`` is not finite although the row it came from is: an overflow, unless X holds
+    NaN/inf elsewhere (``top``, its largest ``|x|``, is not finite: a cold fit finds those only
+    when it scores their row).
+    """
+    if not np.isfinite(top):
+        return PerceptronsError("Input X contains NaN or infinity; expected finite values")
+    return overflow_error(what, top)
+
+
+def nonfinite_score_error(Xop, row):
+    """The compiled loops stop at the first row whose score is not finite: NaN/inf in that row, or
+    finite features so large that the score (or the weights) overflowed.
+    """
+    if not np.isfinite(operand_values(Xop, row)).all():
+        return PerceptronsError(f"Input X contains NaN or infinity (row {row}); expected finite values")
+    return overflow_in_training(f"score of row {row}", largest_magnitude(operand_values(Xop)))
+
+
+def top_of(Xop):
+    """The largest ``|x|`` of ``Xop``'s rows, as a callable (a pass over them, made only when needed)."""
+    return lambda: largest_magnitude(operand_values(Xop))
 
 
 class StepParams(NamedTuple):
