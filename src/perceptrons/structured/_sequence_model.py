@@ -17,10 +17,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
-from perceptrons._core.finite import overflow_error
 from perceptrons._core.labels import sorted_labels
 from perceptrons._core.memory import check_allocation
-from perceptrons._core.operands import is_binary, operand_values, to_operand
+from perceptrons._core.operands import is_binary, to_operand
 from perceptrons._core.params import (
     CALLBACK,
     RANDOM_STATE,
@@ -303,14 +302,10 @@ class SequenceModel(SequenceDecoder):
             Tokens of the block with a wrong tag.
         """
         if getattr(self, "_state", None) is None:
-            raise PerceptronsError("call begin_epochs before fit_block")
+            raise PerceptronsError("call begin before epoch (or begin_epochs before fit_block)")
         if perm is None:
             perm = np.arange(block.offsets.shape[0] - 1, dtype=np.int64)
-        mistakes, wrong = run_pass(self.averaged, self.decoder, self._state, block, perm)
-        if mistakes < 0:  # the loop stopped at a sequence whose scores overflowed
-            values = operand_values(block.op)
-            raise overflow_error(f"the emission scores of sequence {-1 - mistakes}", float(np.abs(values).max()))
-        return mistakes, wrong
+        return run_pass(self.averaged, self.decoder, self._state, block, perm)
 
     def end_epoch(self, mistakes: int, token_mistakes: int, mixed: dict[str, np.ndarray] | None = None) -> bool:
         """Close an epoch of :meth:`epoch` calls: record it and compute the final weights.

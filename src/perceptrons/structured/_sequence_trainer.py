@@ -12,6 +12,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from perceptrons._core.finite import overflow_error
+from perceptrons._core.operands import operand_values
 from perceptrons.structured._operands import check_tables, none_if_empty
 from perceptrons.structured.decoders import decoder_code
 
@@ -107,8 +109,12 @@ def run_pass(averaged, decoder, state, block, perm):
     Returns
     -------
     (mistakes, wrong) : (int, int)
-        Sequences with a wrong tag and wrong tokens; ``mistakes`` < 0 is ``−1 − i`` for sequence
-        ``i`` whose scores overflowed.
+        Sequences with a wrong tag and wrong tokens.
+
+    Raises
+    ------
+    PerceptronsError
+        A sequence's scores overflowed (the loop stops there).
     """
     from perceptrons._jit import structured as K
 
@@ -137,6 +143,9 @@ def run_pass(averaged, decoder, state, block, perm):
         averaged,
         decoder_code(decoder),
     )
+    if mistakes < 0:  # the loop stopped at a sequence whose scores overflowed
+        values = operand_values(block.op)
+        raise overflow_error(f"the emission scores of sequence {-1 - mistakes}", float(np.abs(values).max()))
     return int(mistakes), int(wrong)
 
 

@@ -10,7 +10,7 @@ feature dictionary, tag dictionary counts, weights), and reads the files several
 2. pass 2: the feature values of every token, counted per template — a conjunction's key is
    v₁·V + v₂, so this needs pass 1's final V — then ``min_count`` applied;
 3. the epochs: each chunk is featurised with the fitted maps and trained on with
-   :meth:`SequencePerceptron.fit_block`, which continues the weights, their running sums and the
+   the sequence model's ``epoch`` (its training protocol), which continues the weights, their running sums and the
    visit counter from the chunk before; an epoch without mistakes or ``max_epochs`` ends it.
 
 Every step counts what :meth:`Tagger.fit` counts, in the same order, so with ``shuffle=False`` the
