@@ -138,9 +138,25 @@ class PocketPerceptron(LinearPerceptronBase):
         return K.count_errors_multiclass(Xop, yi, scale, w, b, limit, dense_ahead(Xop))
 
     def epoch(self, Xop: Operand, yi: np.ndarray, scale: np.ndarray, perm: np.ndarray | None = None) -> int:
-        """One epoch's pass of Gallant's pocket loop over the rows (see
-        :meth:`LinearPerceptronBase.epoch`): the pocket is scored on all of them, so it trains
-        on rows in memory only.
+        """One epoch's pass of Gallant's pocket loop over the rows, from the current state: the
+        training protocol's ``epoch`` (:mod:`perceptrons.linear.trainer`).  The pocket is scored
+        on all the rows, so it trains on rows in memory only.
+
+        Parameters
+        ----------
+        Xop : ndarray or tuple of ndarray
+            The rows as a compiled loop reads them (:func:`perceptrons._core.operands.to_operand`).
+        yi : ndarray of shape (n_rows,), int64
+            Class indices into ``classes_``.
+        scale : ndarray of shape (n_rows,), float64
+            Each row's update scale (sample weight × class weight; 0 skips the row).
+        perm : ndarray of shape (m,), int64, optional
+            The rows to visit, in order; None visits them all in order.
+
+        Returns
+        -------
+        int
+            The pass's mistakes, or ``−1 − i`` when row ``i``'s score is not finite.
         """
         s, p = self._state, self._pocket
         loop = pocket_epoch_binary if s.binary else pocket_epoch_multiclass
