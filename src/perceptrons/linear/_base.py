@@ -1,12 +1,10 @@
 """The machinery the linear estimators share: validation, labels, the training protocol, state.
 
-Every way of training goes through the protocol of :mod:`perceptrons.linear.trainer`
-(``check_training``, ``begin``, ``epoch``, ``end_epoch``, ``finish``), ``fit`` and
-``partial_fit`` included.  A concrete estimator is a small subclass that names its parameters
-and, where it differs from the plain PLA, overrides one part: ``_averaging`` (keep the lazy sum
-of iterates), ``_log_updates`` (record every update for the voted perceptron), ``epoch`` (a
-different compiled loop, as the pocket algorithm needs) or ``_finalize`` (turn the running
-state into ``coef_``).
+Every way of training, ``fit`` and ``partial_fit`` included, goes through the protocol of
+:mod:`perceptrons.linear.trainer`.  A concrete estimator names its parameters and, where it
+differs from the plain PLA, overrides one part: ``_averaging`` (the lazy sum of iterates),
+``_log_updates`` (every update logged, for the voted perceptron), ``_loop`` (another compiled
+loop, as the pocket's) or ``_finalize`` (the running state into ``coef_``).
 """
 
 from __future__ import annotations
@@ -378,12 +376,14 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             The pass's mistakes, or ``−1 − i`` when row ``i``'s score is not finite.
         """
         log = self._log_buffer(yi.shape[0] if perm is None else perm.shape[0])
-        mistakes, n_log = run_epoch(
-            self.fit_intercept, self.margin, self._averaging, self._state, Xop, yi, scale, perm, log
-        )
+        mistakes, n_log = self._loop(Xop, yi, scale, perm, log)
         if n_log:
             self._record_updates(log[:n_log], Xop, yi, scale)
         return mistakes
+
+    def _loop(self, Xop, yi, scale, perm, log):
+        """The compiled epoch loop of this variant: (mistakes, rows logged)."""
+        return run_epoch(self.fit_intercept, self.margin, self._averaging, self._state, Xop, yi, scale, perm, log)
 
     def end_epoch(self, mistakes: int, updates: int | None = None) -> None:
         """The book-keeping of one finished epoch: its mistakes and updates (``updates`` None: one

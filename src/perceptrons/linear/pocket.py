@@ -16,8 +16,6 @@ from perceptrons.linear._base import LinearPerceptronBase
 if TYPE_CHECKING:
     from typing import Any, Literal
 
-    from perceptrons.linear._base import Operand
-
 
 class PocketPerceptron(LinearPerceptronBase):
     """Pocket algorithm with ratchet: predicts with the weights of fewest training errors seen.
@@ -137,27 +135,9 @@ class PocketPerceptron(LinearPerceptronBase):
             return K.count_errors_binary(Xop, yi, scale, w, b[0], limit, dense_ahead(Xop))
         return K.count_errors_multiclass(Xop, yi, scale, w, b, limit, dense_ahead(Xop))
 
-    def epoch(self, Xop: Operand, yi: np.ndarray, scale: np.ndarray, perm: np.ndarray | None = None) -> int:
-        """One epoch's pass of Gallant's pocket loop over the rows, from the current state: the
-        training protocol's ``epoch`` (:mod:`perceptrons.linear.trainer`).  The pocket is scored
-        on all the rows, so it trains on rows in memory only.
-
-        Parameters
-        ----------
-        Xop : ndarray or tuple of ndarray
-            The rows as a compiled loop reads them (:func:`perceptrons._core.operands.to_operand`).
-        yi : ndarray of shape (n_rows,), int64
-            Class indices into ``classes_``.
-        scale : ndarray of shape (n_rows,), float64
-            Each row's update scale (sample weight × class weight; 0 skips the row).
-        perm : ndarray of shape (m,), int64, optional
-            The rows to visit, in order; None visits them all in order.
-
-        Returns
-        -------
-        int
-            The pass's mistakes, or ``−1 − i`` when row ``i``'s score is not finite.
-        """
+    def _loop(self, Xop, yi, scale, perm, log):
+        # Gallant's pocket loop; the pocket is scored on all the rows, so it trains on rows in
+        # memory only (``_needs_every_row``), and it logs nothing
         s, p = self._state, self._pocket
         loop = pocket_epoch_binary if s.binary else pocket_epoch_multiclass
         before = int(p["run"][3])
@@ -178,7 +158,7 @@ class PocketPerceptron(LinearPerceptronBase):
             dense_ahead(Xop),
         )
         self.pocket_updates_ += int(p["run"][3]) - before
-        return int(mistakes)
+        return int(mistakes), 0
 
     def _random_mistake_step(self, Xop, yi, scale, buf, r):
         m, updated = super()._random_mistake_step(Xop, yi, scale, buf, r)
