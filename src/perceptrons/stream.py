@@ -9,8 +9,9 @@ visit counter and the averaging sums carry over from block to block, so with the
 order a streamed fit gives the weights of the in-memory fit **exactly**.
 
 Row order: the file's (``order="cyclic"``), or with ``shuffle_buffer=N`` (or
-``order="shuffle"``, N = 100,000 by default) each run of N rows is shuffled by a seeded
-permutation — a local shuffle, not a global one: a row never moves past the buffer it is read in.
+``order="shuffle"``, N = 100,000 by default) the rows are taken in consecutive runs of exactly N
+(rows 1–N, N+1–2N, …, the last run shorter) and each run is visited in a seeded random order — a
+local shuffle, not a global one: a row never leaves its run, and N = 1 keeps the file's order.
 
 Examples
 --------
@@ -35,7 +36,7 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.finite import largest_magnitude
-from perceptrons._core.labels import sample_scale
+from perceptrons._core.labels import check_known, sample_scale
 from perceptrons._core.operands import operand_values
 from perceptrons._core.params import CALLBACK, PATH, Interval, Kind, check_param, seed_of, warn_not_converged
 from perceptrons.io.blocks import join
@@ -218,7 +219,10 @@ def evaluate(estimator, source):
     n = correct = 0
     tally = WeightedHits()
     for block, pred in predict_blocks(estimator, src):
-        hits = pred == labels_as_classes(block.y, classes, f"{block.path}, data rows from {block.line}")
+        where = f"{block.path}, data rows from {block.line}"
+        y = labels_as_classes(block.y, classes, where)
+        check_known(y, classes, where)  # as every evaluation does
+        hits = pred == y
         correct += int(np.count_nonzero(hits))
         n += block.n_rows
         tally.add(hits, block.weight)
@@ -267,8 +271,11 @@ def _classes(src, table):
 
 
 def _ordered(blocks, buffer, rng):
-    """``(block, perm)`` pairs: blocks in order with no permutation (cyclic), or runs of
-    ``buffer`` rows joined into one block and visited in a seeded random order.
+    """``(block, perm)`` pairs: blocks in order with no permutation (cyclic), or the rows in
+    consecutive runs of exactly ``buffer`` rows (the last run may be shorter), each run visited
+    in a seeded random order and no row moved out of its run.  So ``buffer=1`` keeps the file's
+    order, whatever the size of the blocks a reader yields, and a run may span blocks (they
+    are joined) or a block hold many runs (each permuted in place).
     """
     if not buffer:
         for block in blocks:
@@ -280,11 +287,24 @@ def _ordered(blocks, buffer, rng):
         n += block.n_rows
         if n >= buffer:
             joined = join(pending)
-            yield joined, rng.permutation(joined.n_rows).astype(np.int64)
-            pending, n = [], 0
+            whole = n - n % buffer  # the rows of complete runs; the rest waits for the next block
+            yield joined.rows(0, whole), _run_permutation(whole, buffer, rng)
+            pending = [joined.rows(whole, n)] if whole < n else []
+            n -= whole
     if pending:
         joined = join(pending)
-        yield joined, rng.permutation(joined.n_rows).astype(np.int64)
+        yield joined, _run_permutation(n, n, rng)
+
+
+def _run_permutation(n, run, rng):
+    """A permutation of ``range(n)`` (n a multiple of ``run``) that shuffles each run of ``run``
+    consecutive rows within itself.
+    """
+    if run == 1:
+        return np.arange(n, dtype=np.int64)
+    runs = n // run
+    within = np.argsort(rng.random((runs, run)), axis=1, kind="stable")
+    return (within + np.arange(0, n, run, dtype=np.int64)[:, None]).ravel().astype(np.int64)
 
 
 def _features(block, d):

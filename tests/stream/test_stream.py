@@ -680,3 +680,39 @@ def test_an_edited_cache_is_rebuilt_not_trusted(tmp_path, fmt, hash_bits, change
     np.testing.assert_array_equal(again.coef_, fresh.coef_)
     np.testing.assert_array_equal(again.classes_, fresh.classes_)
     assert cache.read_bytes() == good  # rebuilt as it was written
+
+
+def _visit_order(tmp_path, n_rows, buffer, block_bytes, seed=0):
+    """The order in which a streamed fit visits the rows: each row is its own feature, so the
+    visit order is the order the weights' coordinates are first touched (one epoch, PLA, every
+    row a mistake at its first visit since every other coordinate is 0)."""
+    from perceptrons.io.sources import Source
+    from perceptrons.stream import _ordered
+
+    path = tmp_path / f"o{n_rows}.svm"
+    path.write_text("".join(f"{1 if i % 2 else -1} {i + 1}:1\n" for i in range(n_rows)))
+    src = Source(path, block_bytes=block_bytes)
+    rng = np.random.default_rng(seed)
+    order = []
+    for block, perm in _ordered(src.blocks(), buffer, rng):
+        rows = np.arange(block.n_rows) if perm is None else perm
+        order.extend((block.indices[block.indptr[rows]]).tolist())
+    return order
+
+
+@pytest.mark.parametrize("buffer", [1, 7, 64, 1000, 5000])
+@pytest.mark.parametrize("block_bytes", [64, 4096])
+def test_shuffle_buffer_shuffles_runs_of_exactly_n_rows(tmp_path, buffer, block_bytes):
+    """--shuffle-buffer N: rows in runs of exactly N, each a permutation of its own rows, whatever
+    the size of the reader's blocks (N = 1 keeps the file's order; N past the file shuffles it
+    all).  Before, N below a block's size shuffled whole blocks."""
+    n = 3000
+    order = _visit_order(tmp_path, n, buffer, block_bytes)
+    assert sorted(order) == list(range(n))
+    for start in range(0, n, buffer):
+        run = order[start : start + buffer]
+        assert sorted(run) == list(range(start, min(start + buffer, n))), (start, run[:10])
+    if buffer == 1:
+        assert order == list(range(n))
+    else:
+        assert order != list(range(n))  # shuffled (3000 rows: an identity draw has no chance)

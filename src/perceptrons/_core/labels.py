@@ -17,6 +17,32 @@ def check_same_classes(classes, fitted):
         raise PerceptronsError(f"classes {given.tolist()} differ from the classes of the first call {fitted.tolist()}")
 
 
+def check_known(y, classes, where):
+    """Refuse labels of ``y`` that are not among a fitted model's ``classes``: an accuracy
+    against them would count errors the model could never avoid.  Every evaluation, in memory
+    or streamed, keeps this one rule.
+
+    Parameters
+    ----------
+    y : ndarray
+        Labels in the type of ``classes``.
+    classes : ndarray
+        The model's sorted classes.
+    where : str
+        The data, as the message names it ("test.csv", "d.svm, data rows from 1").
+
+    Raises
+    ------
+    PerceptronsError
+    """
+    unknown = sorted(set(np.asarray(y).tolist()) - set(classes.tolist()))
+    if unknown:
+        shown = ", ".join(map(str, classes.tolist()[:10])) + (
+            f", … ({len(classes)} in all)" if len(classes) > 10 else ""
+        )
+        raise PerceptronsError(f"{where}: labels {unknown[:5]} were not seen in training (model classes {shown})")
+
+
 def encode_labels(y, classes):
     """Map labels to indices into ``classes`` (sorted); unknown labels are an error."""
     y = np.asarray(y)

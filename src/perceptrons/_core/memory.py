@@ -6,6 +6,8 @@ is killed (SIGKILL, no message) once a loop has touched enough of it.  So sizes 
 input, such as the width a feature index implies, are checked first.
 """
 
+import numpy as np
+
 from perceptrons._core.errors import PerceptronsError
 
 
@@ -42,3 +44,50 @@ def check_allocation(n_bytes, what, hint=""):
             f"{what} need {n_bytes / 2**30:,.1f} GiB, more than this machine has available "
             f"({avail / 2**30:,.1f} GiB){'; ' + hint if hint else ''}"
         )
+
+
+def densify(X, name="X", *, copies=1, max_values=None, why="", hint=""):
+    """Sparse ``X`` as a C-contiguous dense array, its size checked before it is allocated.
+
+    A sparse matrix of a few bytes can stand for a dense one of gigabytes (one feature index of
+    3·10⁷ in a LIBSVM file), so every densification goes through here: the rows × columns ×
+    itemsize it would allocate, times the ``copies`` its caller makes of them, is refused when it
+    passes ``max_values`` (the caller's own limit) or the machine's available memory.
+
+    Parameters
+    ----------
+    X : array-like or scipy sparse matrix
+        Dense input is returned as it is.
+    name : str
+        The data's name in the message ("X", "w.svm").
+    copies : int
+        Dense arrays of X's size the caller holds at once (X, an augmented copy, a scaled one).
+    max_values : int, optional
+        The caller's own limit on rows × columns (the report embeds every value).
+    why : str
+        Why the caller needs dense rows, named in the message ("the report embeds every value").
+    hint : str
+        What the user can do, appended to the message.
+
+    Returns
+    -------
+    ndarray or the input
+
+    Raises
+    ------
+    PerceptronsError
+        Before any allocation.
+    """
+    import scipy.sparse as sp  # only sparse input reaches this; dense callers stay light
+
+    if not sp.issparse(X):
+        return X
+    n, d = (int(s) for s in X.shape)
+    values = n * d
+    what = f"the {n:,} × {d:,} dense values of {name}" + (f" ({why})" if why else "")
+    if max_values is not None and values > max_values:
+        raise PerceptronsError(
+            f"{what} are {values:,}, more than the {max_values:,} this takes{'; ' + hint if hint else ''}"
+        )
+    check_allocation(values * X.dtype.itemsize * copies, what + (f", {copies} copies," if copies > 1 else ""), hint)
+    return np.ascontiguousarray(X.toarray())

@@ -44,16 +44,13 @@ def load_classifier(path):
 
 
 def check_known_labels(data, y, classes, hint=None):
-    """Refuse labels of ``data`` that are not among the model's ``classes``: an accuracy against
-    them would be counted as errors the model could never avoid."""
-    unknown = sorted(set(y.tolist()) - set(classes.tolist()))
-    if unknown:
-        shown = ", ".join(map(str, classes.tolist()[:10])) + (
-            f", … ({len(classes)} in all)" if len(classes) > 10 else ""
-        )
-        raise click.BadParameter(
-            f"{data}: labels {unknown[:5]} were not seen in training (model classes {shown})", param_hint=hint
-        )
+    """:func:`~perceptrons._core.labels.check_known` as a CLI error naming its option (``hint``)."""
+    from perceptrons._core.labels import check_known
+
+    try:
+        check_known(y, classes, data)
+    except PerceptronsError as exc:
+        raise click.BadParameter(str(exc), param_hint=hint) from None
 
 
 def check_label_text(labels, what, field=False):

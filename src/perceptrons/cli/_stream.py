@@ -16,6 +16,8 @@ from perceptrons.cli._naming import note_path
 from perceptrons.cli._options import BoundedInt
 
 HASH_BITS = BoundedInt(1, 31)
+#: the shortest time a rate is shown over
+MIN_RATE_SECONDS = 0.1
 SHUFFLE_BUFFER = BoundedInt(1, 2**40)
 
 STREAM_OPTIONS = (
@@ -100,23 +102,27 @@ def _fit(estimator, src, cache_path, shuffle_buffer, check):
         task = bar.add_task(
             f"parse {total_bytes / 1e6:,.0f} MB", total=None if gz else total_bytes, rows=0, rate="", mistakes=""
         )
-        state = {"t0": None, "rows": 0, "epoch": 0}
+        state = {"t0": None, "rows": 0, "epoch": 0, "r0": 0, "b0": 0}
 
         def progress(phase, rows, epoch, text_bytes):
             import time
 
             now = time.perf_counter()
             if state["t0"] is None or epoch != state["epoch"]:
-                state.update(t0=now, epoch=epoch)
+                # the clock starts at the first report of a pass, which comes after its first
+                # block: the rates count the rows since then, not that block's over no time
+                state.update(t0=now, epoch=epoch, r0=rows, b0=text_bytes)
                 if phase == "train":
                     bar.reset(task, description=f"epoch {epoch}/{estimator.max_epochs}", total=state["rows"])
-            seconds = max(now - state["t0"], 1e-9)
+            seconds = now - state["t0"]
+            measured = seconds >= MIN_RATE_SECONDS
+            row_rate = f"{(rows - state['r0']) / seconds:,.0f} rows/s" if measured else ""
             if phase == "parse":
                 state["rows"] = rows
-                rate = f"{rows / seconds:,.0f} rows/s  {text_bytes / seconds / 1e6:,.0f} MB/s"
-                bar.update(task, completed=text_bytes, rows=rows, rate=rate)
+                byte_rate = f"  {(text_bytes - state['b0']) / seconds / 1e6:,.0f} MB/s" if measured else ""
+                bar.update(task, completed=text_bytes, rows=rows, rate=row_rate + byte_rate)
             else:
-                bar.update(task, completed=rows, rows=rows, rate=f"{rows / seconds:,.0f} rows/s")
+                bar.update(task, completed=rows, rows=rows, rate=row_rate)
             check()
 
         def on_epoch(epoch, mistakes, elapsed):

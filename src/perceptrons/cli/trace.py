@@ -40,13 +40,14 @@ def command(data, example, label, fmt, epochs, order, seed, no_intercept):
     elif data is None:
         raise click.BadParameter("give a DATA file or --example gormley", param_hint="DATA")
     else:
+        from perceptrons._core.memory import densify
         from perceptrons.cli._common import check_label_text
         from perceptrons.io.readers import read_data
 
         X, y = read_data(data, label=label, fmt=fmt)
         check_label_text(y, f"{data}: label")  # printed as it is: a control character would reach the terminal
-        if hasattr(X, "toarray"):
-            X = X.toarray()
+        # the trace replays dense rows; the estimator holds a second copy as its operand
+        X = densify(X, str(data), copies=2, why="the trace prints dense vectors")
     # the updates are printed as they are replayed: a long run never holds them all
     est, updates = trace_updates(
         X, y, fit_intercept=not no_intercept, max_epochs=epochs, order=order, random_state=seed, lazy=True

@@ -382,8 +382,9 @@ def _train_stream(data, output, model_name, label, fmt, test_path, cache_path, h
     with interrupt_between_epochs() as check:
         stopped_early, scores = _stream.train(estimator, src, output, cache_path, shuffle_buffer, check, finish)
     save_model(estimator, output, info={"label_column": label})
-    files = f"{len(src.paths)} file{'s' if len(src.paths) > 1 else ''}"
-    _outcome(cls, output, f"{src.spec} ({files}), {estimator.n_features_in_} features", estimator, stopped_early)
+    files = f"{src.spec} ({len(src.paths)} file{'s' if len(src.paths) > 1 else ''})"
+    files = "standard input" if src.spec == "-" else files
+    _outcome(cls, output, f"{files}, {estimator.n_features_in_} features", estimator, stopped_early)
     for line in [f"last epoch {estimator.mistakes_per_epoch_[-1]} mistakes", *scores]:
         click.echo(line)
 

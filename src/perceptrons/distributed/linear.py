@@ -206,7 +206,9 @@ def _from_arrays(client, estimator, X, y, sample_weight, S):
 
 
 def _file_makers(X, S, options):
-
+    specs = [X.spec] if isinstance(X, Source) else [X] if isinstance(X, (str, os.PathLike)) else list(X)
+    if any(os.fspath(spec) == "-" for spec in specs):
+        raise PerceptronsError("-: the workers read their shards from files; standard input cannot be shared out")
     if isinstance(X, Source):
         paths, opts = [os.path.abspath(p) for p in X.paths], X.options()
     else:

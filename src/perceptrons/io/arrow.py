@@ -1,7 +1,8 @@
 """CSV/TSV and Parquet read in batches through pyarrow, as blocks of rows.
 
-Memory is bounded by one batch: ``pyarrow.csv.open_csv`` parses a block of the file at a time
-on its own threads, ``pyarrow.parquet.ParquetFile.iter_batches`` decodes a batch at a time.
+Memory is bounded by one batch: a CSV file is read a run of lines at a time and each run parsed
+by ``pyarrow.csv.read_csv``; ``pyarrow.parquet.ParquetFile.iter_batches`` decodes a batch at a
+time.
 
 Columns become features in one of three ways, decided by the first batch's schema:
 
@@ -20,10 +21,13 @@ Labels are read as text and typed as the in-memory reader types them
 (:func:`perceptrons.io.labels.typed_labels`) once all are known.
 """
 
+import itertools
+
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.blocks import Block
+from perceptrons.io.chunks import line_chunks
 from perceptrons.io.csv_errors import RAGGED, csv_error, not_utf8
 from perceptrons.io.delimited import check_header
 from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label, typed_labels
@@ -46,38 +50,64 @@ _NULLS = ["", "#N/A", "#N/A N/A", "#NA", "N/A", "NA", "NULL", "n/a", "null"]
 def delimited_blocks(
     path, *, label=None, delimiter=",", hash_bits=None, text=None, block_bytes=1 << 24, require_labels=True
 ):
-    """Blocks of a CSV/TSV file with a header line, read by ``pyarrow.csv.open_csv``."""
-    _pyarrow()
-    import pyarrow as pa
-    import pyarrow.types as pt
+    """Blocks of a CSV/TSV file with a header line: runs of about ``block_bytes`` of complete
+    lines (plain or gzip, :func:`~perceptrons.io.chunks.line_chunks`), each parsed by
+    ``pyarrow.csv.read_csv``.
 
-    reader = _open_csv(path, delimiter, block_bytes)
-    names = _names(path, reader)
+    The file is read a run at a time, by this reader, not by ``pyarrow.csv.open_csv``: that
+    one reads ahead of its consumer on its I/O threads, so its memory grows with the file
+    while a fit consumes the blocks more slowly than they are parsed.
+    """
+    _pyarrow()
+    chunks = _chunks(path, block_bytes)
+    first = next(chunks, None)
+    if first is None:
+        raise PerceptronsError(f"{path}: not CSV with a header (the file is empty)")
+    names = _names(path, first, delimiter)
     check_header(f"{path}, line 1", names, label)
     col = _label_column(path, names, label)
-    # the label is read as text, so that its classes stay exact; reopen with that type fixed
-    types = {names[col]: pa.string()}
-    # and columns of whole numbers or true/false as float64: pyarrow's integer parser also reads
-    # hexadecimal (0x10) and its boolean one true/false, which the in-memory reader refuses
-    for j, field in enumerate(reader.schema):
-        if j != col and names.count(field.name) == 1 and (pt.is_integer(field.type) or pt.is_boolean(field.type)):
-            types[field.name] = pa.float64()
-    reader = _open_csv(path, delimiter, block_bytes, names, types)
-    batches = _csv_batches(path, reader, delimiter)
+    # the label is read as text, so that its classes stay exact; the first run's types are then
+    # fixed for the whole file
+    types = _column_types(path, names, col, _parse(path, first, delimiter, names, None, {names[col]: "string"}))
+    batches = _csv_batches(path, itertools.chain([first], chunks), delimiter, names, types)
     yield from _batches(path, batches, names, col, hash_bits, text, first_row_line=2, require_labels=require_labels)
 
 
-def _open_csv(path, delimiter, block_bytes, names=None, column_types=None):
-    """``pyarrow.csv.open_csv``, which parses the first block: its errors name the file (and,
-    once the header is known, the line).
+def _chunks(path, block_bytes):
+    """The file's runs of complete lines, as bytes (the reader's buffer is reused)."""
+    for buf, n, _ in line_chunks(path, max(int(block_bytes), 1 << 16)):
+        yield buf[:n].tobytes()
+
+
+def _column_types(path, names, col, table):
+    """The types every run is parsed with: the label as text; columns of whole numbers or
+    true/false as float64 (pyarrow's integer parser also reads hexadecimal (0x10) and its
+    boolean one true/false, which the in-memory reader refuses); the rest as the first run
+    has them.  A name two columns share keeps pyarrow's inference (types are given by name).
+    """
+    import pyarrow as pa
+    import pyarrow.types as pt
+
+    types = {names[col]: pa.string()}
+    for j, field in enumerate(table.schema):
+        if j == col or names.count(field.name) != 1:
+            continue
+        numeric = pt.is_integer(field.type) or pt.is_boolean(field.type)
+        types[field.name] = pa.float64() if numeric else field.type
+    return types
+
+
+def _parse(path, data, delimiter, names, column_names, column_types):
+    """One run of lines as a pyarrow Table: with the header (the first run, ``column_names``
+    None) or without it; pyarrow's errors name the file and, once found, the line.
     """
     import pyarrow as pa
     import pyarrow.csv as pc
 
     try:
-        return pc.open_csv(
-            path,
-            read_options=pc.ReadOptions(block_size=max(int(block_bytes), 1 << 16)),
+        return pc.read_csv(
+            pa.py_buffer(data),
+            read_options=pc.ReadOptions(use_threads=False, column_names=column_names),
             parse_options=pc.ParseOptions(delimiter=delimiter),
             convert_options=pc.ConvertOptions(column_types=column_types, strings_can_be_null=False, null_values=_NULLS),
         )
@@ -88,27 +118,20 @@ def _open_csv(path, delimiter, block_bytes, names=None, column_types=None):
         raise csv_error(path, names, reason, delimiter) from None
 
 
-def _names(path, reader):
-    """The header's column names (pyarrow decodes them only when asked)."""
+def _names(path, first, delimiter):
+    """The header's column names: the first line of the first run, parsed alone."""
+    header = first.split(b"\n", 1)[0] + b"\n"
     try:
-        return reader.schema.names
+        return _parse(path, header, delimiter, None, None, None).column_names
     except UnicodeDecodeError:
         raise not_utf8(path) or PerceptronsError(f"{path}, line 1: the header is not UTF-8 text") from None
 
 
-def _csv_batches(path, reader, delimiter):
-    import pyarrow as pa
-
-    while True:
-        try:
-            batch = reader.read_next_batch()
-        except StopIteration:
-            return
-        except pa.ArrowInvalid as exc:
-            raise csv_error(path, reader.schema.names, _first_line(exc), delimiter) from None
-        except OSError as exc:  # a gzip stream that ends early
-            raise PerceptronsError(f"{path}: cannot read: {_first_line(exc)}") from None
-        yield batch
+def _csv_batches(path, runs, delimiter, names, types):
+    """The record batches of each run: the first with its header, the rest named by it."""
+    for k, data in enumerate(runs):
+        table = _parse(path, data, delimiter, names, None if k == 0 else names, types)
+        yield from table.to_batches()
 
 
 def parquet_blocks(path, *, label=None, hash_bits=None, text=None, block_bytes=1 << 24, require_labels=True, **_):
@@ -118,7 +141,9 @@ def parquet_blocks(path, *, label=None, hash_bits=None, text=None, block_bytes=1
     import pyarrow.parquet as pq
 
     try:
-        pf = pq.ParquetFile(path)
+        # no pre-buffering: it reads every row group's column chunks ahead, so memory would
+        # grow with the file; a buffered stream reads each page as it is decoded
+        pf = pq.ParquetFile(path, pre_buffer=False, buffer_size=1 << 20)
         names = pf.schema_arrow.names
     except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:  # names are decoded as read
         raise PerceptronsError(f"{path}: not a Parquet file ({_first_line(exc)})") from None
@@ -132,7 +157,7 @@ def _parquet_batches(path, pf, rows):
     """``ParquetFile.iter_batches``, whose errors (a corrupt page, a bad compressed block) name the file."""
     import pyarrow as pa
 
-    batches = pf.iter_batches(batch_size=rows)
+    batches = pf.iter_batches(batch_size=rows, use_threads=False)  # threads decode row groups ahead
     while True:
         try:
             batch = next(batches)
@@ -346,10 +371,10 @@ def _hashed(path, columns, feature_names, y, hash_bits, text, done, first_row_li
     X = parts[0] if len(parts) == 1 else sp.csr_matrix(sum(parts[1:], parts[0]))
     X.sum_duplicates()
     X.sort_indices()
-    return _csr_block(path, y, X.indptr, X.indices, X.data, done, first_row_line)
+    return _csr_block(path, y, X.indptr, X.indices, X.data, done, first_row_line, width=width)
 
 
-def _csr_block(path, y, indptr, indices, data, done, first_row_line):
+def _csr_block(path, y, indptr, indices, data, done, first_row_line, width=0):
     with np.errstate(over="ignore"):
         data = np.asarray(data, dtype=np.float32)
     if not np.isfinite(data).all():  # a finite float64 beyond float32's range, or a sum of two
@@ -366,6 +391,7 @@ def _csr_block(path, y, indptr, indices, data, done, first_row_line):
         data=None if np.all(data == 1.0) else data,
         path=path,
         line=first_row_line + done if first_row_line else done + 1,
+        width=width,
     )
 
 

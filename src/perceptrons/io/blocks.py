@@ -11,7 +11,9 @@ the streaming fit, prediction and the distributed trainer consume them.  A block
 ``y`` holds the labels as read (float64 numbers, or strings), ``weight`` optional per-row
 importances.  ``path`` and ``line`` (the 1-based line of the first row) let a later check name
 the row it refuses; ``end``, when the reader knows it (LIBSVM, VW), is the offset in the
-(decompressed) text just past the block, for a progress display.
+(decompressed) text just past the block, for a progress display.  ``width``, for CSR rows
+whose columns are hashes, is the hash space (2**hash_bits): a model trained on them must be
+that wide, so that a name never seen in training still lands in one of its columns.
 """
 
 from dataclasses import dataclass
@@ -34,6 +36,7 @@ class Block:
     path: str = ""
     line: int = 1
     end: int = 0
+    width: int = 0
 
     @property
     def n_rows(self):
@@ -47,10 +50,12 @@ class Block:
 
     @property
     def n_features(self):
-        """Columns this block needs: d for dense rows, the largest index + 1 for CSR (0 if empty)."""
+        """Columns this block needs: d for dense rows; for CSR the hash space when the columns
+        are hashes (``width``), else the largest index + 1 (0 if empty).
+        """
         if self.X is not None:
             return int(self.X.shape[1])
-        return int(self.indices.max()) + 1 if self.indices.size else 0
+        return max(self.width, int(self.indices.max()) + 1 if self.indices.size else 0)
 
     def operand(self):
         """The arrays a ``_jit`` loop reads: ``X``, ``(indices, indptr)`` or ``(data, indices,
@@ -61,6 +66,22 @@ class Block:
         if self.data is None:
             return (read_only(self.indices), read_only(self.indptr))
         return (read_only(self.data), read_only(self.indices), read_only(self.indptr))
+
+    def rows(self, start, stop):
+        """Rows ``start .. stop - 1`` as a Block (views of this one's arrays where they can be)."""
+        weight = None if self.weight is None else self.weight[start:stop]
+        where = {"path": self.path, "line": self.line + start, "width": self.width}
+        if self.X is not None:
+            return Block(y=self.y[start:stop], X=self.X[start:stop], weight=weight, **where)
+        lo, hi = int(self.indptr[start]), int(self.indptr[stop])
+        return Block(
+            y=self.y[start:stop],
+            indptr=self.indptr[start : stop + 1] - lo,
+            indices=self.indices[lo:hi],
+            data=None if self.data is None else self.data[lo:hi],
+            weight=weight,
+            **where,
+        )
 
     def csr(self, n_features):
         """The rows as a scipy CSR matrix of width ``n_features`` (values 1.0 when binary)."""
@@ -106,6 +127,7 @@ def join(blocks):
         weight=weight,
         path=first.path,
         line=first.line,
+        width=max(b.width for b in blocks),
     )
 
 

@@ -54,7 +54,7 @@ def csv_error(path, names, reason, delimiter):
         expected, got = int(ragged[1]), int(ragged[2])
         where = _first_row(path, delimiter, lambda row: len(row) == got)
         return PerceptronsError(f"{where or path}: {got} fields, expected {expected} as in the header")
-    found = re.search(r"column #(\d+): CSV conversion error to (\w+): invalid value '(.*)'$", reason)
+    found = re.search(r"column #(\d+): (?:Row #\d+: )?CSV conversion error to (\w+): invalid value '(.*)'$", reason)
     if found is None:
         return PerceptronsError(f"{path}: {reason}; expected the column types of the first rows")
     k, kind, value = int(found[1]), found[2], found[3]

@@ -11,8 +11,8 @@ from importlib import import_module
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.memory import available_bytes
 from perceptrons._core.params import check_path
-from perceptrons.io.atomic import CHUNK, cleanup_on_signals, signals_deferred
-from perceptrons.io.lines import MAX_LINE_BYTES, line_too_long
+from perceptrons.io.atomic import cleanup_on_signals, signals_deferred
+from perceptrons.io.spool import copy_bounded
 
 FORMATS = ("csv", "tsv", "libsvm", "npz", "vw", "parquet")
 _BY_EXTENSION = {
@@ -172,25 +172,17 @@ def _read_spooled(name, path, label, fmt, n_features, return_label_name, require
 
 
 def _spool(name, src, dst, fmt, tmp):
-    """Copy ``src`` to ``dst``, refusing an input that cannot end well: more bytes than the
-    memory or the disk holds, or (text) a first line longer than any reader takes (``/dev/zero``
-    would be copied until the disk is full).
+    """Copy ``src`` to ``dst``, refusing more bytes than the memory or the disk holds (the
+    arrays read from it must fit in memory).
     """
     import shutil
 
     limits = [available_bytes(), shutil.disk_usage(os.path.dirname(tmp)).free]
-    limit = min(x for x in limits if x is not None)
-    text = fmt in _MEMORY_PER_BYTE
-    copied, newline = 0, False
-    while chunk := src.read(CHUNK):
-        if text and not newline:
-            newline = b"\n" in chunk or (copied == 0 and chunk[:2] == b"\x1f\x8b")  # gzip: lines come inflated
-            if not newline and copied + len(chunk) > MAX_LINE_BYTES:
-                raise line_too_long(f"{name}:1")
-        copied += len(chunk)
-        if copied > limit:
-            raise PerceptronsError(
-                f"{name}: more than {limit / 1e9:.1f} GB, more than this machine can hold in memory or on disk; "
-                "give a regular file and use --stream"
-            )
-        dst.write(chunk)
+    copy_bounded(
+        name,
+        src,
+        dst,
+        text=fmt in _MEMORY_PER_BYTE,
+        limit=min(x for x in limits if x is not None),
+        hint="more than this machine can hold in memory or on disk; give a regular file and use --stream",
+    )

@@ -16,14 +16,19 @@ parquet    ``.parquet .pq``                       ``pyarrow.parquet.ParquetFile.
 =========  =====================================  ===========================================
 """
 
+import contextlib
+import dataclasses
+import functools
 import glob
 import os
+import time
 from numbers import Integral
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import Interval, check_param, check_path
 from perceptrons.io import arrow
 from perceptrons.io.readers import guess_format
+from perceptrons.io.spool import Spool
 from perceptrons.io.vw import DEFAULT_HASH_BITS, check_hash_bits
 
 STREAM_FORMATS = ("libsvm", "vw", "csv", "tsv", "parquet")
@@ -37,7 +42,8 @@ def stream_format(path):
 
 
 def shard_paths(spec):
-    """The files ``spec`` names, in order: one file, every visible file of a directory, or a glob.
+    """The files ``spec`` names, in order: one file, every visible file of a directory, a glob,
+    or ``["-"]`` for standard input.
 
     Raises
     ------
@@ -45,6 +51,8 @@ def shard_paths(spec):
         When nothing matches, or a directory holds no file.
     """
     spec = os.fspath(spec)
+    if spec == "-":  # standard input, which a Source copies once (a file named "-" is ./-)
+        return ["-"]
     if os.path.isdir(spec):
         paths = sorted(
             os.path.join(spec, n)
@@ -68,14 +76,29 @@ def shard_paths(spec):
     return [spec]
 
 
+def _stdin_spool(fmt):
+    """Standard input copied to an unlinked file (:class:`~perceptrons.io.spool.Spool`): a
+    streamed fit reads its source once into the epoch cache, but reads it again to rebuild a
+    damaged cache, to find the line of an error, and to see the first block's columns.
+    """
+    if fmt is None:
+        raise PerceptronsError(
+            f"-: standard input has no file extension to tell its format; give --format (one of {', '.join(STREAM_FORMATS)})"
+        )
+    if fmt not in STREAM_FORMATS:
+        raise PerceptronsError(f"--format must be one of {list(STREAM_FORMATS)} to stream; got {fmt!r}")
+    return Spool(text=fmt != "parquet")
+
+
 class Source:
     r"""Rows of one or more files of one format, read block by block and in order.
 
     Parameters
     ----------
     spec : str or path-like
-        A file, a directory (its visible files, sorted by name) or a glob pattern
-        (``"data/part-*.svm"``, sorted by name).
+        A file, a directory (its visible files, sorted by name), a glob pattern
+        (``"data/part-*.svm"``, sorted by name), or ``"-"``: standard input, copied once to an
+        unlinked temporary file (``fmt`` must then be given).
     fmt : {"libsvm", "vw", "csv", "tsv", "parquet"}, optional
         By default chosen from the first file's extension.
     label : str, optional
@@ -110,7 +133,12 @@ class Source:
     ):
         self.spec = check_path(spec, "spec", "Source")
         check_param(block_bytes, "block_bytes", (Interval(Integral, 1, None),), "Source")
-        self.paths = shard_paths(self.spec)
+        self._stdin = None
+        if self.spec == "-":
+            self._stdin = _stdin_spool(fmt)
+            self.paths = [self._stdin.path]
+        else:
+            self.paths = shard_paths(self.spec)
         self.fmt = fmt or stream_format(self.paths[0])
         if self.fmt not in STREAM_FORMATS:
             where = f"{self.paths[0]}: " if fmt is None else ""
@@ -149,12 +177,23 @@ class Source:
                 "examples (require_labels=False), which only predictions can use"
             )
 
-    @property
+    @functools.cached_property
     def hashed_width(self):
-        """2**hash_bits when this source hashes feature names, else None (the width is found by reading)."""
+        """2**hash_bits when this source hashes feature names, else None (the width is found by reading).
+
+        A CSV or Parquet source hashes when a feature column holds text, which its first block
+        tells: so that a model is as wide as the hash space, not only as the hashes its training
+        rows happened to reach, and a value never seen in training still has a column.
+        """
         if self.fmt == "vw" or self.text is not None:
             return 2 ** (self.hash_bits or DEFAULT_HASH_BITS)
-        return 2**self.hash_bits if self.hash_bits is not None else None
+        if self.hash_bits is not None:
+            return 2**self.hash_bits
+        if self.fmt in ("libsvm", "vw"):
+            return None
+        with contextlib.closing(self.blocks()) as blocks:
+            first = next(blocks, None)
+        return first.width or None if first is not None else None
 
     def options(self):
         """What, besides the files, decides the rows read (part of the epoch cache's fingerprint).
@@ -163,14 +202,29 @@ class Source:
         -------
         dict
         """
-        return {"fmt": self.fmt, "label": self.label, "hash_bits": self.hash_bits, "text": self.text}
+        options = {"fmt": self.fmt, "label": self.label, "hash_bits": self.hash_bits, "text": self.text}
+        if self._stdin is not None:  # another run's standard input is other data: never the same cache
+            options["stdin"] = id(self._stdin) ^ os.getpid() ^ time.time_ns()
+        return options
 
     def blocks(self):
         """Yield the rows of every file in order, as :class:`~perceptrons.io.blocks.Block` s."""
+        if self._stdin is not None:
+            yield from self._stdin_blocks()
+            return
         for path in self.paths:
             if not os.path.isfile(path):  # a shard removed since the pattern was expanded
                 raise PerceptronsError(f"{path}: no such file (a shard of {self.spec})")
             yield from self._file_blocks(path)
+
+    def _stdin_blocks(self):
+        """The blocks of standard input's copy, named ``-`` in their rows and in every message."""
+        copy = self._stdin.path
+        try:
+            for block in self._file_blocks(copy):
+                yield dataclasses.replace(block, path="-")
+        except PerceptronsError as exc:
+            raise PerceptronsError(str(exc).replace(copy, "-")) from None
 
     def _file_blocks(self, path):
         if self.fmt == "libsvm":

@@ -120,7 +120,7 @@ def _blocks(path, bits, chunk, require_labels):
         # a UTF-8 byte-order mark (Windows editors write one) is no part of the first label
         block, lines = _parse(buf[skip:], end - skip, bits, path, offset + skip, line, require_labels)
         if block is not None:
-            yield dataclasses.replace(block, end=offset + end)
+            yield dataclasses.replace(block, end=offset + end, width=1 << bits)
         line += lines
 
 

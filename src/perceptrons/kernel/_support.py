@@ -10,11 +10,10 @@ stream of calls makes exactly the mistakes of one epoch over the concatenated st
 from typing import NamedTuple
 
 import numpy as np
-import scipy.sparse as sp
 
 from perceptrons._core.averaging import mean_of_iterates
 from perceptrons._core.errors import PerceptronsError
-from perceptrons._core.memory import check_allocation
+from perceptrons._core.memory import densify
 from perceptrons._core.visits import MAX_VISITS
 from perceptrons.io.model_state import FLOATS
 from perceptrons.kernel._train import DualState
@@ -24,12 +23,8 @@ from perceptrons.kernel.kernels import USES_GAMMA
 def dense(X):
     # Kernel values are dense whatever the input, and the BLAS product X·Xᵀ wants dense rows;
     # sparse input (LIBSVM files) is densified once here.
-    if not sp.issparse(X):
-        return X
-    check_allocation(
-        X.shape[0] * X.shape[1] * X.dtype.itemsize, f"the {X.shape[0]:,} dense rows of X ({X.shape[1]:,} columns)"
-    )
-    return np.ascontiguousarray(X.toarray())
+    # the support rows kept in the model can be every row: a second dense copy
+    return densify(X, copies=2, why="kernel values are dense")
 
 
 def extensible(est):

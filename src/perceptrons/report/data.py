@@ -10,6 +10,7 @@ import numpy as np
 from perceptrons import __version__
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.labels import check_classes
+from perceptrons._core.memory import densify
 from perceptrons._core.params import Interval, Kind, Options, check_bool, check_param
 
 if TYPE_CHECKING:
@@ -125,8 +126,7 @@ def report_data(
 
 def _check_data(X, y):
     """X as a finite float64 (n, d) array of at most MAX_VALUES values, y with two classes."""
-    if hasattr(X, "toarray"):
-        X = X.toarray()
+    X = densify(X, why="the report embeds every value", max_values=MAX_VALUES, hint="report on a sample of the rows")
     try:
         X = np.asarray(X, dtype=np.float64)
     except (TypeError, ValueError) as exc:

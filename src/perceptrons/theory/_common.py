@@ -14,7 +14,7 @@ from perceptrons._core.data import check_sparse_indices
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.finite import largest_magnitude
 from perceptrons._core.labels import check_classes
-from perceptrons._core.memory import check_allocation
+from perceptrons._core.memory import densify
 from perceptrons._core.params import Interval, Kind, Options, check_param
 
 #: the theory functions' budgets and sizes: a positive int (scikit-learn's words, via check_param)
@@ -35,10 +35,9 @@ def check_X(X, name="X"):
     """A finite 2-D float64 array (sparse input is densified: the theory solvers are dense)."""
     if sp.issparse(X):
         check_sparse_indices(X, name)
-        check_allocation(
-            X.shape[0] * X.shape[1] * 8, f"the {X.shape[0]:,} dense rows of {name} ({X.shape[1]:,} columns)"
-        )
-        X = X.toarray()  # the solvers here are dense
+        # the solvers here are dense; beside X they hold its augmented rows (x, 1) and a scaled
+        # copy for the radius, so three dense copies are counted
+        X = densify(X.astype(np.float64), name, copies=3, why="the theory's solvers are dense")
     try:
         X = np.asarray(X)
         if X.dtype.kind == "c":  # a cast would drop the imaginary parts with a mere warning

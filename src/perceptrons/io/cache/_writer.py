@@ -235,8 +235,10 @@ class CacheWriter:
             raise PerceptronsError("epoch cache: indptr must start at 0, never decrease, and end at len(indices)")
         if nnz and (indices.min() < 0 or indices.max() > _INT32_MAX - 1):
             raise PerceptronsError(f"epoch cache: a column index outside [0, {_INT32_MAX})")
-        if self._hint is None and nnz:
-            self._n_features = max(self._n_features, int(indices.max()) + 1)
+        if type(block.width) is not int or not 0 <= block.width <= _INT32_MAX:
+            raise PerceptronsError(f"epoch cache: a block's width must be an int in [0, {_INT32_MAX}]")
+        if self._hint is None:  # a hashed block is as wide as its hash space (Block.width)
+            self._n_features = max(self._n_features, int(indices.max()) + 1 if nnz else 0, int(block.width))
         elif nnz and indices.max() >= self._n_features:
             raise PerceptronsError(f"epoch cache: a column index beyond n_features_hint={self._hint}")
         flags, sections = _CSR, []
