@@ -124,8 +124,8 @@ def test_refusals_say_why(tmp_path):
         stream.fit(Perceptron(class_weight="balanced"), path)
     with pytest.raises(PerceptronsError, match="The 'shuffle_buffer' parameter of stream.fit must be None or an int"):
         stream.fit(Perceptron(), path, shuffle_buffer=0)
-    for bits in (0, 32, -1, "x"):
-        with pytest.raises(PerceptronsError, match=r"--hash-bits must be an integer in \[1, 31\]"):
+    for bits in (0, 29, 31, 32, -1, "x"):
+        with pytest.raises(PerceptronsError, match=r"--hash-bits must be an integer in \[1, 28\]"):
             Source(path, hash_bits=bits)
 
 

@@ -13,6 +13,16 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError, shown
 
+#: worker processes a local cluster may start, a core: more only contend for it (and 10**30 of
+#: them filled the memory before any start)
+WORKERS_PER_CORE = 8
+
+
+def max_workers():
+    """The most local worker processes a fit may start: :data:`WORKERS_PER_CORE` a core (the
+    ``--workers`` option's bound, and ``n_workers``'s)."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
 
 class Interval:
     """Numbers of one kind (``Integral`` or ``Real``) in a closed/open range.

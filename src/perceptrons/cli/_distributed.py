@@ -5,10 +5,11 @@ import contextlib
 
 import click
 
+from perceptrons._core.params import max_workers
 from perceptrons.cli._common import progress_bar
 from perceptrons.cli._options import BoundedInt
 
-WORKERS = BoundedInt(1, 1024)
+WORKERS = BoundedInt(1, max_workers())  # the library's own bound: 8 a core
 SHARDS = BoundedInt(1, 1 << 20)
 
 DISTRIBUTED_OPTIONS = [

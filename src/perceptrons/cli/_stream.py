@@ -14,8 +14,9 @@ from perceptrons._core.errors import PerceptronsError
 from perceptrons.cli._common import progress_bar
 from perceptrons.cli._naming import note_path
 from perceptrons.cli._options import BoundedInt
+from perceptrons.io.hashing import MAX_HASH_BITS
 
-HASH_BITS = BoundedInt(1, 31)
+HASH_BITS = BoundedInt(1, MAX_HASH_BITS)
 #: the shortest time a rate is shown over
 MIN_RATE_SECONDS = 0.1
 SHUFFLE_BUFFER = BoundedInt(1, 2**40)

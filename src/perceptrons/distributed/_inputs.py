@@ -9,15 +9,12 @@ from numbers import Integral
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError, shown
-from perceptrons._core.params import CALLBACK, Interval, Kind, Options, check_param, seed_of
+from perceptrons._core.params import CALLBACK, Interval, Kind, Options, check_param, max_workers, seed_of
 from perceptrons.io.cache import file_stamp
 
 MIXINGS = ("error", "uniform")
 #: what ``source_options`` may set: the reading options of a :class:`~perceptrons.io.sources.Source`
 SOURCE_OPTIONS = ("fmt", "label", "hash_bits", "text")
-#: worker processes a LocalCluster may start, a core: more only contend for it (and 10**30 of
-#: them filled the memory before any start)
-WORKERS_PER_CORE = 8
 _HOST = r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9.\-_]*)"
 _SCHEDULER = re.compile(rf"(tcp://)?{_HOST}:(\d{{1,5}})")
 _DASHBOARD = re.compile(rf"{_HOST}?:(\d{{1,5}})")
@@ -43,9 +40,8 @@ def check_run(owner, *, client, n_workers, mixing, callback, dashboard):
 
 
 def check_n_workers(n_workers, owner=None):
-    """``n_workers`` as given: None, or an int from 1 to :data:`WORKERS_PER_CORE` a core."""
-    cap = WORKERS_PER_CORE * (os.cpu_count() or 1)
-    return check_param(n_workers, "n_workers", (None, Interval(Integral, 1, cap)), owner)
+    """``n_workers`` as given: None, or an int from 1 to :func:`~perceptrons._core.params.max_workers`."""
+    return check_param(n_workers, "n_workers", (None, Interval(Integral, 1, max_workers())), owner)
 
 
 def mixing_seed(random_state):

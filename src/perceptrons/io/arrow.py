@@ -30,9 +30,9 @@ from perceptrons.io.blocks import Block
 from perceptrons.io.chunks import line_chunks
 from perceptrons.io.csv_errors import RAGGED, csv_error, not_utf8
 from perceptrons.io.delimited import check_header
+from perceptrons.io.hashing import DEFAULT_HASH_BITS
 from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label, typed_labels
 from perceptrons.io.text_columns import check_mixed, row_where
-from perceptrons.io.vw import DEFAULT_HASH_BITS
 
 
 def _pyarrow():

@@ -41,7 +41,7 @@ _READ_BYTES = 1 << 22
 _TOKEN = re.compile(rb"[^ \t\n\r\x0b\x0c#]*")
 
 
-def libsvm_blocks(path, block_bytes=BLOCK_BYTES, n_features=None):
+def libsvm_blocks(path, block_bytes=BLOCK_BYTES, n_features=None, width_is="the model's"):
     """The rows of a LIBSVM/SVMlight file, as CSR blocks of about ``block_bytes`` of text each.
 
     Parameters
@@ -52,6 +52,8 @@ def libsvm_blocks(path, block_bytes=BLOCK_BYTES, n_features=None):
         Bytes of text read and parsed at a time; a line longer than that is still read whole.
     n_features : int, optional
         Width expected by a model: a feature index beyond it is refused.
+    width_is : str, default "the model's"
+        Whose width ``n_features`` is, as the refusal names it ("the model's", "--hash-bits 8's").
 
     Yields
     ------
@@ -79,7 +81,7 @@ def libsvm_blocks(path, block_bytes=BLOCK_BYTES, n_features=None):
         values = np.empty(chunk.colons, np.float32)
         parse_libsvm(buf, n, chunk.first, limit, y, indptr, indices, values, no_text, 0, 0, info)
         if info[STATUS]:
-            raise _error(path, chunk, info, n_features)
+            raise _error(path, chunk, info, n_features, width_is)
         rows, nnz = int(info[ROWS]), int(info[NNZ])
         if rows:
             yield Block(
@@ -215,7 +217,7 @@ def _chunks(path, block_bytes):
         raise PerceptronsError(f"{path}: the file is empty; expected LIBSVM lines 'label index:value ...'")
 
 
-def _error(path, chunk, info, n_features):
+def _error(path, chunk, info, n_features, width_is="the model's"):
     """The PerceptronsError for the parser's error code in ``info``."""
     code, a, b = int(info[P.STATUS]), int(info[P.ERR_A]), int(info[P.ERR_B])
     at = int(info[P.ERR_BYTE])
@@ -243,7 +245,7 @@ def _error(path, chunk, info, n_features):
         f"expected at most {MAX_LIBSVM_INDEX} (2^31 - 1)",
         P.INDEX_ORDER: f"feature index {a} {'repeats' if a == b else f'comes after index {b}'}; "
         "expected increasing indices, each once",
-        P.INDEX_BEYOND: f"feature index {a} exceeds the model's {n_features} features; expected at most {n_features}",
+        P.INDEX_BEYOND: f"feature index {a} exceeds {width_is} {n_features:,} features; expected at most {n_features:,}",
         P.VALUE_NONFINITE: f"value {value!r} of feature {a} is not finite; expected a finite number",
         P.VALUE_FLOAT32: f"value {value!r} of feature {a} is beyond float32's range (±3.4e38); expected a smaller number",
     }

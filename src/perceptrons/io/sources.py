@@ -27,9 +27,10 @@ from numbers import Integral
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import Interval, check_param, check_path
 from perceptrons.io import arrow
+from perceptrons.io.hashing import DEFAULT_HASH_BITS
 from perceptrons.io.readers import guess_format
 from perceptrons.io.spool import Spool
-from perceptrons.io.vw import DEFAULT_HASH_BITS, check_hash_bits
+from perceptrons.io.vw import check_hash_bits
 
 STREAM_FORMATS = ("libsvm", "vw", "csv", "tsv", "parquet")
 _GLOB_CHARS = frozenset("*?[")
@@ -230,7 +231,15 @@ class Source:
         if self.fmt == "libsvm":
             from perceptrons.io.libsvm import libsvm_blocks
 
-            return libsvm_blocks(path, block_bytes=self.block_bytes)
+            if self.hash_bits is None:
+                return libsvm_blocks(path, block_bytes=self.block_bytes)
+            # --hash-bits B sets the width of LIBSVM rows too: an index past 2**B is refused at its line
+            return libsvm_blocks(
+                path,
+                block_bytes=self.block_bytes,
+                n_features=2**self.hash_bits,
+                width_is=f"--hash-bits {self.hash_bits}'s",
+            )
         if self.fmt == "vw":
             from perceptrons.io.vw import vw_blocks
 

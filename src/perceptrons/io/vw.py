@@ -27,10 +27,9 @@ from perceptrons._jit.vw_parse import parse_lines
 from perceptrons.io.atomic import atomic_output
 from perceptrons.io.blocks import Block, joined_weight
 from perceptrons.io.chunks import line_chunks
+from perceptrons.io.hashing import DEFAULT_HASH_BITS, MAX_HASH_BITS
 from perceptrons.io.libsvm import libsvm_blocks
 
-#: the default width of the hashed feature space: 2**18 columns, VW's default too
-DEFAULT_HASH_BITS = 18
 _BOM = b"\xef\xbb\xbf"
 #: bytes of LIBSVM → VW output gathered before one write
 
@@ -66,14 +65,14 @@ def check_hash_bits(hash_bits):
     ----------
     hash_bits : int
         Number of bits of the hashed feature index: the feature space has ``2**hash_bits``
-        columns.  An integer in [1, 31] (indices are int32).
+        columns.  An integer in [1, 28] (see :data:`perceptrons.io.hashing.MAX_HASH_BITS`).
 
     Returns
     -------
     int
     """
-    if isinstance(hash_bits, bool) or not isinstance(hash_bits, Integral) or not 1 <= hash_bits <= 31:
-        raise PerceptronsError(f"--hash-bits must be an integer in [1, 31]; got {hash_bits!r}")
+    if isinstance(hash_bits, bool) or not isinstance(hash_bits, Integral) or not 1 <= hash_bits <= MAX_HASH_BITS:
+        raise PerceptronsError(f"--hash-bits must be an integer in [1, {MAX_HASH_BITS}]; got {hash_bits!r}")
     return int(hash_bits)
 
 
@@ -85,7 +84,7 @@ def vw_blocks(path, hash_bits=DEFAULT_HASH_BITS, block_bytes=1 << 24, require_la
     path : str or path-like
         The file; gzip is recognised by its first two bytes.
     hash_bits : int, default 18
-        Feature names are hashed into ``2**hash_bits`` columns, in [1, 31].
+        Feature names are hashed into ``2**hash_bits`` columns, in [1, 28].
     block_bytes : int, default 16 MiB
         Bytes read per chunk; a block holds the complete lines of one chunk.
     require_labels : bool, default True
@@ -161,7 +160,7 @@ def read_vw(path, label=None, n_features=None, hash_bits=None, require_labels=Tr
         The width a model expects; it must be ``2**hash_bits``.  When ``hash_bits`` is not
         given, it is taken from ``n_features`` (a power of two).
     hash_bits : int, optional
-        Feature names are hashed into ``2**hash_bits`` columns, in [1, 31]; default 18, or
+        Feature names are hashed into ``2**hash_bits`` columns, in [1, 28]; default 18, or
         ``log2(n_features)``.
     require_labels : bool, default True
         False reads unlabeled examples too, their label NaN (see :func:`vw_blocks`).
