@@ -33,6 +33,7 @@ import time
 from numbers import Integral
 
 import numpy as np
+from sklearn.utils.validation import check_is_fitted
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.finite import largest_magnitude
@@ -186,6 +187,7 @@ def predict_blocks(estimator, source):
     block : Block
     labels : ndarray of shape (block.n_rows,)
     """
+    check_is_fitted(estimator)  # scikit-learn's NotFittedError, as predict raises it
     src = as_source(source)
     d = estimator.n_features_in_
     if src.hashed_width is not None and src.hashed_width != d:
@@ -213,6 +215,7 @@ def evaluate(estimator, source):
         right over the weight of all rows, as Vowpal Wabbit weighs its average loss. None when
         the weights sum to 0 or overflow float64.
     """
+    check_is_fitted(estimator)
     classes = estimator.classes_
     src = as_source(source)
     src.check_labelled("evaluation")

@@ -26,6 +26,7 @@ import itertools
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import check_path
 from perceptrons.io.blocks import Block
 from perceptrons.io.chunks import line_chunks
 from perceptrons.io.csv_errors import RAGGED, csv_error, not_utf8
@@ -58,6 +59,7 @@ def delimited_blocks(
     one reads ahead of its consumer on its I/O threads, so its memory grows with the file
     while a fit consumes the blocks more slowly than they are parsed.
     """
+    path = check_path(path, "path", "delimited_blocks")
     _pyarrow()
     chunks = _chunks(path, block_bytes)
     first = next(chunks, None)
@@ -136,6 +138,7 @@ def _csv_batches(path, runs, delimiter, names, types):
 
 def parquet_blocks(path, *, label=None, hash_bits=None, text=None, block_bytes=1 << 24, require_labels=True, **_):
     """Blocks of a Parquet file, a batch of row groups' rows at a time."""
+    path = check_path(path, "path", "parquet_blocks")
     _pyarrow()
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -406,6 +409,7 @@ def read_parquet(path, label=None, n_features=None, require_labels=True):
     X is dense float64 for numeric feature columns, CSR for a list-of-indices column (width
     ``n_features`` when given, else the largest index + 1).
     """
+    path = check_path(path, "path", "read_parquet")
     import pyarrow.parquet as pq
     import scipy.sparse as sp
 

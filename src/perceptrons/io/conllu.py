@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import check_path
 from perceptrons.io.atomic import atomic_write_bytes
 from perceptrons.io.conllu_bytes import scan_file
 from perceptrons.io.conllu_format import NAMES, tag_column
@@ -94,7 +95,7 @@ def iter_conllu(path, column="upos", keep_lines=True):
         A line that is not UTF-8 or whose column count is not 10 (the message names the file
         and line), or a file with no sentence at all.
     """
-    path = os.fspath(path)
+    path = check_path(path, "path", "iter_conllu")
     yield from sentences_of_lines(path, utf8_lines(path), tag_column(column), keep_lines)
 
 
@@ -205,6 +206,7 @@ def read_conllu(path, column="upos", require_tags=False, keep_lines=True):
     pass does not accept, and a pipe, are read line by line (:func:`iter_conllu`), which names
     the bad line.  Both give the same sentences.
     """
+    path = check_path(path, "path", "read_conllu")
     sentences = _read_scanned(path, column, keep_lines) if os.path.isfile(path) else None
     if sentences is None:
         sentences = list(iter_conllu(path, column, keep_lines))
@@ -302,4 +304,5 @@ def _with_misc(misc, key, value):
 
 def write_conllu(path, sentences, predicted, column="upos", conf=None):
     """Write :func:`format_conllu` atomically to ``path``."""
+    path = check_path(path, "path", "write_conllu")
     atomic_write_bytes(path, format_conllu(sentences, predicted, column, conf).encode("utf-8"))

@@ -14,6 +14,7 @@ import os
 from itertools import chain
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import check_path
 from perceptrons.io.conllu import sentences_of_lines, sentences_of_scan
 from perceptrons.io.conllu_bytes import scan_bytes
 from perceptrons.io.conllu_format import tag_column
@@ -45,6 +46,7 @@ def stream_conllu(path, column="upos", keep_lines=True, block_bytes=None):
     PerceptronsError
         As :func:`~perceptrons.io.conllu.iter_conllu` does, naming the file and line.
     """
+    path = check_path(path, "path", "stream_conllu")
     col = tag_column(column)
     path = os.fspath(path)
     size = block_bytes or BLOCK_BYTES

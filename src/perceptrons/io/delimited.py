@@ -5,6 +5,7 @@ import csv
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import check_path
 from perceptrons.io.labels import check_label, decimal_chars, is_float, typed_labels
 from perceptrons.io.lines import bounded_lines, decoded_lines
 
@@ -80,6 +81,7 @@ def read_csv(path, label=None, n_features=None, delimiter=",", require_labels=Tr
     Without ``require_labels`` (rows to predict) the labels are kept as read, unchecked: an
     empty one is the empty string.
     """
+    path = check_path(path, "path", "read_csv")
     records = _csv_records(path, delimiter)
     first = next(records, None)
     if first is None:
@@ -136,4 +138,5 @@ def read_csv(path, label=None, n_features=None, delimiter=",", require_labels=Tr
 
 def read_tsv(path, label=None, n_features=None, require_labels=True):
     """:func:`read_csv` with tab-separated columns."""
+    path = check_path(path, "path", "read_tsv")
     return read_csv(path, label=label, n_features=n_features, delimiter="\t", require_labels=require_labels)

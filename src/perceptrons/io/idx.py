@@ -6,19 +6,19 @@ big-endian uint32 per dimension, then the values in C order.
 
 import gzip
 import math
-import os
 import zlib
 
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import check_path
 
 _TYPES = {0x08: ">u1", 0x09: ">i1", 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
 
 
 def read_idx(path):
     """Read an IDX file (``.gz`` is decompressed) into an ndarray of its stored shape."""
-    path = os.fspath(path)
+    path = check_path(path, "path", "read_idx")
     opener = gzip.open if path.endswith(".gz") else open
     try:
         with opener(path, "rb") as f:

@@ -12,6 +12,7 @@ import re
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import check_path
 from perceptrons._jit import libsvm_parse as P
 from perceptrons._jit.libsvm_parse import (
     ALL_ONES,
@@ -68,7 +69,7 @@ def libsvm_blocks(path, block_bytes=BLOCK_BYTES, n_features=None, width_is="the 
         The file is empty, not LIBSVM text (the message names its line and byte), or a
         truncated gzip stream.
     """
-    path = os.fspath(path)
+    path = check_path(path, "path", "libsvm_blocks")
     limit = -1 if n_features is None else int(n_features)
     info = np.zeros(INFO_SIZE, np.int64)
     no_text = np.empty(0, np.uint8)
@@ -124,9 +125,9 @@ def read_libsvm(path, label=None, n_features=None, require_labels=True):
         The file is empty, not LIBSVM text (the message names its line and byte), or a
         truncated gzip stream.
     """
+    path = check_path(path, "path", "read_libsvm")
     import scipy.sparse as sp
 
-    path = os.fspath(path)
     limit = -1 if n_features is None else int(n_features)
     info = np.zeros(INFO_SIZE, np.int64)
     y = indptr = indices = values = None

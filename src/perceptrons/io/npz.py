@@ -6,6 +6,7 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.memory import available_bytes
+from perceptrons._core.params import check_path
 from perceptrons.io.labels import MISSING_LABELS, check_label
 from perceptrons.io.npy import read_npy
 
@@ -77,6 +78,7 @@ def read_npz(path, label=None, n_features=None, require_labels=True):
     finite with at least one column, and y integers, integral floats or text, without NaN,
     empty or bytes labels.
     """
+    path = check_path(path, "path", "read_npz")
     import zipfile
     import zlib
 

@@ -23,6 +23,7 @@ from numbers import Integral
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import check_path
 from perceptrons._jit.vw_parse import parse_lines
 from perceptrons.io.atomic import atomic_output
 from perceptrons.io.blocks import Block, joined_weight
@@ -105,6 +106,7 @@ def vw_blocks(path, hash_bits=DEFAULT_HASH_BITS, block_bytes=1 << 24, require_la
         On a bad parameter (at once), or on the first bad line (when reached), naming the
         file, the line and the byte offset; on a truncated or corrupt gzip stream.
     """
+    path = check_path(path, "path", "vw_blocks")
     bits = check_hash_bits(hash_bits)
     if isinstance(block_bytes, bool) or not isinstance(block_bytes, Integral) or block_bytes < 1:
         raise PerceptronsError(f"block_bytes must be a positive integer; got {block_bytes!r}")
@@ -183,9 +185,9 @@ def read_vw(path, label=None, n_features=None, hash_bits=None, require_labels=Tr
     PerceptronsError
         On a bad parameter, a bad line (see :func:`vw_blocks`) or a file without examples.
     """
+    path = check_path(path, "path", "read_vw")
     import scipy.sparse as sp
 
-    path = os.fspath(path)
     if label is not None:
         raise PerceptronsError(f"{path}: --label names a CSV column; a Vowpal Wabbit line carries its label first")
     bits = _bits_for(hash_bits, n_features)
@@ -259,7 +261,8 @@ def libsvm_to_vw(src, dst):
     PerceptronsError
         When ``src`` cannot be read or a line is not ``label index:value ...``.
     """
-    src = os.fspath(src)
+    dst = check_path(dst, "dst", "libsvm_to_vw")
+    src = check_path(src, "src", "libsvm_to_vw")
     mapping = _binary_mapping(src)  # a first pass of the compiled parser: it also checks every line
     count = 0
     with atomic_output(dst, "wb") as out:

@@ -8,6 +8,7 @@ import stat
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import check_path
 from perceptrons.io.cache._format import _INT64
 
 #: bytes hashed at each end of a source file by :func:`fingerprint`
@@ -45,8 +46,11 @@ def fingerprint(paths, options=None):
     PerceptronsError
         A path that is not a readable regular file (standard input cannot be cached).
     """
-    if isinstance(paths, (str, bytes, os.PathLike)):
+    if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
+    if not isinstance(paths, (list, tuple)):
+        check_path(paths, "paths", "fingerprint")  # the error: neither a path nor a sequence of them
+    paths = [check_path(p, "paths", "fingerprint") for p in paths]
     result = {"sources": [_source_print(os.fsdecode(p)) for p in paths], "options": dict(options or {})}
     problem = _fingerprint_problem(result)
     if problem:

@@ -9,6 +9,7 @@ import zlib
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import check_path
 from perceptrons.io.blocks import Block
 from perceptrons.io.cache._fingerprint import _fingerprint_problem, file_identity
 from perceptrons.io.cache._footer import _check_footer, _fail, _Invalid, _read_exact, _read_footer
@@ -53,7 +54,7 @@ def open_cache(path, fingerprint):
         from a newer version, or corrupted (with what is wrong).  Blocks themselves are
         checked as they are read, by :meth:`Cache.blocks`.
     """
-    path = os.fspath(path)
+    path = check_path(path, "path", "open_cache")
     try:
         return Cache(path, fingerprint), None
     except CacheError as exc:
