@@ -22,6 +22,7 @@ Labels are read as text and typed as the in-memory reader types them
 """
 
 import itertools
+import re
 
 import numpy as np
 
@@ -75,10 +76,26 @@ def delimited_blocks(
     yield from _batches(path, batches, names, col, hash_bits, text, first_row_line=2, require_labels=require_labels)
 
 
+#: a carriage return that does not start a CRLF
+_BARE_CR = re.compile(rb"\r(?!\n)")
+
+
 def _chunks(path, block_bytes):
-    """The file's runs of complete lines, as bytes (the reader's buffer is reused)."""
+    """The file's runs of complete lines, as bytes (the reader's buffer is reused).  A bare
+    carriage return is refused with its line, as the in-memory reader refuses it: pyarrow would
+    read it as a line end, the in-memory reader not.
+    """
+    line = 1
     for buf, n, _ in line_chunks(path, max(int(block_bytes), 1 << 16)):
-        yield buf[:n].tobytes()
+        data = buf[:n].tobytes()
+        if data.count(b"\r") != data.count(b"\r\n"):
+            at = line + data.count(b"\n", 0, _BARE_CR.search(data).start())
+            raise PerceptronsError(
+                f"{path}, line {at}: a bare carriage return ends a line "
+                "(classic Mac line breaks); expected \\n or \\r\\n"
+            )
+        line += data.count(b"\n")
+        yield data
 
 
 def _column_types(path, names, col, table):
@@ -215,7 +232,7 @@ def _batches(path, batches, names, col, hash_bits, text, first_row_line, require
         if n == 0:
             continue
         if layout is None:
-            _check_types(path, batch.schema, col)
+            _check_types(path, batch.schema, col, text_file=first_row_line is not None)
         y = _labels(path, batch.column(col), done, first_row_line, require_labels)
         columns = [batch.column(j) for j in feature_cols]
         if first_row_line is not None and hash_bits is None and text is None and layout != "dense":
@@ -232,11 +249,17 @@ def _batches(path, batches, names, col, hash_bits, text, first_row_line, require
         done += n
 
 
-def _check_types(path, schema, col):
+def _check_types(path, schema, col, text_file=False):
     """Refuse a column whose values are neither numbers nor text before any cast meets them: a
-    list, struct, map or binary column (one column of integer lists is the sparse layout).
+    list, struct, map or binary column (one column of integer lists is the sparse layout).  In
+    a CSV file (``text_file``) a binary column is text that is not UTF-8: the line is named.
     """
     import pyarrow.types as pt
+
+    if text_file and any(pt.is_binary(f.type) or pt.is_large_binary(f.type) for f in schema):
+        found = not_utf8(path)
+        if found is not None:
+            raise found
 
     def scalar(t):
         if pt.is_dictionary(t):

@@ -120,6 +120,11 @@ def sentences_of_lines(path, numbered, col, keep_lines, before=0):
             first, started = lineno, True
         if keep_lines:
             lines.append(line)
+        if "\r" in line.rstrip("\r\n"):  # the whole file would read as one line (a comment, say)
+            raise PerceptronsError(
+                f"{path}:{lineno}: a bare carriage return ends a line (classic Mac line breaks); "
+                "expected \\n or \\r\\n line ends"
+            )
         if line.startswith("#"):
             continue
         parts = line.split("\t")

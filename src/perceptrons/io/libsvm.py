@@ -218,6 +218,10 @@ def _chunks(path, block_bytes):
         raise PerceptronsError(f"{path}: the file is empty; expected LIBSVM lines 'label index:value ...'")
 
 
+#: bytes before an error searched for the carriage return that ran two lines together
+MAX_CR_LOOKBACK = 1 << 16
+
+
 def _error(path, chunk, info, n_features, width_is="the model's"):
     """The PerceptronsError for the parser's error code in ``info``."""
     code, a, b = int(info[P.STATUS]), int(info[P.ERR_A]), int(info[P.ERR_B])
@@ -226,6 +230,12 @@ def _error(path, chunk, info, n_features, width_is="the model's"):
     byte = chunk.byte + at
     where = f"{path}, line {line} (byte {byte}{' of the decompressed stream' if chunk.gz else ''})"
     token = _TOKEN.match(bytes(chunk.buf[at : min(chunk.n, at + 400)])).group()
+    start = bytes(chunk.buf[max(0, at - MAX_CR_LOOKBACK) : at]).rfind(b"\n") + 1 + max(0, at - MAX_CR_LOOKBACK)
+    if b"\r" in bytes(chunk.buf[start:at]):  # the parser reads a lone CR as a space: the lines ran together
+        return PerceptronsError(
+            f"{where}: a carriage return not followed by a line feed (classic Mac line ends) ran this line "
+            "into the next; expected lines ending in \\n or \\r\\n"
+        )
     if b"\x00" in token:
         return PerceptronsError(f"{where}: a NUL byte; expected text")
     try:
@@ -246,7 +256,7 @@ def _error(path, chunk, info, n_features, width_is="the model's"):
         f"expected at most {MAX_LIBSVM_INDEX} (2^31 - 1)",
         P.INDEX_ORDER: f"feature index {a} {'repeats' if a == b else f'comes after index {b}'}; "
         "expected increasing indices, each once",
-        P.INDEX_BEYOND: f"feature index {a} exceeds {width_is} {n_features:,} features; expected at most {n_features:,}",
+        P.INDEX_BEYOND: f"feature index {a} exceeds {width_is} {n_features} features; expected at most {n_features}",
         P.VALUE_NONFINITE: f"value {value!r} of feature {a} is not finite; expected a finite number",
         P.VALUE_FLOAT32: f"value {value!r} of feature {a} is beyond float32's range (±3.4e38); expected a smaller number",
     }
