@@ -161,11 +161,13 @@ def main(argv=None):
             raise _stdout_error(exc) from None
     except (PipeClosed, BrokenPipeError):
         _pipe_closed()
-    except click.exceptions.Abort:
-        click.echo("interrupted; nothing was written", err=True)
-        sys.exit(130)
-    except KeyboardInterrupt:
-        click.echo("interrupted; nothing was written", err=True)
+    except (click.exceptions.Abort, KeyboardInterrupt) as exc:
+        # click turns Ctrl-C into Abort; the interrupt it came from may name a file the run
+        # keeps (a whole epoch cache: cli._stream.Interrupted)
+        kept = getattr(exc.__cause__ or exc, "kept", None)
+        click.echo(
+            f"interrupted; no model was written; {kept}" if kept else "interrupted; nothing was written", err=True
+        )
         sys.exit(130)
     except click.UsageError as exc:
         fail(" ".join(exc.format_message().split()), exc.exit_code)

@@ -63,8 +63,8 @@ def source_of(data, fmt, label, hash_bits, text_column, require_labels=True):
 
 def train(estimator, src, output, cache_path, shuffle_buffer, check, finish):
     """Fit ``estimator`` from ``src`` with a progress bar of rows/s, epochs and mistakes, then
-    call ``finish()``, whose checks may still refuse the model; returns (whether the fit ended
-    without converging, what ``finish`` returned)."""
+    call ``finish()``, whose checks may still refuse the model and which writes it; returns
+    (whether the fit ended without converging, what ``finish`` returned)."""
     cache_path = cache_path or f"{output}.cache"
     if os.path.abspath(cache_path) in {os.path.abspath(p) for p in src.paths}:
         raise click.BadParameter(f"{cache_path}: is an input file; choose another cache path", param_hint="--cache")
@@ -72,16 +72,28 @@ def train(estimator, src, output, cache_path, shuffle_buffer, check, finish):
         raise click.BadParameter(
             f"{cache_path}: is the model file (-o); choose another cache path", param_hint="--cache"
         )
-    # A run that fails on its data or options leaves nothing new behind: a cache it made goes
-    # with it (rerun as it is, it would fail the same way).  An interrupted run keeps a whole
-    # cache for the restart, and a cache kept from an earlier run stays.
+    # A run that fails on its data, its options or its output leaves nothing new behind: a cache
+    # it made goes with it (rerun as it is, it would fail the same way).  An interrupted run
+    # keeps a whole cache for the restart, and says so; a cache kept from an earlier run stays.
     made = not os.path.exists(cache_path)
     try:
         return _fit(estimator, src, cache_path, shuffle_buffer, check), finish()
-    except PerceptronsError:
+    except KeyboardInterrupt:
+        if made and os.path.isfile(cache_path):  # whole: a first pass cut short leaves none
+            raise Interrupted(f"the epoch cache {cache_path} is kept, to start again from") from None
+        raise
+    except (PerceptronsError, click.ClickException, OSError, ValueError, MemoryError):
         if made and os.path.isfile(cache_path):
             os.remove(cache_path)
         raise
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C after a run wrote a file it keeps: the message names it (not "nothing was written")."""
+
+    def __init__(self, kept):
+        super().__init__(kept)
+        self.kept = kept
 
 
 def _fit(estimator, src, cache_path, shuffle_buffer, check):

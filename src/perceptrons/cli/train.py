@@ -375,13 +375,14 @@ def _train_stream(data, output, model_name, label, fmt, test_path, cache_path, h
     test = _stream.source_of(test_path, fmt, label, hash_bits, text) if test_path else None
     estimator = estimator_class(cls)(**params)
 
-    def finish():  # checks of the fitted model: a refusal removes the cache this run made, too
+    def finish():  # checks of the fitted model, then the model written: a failure removes the cache this run made
         check_label_text(estimator.classes_, f"{src.spec}: label")
-        return _stream_accuracy(estimator, test)
+        scores = _stream_accuracy(estimator, test)
+        save_model(estimator, output, info={"label_column": label})
+        return scores
 
     with interrupt_between_epochs() as check:
         stopped_early, scores = _stream.train(estimator, src, output, cache_path, shuffle_buffer, check, finish)
-    save_model(estimator, output, info={"label_column": label})
     files = f"{src.spec} ({len(src.paths)} file{'s' if len(src.paths) > 1 else ''})"
     files = "standard input" if src.spec == "-" else files
     _outcome(cls, output, f"{files}, {estimator.n_features_in_} features", estimator, stopped_early)

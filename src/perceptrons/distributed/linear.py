@@ -209,6 +209,14 @@ def _file_makers(X, S, options):
     specs = [X.spec] if isinstance(X, Source) else [X] if isinstance(X, (str, os.PathLike)) else list(X)
     if any(os.fspath(spec) == "-" for spec in specs):
         raise PerceptronsError("-: the workers read their shards from files; standard input cannot be shared out")
+    for spec in specs:
+        if (
+            not isinstance(spec, Source)
+            and os.path.exists(spec)
+            and not os.path.isdir(spec)
+            and not os.path.isfile(spec)
+        ):
+            raise PerceptronsError(f"{spec}: not a regular file; the workers read their shards from files")
     if isinstance(X, Source):
         paths, opts = [os.path.abspath(p) for p in X.paths], X.options()
     else:

@@ -70,25 +70,23 @@ def shard_paths(spec):
         return paths
     if not os.path.exists(spec):
         raise PerceptronsError(f"{spec}: no such file")
-    if not os.path.isfile(spec):  # a pipe or a device: no second epoch could read it again
-        raise PerceptronsError(
-            f"{spec}: not a regular file; streaming reads its files once an epoch (drop --stream to read it once)"
-        )
-    return [spec]
+    return [spec]  # a pipe or a device too: a Source copies it once, the cluster refuses it
 
 
-def _stdin_spool(fmt):
-    """Standard input copied to an unlinked file (:class:`~perceptrons.io.spool.Spool`): a
-    streamed fit reads its source once into the epoch cache, but reads it again to rebuild a
-    damaged cache, to find the line of an error, and to see the first block's columns.
+def _spooled(spec, fmt):
+    """Standard input (``-``), or a pipe or device ``spec``, copied to an unlinked file
+    (:class:`~perceptrons.io.spool.Spool`): a streamed fit reads its source once into the epoch
+    cache, but reads it again to rebuild a damaged cache, to find the line of an error, and to
+    see the first block's columns.
     """
-    if fmt is None:
+    if fmt is None and spec == "-":
         raise PerceptronsError(
             f"-: standard input has no file extension to tell its format; give --format (one of {', '.join(STREAM_FORMATS)})"
         )
+    fmt = fmt or stream_format(spec)
     if fmt not in STREAM_FORMATS:
         raise PerceptronsError(f"--format must be one of {list(STREAM_FORMATS)} to stream; got {fmt!r}")
-    return Spool(text=fmt != "parquet")
+    return Spool(text=fmt != "parquet", path=None if spec == "-" else spec)
 
 
 class Source:
@@ -99,7 +97,7 @@ class Source:
     spec : str or path-like
         A file, a directory (its visible files, sorted by name), a glob pattern
         (``"data/part-*.svm"``, sorted by name), or ``"-"``: standard input, copied once to an
-        unlinked temporary file (``fmt`` must then be given).
+        unlinked temporary file (``fmt`` must then be given), as a pipe or a device is.
     fmt : {"libsvm", "vw", "csv", "tsv", "parquet"}, optional
         By default chosen from the first file's extension.
     label : str, optional
@@ -134,12 +132,11 @@ class Source:
     ):
         self.spec = check_path(spec, "spec", "Source")
         check_param(block_bytes, "block_bytes", (Interval(Integral, 1, None),), "Source")
-        self._stdin = None
-        if self.spec == "-":
-            self._stdin = _stdin_spool(fmt)
-            self.paths = [self._stdin.path]
-        else:
-            self.paths = shard_paths(self.spec)
+        self._spool = None
+        self.paths = shard_paths(self.spec)
+        if self.spec == "-" or not os.path.isfile(self.paths[0]):  # read once: copied to a file
+            self._spool = _spooled(self.spec, fmt)
+            self.paths = [self._spool.path]
         self.fmt = fmt or stream_format(self.paths[0])
         if self.fmt not in STREAM_FORMATS:
             where = f"{self.paths[0]}: " if fmt is None else ""
@@ -204,28 +201,30 @@ class Source:
         dict
         """
         options = {"fmt": self.fmt, "label": self.label, "hash_bits": self.hash_bits, "text": self.text}
-        if self._stdin is not None:  # another run's standard input is other data: never the same cache
-            options["stdin"] = id(self._stdin) ^ os.getpid() ^ time.time_ns()
+        if self._spool is not None:  # another run's standard input is other data: never the same cache
+            options["stdin"] = id(self._spool) ^ os.getpid() ^ time.time_ns()
         return options
 
     def blocks(self):
         """Yield the rows of every file in order, as :class:`~perceptrons.io.blocks.Block` s."""
-        if self._stdin is not None:
-            yield from self._stdin_blocks()
+        if self._spool is not None:
+            yield from self._spooled_blocks()
             return
         for path in self.paths:
             if not os.path.isfile(path):  # a shard removed since the pattern was expanded
                 raise PerceptronsError(f"{path}: no such file (a shard of {self.spec})")
             yield from self._file_blocks(path)
 
-    def _stdin_blocks(self):
-        """The blocks of standard input's copy, named ``-`` in their rows and in every message."""
-        copy = self._stdin.path
+    def _spooled_blocks(self):
+        """The blocks of the copy of standard input (or of a pipe), named as the user named the
+        input (``-``, the pipe's path) in their rows and in every message.
+        """
+        copy = self._spool.path
         try:
             for block in self._file_blocks(copy):
-                yield dataclasses.replace(block, path="-")
+                yield dataclasses.replace(block, path=self.spec)
         except PerceptronsError as exc:
-            raise PerceptronsError(str(exc).replace(copy, "-")) from None
+            raise PerceptronsError(str(exc).replace(copy, self.spec)) from None
 
     def _file_blocks(self, path):
         if self.fmt == "libsvm":

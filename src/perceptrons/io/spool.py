@@ -50,7 +50,7 @@ def copy_bounded(name, src, dst, *, text, limit, hint):
 
 
 class Spool:
-    """Standard input's bytes in an unlinked temporary file, open while this object lives.
+    """Standard input's bytes (or a pipe's) in an unlinked temporary file, open while this object lives.
 
     ``path`` opens the file afresh, at its start, as often as asked (``/proc/self/fd/N``), so
     it can be read like any regular file; no name is left on disk even when the process is
@@ -60,17 +60,23 @@ class Spool:
     ----------
     text : bool
         Whether the format is read by lines (a first line too long is refused early).
+    path : str, optional
+        A pipe or a device to copy instead of standard input.
 
     Raises
     ------
     PerceptronsError
-        Standard input closed, unreadable, or larger than the free disk.
+        The input closed, unreadable, or larger than the free disk.
     """
 
-    def __init__(self, text):
+    def __init__(self, text, path=None):
         import sys
 
-        stdin = getattr(sys.stdin, "buffer", sys.stdin)
+        name = "standard input" if path is None else path
+        try:
+            stdin = getattr(sys.stdin, "buffer", sys.stdin) if path is None else open(path, "rb")
+        except OSError as exc:
+            raise PerceptronsError(f"{path}: cannot read: {exc.strerror or exc}") from None
         if stdin is None:
             raise PerceptronsError("-: standard input is closed")
         with signals_deferred():  # a signal between the two steps would leave the named file
@@ -86,14 +92,15 @@ class Spool:
             with open(fd, "wb", closefd=False) as f:
                 limit = shutil.disk_usage(tempfile.gettempdir()).free
                 try:
-                    copy_bounded(
-                        "standard input", stdin, f, text=text, limit=limit, hint="more than the free disk; give a file"
-                    )
+                    copy_bounded(name, stdin, f, text=text, limit=limit, hint="more than the free disk; give a file")
                 except OSError as exc:
-                    raise PerceptronsError(f"-: cannot read standard input: {exc.strerror or exc}") from None
+                    raise PerceptronsError(f"{name}: cannot read: {exc.strerror or exc}") from None
         except BaseException:
             self.close()
             raise
+        finally:
+            if path is not None:
+                stdin.close()
 
     def close(self):
         """Remove the copy now (it is removed when this object is collected otherwise)."""
