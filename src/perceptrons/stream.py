@@ -71,7 +71,8 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
     cache : str or path-like, optional
         Where to keep the epoch cache.  A cache whose source has not changed (size, time
         stamp and a hash of its head and tail) is read instead of parsing again; a stale,
-        truncated, tampered or foreign one is rebuilt.  By default a temporary file, removed
+        truncated, damaged or foreign one is rebuilt.  Its checksums catch accidents, not
+        tampering (see :mod:`perceptrons.io.cache`).  By default a temporary file, removed
         afterwards.
     shuffle_buffer : int, optional
         Shuffle each run of this many rows (seeded by ``random_state``); see the module notes.

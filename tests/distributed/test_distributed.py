@@ -732,3 +732,30 @@ def test_a_tagger_shard_changed_after_the_survey_is_refused_on_its_worker(client
     monkeypatch.setattr(Tagger, "learn_features_from", survey)
     fitted = distributed.fit_tagger(Tagger(max_epochs=1), [str(p) for p in paths], shards=2, client=client)
     assert fitted.predict([sents[0].words])[0]  # the same files, unchanged since: trained
+
+
+@pytest.mark.slow
+def test_a_lost_worker_is_one_warning_of_ours_not_dask_s_records(capfd):
+    """Dask's WARNING and ERROR records (the nanny's restart, the scheduler's lost data, the
+    client's rescheduling, each with a timestamp) went to the terminal when a worker was lost.
+    They go to the ``perceptrons.distributed`` logger, and the fit says it once."""
+    import logging
+
+    from perceptrons.distributed import WorkerLostWarning
+
+    X, y = _data("csr", 2)
+    seen = []
+    handler = logging.Handler()
+    handler.emit = seen.append
+    logging.getLogger("perceptrons.distributed").addHandler(handler)
+    try:
+        with pytest.warns(WorkerLostWarning, match="1 worker was lost during the fit"):
+            with connect(n_workers=2) as c:
+                _quiet_ipm(
+                    AveragedPerceptron(max_epochs=6), X, y, client=c, shards=2, callback=_kill_a_worker_after(c, 2)
+                )
+    finally:
+        logging.getLogger("perceptrons.distributed").removeHandler(handler)
+    err = capfd.readouterr().err
+    assert "distributed." not in err and " - WARNING - " not in err and " - ERROR - " not in err, err
+    assert any(r.name.startswith("distributed") for r in seen)  # the records are in our log

@@ -6,7 +6,6 @@
   that cannot be written) removes the cache it made, as a failure on the data does.
 """
 
-import os
 import signal
 import subprocess
 import sys

@@ -1027,7 +1027,66 @@ TAG_CASES = [
     ),
 ]
 
+# ------------------------------------------------------------------ trust, second round: what was really seen
+# A bare carriage return (classic Mac line ends) and a byte that is not UTF-8 are named, with
+# their line, by every reader that meets them, in memory and streamed.
+CR = "\r"
+SEEN_CASES = [
+    Case("csv-bare-cr", train("d.csv"), {"d.csv": f"a,label{CR}1,x{CR}2,y{CR}"}, ("d.csv, line 1", "bare carriage")),
+    Case(
+        "csv-bare-cr-streamed",
+        train("d.csv", "--stream"),
+        {"d.csv": f"a,label\n1,x\n2,y{CR}3,x\n"},
+        ("d.csv, line 3", "bare carriage"),
+    ),
+    Case("libsvm-bare-cr", train("d.svm"), {"d.svm": f"1 1:1{CR}-1 1:-1{CR}"}, ("d.svm, line 1", "carriage return")),
+    Case(
+        "libsvm-bare-cr-streamed",
+        train("d.svm", "--stream"),
+        {"d.svm": f"1 1:1{CR}-1 1:-1{CR}"},
+        ("d.svm, line 1", "carriage return"),
+    ),
+    Case("vw-bare-cr", train("d.vw"), {"d.vw": f"1 | a:1{CR}-1 | a:-1{CR}"}, ("d.vw, line 1", "carriage return")),
+    Case(
+        "conllu-bare-cr",
+        tag_train("cr.conllu"),
+        {"cr.conllu": "# sent_id = 1\r1\tThe\t_\tDET\t_\t_\t0\troot\t_\t_\r\r"},
+        ("cr.conllu:1", "bare carriage return"),
+    ),
+    Case(
+        "csv-latin1-text-streamed",
+        train("d.csv", "--stream", "--text", "txt"),
+        {"d.csv": b"txt,label\ncaf\xe9 au lait,pos\ntea,neg\n"},
+        ("d.csv, line 2", "not UTF-8", "0xe9"),
+    ),
+    Case(
+        "csv-latin1-category-streamed",
+        train("d.csv", "--stream"),
+        {"d.csv": b"a,color,label\n1,caf\xe9,pos\n2,tea,neg\n"},
+        ("d.csv, line 2", "not UTF-8"),
+    ),
+    Case(
+        "libsvm-wider-than-hash-bits",
+        train("d.svm", "--stream", "--hash-bits", "2"),
+        {"d.svm": "1 1:1 9:1\n-1 2:1\n"},
+        ("d.svm, line 1", "feature index 9 exceeds --hash-bits 2's 4 features"),
+    ),
+    Case(
+        "stream-stdin-without-format",
+        ("train", "-", "--stream", "-o", "{d}/m.npz"),
+        {},
+        ("standard input", "--format"),
+    ),
+    Case(
+        "stream-test-labels-never-seen",
+        train("d.csv", "--stream", "--test", "{d}/t.csv"),
+        {"d.csv": "a,label\n1,x\n-1,y\n", "t.csv": "a,label\n1,x\n-1,z\n"},
+        ("t.csv", "were not seen in training"),
+    ),
+]
+
 CASES = CSV_CASES + LIBSVM_CASES + NPZ_CASES + MODEL_CASES + OPTION_CASES + TRACE_ANALYZE_CASES + VC_CASES + TAG_CASES
+CASES += SEEN_CASES
 
 
 @pytest.fixture(scope="session")

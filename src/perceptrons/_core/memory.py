@@ -6,6 +6,8 @@ is killed (SIGKILL, no message) once a loop has touched enough of it.  So sizes 
 input, such as the width a feature index implies, are checked first.
 """
 
+import os
+
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
@@ -91,3 +93,75 @@ def densify(X, name="X", *, copies=1, max_values=None, why="", hint=""):
         )
     check_allocation(values * X.dtype.itemsize * copies, what + (f", {copies} copies," if copies > 1 else ""), hint)
     return np.ascontiguousarray(X.toarray())
+
+
+class LoadBudget:
+    """What an in-memory read may hold, counted as it decodes, refused before it passes.
+
+    A file's size does not tell what its rows take in memory: a gzip of repetitive rows inflates
+    far beyond any assumed ratio, and a short CSV row becomes a row array and a label object of
+    a hundred bytes or more.  So a reader adds up what its arrays hold as it reads, and this
+    refuses, naming the line reached, once that passes :data:`SHARE` of the memory that was
+    available when the read began: the rows are copied once more (into one matrix) and a fit
+    needs its own operand beside them.
+
+    Parameters
+    ----------
+    path : str
+        The file, as messages name it.
+    """
+
+    #: the share of the available memory the decoded rows may take
+    SHARE = 0.5
+    #: the environment variable that lowers the budget (bytes, or with a K, M or G suffix), for
+    #: a machine shared with other work
+    ENV = "PERCEPTRONS_MAX_READ_MEMORY"
+
+    def __init__(self, path):
+        avail = available_bytes()
+        limits = [int(avail * self.SHARE)] if avail is not None else []
+        self.path = path
+        self.limit = min(limits + [cap] if (cap := _env_bytes(self.ENV)) is not None else limits, default=None)
+
+    def check(self, held, where):
+        """Raise when ``held`` bytes of decoded rows pass the budget.
+
+        Parameters
+        ----------
+        held : int
+            Bytes the reader's arrays and objects hold so far.
+        where : str
+            How far the read got ("d.svm, line 1,200,000").
+
+        Raises
+        ------
+        PerceptronsError
+        """
+        if self.limit is not None and held > self.limit:
+            raise PerceptronsError(
+                f"{where}: the rows read so far take {_size(held)} in memory, more than the {_size(self.limit)} "
+                f"a read may take (half the available memory, or {self.ENV}); use --stream to train "
+                "and predict block by block"
+            )
+
+
+def _size(n):
+    return f"{n / 2**30:,.1f} GiB" if n >= 2**30 else f"{n / 2**20:,.1f} MiB"
+
+
+def _env_bytes(name):
+    """The byte count an environment variable sets (``512M``, ``2G``, ``1000000``), or None.
+
+    Raises
+    ------
+    PerceptronsError
+        A value that is not a positive count.
+    """
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return None
+    scale = {"K": 2**10, "M": 2**20, "G": 2**30}.get(text[-1:].upper(), 1)
+    digits = text[:-1] if scale > 1 else text
+    if not digits.isdigit() or int(digits) == 0:
+        raise PerceptronsError(f"{name}={text!r}: expected a positive number of bytes (e.g. 512M, 2G)")
+    return int(digits) * scale

@@ -71,6 +71,8 @@ def fit(fit_function, max_epochs, check, **kwargs):
 
     from sklearn.exceptions import ConvergenceWarning
 
+    from perceptrons.distributed._engine import WorkerLostWarning
+
     with progress_bar(
         "epoch {task.completed}/{task.total}", "{task.fields[mistakes]} mistakes", "{task.fields[shards]}"
     ) as bar:
@@ -82,7 +84,11 @@ def fit(fit_function, max_epochs, check, **kwargs):
 
         with warnings.catch_warnings(record=True) as caught, scheduler_errors():
             warnings.simplefilter("always", ConvergenceWarning)
+            warnings.simplefilter("always", WorkerLostWarning)
             fitted = fit_function(callback=on_epoch, **kwargs)
+    for w in caught:  # one line of our own, where Dask printed its records with timestamps
+        if issubclass(w.category, WorkerLostWarning):
+            click.echo(f"note: {w.message}", err=True)
     return fitted, any(issubclass(w.category, ConvergenceWarning) for w in caught)
 
 

@@ -26,7 +26,10 @@ from perceptrons.cli._options import EPOCHS
     help="Epoch limit of the PLA run shown next to the bound.",
 )
 def command(data, label, fmt, no_intercept, max_epochs):
-    """Radius, separability (with its certificate), margin γ* and mistake bounds of DATA (two classes)."""
+    """Radius, separability (with its certificate), margin γ* and mistake bounds of DATA (two classes).
+
+    The solvers are dense: sparse DATA (LIBSVM) is densified, and refused first when its
+    rows × columns would not fit three times in the available memory."""
     import numpy as np
 
     from perceptrons.io.readers import read_data

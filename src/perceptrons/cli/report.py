@@ -47,7 +47,10 @@ from perceptrons.report.data import MODELS
 def command(data, output, model, label, fmt, no_intercept, epochs, seed, title):
     """Write an interactive HTML report of the PLA on DATA (two classes): step through its
     updates, watch the convergence proof's quantities against their bounds, see the
-    separability certificate, four runs, and edit the points in the page."""
+    separability certificate, four runs, and edit the points in the page.
+
+    The page embeds every value: sparse DATA (LIBSVM) is densified, and refused first when it
+    has more than 100,000 values (rows × columns)."""
     from perceptrons.io.readers import read_data
 
     check_output_path(output, inputs=[("DATA", data)], stream_ok=True)

@@ -24,7 +24,10 @@ from perceptrons.cli._options import EPOCHS, SEED, refuse_unused
 @click.option("--seed", type=SEED, default=None)
 @click.option("--no-intercept", is_flag=True, help="No bias term (the worked example has none).")
 def command(data, example, label, fmt, epochs, order, seed, no_intercept):
-    """Run the PLA on DATA and print each update: example, prediction, w_k -> w_k+1."""
+    """Run the PLA on DATA and print each update: example, prediction, w_k -> w_k+1.
+
+    The vectors are printed dense: sparse DATA (LIBSVM) is densified, and refused first when
+    its rows × columns would not fit twice in the available memory."""
     import numpy as np
 
     from perceptrons.linear.trace import trace_updates

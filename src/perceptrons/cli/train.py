@@ -49,7 +49,14 @@ KERNEL_OPTIONS = ("kernel", "averaged", "voted", "budget", "budget_policy", "cac
     callback=note_path,
     help="Model file to write (.npz).",
 )
-@click.option("--model", "model_name", type=click.Choice(list(CLI_NAMES)), default="perceptron", show_default=True)
+@click.option(
+    "--model",
+    "model_name",
+    type=click.Choice(list(CLI_NAMES)),
+    default="perceptron",
+    show_default=True,
+    help="kernel densifies sparse DATA (refused first when two dense copies would not fit in memory).",
+)
 @LABEL_OPTION
 @FORMAT_OPTION
 @click.option(

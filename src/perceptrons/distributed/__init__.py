@@ -21,8 +21,9 @@ McDonald, R., Hall, K. and Mann, G. (2010). "Distributed Training Strategies for
 Perceptron". Proceedings of NAACL-HLT, 456–464.
 """
 
+from perceptrons.distributed._engine import WorkerLostWarning
 from perceptrons.distributed.linear import fit
 from perceptrons.distributed.tagger import fit_sequences, fit_tagger
 from perceptrons.distributed.theory import MixingBound, mistake_sum, mixing_bound
 
-__all__ = ["MixingBound", "fit", "fit_sequences", "fit_tagger", "mistake_sum", "mixing_bound"]
+__all__ = ["MixingBound", "WorkerLostWarning", "fit", "fit_sequences", "fit_tagger", "mistake_sum", "mixing_bound"]

@@ -2,9 +2,11 @@
 started for the fit and closed after it (also on an error or Ctrl-C)."""
 
 import contextlib
+import logging
 import os
 import re
 import tempfile
+import warnings
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons.distributed._inputs import check_n_workers, require_dask
@@ -13,6 +15,17 @@ from perceptrons.io.atomic import cleanup_on_signals
 
 class SchedulerUnreachable(PerceptronsError):
     """The scheduler at the address given does not answer."""
+
+
+class WorkerLostWarning(UserWarning):
+    """A worker was lost during a fit and restarted, its shards sent again: the fit's result
+    is unchanged (each epoch's tasks are pure), but the user may want to know.  Dask's own
+    records of it go to the ``perceptrons.distributed`` logger, not to the terminal."""
+
+
+#: where Dask's records go while a fit runs: silent unless the user configures logging
+LOG = logging.getLogger("perceptrons.distributed")
+LOG.addHandler(logging.NullHandler())
 
 
 #: seconds to wait for a scheduler given by address before saying it is unreachable
@@ -183,7 +196,6 @@ def _quiet_worker_logs():
       would add its traceback above it.  The other workers' tasks are then cancelled as the
       cluster closes, and each would log that too.
     """
-    import logging
 
     for name in ("distributed.worker", "distributed.worker.state_machine"):
         logger = logging.getLogger(name)
@@ -205,16 +217,63 @@ class _ReportedByClient:
 
 @contextlib.contextmanager
 def _quiet():
-    """Keep the scheduler's and workers' start/stop chatter (INFO) out of the user's terminal;
-    warnings (a worker lost and its tasks recomputed) still show."""
-    import logging
-
-    loggers = [logging.getLogger(n) for n in ("distributed", "distributed.scheduler", "distributed.nanny")]
-    levels = [lg.level for lg in loggers]
+    """Keep Dask's records out of the user's terminal while a fit runs: the start/stop chatter
+    (INFO) is dropped, and the warnings and errors (a worker lost, its tasks recomputed, with
+    timestamps) go to :data:`LOG` instead of Dask's own handler on standard error.  A lost
+    worker is then told once, after the fit, as a :class:`WorkerLostWarning`.
+    """
+    forward = _Forward()
+    # Dask's configuration gives "distributed" and some of its children (the client's) their
+    # own handler on standard error, and stops them from propagating: each such one is swapped
+    loggers = [logging.getLogger("distributed"), logging.getLogger("distributed.scheduler")]
+    loggers += [logging.getLogger("distributed.nanny"), *_dask_loggers_with_handlers()]
+    loggers = list(dict.fromkeys(loggers))
+    saved = [(lg, lg.handlers[:], lg.propagate, lg.level) for lg in loggers]
     for lg in loggers:
+        if lg.handlers or lg.name == "distributed":
+            lg.handlers, lg.propagate = [forward], False
         lg.setLevel(max(lg.level, logging.WARNING))
     try:
         yield
     finally:
-        for lg, lv in zip(loggers, levels):
-            lg.setLevel(lv)
+        for lg, handlers, propagate, level in saved:
+            lg.handlers, lg.propagate = handlers, propagate
+            lg.setLevel(level)
+    if forward.lost:
+        n = forward.lost
+        warnings.warn(
+            f"{n} worker{'s were' if n > 1 else ' was'} lost during the fit and restarted; {'their' if n > 1 else 'its'} shards "
+            f"were sent again and the epoch rerun, so the model is unchanged (Dask's records: the "
+            f"{LOG.name!r} logger)",
+            WorkerLostWarning,
+            stacklevel=3,
+        )
+
+
+def _dask_loggers_with_handlers():
+    """The loggers of Dask's tree that have handlers of their own."""
+    names = [n for n in list(logging.root.manager.loggerDict) if n.startswith("distributed.")]
+    return [lg for lg in map(logging.getLogger, names) if lg.handlers]
+
+
+class _Forward(logging.Handler):
+    """Dask's records, passed on to :data:`LOG`; the workers they say were lost, counted."""
+
+    def __init__(self):
+        super().__init__()
+        self.removed, self.restarts = set(), 0
+
+    @property
+    def lost(self):
+        """How many workers were lost: the scheduler names each one removed with its data, the
+        nanny (of a cluster started here) says each restart; one loss may give both records."""
+        return max(len(self.removed), self.restarts)
+
+    def emit(self, record):
+        message = record.getMessage()
+        found = re.match(r"Removing worker '([^']+)' caused the cluster to lose", message)
+        if found:
+            self.removed.add(found[1])
+        elif message.startswith("Restarting worker"):
+            self.restarts += 1
+        LOG.handle(record)

@@ -28,7 +28,7 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import check_path
-from perceptrons.io.blocks import Block
+from perceptrons.io.blocks import Block, budgeted
 from perceptrons.io.chunks import line_chunks
 from perceptrons.io.csv_errors import RAGGED, csv_error, not_utf8
 from perceptrons.io.delimited import check_header
@@ -436,7 +436,7 @@ def read_parquet(path, label=None, n_features=None, require_labels=True):
     import pyarrow.parquet as pq
     import scipy.sparse as sp
 
-    blocks = list(parquet_blocks(path, label=label, require_labels=require_labels))
+    blocks = budgeted(path, parquet_blocks(path, label=label, require_labels=require_labels))
     if not blocks:
         raise PerceptronsError(f"{path}: no data rows")
     y = typed_labels(np.concatenate([b.y for b in blocks]).tolist())

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from perceptrons._core.memory import LoadBudget
 from perceptrons._core.readonly import read_only
 
 
@@ -129,6 +130,18 @@ def join(blocks):
         line=first.line,
         width=max(b.width for b in blocks),
     )
+
+
+def budgeted(path, blocks):
+    """Every block of ``blocks`` in a list, for an in-memory read: what they hold is counted as
+    they come and refused past the read's :class:`~perceptrons._core.memory.LoadBudget`.
+    """
+    budget, held, out = LoadBudget(path), 0, []
+    for b in blocks:
+        held += sum(a.nbytes for a in (b.y, b.X, b.indptr, b.indices, b.data, b.weight) if a is not None)
+        budget.check(held, f"{path}, line {b.line}")
+        out.append(b)
+    return out
 
 
 def joined_weight(blocks):

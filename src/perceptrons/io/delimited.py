@@ -5,9 +5,13 @@ import csv
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.memory import LoadBudget
 from perceptrons._core.params import check_path
 from perceptrons.io.labels import check_label, decimal_chars, is_float, typed_labels
 from perceptrons.io.lines import bounded_lines, decoded_lines
+
+#: bytes a row holds beside its values: its array's header, the list's slot, its label's str
+ROW_OVERHEAD = 112 + 8 + 56
 
 
 def _finite_row(path, lineno, values):
@@ -110,6 +114,7 @@ def read_csv(path, label=None, n_features=None, delimiter=",", require_labels=Tr
             f"header (columns {', '.join(map(str, where[:5]))}); expected a unique name"
         )
     feats, labels = [], []
+    budget, held = LoadBudget(path), 0
     for lineno, row in records:
         if not row or all(not c.strip() for c in row):
             continue
@@ -129,6 +134,9 @@ def read_csv(path, label=None, n_features=None, delimiter=",", require_labels=Tr
             raise PerceptronsError(f"{path}, line {lineno}: {bad[:40]!r} is not a number") from None
         _finite_row(path, lineno, values)
         feats.append(values)
+        held += values.nbytes + ROW_OVERHEAD
+        if len(feats) % 4096 == 0:
+            budget.check(held, f"{path}, line {lineno}")
     if not feats:
         raise PerceptronsError(f"{path}: no data rows after the header")
     if col is None:

@@ -12,6 +12,7 @@ import re
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.memory import LoadBudget
 from perceptrons._core.params import check_path
 from perceptrons._jit import libsvm_parse as P
 from perceptrons._jit.libsvm_parse import (
@@ -133,8 +134,11 @@ def read_libsvm(path, label=None, n_features=None, require_labels=True):
     y = indptr = indices = values = None
     text = np.empty(0, np.uint8)
     label_texts = []
-    rows = nnz = inexact = width = 0
+    rows = nnz = inexact = width = texts = 0
+    budget = LoadBudget(path)
     for chunk in _chunks(path, _READ_BYTES):
+        # labels and row starts 8 bytes each, an index and a value 4 each, the label texts
+        budget.check(16 * (rows + chunk.newlines) + 8 * (nnz + chunk.colons) + texts, f"{path}, line {chunk.line}")
         if y is None:  # sized for the whole file from its first chunk; untouched pages cost nothing
             scale = max(1.0, chunk.size / chunk.n) * 1.05 if chunk.size else 1.0
             y = _capacity(np.float64, chunk.newlines + 1, scale)
@@ -156,6 +160,7 @@ def read_libsvm(path, label=None, n_features=None, require_labels=True):
         inexact += int(info[INEXACT_LABELS])
         width = max(width, int(info[MAX_SEEN]))
         label_texts.append(text[: info[TEXT]].tobytes())
+        texts += int(info[TEXT])
     del text
     for a, size in ((y, rows), (indptr, rows + 1), (indices, nnz), (values, nnz)):
         a.resize(size, refcheck=False)  # shrinks in place

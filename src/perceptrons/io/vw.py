@@ -26,7 +26,7 @@ from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import check_path
 from perceptrons._jit.vw_parse import parse_lines
 from perceptrons.io.atomic import atomic_output
-from perceptrons.io.blocks import Block, joined_weight
+from perceptrons.io.blocks import Block, budgeted, joined_weight
 from perceptrons.io.chunks import line_chunks
 from perceptrons.io.hashing import DEFAULT_HASH_BITS, MAX_HASH_BITS
 from perceptrons.io.libsvm import libsvm_blocks
@@ -191,7 +191,7 @@ def read_vw(path, label=None, n_features=None, hash_bits=None, require_labels=Tr
     if label is not None:
         raise PerceptronsError(f"{path}: --label names a CSV column; a Vowpal Wabbit line carries its label first")
     bits = _bits_for(hash_bits, n_features)
-    blocks = list(vw_blocks(path, bits, require_labels=require_labels))
+    blocks = budgeted(path, vw_blocks(path, bits, require_labels=require_labels))
     if not blocks:
         raise PerceptronsError(f"{path}: no examples; expected Vowpal Wabbit lines 'label |namespace features'")
     indptr = [np.zeros(1, np.int64)]

@@ -6,6 +6,13 @@ sits on disk between runs, can be truncated by a full disk, edited, or left from
 version), so the reader checks everything before an array reaches compiled code, and says why
 it refuses a file so that the caller can print "rebuilding the cache: <reason>".
 
+What the checks promise: every field is validated, so no file makes the process crash or read
+out of bounds, and the CRC-32 of each record and of the footer catch accidents (a truncated
+write, a flipped bit, a bad copy).  They do not catch tampering: a cache whose label table or
+rows were edited and its CRCs recomputed is read as written, as any unkeyed checksum allows,
+and a model trained from it learns what it says.  Keep epoch caches where only their owner can
+write, as with the model files (:mod:`perceptrons.io.model_file`).
+
 Format (version 1; little-endian throughout; every section padded with zero bytes to a
 multiple of 8 bytes, so each array starts 8-byte aligned)::
 
