@@ -21,8 +21,9 @@ another format, as a wrong ``--format`` does): the in-memory reader and the stre
 small blocks, as a user's command would.  Outcomes: *read* (every reader
 returned rows that hold: finite values, CSR structure in range, one label a row) or *refused*
 (every failing reader raised ``PerceptronsError`` with a one-line message naming the file).
-Failures: any other exception, a result that does not hold, a message without the file, and a
-crash of the worker.  With ``--cli``, each case also runs the command a user would on the file
+Failures: any other exception, a result that does not hold, a message without the file, a
+case that raised the worker's peak memory past :data:`MEMORY_BASE` plus
+:data:`MEMORY_PER_INPUT_BYTE` per byte of its input, and a crash of the worker.  With ``--cli``, each case also runs the command a user would on the file
 (``train``, ``train --stream``, ``predict``, ``evaluate``, ``analyze``, ``trace``, ``report``,
 ``tag train``, ``tag predict``, ``tag evaluate``, ``vc``): it must exit 0, or 2 with one line on
 standard error and no new file.
@@ -280,8 +281,12 @@ def check_csr(indptr, indices, data, n, width, where):
         raise Broken(f"{where}: values {data}")
 
 
-def check_blocks(blocks, width, where, unlabeled=False):
+def check_blocks(blocks, width, where, unlabeled=False, hashed=None):
+    """Each block holds; a hashed source's CSR blocks are as wide as its hash space (a model
+    trained on them must have a column for any name)."""
     for b in blocks:
+        if hashed is not None and b.X is None and b.n_features != hashed and b.width:
+            raise Broken(f"{where}: a hashed block {b.n_features} wide, not the hash space's {hashed}")
         if b.weight is not None and (b.weight.shape != b.y.shape or not np.isfinite(b.weight).all()):
             raise Broken(f"{where}: importances {b.weight}")
         if not _labels_hold(b.y, unlabeled):
@@ -311,11 +316,17 @@ def readers(name, path):
     if fmt in ("csv", "tsv", "libsvm", "vw", "parquet"):
         if not name.endswith(".gz"):  # the in-memory readers take plain files
             yield "read_data", lambda: check_rows(*read_data(path, fmt=fmt), "read_data")
-        for hash_bits in (None, 6) if fmt != "libsvm" else (None,):
+        for hash_bits in (None, 6, 2):  # 2 bits: narrower than the LIBSVM seed's indices
             src = Source(path, fmt, hash_bits=hash_bits, block_bytes=64)
             yield (
                 f"stream(hash_bits={hash_bits})",
-                lambda src=src: check_blocks(src.blocks(), src.hashed_width, "stream"),
+                lambda src=src: check_blocks(src.blocks(), src.hashed_width, "stream", hashed=src.hashed_width),
+            )
+        if fmt in ("csv", "tsv", "parquet"):  # a column of raw text, tokenised and hashed
+            src = Source(path, fmt, text="a", block_bytes=64)
+            yield (
+                "stream(text=a)",
+                lambda: check_blocks(src.blocks(), src.hashed_width, "stream", hashed=src.hashed_width),
             )
         if fmt != "libsvm":  # what `predict` reads: rows without a label too
             if fmt == "vw" or not name.endswith(".gz"):
@@ -374,9 +385,26 @@ def readers(name, path):
         yield "read_idx", lambda: read_idx(path)
 
 
+#: the most a case may add to the worker's peak memory: room for a first compilation (numba,
+#: LLVM) and the readers' buffers, plus a generous share per input byte.  A reader or command
+#: that densified a sparse file of a few bytes standing for gigabytes would pass it by far.
+MEMORY_BASE = 512 << 20
+MEMORY_PER_INPUT_BYTE = 10_000
+
+
+def peak_rss():
+    """This process's peak resident memory (``VmHWM``), in bytes, or 0 where it cannot be read."""
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmHWM:"))
+    except (OSError, StopIteration, ValueError):
+        return 0
+
+
 def run_case(files, names, seed, i, workdir, cli=None):
     from perceptrons._core.errors import PerceptronsError
 
+    before = peak_rss()
     rng = np.random.default_rng([seed, i])
     base = names[rng.integers(len(names))]
     filename, data = files[base]
@@ -407,6 +435,9 @@ def run_case(files, names, seed, i, workdir, cli=None):
             problem = cli(fmt, path)
             if problem:
                 return "cli", base, what, problem
+        grown = peak_rss() - before
+        if grown > MEMORY_BASE + MEMORY_PER_INPUT_BYTE * len(mutated):
+            return "memory", base, what, f"peak RSS grew {grown >> 20} MiB for a {len(mutated)}-byte input"
         return outcome, base, what, ""
     except Exception as exc:  # noqa: BLE001 - the point is to catch what the readers let through
         tb = traceback.format_exc().strip().splitlines()
@@ -459,6 +490,9 @@ def cli_runner(workdir):
             yield ["train", path, *given, "--epochs", "2", "-o", out]
             if fmt != "npz":
                 yield ["train", path, *given, "--stream", "--epochs", "2", "-o", out]
+                # the epoch cache of the run before, read back (or rebuilt) under another option
+                yield ["train", path, *given, "--stream", "--epochs", "2", "--cache", out + ".cache", "-o", out]
+                yield ["train", path, *given, "--stream", "--hash-bits", "6", "--cache", out + ".cache", "-o", out]
             stream = [[], ["--stream"]] if fmt != "npz" else [[]]
             for streamed in stream:
                 yield ["predict", models[fmt], path, *given, *streamed, "-o", out]
@@ -485,18 +519,26 @@ def cli_runner(workdir):
     def check(name, path):
         """The commands that read ``path`` as the format ``name``: a problem, or ""."""
         out = path + ".out"
-        for argv in commands(name, path, out):
-            code, err = run(argv)
-            written = [p for p in (out, out + ".cache") if os.path.exists(p)]
-            if code == 0:
-                for p in written:
-                    os.unlink(p)
-                continue
-            if code != 2 or err.count("\n") != 1 or not err.startswith("error: "):
-                return f"{' '.join(argv[:2])}: exit {code}: {err[-300:]!r}"
-            if written:
-                return f"{' '.join(argv[:2])}: exit 2 but {written} written"
-        return ""
+        cache = out + ".cache"
+        try:
+            for argv in commands(name, path, out):
+                had_cache = os.path.exists(cache)  # an earlier command's, which this one may read back
+                code, err = run(argv)
+                written = [p for p in (out, cache) if os.path.exists(p) and not (p == cache and had_cache)]
+                if code == 0:
+                    if os.path.exists(out):
+                        os.unlink(out)
+                    if "--cache" not in argv and os.path.exists(cache):  # the default cache: not kept
+                        os.unlink(cache)
+                    continue
+                if code != 2 or err.count("\n") != 1 or not err.startswith("error: "):
+                    return f"{' '.join(argv[:2])}: exit {code}: {err[-300:]!r}"
+                if written:
+                    return f"{' '.join(argv[:2])}: exit 2 but {written} written"
+            return ""
+        finally:
+            if os.path.exists(cache):
+                os.unlink(cache)
 
     return check
 
@@ -509,7 +551,7 @@ def worker(args):
         worker_loop(args.start, args.stop, lambda i: run_case(files, names, args.seed, i, workdir, cli))
 
 
-FAILING = {"exception", "broken", "bad-message", "cli", "harness-error"}
+FAILING = {"exception", "broken", "bad-message", "cli", "harness-error", "memory"}
 
 
 def fuzz(cases, seed=0, workers=2, cli=False):

@@ -328,7 +328,10 @@ def test_theory_refuses_complex_and_too_wide_input_and_scales_radii():
         with pytest.raises(PerceptronsError, match="complex values"):
             fn(X + 5j)  # the imaginary parts were dropped with a warning
     wide = sp.csr_matrix((np.ones(3), ([0, 1, 2], [0, 1, 2**31 + 4])), shape=(3, 2**31 + 5))
-    with pytest.raises(PerceptronsError, match=r"the 3 dense rows of X \(2,147,483,653 columns\) need 48.0 GiB"):
+    with pytest.raises(
+        PerceptronsError,
+        match=r"the 3 × 2,147,483,653 dense values of X \(the theory's solvers are dense\), 3 copies, need 144.0 GiB",
+    ):
         radius(wide)  # a bare MemoryError before
     assert radius(np.array([[3.0, 4.0], [0.0, 1.0]]) * 1e160, fit_intercept=False) == pytest.approx(5e160)  # was inf
 

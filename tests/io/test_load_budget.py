@@ -18,7 +18,7 @@ import pytest
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.memory import LoadBudget
 from perceptrons.io.readers import read_data
-from tests.peak_rss import run_measured
+from tests.zipf_data import run_with_peak_rss
 
 ROWS = 400_000
 
@@ -60,7 +60,7 @@ def test_a_gzip_bomb_is_refused_at_the_line_it_reached_with_memory_to_match(tmp_
         f.write(b"1 1:1 2:1 3:1 4:1 5:1 6:1 7:1 8:1\n" * 3_000_000)
     assert os.path.getsize(path) < 1_000_000
     monkeypatch.setenv(LoadBudget.ENV, "40M")  # the process run below inherits it
-    code, _, err, peak = run_measured(["train", path, "-o", tmp_path / "m.npz"])
+    code, _, peak, _, err = run_with_peak_rss("perceptrons", ["train", path, "-o", tmp_path / "m.npz"])
     assert code == 2 and "bomb.svm.gz, line" in err and "more than the 40.0 MiB" in err, err
     assert peak < 400, peak  # the process, its imports and 40 MiB of rows: not the 170 MB of the whole
 

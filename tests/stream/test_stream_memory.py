@@ -1,12 +1,13 @@
 """A streamed fit's memory does not grow with its file: peak RSS at 2 M rows is that at 100 k.
 
 Every streaming format is measured, plain, gzip and from standard input, in a real process
-(:mod:`tests.peak_rss`).  The readers hold one block of a few MB: pyarrow's own CSV reader
+(:func:`tests.zipf_data.run_with_peak_rss`).  The readers hold one block of a few MB: pyarrow's own CSV reader
 read ahead of the fit (+120 MB at 2 M rows) and Parquet's pre-buffering kept every row group
 (+90 MB), which is what this test would catch again.
 """
 
 import gzip
+import os
 import shutil
 
 import numpy as np
@@ -14,7 +15,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests.peak_rss import run_measured
+from tests.zipf_data import run_with_peak_rss
 
 pytestmark = pytest.mark.slow
 
@@ -76,7 +77,8 @@ def test_streamed_memory_does_not_grow_with_the_file(tmp_path, fmt, name, stdin)
                 shutil.copyfileobj(src, dst)
         data = "-" if stdin else path
         args = ["train", data, "--stream", "--format", fmt, "--model", "averaged", "--epochs", "2"]
-        code, out, err, peak = run_measured([*args, "-o", d / "m.npz"], stdin=path if stdin else None)
+        with open(path if stdin else os.devnull, "rb") as feed:
+            code, _, peak, out, err = run_with_peak_rss("perceptrons", [*args, "-o", d / "m.npz"], stdin=feed)
         assert code == 0, err
         assert f"{n} rows" in out or "features" in out, out
         peaks[n] = peak

@@ -21,7 +21,7 @@ from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.memory import densify
 from perceptrons.report.data import report_data
 from perceptrons.theory import analyze, is_separable, radius
-from tests.peak_rss import run_measured
+from tests.zipf_data import run_with_peak_rss
 
 SRC = pathlib.Path(__file__).resolve().parents[2] / "src" / "perceptrons"
 GUARD = SRC / "_core" / "memory.py"
@@ -103,7 +103,7 @@ def test_commands_refuse_before_allocating(tmp_path, command):
     data = tmp_path / "wide.svm"
     data.write_text("".join(f"{1 - 2 * (i % 2)} 1:1 {COLUMNS}:1\n" for i in range(ROWS)))
     args = [a.format(data=data, out=tmp_path) for a in command]
-    code, out, err, peak = run_measured(args)
+    code, _, peak, out, err = run_with_peak_rss("perceptrons", args)
     lines = [line for line in err.splitlines() if line.strip()]
     assert code == 2 and len(lines) == 1 and str(data) in lines[0] and "dense values" in lines[0], (code, err)
     assert peak < 1024, f"{command[0]} reached {peak:.0f} MiB before refusing"  # a small run's memory

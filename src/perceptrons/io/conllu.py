@@ -120,15 +120,14 @@ def sentences_of_lines(path, numbered, col, keep_lines, before=0):
             first, started = lineno, True
         if keep_lines:
             lines.append(line)
-        if "\r" in line.rstrip("\r\n"):  # the whole file would read as one line (a comment, say)
-            raise PerceptronsError(
-                f"{path}:{lineno}: a bare carriage return ends a line (classic Mac line breaks); "
-                "expected \\n or \\r\\n line ends"
-            )
         if line.startswith("#"):
+            if "\r" in line.rstrip("\r\n"):  # the whole file would read as one comment: "no sentences"
+                raise _bare_cr(path, lineno)
             continue
         parts = line.split("\t")
         if len(parts) != 10:
+            if "\r" in line.rstrip("\r\n"):  # tokens run together (a CR inside a field is told by the field check)
+                raise _bare_cr(path, lineno)
             raise PerceptronsError(f"{path}:{lineno}: expected 10 tab-separated columns, found {len(parts)}")
         tid, tag = parts[0], parts[col]
         # the common case costs a few substring tests; anything unusual gets the full check.  An
@@ -305,6 +304,12 @@ def _with_misc(misc, key, value):
     entries = [] if misc == "_" else [e for e in misc.split("|") if not e.startswith(key)]
     entries.append(key + value)
     return "|".join(entries)
+
+
+def _bare_cr(path, lineno):
+    return PerceptronsError(
+        f"{path}:{lineno}: a bare carriage return ends a line (classic Mac line breaks); expected \\n or \\r\\n line ends"
+    )
 
 
 def write_conllu(path, sentences, predicted, column="upos", conf=None):

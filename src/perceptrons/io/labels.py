@@ -109,7 +109,8 @@ def float_labels(y, where):
     if big.any():
         raise PerceptronsError(
             f"{where}: the label {float(y[big][0]):.17g} is beyond 2^53, where labels read as float64 (as "
-            "streamed) may merge; expected smaller labels, or read the file into memory (without --stream)"
+            "streamed or on a cluster) may merge; expected labels within ±2^53 (an in-memory read keeps "
+            "larger ones exact)"
         )
     if whole.all():
         return y.astype(np.int64)
