@@ -58,7 +58,8 @@ def delimited_blocks(
 
     The file is read a run at a time, by this reader, not by ``pyarrow.csv.open_csv``: that
     one reads ahead of its consumer on its I/O threads, so its memory grows with the file
-    while a fit consumes the blocks more slowly than they are parsed.
+    while a fit consumes the blocks more slowly than they are parsed (and it read 5 M rows
+    more slowly than runs do: ``benchmarks/bench_stream_readers.py``).
     """
     path = check_path(path, "path", "delimited_blocks")
     _pyarrow()
@@ -126,7 +127,8 @@ def _parse(path, data, delimiter, names, column_names, column_types):
     try:
         return pc.read_csv(
             pa.py_buffer(data),
-            read_options=pc.ReadOptions(use_threads=False, column_names=column_names),
+            # threads parse the run in parallel; they cannot read ahead of it: it is all they are given
+            read_options=pc.ReadOptions(column_names=column_names),
             parse_options=pc.ParseOptions(delimiter=delimiter),
             convert_options=pc.ConvertOptions(column_types=column_types, strings_can_be_null=False, null_values=_NULLS),
         )
@@ -177,7 +179,7 @@ def _parquet_batches(path, pf, rows):
     """``ParquetFile.iter_batches``, whose errors (a corrupt page, a bad compressed block) name the file."""
     import pyarrow as pa
 
-    batches = pf.iter_batches(batch_size=rows, use_threads=False)  # threads decode row groups ahead
+    batches = pf.iter_batches(batch_size=rows)  # without pre-buffering, the decoding threads hold a batch
     while True:
         try:
             batch = next(batches)
