@@ -282,8 +282,9 @@ def test_demo_runs_and_writes_figures(run_cli, tmp_path):
 
 @pytest.mark.slow
 def test_ctrl_c_ends_training_and_writes_nothing(tmp_path):
-    import signal
     import time
+
+    from tests.processes import interrupt
 
     rng = np.random.default_rng(0)
     X = rng.standard_normal((5000, 5))
@@ -299,19 +300,7 @@ def test_ctrl_c_ends_training_and_writes_nothing(tmp_path):
     )
     time.sleep(6)
     assert proc.poll() is None, proc.communicate()
-    # a loaded machine may still be starting the process after 6 s, where an interrupt can be
-    # lost inside an import; Ctrl-C again, as a user would, until it ends (or 60 s pass)
-    try:
-        for _ in range(30):
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=2)
-                break
-            except subprocess.TimeoutExpired:
-                pass
-        stdout, stderr = proc.communicate(timeout=1)
-    finally:
-        proc.kill()
+    stdout, stderr = interrupt(proc)
     assert proc.returncode == 130, (stdout, stderr)
     assert "interrupted; nothing was written" in stderr and "Traceback" not in stderr
     assert not out.exists()

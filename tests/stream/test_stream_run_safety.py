@@ -6,12 +6,13 @@
   that cannot be written) removes the cache it made, as a failure on the data does.
 """
 
-import signal
 import subprocess
 import sys
 import time
 
 import numpy as np
+
+from tests.processes import interrupt
 
 
 def noisy_csv(path, n=20_000):
@@ -37,17 +38,7 @@ def test_ctrl_c_after_the_first_pass_names_the_cache_it_keeps(tmp_path):
     while not cache.exists() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.2)
     time.sleep(1)  # into the epochs
-    try:
-        for _ in range(30):
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=2)
-                break
-            except subprocess.TimeoutExpired:
-                pass
-        stdout, stderr = proc.communicate(timeout=5)
-    finally:
-        proc.kill()
+    stdout, stderr = interrupt(proc)
     assert proc.returncode == 130, (stdout, stderr)
     assert stderr.strip() == f"interrupted; no model was written; the epoch cache {cache} is kept, to start again from"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d.csv", "m.npz.cache"]
