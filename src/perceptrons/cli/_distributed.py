@@ -71,7 +71,7 @@ def fit(fit_function, max_epochs, check, **kwargs):
 
     from sklearn.exceptions import ConvergenceWarning
 
-    from perceptrons.distributed._engine import WorkerLostWarning
+    from perceptrons.distributed import WorkerLostWarning
 
     with progress_bar(
         "epoch {task.completed}/{task.total}", "{task.fields[mistakes]} mistakes", "{task.fields[shards]}"

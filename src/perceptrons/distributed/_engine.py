@@ -183,7 +183,8 @@ def _n_workers(n):
 
 def _quiet_worker_logs():
     """Run in each worker of a LocalCluster this module started: drop the log records of what
-    the client reports itself.
+    the client reports itself, and send the others to the worker's :data:`LOG`, not to the
+    terminal the worker shares with the command.
 
     * A heartbeat that found the scheduler gone.  Closing the cluster closes the workers before
       the scheduler, but on a loaded machine a worker's closing can outlast its wait, and its
@@ -201,6 +202,10 @@ def _quiet_worker_logs():
         logger = logging.getLogger(name)
         if not any(isinstance(f, _ReportedByClient) for f in logger.filters):
             logger.addFilter(_ReportedByClient())
+    # and the rest go to the worker's own log, as the client's records go to its (a worker that
+    # fetched a shard from one just lost logs "Worker stream died" on the terminal otherwise)
+    for lg in [logging.getLogger("distributed"), *_dask_loggers_with_handlers()]:
+        lg.handlers, lg.propagate = [_Forward()], False
 
 
 class _ReportedByClient:

@@ -21,7 +21,6 @@ import dataclasses
 import functools
 import glob
 import os
-import time
 from numbers import Integral
 
 from perceptrons._core.errors import PerceptronsError
@@ -187,7 +186,7 @@ class Source:
             return 2 ** (self.hash_bits or DEFAULT_HASH_BITS)
         if self.hash_bits is not None:
             return 2**self.hash_bits
-        if self.fmt in ("libsvm", "vw"):
+        if self.fmt == "libsvm":
             return None
         with contextlib.closing(self.blocks()) as blocks:
             first = next(blocks, None)
@@ -202,7 +201,7 @@ class Source:
         """
         options = {"fmt": self.fmt, "label": self.label, "hash_bits": self.hash_bits, "text": self.text}
         if self._spool is not None:  # another run's standard input is other data: never the same cache
-            options["stdin"] = id(self._spool) ^ os.getpid() ^ time.time_ns()
+            options["stdin"] = self._spool.nonce
         return options
 
     def blocks(self):

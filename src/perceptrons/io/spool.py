@@ -10,6 +10,7 @@ before it fills the disk.
 import os
 import shutil
 import tempfile
+import time
 import weakref
 
 from perceptrons._core.errors import PerceptronsError
@@ -88,6 +89,8 @@ class Spool:
             else:  # pragma: no cover - every Linux has /proc
                 self.path, named = tmp, tmp
         self._finalizer = weakref.finalize(self, _release, fd, named)
+        #: this copy's own number, which no other run's input shares (an epoch cache of it is never reused)
+        self.nonce = time.time_ns() ^ (os.getpid() << 20) ^ fd
         try:
             with open(fd, "wb", closefd=False) as f:
                 limit = shutil.disk_usage(tempfile.gettempdir()).free
