@@ -72,22 +72,6 @@ def shard_paths(spec):
     return [spec]  # a pipe or a device too: a Source copies it once, the cluster refuses it
 
 
-def _spooled(spec, fmt):
-    """Standard input (``-``), or a pipe or device ``spec``, copied to an unlinked file
-    (:class:`~perceptrons.io.spool.Spool`): a streamed fit reads its source once into the epoch
-    cache, but reads it again to rebuild a damaged cache, to find the line of an error, and to
-    see the first block's columns.
-    """
-    if fmt is None and spec == "-":
-        raise PerceptronsError(
-            f"-: standard input has no file extension to tell its format; give --format (one of {', '.join(STREAM_FORMATS)})"
-        )
-    fmt = fmt or stream_format(spec)
-    if fmt not in STREAM_FORMATS:
-        raise PerceptronsError(f"--format must be one of {list(STREAM_FORMATS)} to stream; got {fmt!r}")
-    return Spool(text=fmt != "parquet", path=None if spec == "-" else spec)
-
-
 class Source:
     r"""Rows of one or more files of one format, read block by block and in order.
 
@@ -131,11 +115,14 @@ class Source:
     ):
         self.spec = check_path(spec, "spec", "Source")
         check_param(block_bytes, "block_bytes", (Interval(Integral, 1, None),), "Source")
-        self._spool = None
         self.paths = shard_paths(self.spec)
-        if self.spec == "-" or not os.path.isfile(self.paths[0]):  # read once: copied to a file
-            self._spool = _spooled(self.spec, fmt)
-            self.paths = [self._spool.path]
+        # standard input, a pipe or a device can be read once: it is copied to a file (below)
+        spooled = self.spec == "-" or not os.path.isfile(self.paths[0])
+        if fmt is None and self.spec == "-":
+            raise PerceptronsError(
+                "-: standard input has no file extension to tell its format; give --format "
+                f"(one of {', '.join(STREAM_FORMATS)})"
+            )
         self.fmt = fmt or stream_format(self.paths[0])
         if self.fmt not in STREAM_FORMATS:
             where = f"{self.paths[0]}: " if fmt is None else ""
@@ -155,6 +142,13 @@ class Source:
         self.text = text
         self.block_bytes = int(block_bytes)
         self.require_labels = bool(require_labels)
+        # after every option's check, so that a bad one does not consume standard input; the
+        # copy is read again to rebuild a damaged epoch cache, to find an error's line, and to
+        # see the first block's columns (hashed_width)
+        self._spool = None
+        if spooled:
+            self._spool = Spool(text=self.fmt != "parquet", path=None if self.spec == "-" else self.spec)
+            self.paths = [self._spool.path]
 
     def check_labelled(self, what):
         """Raise when this source may yield rows without a label (``require_labels=False``).
