@@ -99,18 +99,50 @@ def save_model(estimator: BaseEstimator, path: str | os.PathLike[str], info: dic
     """
     path = check_path(path, "path", "save_model")
     check_param(info, "info", (None, Kind(dict, "a dict")), "save_model")
+    if type(estimator).__name__ == "Pipeline":
+        from perceptrons.io.pipeline_state import pipeline_state
+
+        record, arrays = {"estimator": "Pipeline", "params": {}}, {}
+        record["state"], arrays = pipeline_state(estimator, _record)
+        if not _ends_in_ours(estimator):
+            raise PerceptronsError("a Pipeline is saved when its last step is a perceptrons estimator")
+    else:
+        record, arrays = _record(estimator)
+    meta = {"library_version": __version__, **record, "info": info or {}}
+    write_model(path, meta, arrays)
+
+
+def _ends_in_ours(pipeline):
+    last = pipeline.steps[-1][1]
+    return _ends_in_ours(last) if type(last).__name__ == "Pipeline" else type(last).__name__ in ESTIMATORS
+
+
+def _record(estimator):
+    """``(meta, arrays)`` of one of our estimators: its name, parameters and fitted state."""
     name = type(estimator).__name__
     if name not in ESTIMATORS:
         raise PerceptronsError(f"{name} cannot be saved: it is not a perceptrons estimator")
     state_meta, arrays = estimator._to_state()
-    meta = {
-        "library_version": __version__,
-        "estimator": name,
-        "params": _json_params(estimator),
-        "state": state_meta,
-        "info": info or {},
-    }
-    write_model(path, meta, arrays)
+    return {"estimator": name, "params": _json_params(estimator), "state": state_meta}, arrays
+
+
+def _check_name(path, name, expect):
+    if name not in ESTIMATORS:
+        raise PerceptronsError(f"{path}: unknown estimator {name!r} in model file; known: {sorted(ESTIMATORS)}")
+    if expect is not None and name not in expect:
+        raise PerceptronsError(f"{path}: holds a {name}, but a {' or '.join(expect)} is needed here")
+
+
+def _restore(state, expect=None):
+    """The estimator of a record written by :func:`_record`, every field checked through ``state``."""
+    path = state.source
+    name = state.str("estimator", max_len=64)
+    _check_name(path, name, expect)
+    params = state.raw("params")
+    state.require(isinstance(params, dict), "params", "expected a JSON object")
+    est = _restore_params(path, estimator_class(name), params)
+    est._from_state(state.sub("state", ""))
+    return est
 
 
 def load_model(path: str | os.PathLike[str], expect: str | Sequence[str] | None = None, with_info: bool = False) -> Any:
@@ -145,12 +177,9 @@ def load_model(path: str | os.PathLike[str], expect: str | Sequence[str] | None 
     top.str("format")
     top.int("format_version", lo=1)
     name = top.str("estimator", max_len=64)
-    if name not in ESTIMATORS:
-        raise PerceptronsError(f"{path}: unknown estimator {name!r} in model file; known: {sorted(ESTIMATORS)}")
-    if expect is not None and name not in names:
-        raise PerceptronsError(f"{path}: holds a {name}, but a {' or '.join(names)} is needed here")
+    if name != "Pipeline":
+        _check_name(path, name, names)
     top.str("library_version", max_len=64)
-
     info = top.raw("info")
     top.require(
         isinstance(info, dict)
@@ -159,10 +188,17 @@ def load_model(path: str | os.PathLike[str], expect: str | Sequence[str] | None 
         "info",
         "expected an object whose label_column is a string or null, and tag_column 'upos', 'xpos' or absent",
     )
-    params = top.raw("params")
-    top.require(isinstance(params, dict), "params", "expected a JSON object")
-    est = _restore_params(path, estimator_class(name), params)
-    state = top.sub("state", "")
-    est._from_state(state)
+    if name == "Pipeline":
+        from perceptrons.io.pipeline_state import restore_pipeline
+
+        top.require(top.raw("params") == {}, "params", "expected an empty object for a Pipeline")
+        est = restore_pipeline(top.sub("state", ""), lambda record: _restore(record, names))
+        top.require(
+            type(est).__name__ == "Pipeline" and _ends_in_ours(est),
+            "state",
+            "expected a Pipeline that ends in an estimator of ours",
+        )
+    else:
+        est = _restore(top, names)
     top.finish()
     return (est, info) if with_info else est

@@ -66,7 +66,7 @@ def test_train_reports_test_accuracy_and_options(run_cli, files):
     )
     assert code == 0, err
     assert "test acc" in stdout
-    est = load_model(out)
+    est = load_model(out)[-1]  # the CSV's column pipeline, then the estimator
     assert est.get_params()["order"] == "shuffle" and est.get_params()["random_state"] == 3
     assert est.n_epochs_ <= 2
 

@@ -136,15 +136,17 @@ def seed_of(random_state):
 
 def warn_not_converged(estimator, stopped, stacklevel):
     """The ConvergenceWarning of a linear fit that stopped at ``max_epochs`` with mistakes left
-    (streamed and distributed fits; not after a callback ``stopped`` it)."""
+    (streamed and distributed fits; not after a callback ``stopped`` it), for a model that
+    predicts with its last iterate only (``predicts_last_iterate``)."""
 
     from sklearn.exceptions import ConvergenceWarning
 
-    if estimator.converged_ or stopped:
+    if estimator.converged_ or stopped or not estimator.predicts_last_iterate:
         return
     warnings.warn(
         f"{type(estimator).__name__} made {estimator.mistakes_per_epoch_[-1]} mistakes in its last "
-        f"epoch and stopped at max_epochs={estimator.max_epochs}: the data may not be linearly separable.",
+        f"epoch and stopped at max_epochs={estimator.max_epochs}: the data may not be linearly separable; "
+        "AveragedPerceptron or PocketPerceptron give a good hypothesis on such data.",
         ConvergenceWarning,
         stacklevel=stacklevel + 1,
     )

@@ -54,6 +54,63 @@ def stream_options(f):
     return f
 
 
+def stream_info(label, fmt, hash_bits, text_column):
+    """The model's ``info`` of a streamed fit: the reader's options, so that ``predict`` and
+    ``evaluate`` read a file as training did without being told them again."""
+    return {
+        "label_column": label,
+        "stream": {"format": fmt, "hash_bits": hash_bits, "text_column": text_column},
+    }
+
+
+def stored_stream(info, model_path):
+    """``(format, hash_bits, text_column)`` a streamed model was trained with, checked; None
+    for a model fitted in memory.
+
+    Raises
+    ------
+    PerceptronsError
+        A malformed ``info.stream`` field, naming it.
+    """
+    from perceptrons.io.readers import FORMATS
+
+    opts = info.get("stream")
+    if opts is None:
+        return None
+    ok = (
+        isinstance(opts, dict)
+        and set(opts) == {"format", "hash_bits", "text_column"}
+        and (opts["format"] is None or opts["format"] in FORMATS)
+        and (opts["hash_bits"] is None or (type(opts["hash_bits"]) is int and 1 <= opts["hash_bits"] <= MAX_HASH_BITS))
+        and (opts["text_column"] is None or (isinstance(opts["text_column"], str) and len(opts["text_column"]) < 4096))
+    )
+    if not ok:
+        raise PerceptronsError(
+            f"{model_path}: model field info.stream: expected an object of format (a data format or null), "
+            f"hash_bits (1 to {MAX_HASH_BITS} or null) and text_column (a string or null)"
+        )
+    return opts["format"], opts["hash_bits"], opts["text_column"]
+
+
+def read_options(info, model_path, data, stream, fmt, hash_bits, text_column):
+    """``(stream, fmt, hash_bits, text_column)`` for reading DATA for a saved model: what the
+    command line gave, else what a streamed model was trained with (its format only for
+    standard input, which has no extension).  A streamed model reads DATA by the stream's
+    reader even without ``--stream``: hashed features exist only there."""
+    stored = stored_stream(info, model_path)
+    if stored is None:
+        return stream, fmt, hash_bits, text_column
+    s_fmt, s_bits, s_text = stored
+    if hash_bits is not None and s_bits is not None and hash_bits != s_bits:
+        raise click.BadParameter(
+            f"{hash_bits}: the model was trained with --hash-bits {s_bits}; its features are hashed so",
+            param_hint="--hash-bits",
+        )
+    if fmt is None and data == "-":
+        fmt = s_fmt
+    return True, fmt, s_bits if hash_bits is None else hash_bits, text_column if text_column is not None else s_text
+
+
 def source_of(data, fmt, label, hash_bits, text_column, require_labels=True):
     """The :class:`~perceptrons.io.sources.Source` of DATA; its errors become one-line CLI errors."""
     from perceptrons.io.sources import Source

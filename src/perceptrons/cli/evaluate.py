@@ -15,12 +15,12 @@ from perceptrons.cli._common import (
     labelled_by_name,
     load_classifier,
     predict_in_chunks,
-    read_for_model,
     weighted_line,
 )
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import refuse_unused
-from perceptrons.cli._stream import HASH_BITS, source_of
+from perceptrons.cli._prepare import read_for_saved
+from perceptrons.cli._stream import HASH_BITS, read_options, source_of
 
 #: print the whole k × k matrix up to this many classes
 MAX_MATRIX_CLASSES = 20
@@ -47,11 +47,12 @@ def command(model, data, label, fmt, stream, hash_bits, text_column):
         },
     )
     est, info = load_classifier(model)
+    stream, fmt, hash_bits, text_column = read_options(info, model, data, stream, fmt, hash_bits, text_column)
     if stream:
         return _evaluate_stream(est, data, fmt, label or info.get("label_column"), hash_bits, text_column)
     from perceptrons.stream import WeightedHits
 
-    X, y, weight = read_for_model(data, est, label, fmt, info, return_weight=True)
+    X, y, weight, notes = read_for_saved(data, est, info, model, label, fmt)
     if y is None:
         raise click.BadParameter(f"{data}: has no label column to evaluate against", param_hint="DATA")
     pred = predict_in_chunks(est, X)
@@ -61,6 +62,8 @@ def command(model, data, label, fmt, stream, hash_bits, text_column):
     tally = WeightedHits()
     tally.add(hits, weight)
     _print_accuracy(X.shape[0], hits.mean(), tally)
+    for line in notes:
+        click.echo(f"note      {line}")
     _print_confusions(*confusion_counts(y, pred, classes), classes)
 
 

@@ -13,12 +13,12 @@ from perceptrons.cli._common import (
     labelled_by_name,
     load_classifier,
     predict_in_chunks,
-    read_for_model,
 )
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import refuse_unused
 from perceptrons.cli._paths import check_output_path
-from perceptrons.cli._stream import HASH_BITS
+from perceptrons.cli._prepare import read_for_saved
+from perceptrons.cli._stream import HASH_BITS, read_options
 
 
 @click.command(name="predict")
@@ -51,6 +51,7 @@ def command(model, data, output, label, fmt, stream, hash_bits, text_column):
     from perceptrons.io.atomic import atomic_output
 
     est, info = load_classifier(model)
+    stream, fmt, hash_bits, text_column = read_options(info, model, data, stream, fmt, hash_bits, text_column)
     if stream:
         from perceptrons import stream as streaming
         from perceptrons.cli._stream import source_of
@@ -64,7 +65,9 @@ def command(model, data, output, label, fmt, stream, hash_bits, text_column):
         if output and output != "-":
             click.echo(f"{n} predictions -> {output}", err=True)
         return
-    X, _ = read_for_model(data, est, label, fmt, info, require_labels=False)
+    X, _, _, notes = read_for_saved(data, est, info, model, label, fmt, require_labels=False)
+    for line in notes:
+        click.echo(f"note: {line}", err=True)
     pred = predict_in_chunks(est, X)
     with atomic_output(output or "-") as out:
         for start in range(0, len(pred), 1 << 16):  # text of a block of rows at a time, not of all rows

@@ -33,7 +33,8 @@ from perceptrons.cli._options import (
     refuse_unused,
 )
 from perceptrons.cli._paths import check_output_path
-from perceptrons.cli._stream import stream_options
+from perceptrons.cli._prepare import SCALE_CHOICES, TABLE_FORMATS, compose, data_format, read_test, read_training
+from perceptrons.cli._stream import stream_info, stream_options
 
 #: the options only a kernel model reads
 KERNEL_OPTIONS = ("kernel", "averaged", "voted", "budget", "budget_policy", "cache_size")
@@ -53,12 +54,29 @@ KERNEL_OPTIONS = ("kernel", "averaged", "voted", "budget", "budget_policy", "cac
     "--model",
     "model_name",
     type=click.Choice(list(CLI_NAMES)),
-    default="perceptron",
+    default="averaged",
     show_default=True,
-    help="kernel densifies sparse DATA (refused first when two dense copies would not fit in memory).",
+    help="averaged predicts with the mean of the PLA's weight vectors, which suits data that are not separable; "
+    "perceptron is the PLA's last iterate.  kernel densifies sparse DATA (refused first when two dense copies "
+    "would not fit in memory).",
 )
 @LABEL_OPTION
 @FORMAT_OPTION
+@click.option(
+    "--scale",
+    type=click.Choice(list(SCALE_CHOICES)),
+    default="auto",
+    show_default=True,
+    help="How columns of numbers are scaled, by a step stored in the model and applied by every command: "
+    "auto standardises a CSV/TSV table or a dense .npz and scales sparse data (LIBSVM, VW) by each column's "
+    "largest |x|, which keeps zeros zero.  Text columns of a table are one-hot encoded (hashed beyond "
+    "100 levels), and missing cells (empty, NA, NaN, null) imputed.",
+)
+@click.option(
+    "--missing-indicator",
+    is_flag=True,
+    help="Tables: add a 0/1 column for each column of numbers that has missing cells.",
+)
 @click.option(
     "--epochs",
     type=EPOCHS,
@@ -131,6 +149,8 @@ def command(
     model_name,
     label,
     fmt,
+    scale,
+    missing_indicator,
     epochs,
     order,
     init,
@@ -165,6 +185,7 @@ def command(
     of several files, each shard's files read by the worker that keeps it.
     """
     kernel_model = model_name == "kernel"
+    cluster_files = bool(workers or scheduler) and _sharded(data)
     refuse_unused(
         click.get_current_context(),
         {
@@ -183,6 +204,14 @@ def command(
                 "--shuffle-buffer, or a kernel --budget with the random policy",
             ),
             **{k: (stream, "with --stream") for k in ("cache_path", "hash_bits", "shuffle_buffer", "text_column")},
+            "scale": (
+                not stream and not cluster_files,
+                "in memory: a streamed or sharded fit reads features as they are",
+            ),
+            "missing_indicator": (
+                not stream and not cluster_files and data_format(data, fmt) in TABLE_FORMATS,
+                "to a CSV/TSV table read into memory",
+            ),
             "label": (labelled_by_name(data, fmt), LABEL_WHERE),
         },
     )
@@ -212,7 +241,6 @@ def command(
 
     from sklearn.exceptions import ConvergenceWarning
 
-    from perceptrons.io.readers import read_data
     from perceptrons.persistence import save_model
 
     if stream:
@@ -241,39 +269,25 @@ def command(
         fit_intercept=intercept, max_epochs=epochs, order=order, init=init, margin=margin, random_state=seed
     )
     if cluster:
-        from perceptrons.io.sources import shard_paths
-
-        if len(shard_paths(data)) > 1:
+        if cluster_files:
             return _train_cluster_files(
                 data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, mixing
             )
     # a VW file's importance weights weigh the updates, as in a streamed or distributed fit
-    X, y, label_column, weight = read_data(data, label=label, fmt=fmt, return_label_name=True, return_weight=True)
+    prepared = read_training(data, label, fmt, scale, missing_indicator)
+    X, y, weight = prepared.X, prepared.y, prepared.weight
     weighted = {} if weight is None else {"sample_weight": weight}
     check_label_text(y, f"{data}: label")  # predictions are written one per line
-    Xt = yt = test_weight = None
+    test = None
     if test_path:
         # read before training: a missing, unlabelled or wrong-width test file must fail before
         # the model file is written over, not after
         import numpy as np
 
-        from perceptrons.cli._common import read_for_width
-
-        Xt, yt, test_weight = read_for_width(
-            test_path,
-            X.shape[1],
-            label,
-            fmt if test_path == "-" else None,
-            {"label_column": label_column},
-            hint="--test",
-            against="the training data has",
-            return_weight=True,
-        )
-        if yt is None:
+        test = read_test(test_path, prepared, label, fmt)
+        if test.y is None:
             raise click.BadParameter(f"{test_path}: has no label column", param_hint="--test")
-        if y.dtype.kind == "U" and yt.dtype.kind in "iu":  # labels are typed per file (read_for_model)
-            yt = yt.astype(str)
-        check_known_labels(test_path, yt, np.unique(y), hint="--test")  # as evaluate does
+        check_known_labels(test_path, test.y, np.unique(y), hint="--test")  # as evaluate does
     cls = CLI_NAMES[model_name]
     if model_name == "voted":
         params["max_vectors"] = max_vectors
@@ -297,9 +311,10 @@ def command(
     estimator = estimator_class(cls)(**params)
     if cluster:
         estimator, stopped = _on_cluster(estimator, X, y, shards, scheduler, workers, mixing, weighted)
-        scores = _accuracies(estimator, (X, y, weight), (Xt, yt, test_weight))
-        save_model(estimator, output, info={"label_column": label_column})
-        _report(cls, output, X, estimator, stopped, scores)
+        model = compose(prepared.prep, estimator)
+        scores = _accuracies(model, (prepared.raw, y, weight), test)
+        save_model(model, output, info=prepared.info)
+        _report(cls, output, prepared, estimator, stopped, scores)
         for line in _distributed.summary(estimator):
             click.echo(line)
         return
@@ -317,24 +332,33 @@ def command(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
             estimator.fit(X, y, callback=on_epoch, **weighted)
-    scores = _accuracies(estimator, (X, y, weight), (Xt, yt, test_weight))
-    save_model(estimator, output, info={"label_column": label_column})
+    model = compose(prepared.prep, estimator)
+    scores = _accuracies(model, (prepared.raw, y, weight), test)
+    save_model(model, output, info=prepared.info)
     stopped = any(issubclass(w.category, ConvergenceWarning) for w in caught)
-    _report(cls, output, X, estimator, stopped, scores)
+    _report(cls, output, prepared, estimator, stopped, scores)
 
 
-def _accuracies(estimator, train, test):
-    """The summary's accuracy lines of the ``(X, y, weight)`` of training and of ``--test`` (X
-    None without), computed before the model is written: a model that cannot score its data
-    (weights so large that the scores overflow) is refused, and nothing is written.  Rows with
-    importance weights get their accuracy by them too."""
+def _sharded(data):
+    """Whether DATA names several files (a directory or a glob): each worker then reads its own."""
+    from perceptrons.io.sources import shard_paths
+
+    return len(shard_paths(data)) > 1
+
+
+def _accuracies(model, train, test):
+    """The summary's accuracy lines of the ``(X, y, weight)`` of training and of ``--test`` (a
+    :class:`~perceptrons.cli._prepare.Read`, or None), computed before the model is written: a
+    model that cannot score its data (weights so large that the scores overflow) is refused, and
+    nothing is written.  Rows with importance weights get their accuracy by them too."""
     from perceptrons.stream import WeightedHits
 
     lines = []
-    for name, (X, y, weight) in (("train", train), ("test", test)):
-        if X is None:
+    for name, read in (("train", train), ("test", test)):
+        if read is None:
             continue
-        hits = estimator.predict(X) == y
+        X, y, weight = read[:3]
+        hits = model.predict(X) == y
         lines.append(f"{name + ' acc':<10} {hits.mean():.4f}")
         if weight is not None:
             tally = WeightedHits()
@@ -343,9 +367,10 @@ def _accuracies(estimator, train, test):
     return lines
 
 
-def _report(cls, output, X, estimator, stopped, scores):
+def _report(cls, output, prepared, estimator, stopped, scores):
+    X = prepared.X
     _outcome(cls, output, f"{X.shape[0]} samples x {X.shape[1]} features", estimator, stopped)
-    for line in scores:
+    for line in [*prepared.lines, *scores]:
         click.echo(line)
 
 
@@ -385,7 +410,7 @@ def _train_stream(data, output, model_name, label, fmt, test_path, cache_path, h
     def finish():  # checks of the fitted model, then the model written: a failure removes the cache this run made
         check_label_text(estimator.classes_, f"{src.spec}: label")
         scores = _stream_accuracy(estimator, test)
-        save_model(estimator, output, info={"label_column": label})
+        save_model(estimator, output, info=stream_info(label, fmt, hash_bits, text))
         return scores
 
     with interrupt_between_epochs() as check:
@@ -444,7 +469,10 @@ def _outcome(cls, output, data, estimator, stopped):
         f"converged {'yes' if estimator.converged_ else 'no'}"
     )
     if stopped:
-        click.echo("note       stopped at --epochs with mistakes left: the data may not be linearly separable")
+        click.echo(
+            "note       stopped at --epochs with mistakes left: the data may not be linearly separable; "
+            "--model averaged or pocket gives a good hypothesis on such data"
+        )
 
 
 def _gamma(text):

@@ -37,7 +37,7 @@ from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label, 
 from perceptrons.io.text_columns import check_mixed, row_where
 
 
-def _pyarrow():
+def need_pyarrow():
     try:
         import pyarrow  # noqa: F401
     except ImportError:  # pragma: no cover - the stream extra is installed by make test
@@ -62,14 +62,14 @@ def delimited_blocks(
     more slowly than runs do: ``benchmarks/bench_stream_readers.py``).
     """
     path = check_path(path, "path", "delimited_blocks")
-    _pyarrow()
+    need_pyarrow()
     chunks = _chunks(path, block_bytes)
     first = next(chunks, None)
     if first is None:
         raise PerceptronsError(f"{path}: not CSV with a header (the file is empty)")
     names = _names(path, first, delimiter)
     check_header(f"{path}, line 1", names, label)
-    col = _label_column(path, names, label)
+    col = label_position(path, names, label)
     # the label is read as text, so that its classes stay exact; the first run's types are then
     # fixed for the whole file
     types = _column_types(path, names, col, _parse(path, first, delimiter, names, None, {names[col]: "string"}))
@@ -158,7 +158,7 @@ def _csv_batches(path, runs, delimiter, names, types):
 def parquet_blocks(path, *, label=None, hash_bits=None, text=None, block_bytes=1 << 24, require_labels=True, **_):
     """Blocks of a Parquet file, a batch of row groups' rows at a time."""
     path = check_path(path, "path", "parquet_blocks")
-    _pyarrow()
+    need_pyarrow()
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -169,7 +169,7 @@ def parquet_blocks(path, *, label=None, hash_bits=None, text=None, block_bytes=1
         names = pf.schema_arrow.names
     except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:  # names are decoded as read
         raise PerceptronsError(f"{path}: not a Parquet file ({_first_line(exc)})") from None
-    col = _label_column(path, names, label)
+    col = label_position(path, names, label)
     rows = max(1, int(block_bytes) // (8 * max(len(names), 1)))
     batches = _parquet_batches(path, pf, rows)
     yield from _batches(path, batches, names, col, hash_bits, text, first_row_line=None, require_labels=require_labels)
@@ -190,7 +190,7 @@ def _parquet_batches(path, pf, rows):
         yield batch
 
 
-def _label_column(path, names, label):
+def label_position(path, names, label):
     """The label column's position; its name must be unique (as the CSV reader requires): the
     other column of that name would be read as features.
     """
@@ -443,7 +443,7 @@ def read_parquet(path, label=None, n_features=None, require_labels=True):
         raise PerceptronsError(f"{path}: no data rows")
     y = typed_labels(np.concatenate([b.y for b in blocks]).tolist())
     names = pq.ParquetFile(path).schema_arrow.names
-    label_name = names[_label_column(path, names, label)]
+    label_name = names[label_position(path, names, label)]
     if not blocks[0].sparse:
         return np.concatenate([b.X for b in blocks]), y, label_name
     width = n_features or max(b.n_features for b in blocks)

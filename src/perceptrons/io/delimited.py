@@ -32,7 +32,7 @@ def text_lines(path):
             yield line
 
 
-def _csv_records(path, delimiter):
+def csv_records(path, delimiter):
     """``(first line, fields)`` of each record; csv errors name the file and line."""
     reader_ = csv.reader(text_lines(path), delimiter=delimiter, strict=True)
     limit = csv.field_size_limit()
@@ -86,7 +86,7 @@ def read_csv(path, label=None, n_features=None, delimiter=",", require_labels=Tr
     empty one is the empty string.
     """
     path = check_path(path, "path", "read_csv")
-    records = _csv_records(path, delimiter)
+    records = csv_records(path, delimiter)
     first = next(records, None)
     if first is None:
         raise PerceptronsError(f"{path}: the file is empty; expected a header line and data rows")

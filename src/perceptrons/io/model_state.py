@@ -257,6 +257,15 @@ class ModelState:
         self._read_arrays.update(k for k in self._arrays if k.startswith(array_prefix))
         return self._child(ModelState(self.source, v, arrays, prefix=f"{self.prefix}{meta_key}."))
 
+    def sub_item(self, meta_key, index, array_prefix):
+        """Item ``index`` of the JSON list ``meta_key`` as a nested state (arrays named ``prefix*``)."""
+        items = self._get(meta_key)
+        if type(items) is not list or not 0 <= index < len(items):
+            self._raise(meta_key, f"expected a list of at least {index + 1} items")
+        arrays = {k[len(array_prefix) :]: a for k, a in self._arrays.items() if k.startswith(array_prefix)}
+        self._read_arrays.update(k for k in self._arrays if k.startswith(array_prefix))
+        return self._child(ModelState(self.source, items[index], arrays, prefix=f"{self.prefix}{meta_key}[{index}]."))
+
     def split(self, array_prefix, what):
         """Arrays named ``prefix*`` as a component read through its own state (meta empty)."""
         arrays = {k[len(array_prefix) :]: a for k, a in self._arrays.items() if k.startswith(array_prefix)}

@@ -93,16 +93,13 @@ def read_data(
             raise PerceptronsError(
                 f"-: standard input has no file extension to tell its format; give --format (one of {', '.join(FORMATS)})"
             )
-        return _read_spooled("standard input", None, label, fmt, *options)
+        return _read_spooled("standard input", None, fmt, lambda tmp: read_data(tmp, label, fmt, *options))
     fmt = fmt or guess_format(path)
     if fmt not in READERS:
         raise PerceptronsError(f"--format must be one of {list(FORMATS)}; got {fmt!r}")
-    if not os.path.exists(path):
-        raise PerceptronsError(f"{path}: no such file")
-    if os.path.isdir(path):
-        raise PerceptronsError(f"{path}: is a directory, expected a data file")
+    _check_file(path)
     if not os.path.isfile(path):  # a pipe, a device: read once, into a file the readers can measure and seek
-        return _read_spooled(path, path, label, fmt, *options)
+        return _read_spooled(path, path, fmt, lambda tmp: read_data(tmp, label, fmt, *options))
     check_fits_in_memory(path, fmt)
     module, function = READERS[fmt].split(":")
     reader = getattr(import_module(module), function)
@@ -137,8 +134,45 @@ def check_fits_in_memory(path, fmt):
         )
 
 
-def _read_spooled(name, path, label, fmt, n_features, return_label_name, require_labels, return_weight):
-    """``read_data`` of standard input (``path`` None) or of a pipe or device ``path``: spooled
+def read_table(path, label=None, fmt=None, names=None, kinds=None, require_labels=True):
+    """A CSV/TSV/Parquet file (or standard input, ``"-"``, with ``fmt``) as a
+    :class:`~perceptrons.io.table.Table`: columns of numbers or text, missing cells kept; see
+    :func:`perceptrons.io.table.read_table` for ``names``, ``kinds`` and ``require_labels``.
+    """
+    from perceptrons.io.table import read_table as read
+
+    path = check_path(path, "path", "read_table")
+    if path == "-" and fmt is None:
+        raise PerceptronsError("-: standard input has no file extension to tell its format; give --format (csv or tsv)")
+    from perceptrons.io.table import read_parquet_table
+
+    fmt = fmt or guess_format(path)
+    if fmt not in ("csv", "tsv", "parquet"):
+        raise PerceptronsError(f"{path}: a table is read from CSV, TSV or Parquet; this file is {fmt}")
+
+    def again(where):
+        if fmt == "parquet":
+            return read_parquet_table(where, label, names, kinds, require_labels)
+        return read(where, label, "\t" if fmt == "tsv" else ",", names, kinds, require_labels)
+
+    if path == "-":
+        return _read_spooled("standard input", None, fmt, again)
+    _check_file(path)
+    if not os.path.isfile(path):
+        return _read_spooled(path, path, fmt, again)
+    check_fits_in_memory(path, fmt)  # Parquet: its uncompressed size is checked by its reader
+    return again(path)
+
+
+def _check_file(path):
+    if not os.path.exists(path):
+        raise PerceptronsError(f"{path}: no such file")
+    if os.path.isdir(path):
+        raise PerceptronsError(f"{path}: is a directory, expected a data file")
+
+
+def _read_spooled(name, path, fmt, again):
+    """``again(file)`` of standard input (``path`` None) or of a pipe or device ``path``, spooled
     to a temporary file first, since the readers need a real file (``.npz`` is a zip read by
     seeking, the CSV reader and the readers of text check the file's size first, and a pipe
     read to sniff its format is gone).  Errors name ``name``, not the temporary file.
@@ -163,7 +197,7 @@ def _read_spooled(name, path, label, fmt, n_features, return_label_name, require
                 except OSError as exc:
                     raise PerceptronsError(f"{name}: cannot read: {exc.strerror or exc}") from None
             try:
-                return read_data(tmp, label, fmt, n_features, return_label_name, require_labels, return_weight)
+                return again(tmp)
             except PerceptronsError as exc:
                 raise PerceptronsError(str(exc).replace(tmp, name)) from None
         finally:

@@ -75,6 +75,11 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
     }
     _averaging = False
     _log_updates = False
+    #: whether the model predicts with the PLA's last weight vector.  Only such a model is left
+    #: with a poor hypothesis when ``max_epochs`` ends with mistakes, so only it warns then: an
+    #: averaged, voted or pocket model stopped after a fixed number of epochs is the intended fit
+    #: (Freund & Schapire 1999; Gallant 1990), not a convergence failure.
+    predicts_last_iterate = True
 
     # ------------------------------------------------------------------ public API
     def fit(
@@ -143,11 +148,17 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         self._start_fit(X, Xop, yi, scale)
         self._train(Xop, yi, scale, self.max_epochs, rng, callback, online=False)
         self.finish(top_of(Xop))
-        if not self.converged_ and not self._stopped_by_callback and self.n_epochs_ >= self.max_epochs:
+        if (
+            self.predicts_last_iterate
+            and not self.converged_
+            and not self._stopped_by_callback
+            and self.n_epochs_ >= self.max_epochs
+        ):
             warnings.warn(
                 f"{type(self).__name__} made {self.mistakes_per_epoch_[-1]} mistakes in its last "
                 f"epoch and stopped at max_epochs={self.max_epochs}: the data may not be "
-                "linearly separable (with this margin).",
+                "linearly separable (with this margin); AveragedPerceptron or PocketPerceptron "
+                "give a good hypothesis on such data.",
                 ConvergenceWarning,
                 stacklevel=2,
             )

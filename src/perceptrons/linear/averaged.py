@@ -30,7 +30,7 @@ class AveragedPerceptron(LinearPerceptronBase):
         MNIST, breast cancer and digits its test accuracy after 10 epochs is within 0.002 of
         (or above) its accuracy after 1000, at 1/100 of the cost on data that is not separable
         (``benchmarks/bench_defaults.py``).  Separable data still stop at the first epoch
-        without mistakes; hitting the bound raises a ``ConvergenceWarning``.
+        without mistakes; hitting the bound is the intended fit and raises no warning.
     fit_intercept, order, init, margin, class_weight, random_state, warm_start
         As in :class:`Perceptron`.
 
@@ -64,6 +64,7 @@ class AveragedPerceptron(LinearPerceptronBase):
     ([[3.0, 1.0]], [[2.5, 0.167]])
     """
 
+    predicts_last_iterate = False
     _averaging = True
 
     def __init__(

@@ -77,6 +77,8 @@ class PocketPerceptron(LinearPerceptronBase):
     True
     """
 
+    predicts_last_iterate = False
+
     _parameter_constraints = {**LinearPerceptronBase._parameter_constraints, "ratchet": (Kind(bool, "a bool"),)}
     _needs_every_row = (
         "the pocket is judged by its errors on the whole training set (Gallant's ratchet) and by "

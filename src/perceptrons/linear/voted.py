@@ -82,6 +82,8 @@ class VotedPerceptron(LinearPerceptronBase):
     ([[1.0, -2.0], [2.0, -1.0], [3.0, 1.0]], [2, 2, 8])
     """
 
+    predicts_last_iterate = False
+
     _log_updates = True
     _parameter_constraints = {
         **LinearPerceptronBase._parameter_constraints,

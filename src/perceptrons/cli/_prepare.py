@@ -1,0 +1,287 @@
+"""The model's column pipeline on the command line: learnt by ``train``, applied by every
+command that reads data for a model, and the reader's options kept in the model file.
+
+``train`` reads a CSV/TSV as a table (numbers and text, missing cells kept) and learns the
+pipeline of :mod:`perceptrons.preprocessing`; other formats get one scaler for all columns.
+The model file then holds a scikit-learn ``Pipeline`` (that transformer, then the estimator),
+and its ``info`` the table's columns and kinds and the options the data was read with, so that
+``predict`` and ``evaluate`` read a file the same way without being told again.
+"""
+
+from typing import NamedTuple
+
+import click
+
+from perceptrons._core.errors import PerceptronsError
+
+#: formats read as a table of named columns (a Parquet file of one column of index lists is a sparse matrix)
+TABLE_FORMATS = ("csv", "tsv", "parquet")
+#: the ``--scale`` choices, with ``auto``: standardise a table or dense matrix, max-abs scale sparse data
+SCALE_CHOICES = ("auto", "standard", "maxabs", "none")
+#: columns of the plan the summary shows by name; the rest are counted
+SHOWN_COLUMNS = 12
+
+
+class Prepared(NamedTuple):
+    """Training data read and prepared: ``raw`` is what the saved model takes, ``X`` what the
+    estimator is fitted on (``raw`` transformed), ``prep`` the fitted transformer (None: none)."""
+
+    raw: object
+    X: object
+    y: object
+    label: object
+    weight: object
+    prep: object
+    info: dict
+    lines: list
+
+
+def data_format(path, fmt):
+    """The format ``--format`` or the file's extension names (None for standard input without it)."""
+    from perceptrons.io.readers import guess_format
+
+    return fmt or (None if path == "-" else guess_format(path))
+
+
+def read_training(data, label, fmt, scale, missing_indicator):
+    """:class:`Prepared` training data, the transformer fitted on it."""
+    import warnings
+
+    import scipy.sparse as sp
+
+    from perceptrons.io.readers import read_data, read_table
+    from perceptrons.preprocessing import as_matrix, matrix_transformer, table_transformer
+
+    kind = data_format(data, fmt)
+    if kind in TABLE_FORMATS and not _index_lists(data, kind):
+        table = read_table(data, label=label, fmt=fmt)
+        transformer, plans = table_transformer(
+            table, "standard" if scale == "auto" else scale, missing_indicator=missing_indicator
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # scikit-learn's notes on constant columns
+            X = as_matrix(transformer.fit_transform(table.X))
+        info = {
+            "label_column": table.label,
+            "table": {"format": kind, "names": list(table.names), "kinds": list(table.kinds)},
+        }
+        return Prepared(table.X, X, table.y, table.label, None, transformer, info, _plan_lines(plans, X.shape[1]))
+    X, y, label_column, weight = read_data(data, label=label, fmt=fmt, return_label_name=True, return_weight=True)
+    sparse = sp.issparse(X)
+    chosen = ("maxabs" if sparse else "standard") if scale == "auto" else scale
+    step = matrix_transformer(chosen, sparse)
+    Xt = X if step is None else as_matrix(step.fit_transform(X))
+    info = {"label_column": label_column}
+    what = {"standard": "standardised", "maxabs": "each column scaled by its max |x|", "none": "as read"}[
+        "maxabs" if (sparse and chosen == "standard") else chosen
+    ]
+    return Prepared(X, Xt, y, label_column, weight, step, info, [f"{'columns':<10} {X.shape[1]}, {what}"])
+
+
+def _index_lists(path, kind):
+    """Whether ``path`` is a Parquet file whose features are one column of index lists (sparse)."""
+    if kind != "parquet" or path == "-":
+        return False
+    try:
+        import pyarrow.parquet as pq
+        import pyarrow.types as pt
+
+        schema = pq.read_schema(path)
+    except Exception:  # unreadable or pyarrow missing: the table reader names the cause
+        return False
+    return any(pt.is_list(f.type) for f in schema)
+
+
+def _plan_lines(plans, width):
+    """The summary's lines of the column plan: each column's kind and encoding, the first
+    ``SHOWN_COLUMNS`` by name and the others counted by what is done to them."""
+    lines = []
+    for i, p in enumerate(plans[:SHOWN_COLUMNS]):
+        gaps = f", {p.missing} missing" if p.missing else ""
+        lines.append(f"{'columns' if i == 0 else '':<10} {p.name}: {p.kind}{gaps} -> {p.encoding}")
+    rest = plans[SHOWN_COLUMNS:]
+    if rest:
+        counts = {}
+        for p in rest:
+            counts[(p.kind, p.encoding)] = counts.get((p.kind, p.encoding), 0) + 1
+        for (kind, encoding), n in sorted(counts.items(), key=lambda kv: -kv[1]):
+            lines.append(f"{'':<10} and {n} more {kind} column{'s' if n > 1 else ''} -> {encoding}")
+    lines.append(f"{'':<10} {len(plans)} columns -> {width} features")
+    return lines
+
+
+def compose(prep, estimator):
+    """The model to save: the fitted transformer then the estimator (a ``Pipeline``), or the
+    estimator alone when there is no transformer."""
+    if prep is None:
+        return estimator
+    from sklearn.pipeline import Pipeline
+
+    return Pipeline([("columns", prep), ("model", estimator)])
+
+
+def final(model):
+    """The estimator of a saved model (the last step of its pipeline)."""
+    return model.steps[-1][1] if type(model).__name__ == "Pipeline" else model
+
+
+def table_info(info, model_path):
+    """``(format, names, kinds)`` of a model trained on a table, checked (None otherwise).
+
+    Raises
+    ------
+    PerceptronsError
+        A malformed ``info.table`` field, naming it.
+    """
+    table = info.get("table")
+    if table is None:
+        return None
+    ok = (
+        isinstance(table, dict)
+        and set(table) == {"format", "names", "kinds"}
+        and table["format"] in TABLE_FORMATS
+        and isinstance(table["names"], list)
+        and isinstance(table["kinds"], list)
+        and len(table["names"]) == len(table["kinds"]) > 0
+        and all(isinstance(n, str) and len(n) < 4096 for n in table["names"])
+        and len(set(table["names"])) == len(table["names"])
+        and all(k in ("number", "text") for k in table["kinds"])
+    )
+    if not ok:
+        raise PerceptronsError(
+            f"{model_path}: model field info.table: expected an object of format (csv, tsv or parquet), and names "
+            "(distinct strings) and kinds ('number' or 'text') of equal length"
+        )
+    return table["format"], table["names"], table["kinds"]
+
+
+class Read(NamedTuple):
+    """Rows read for a model: ``X`` what the model takes, ``y`` (None without a label column),
+    ``weight`` (None: none), ``notes`` lines to show (values a one-hot column never saw)."""
+
+    X: object
+    y: object
+    weight: object
+    notes: list
+
+
+def read_for_saved(path, model, info, model_path, label, fmt, require_labels=True):
+    """:class:`Read` of DATA for a saved model: a model trained on a table reads DATA as one,
+    its columns by name and of the kinds it was trained on; another reads DATA as a matrix of
+    the model's width.  Labels are typed as the model's classes are."""
+    from perceptrons.cli._common import read_for_model
+
+    table = table_info(info, model_path)
+    if table is None:
+        X, y, weight = read_for_model(path, model, label, fmt, info, require_labels=require_labels, return_weight=True)
+        return Read(X, y, weight, [])
+    from perceptrons.io.readers import read_table
+    from perceptrons.preprocessing import unseen_values
+
+    trained_as, names, kinds = table
+    kind = data_format(path, fmt) or trained_as
+    if kind not in TABLE_FORMATS or _index_lists(path, kind):
+        X, y, weight = positional(
+            path, names, kinds, label, fmt, info, "DATA", "the model was trained on", require_labels
+        )
+        classes = getattr(model, "classes_", None)
+        if y is not None and classes is not None and classes.dtype.kind == "U" and y.dtype.kind in "iu":
+            y = y.astype(str)
+        return Read(X, y, weight, [])
+    t = read_table(
+        path,
+        label=label or info.get("label_column"),
+        fmt=fmt or kind,
+        names=names,
+        kinds=kinds,
+        require_labels=require_labels,
+    )
+    y = t.y
+    classes = getattr(model, "classes_", None)
+    if y is not None and classes is not None and classes.dtype.kind == "U" and y.dtype.kind in "iu":
+        y = y.astype(str)
+    notes = [
+        f"column {name!r}: {n} value{'s' if n > 1 else ''} not seen in training (no level of its one-hot encoding)"
+        for name, n in unseen_values(model.steps[0][1], t).items()
+    ]
+    return Read(t.X, y if require_labels else None, None, notes)
+
+
+def read_test(path, prepared, label, fmt):
+    """:class:`Read` of ``train --test``: read as the training data was (the table's columns by
+    name, or a matrix of its width), before training, so that a bad test file costs nothing."""
+    from perceptrons.cli._common import read_for_width
+
+    table = prepared.info.get("table")
+    if table is not None and (
+        data_format(path, fmt if path == "-" else None) not in TABLE_FORMATS
+        or _index_lists(path, data_format(path, None))
+    ):
+        X, y, weight = positional(
+            path,
+            table["names"],
+            table["kinds"],
+            label,
+            fmt if path == "-" else None,
+            {"label_column": prepared.label},
+            "--test",
+            "the training data has",
+        )
+        if y is not None and prepared.y.dtype.kind == "U" and y.dtype.kind in "iu":
+            y = y.astype(str)
+        return Read(X, y, weight, [])
+    if table is None:
+        X, y, weight = read_for_width(
+            path,
+            prepared.raw.shape[1],
+            label,
+            fmt if path == "-" else None,
+            {"label_column": prepared.label},
+            hint="--test",
+            against="the training data has",
+            return_weight=True,
+        )
+        if y is not None and prepared.y.dtype.kind == "U" and y.dtype.kind in "iu":  # labels are typed per file
+            y = y.astype(str)
+        return Read(X, y, weight, [])
+    from perceptrons.io.readers import read_table
+
+    kind = data_format(path, fmt if path == "-" else None) or table["format"]
+    t = read_table(path, label=prepared.label, fmt=kind, names=table["names"], kinds=table["kinds"])
+    y = t.y
+    if prepared.y.dtype.kind == "U" and y.dtype.kind in "iu":
+        y = y.astype(str)
+    return Read(t.X, y, None, [])
+
+
+def positional(path, names, kinds, label, fmt, info, hint, against, require_labels=True):
+    """``(X, y, weight)`` of a matrix file (LIBSVM, VW, npz) for a model trained on a table of
+    numbers: its columns taken by position, densified (the table's imputer and scaler take dense
+    rows).  A table with text columns has no positions to match."""
+    import scipy.sparse as sp
+
+    from perceptrons._core.memory import densify
+    from perceptrons.cli._common import read_for_width
+
+    if "text" in kinds:
+        j = kinds.index("text")
+        raise click.BadParameter(
+            f"{path}: is a matrix of numbers, but the model was trained on a table with the text column "
+            f"{names[j]!r}; give a CSV, TSV or Parquet file with the columns {', '.join(names[:5])}"
+            f"{' ...' if len(names) > 5 else ''}",
+            param_hint=hint,
+        )
+    X, y, weight = read_for_width(
+        path,
+        len(names),
+        label,
+        fmt,
+        info,
+        hint=hint,
+        against=against,
+        require_labels=require_labels,
+        return_weight=True,
+    )
+    if sp.issparse(X):
+        X = densify(X, path, why="the model's column pipeline takes dense rows")
+    return X, y, weight

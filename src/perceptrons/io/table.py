@@ -1,0 +1,356 @@
+"""A CSV or TSV file as a table: columns of numbers or of text, with missing cells.
+
+The matrix readers (:mod:`perceptrons.io.delimited`) take numbers only.  A table keeps each
+column as it is: numbers (float64, NaN where a cell is missing) or text (str, NaN where a cell
+is missing), so that the command line's column pipeline can impute, scale and encode it.  A
+cell is missing when it is empty or one of pandas' and pyarrow's default NA strings (``NA``,
+``NaN``, ``null``, ...).  A label cell that is missing is refused with its line.
+
+A column's kind is fixed by the training file: numbers when every cell that is not missing is
+a number, text otherwise.  A file read for a model is given those kinds and the column names, and
+its columns are taken by name, in the model's order: a column of numbers holding a word is
+refused naming its line and column, and a column the model needs and the file lacks is refused
+naming it.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.memory import LoadBudget
+from perceptrons._core.params import check_path
+from perceptrons.io.delimited import ROW_OVERHEAD, check_header, csv_records
+from perceptrons.io.labels import MISSING_LABELS, check_label, decimal_chars, typed_labels
+
+#: a cell that means "no value": pandas' and pyarrow's default NA strings, in any case
+MISSING = MISSING_LABELS
+#: the kinds of a column
+KINDS = ("number", "text")
+#: bytes a text cell costs beside its characters (a str object and its list slot)
+CELL_OVERHEAD = 57
+#: a column whose cells are numbers but for a few words (under this share) is refused: a typo in
+#: a column of numbers, most likely, which read as text would make every number a category
+TYPO_SHARE = 0.05
+
+
+class Table(NamedTuple):
+    """The feature columns of a file, its labels, and what the reader saw.
+
+    Attributes
+    ----------
+    names : tuple of str
+        The feature columns, in the order of ``X``'s columns.
+    kinds : tuple of str
+        ``"number"`` or ``"text"`` per column.
+    X : ndarray of shape (n, p)
+        float64 when every column holds numbers, else object (floats and str); NaN marks a
+        missing cell.
+    y : ndarray of shape (n,) or None
+        The labels (None: the file has no label column).
+    label : str or None
+        The label column's name.
+    missing : tuple of int
+        Missing cells per column.
+    mixed : tuple of str or None
+        For a text column some of whose cells are numbers: where its first word is
+        (``"line 7: 'n/d'"``), so that a summary can say so; None otherwise.
+    """
+
+    names: tuple
+    kinds: tuple
+    X: np.ndarray
+    y: object
+    label: object
+    missing: tuple
+    mixed: tuple
+
+
+def is_missing(cell):
+    """Whether a cell's text means "no value"."""
+    return cell.strip().lower() in MISSING
+
+
+def _number(cell):
+    """The float of a cell, or None when it is not a number (``1_000`` is not, as in a CSV)."""
+    if not decimal_chars(cell):
+        return None
+    try:
+        return float(cell)
+    except ValueError:
+        return None
+
+
+def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_labels=True):
+    """Read a CSV/TSV file with a header as a :class:`Table`.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    label : str, optional
+        The label column (default: the last column; with ``names`` given, the file may lack it).
+    delimiter : str
+        ``","`` or ``"\\t"``.
+    names, kinds : sequence of str, optional
+        The feature columns of a model and their kinds: they are taken by name, in this order,
+        and a number column must hold numbers.  Without them, every column but the label is a
+        feature, and its kind is what its cells are.
+    require_labels : bool
+        False for rows to predict: the label column, if present, is read unchecked.
+
+    Raises
+    ------
+    PerceptronsError
+        One line naming the file, the line and the column: a missing label, a word in a column
+        of numbers, an infinite number, a missing column, a row of the wrong width.
+    """
+    path = check_path(path, "path", "read_table")
+    records = csv_records(path, delimiter)
+    first = next(records, None)
+    if first is None:
+        raise PerceptronsError(f"{path}: the file is empty; expected a header line and data rows")
+    header_line, header = first
+    header = [h.strip() for h in header]
+    check_header(f"{path}, line {header_line}", header, label)
+    target = label if label is not None else (header[-1] if names is None else None)
+    if target is not None and header.count(target) > 1:
+        where = [i + 1 for i, h in enumerate(header) if h == target]
+        raise PerceptronsError(
+            f"{path}, line {header_line}: the label column name {target!r} appears {len(where)} times in the "
+            f"header (columns {', '.join(map(str, where[:5]))}); expected a unique name"
+        )
+    header = _unique(header)
+    if names is None:
+        col = header.index(label) if label in header else len(header) - 1
+        if label is not None and label not in header:
+            raise PerceptronsError(f"{path}: no label column {label!r}; columns are {_shown(header)}")
+        if len(header) < 2:
+            raise PerceptronsError(
+                f"{path}, line {header_line}: expected at least one feature column and a label column"
+            )
+        take = [j for j in range(len(header)) if j != col]
+    else:
+        lacking = [n for n in names if n not in header]
+        if lacking:
+            raise PerceptronsError(
+                f"{path}: no column {lacking[0]!r}"
+                + (
+                    f" (nor {', '.join(map(repr, lacking[1:4]))}{' ...' if len(lacking) > 4 else ''})"
+                    if lacking[1:]
+                    else ""
+                )
+                + f", which the model was trained with; columns are {_shown(header)}"
+            )
+        take = [header.index(n) for n in names]
+        col = header.index(label) if label is not None and label in header else None
+        if require_labels and col is None:
+            raise PerceptronsError(f"{path}: no label column {label!r}; columns are {_shown(header)}")
+    cells = [[] for _ in take]
+    labels = []
+    budget, held = LoadBudget(path), 0
+    lines = []
+    for lineno, row in records:
+        if not row or all(not c.strip() for c in row):
+            continue
+        if len(row) != len(header):
+            raise PerceptronsError(f"{path}, line {lineno}: {len(row)} fields, expected {len(header)} as in the header")
+        if col is not None:
+            if require_labels:
+                check_label(f"{path}, line {lineno}", row[col])
+            labels.append(row[col].strip())
+        for out, j in zip(cells, take):
+            out.append(row[j])
+        lines.append(lineno)
+        held += ROW_OVERHEAD + sum(len(row[j]) + CELL_OVERHEAD for j in take)
+        if len(lines) % 4096 == 0:
+            budget.check(held, f"{path}, line {lineno}")
+    if not lines:
+        raise PerceptronsError(f"{path}: no data rows after the header")
+    feature_names = tuple(header[j] for j in take)
+    columns, seen_kinds, missing, mixed = [], [], [], []
+    for j, (name, column) in enumerate(zip(feature_names, cells)):
+        want = None if kinds is None else kinds[j]
+        values, kind, gaps, first_word = _column(path, name, column, [f"line {n}" for n in lines], want)
+        columns.append(values)
+        seen_kinds.append(kind)
+        missing.append(gaps)
+        mixed.append(first_word)
+    if all(k == "number" for k in seen_kinds):
+        X = np.column_stack(columns) if columns else np.empty((len(lines), 0))
+    else:
+        X = np.empty((len(lines), len(columns)), dtype=object)
+        for j, values in enumerate(columns):
+            X[:, j] = values
+    y = typed_labels(labels) if col is not None and require_labels else (np.array(labels) if col is not None else None)
+    label_name = header[col] if col is not None else None
+    return Table(feature_names, tuple(seen_kinds), X, y, label_name, tuple(missing), tuple(mixed))
+
+
+def _column(path, name, cells, places, want):
+    """``(values, kind, missing cells, first word)`` of one column's cells (``places[i]`` names
+    cell i's line or row); ``want`` the model's kind, if any.  ``first word`` says where a text
+    column that also holds numbers has its first word (None for another column).
+    """
+    gaps = np.array([is_missing(c) for c in cells], dtype=bool)
+    numbers = np.full(len(cells), np.nan)
+    words = []
+    for i, c in enumerate(cells):
+        if gaps[i]:
+            continue
+        v = _number(c)
+        if v is None:
+            words.append(i)
+            if want is not None or len(words) > TYPO_SHARE * len(cells):
+                break
+        else:
+            numbers[i] = v
+    if want != "text" and not words:
+        inf = np.isinf(numbers)
+        if inf.any():
+            i = int(np.flatnonzero(inf)[0])
+            raise PerceptronsError(
+                f"{path}, {places[i]}, column {name!r}: {cells[i].strip()!r} is not finite; "
+                "expected a finite number, or an empty cell for a missing one"
+            )
+        return numbers, "number", int(gaps.sum()), None
+    if want == "number":
+        i = words[0]
+        raise PerceptronsError(
+            f"{path}, {places[i]}, column {name!r}: {cells[i].strip()[:40]!r} is not a number; "
+            "the model was trained on numbers in this column"
+        )
+    present = len(cells) - int(gaps.sum())
+    if want is None and len(words) <= TYPO_SHARE * present:
+        i = words[0]
+        raise PerceptronsError(
+            f"{path}, {places[i]}, column {name!r}: {cells[i].strip()[:40]!r} is not a number, but "
+            f"{present - len(words):,} of the column's {present:,} cells are; expected a number (an empty cell "
+            "or NA for a missing one)"
+        )
+    values = np.empty(len(cells), dtype=object)
+    values[:] = [c.strip() for c in cells]
+    values[gaps] = np.nan
+    mixed = None
+    if want is None and any(not gap and _number(c) is not None for c, gap in zip(cells, gaps.tolist())):
+        i = words[0]
+        mixed = f"{places[i]}: {cells[i].strip(' ')[:40]!r}"
+    return values, "text", int(gaps.sum()), mixed
+
+
+def _unique(header):
+    """The names with a repeated one numbered, as pandas reads them: ``x``, ``x.1``, ``x.2``
+    (columns are matched by name, and a file with two unnamed columns is still a table).
+    """
+    out, seen = [], set(header)
+    count = {}
+    for h in header:
+        if h in count:
+            k = count[h]
+            while f"{h}.{k}" in seen:
+                k += 1
+            count[h] = k + 1
+            h = f"{h}.{k}"
+            seen.add(h)
+        else:
+            count[h] = 1
+        out.append(h)
+    return out
+
+
+def _shown(header):
+    return f"{header[:20]}{' ...' if len(header) > 20 else ''}"
+
+
+def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=True):
+    """:func:`read_table` of a Parquet file: a column of numbers (integers, floats, booleans)
+    or of text; a null (or a float NaN) is a missing cell.  Errors name the row.
+    """
+    from perceptrons.io.arrow import label_position, need_pyarrow
+
+    path = check_path(path, "path", "read_parquet_table")
+    need_pyarrow()
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+    import pyarrow.types as pt
+
+    try:
+        pf = pq.ParquetFile(path)
+        header = list(pf.schema_arrow.names)
+        meta = pf.metadata
+        size = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+        LoadBudget(path).check(size, path)
+        data = pf.read()
+    except (pa.ArrowException, OSError) as exc:
+        raise PerceptronsError(f"{path}: not a readable Parquet file ({str(exc).splitlines()[0][:200]})") from None
+    if names is None:
+        col = label_position(path, header, label)
+        take = [j for j in range(len(header)) if j != col]
+    else:
+        lacking = [n for n in names if n not in header]
+        if lacking:
+            raise PerceptronsError(
+                f"{path}: no column {lacking[0]!r}, which the model was trained with; columns are {_shown(header)}"
+            )
+        take = [header.index(n) for n in names]
+        col = header.index(label) if label is not None and label in header else None
+        if require_labels and col is None:
+            raise PerceptronsError(f"{path}: no label column {label!r}; columns are {_shown(header)}")
+    n = data.num_rows
+    if n == 0:
+        raise PerceptronsError(f"{path}: no data rows")
+    places = [f"row {i + 1}" for i in range(n)]
+    columns, seen_kinds, missing, mixed = [], [], [], []
+    for k, j in enumerate(take):
+        name, column = header[j], data.column(j)
+        if pt.is_dictionary(column.type):
+            column = pc.cast(column, column.type.value_type)
+        want = None if kinds is None else kinds[k]
+        if pt.is_integer(column.type) or pt.is_floating(column.type) or pt.is_boolean(column.type):
+            if want == "text":
+                raise PerceptronsError(
+                    f"{path}: column {name!r} holds {column.type}; the model was trained on text in this column"
+                )
+            values = pc.cast(column, pa.float64()).to_numpy(zero_copy_only=False)
+            inf = np.isinf(values)
+            if inf.any():
+                i = int(np.flatnonzero(inf)[0])
+                raise PerceptronsError(
+                    f"{path}, row {i + 1}, column {name!r}: {values[i]} is not finite; expected a finite number"
+                )
+            gaps = int(np.isnan(values).sum())
+            kind, first_word = "number", None
+        elif pt.is_string(column.type) or pt.is_large_string(column.type):
+            cells = ["" if v is None else v for v in column.to_pylist()]
+            values, kind, gaps, first_word = _column(path, name, cells, places, want)
+        else:
+            raise PerceptronsError(f"{path}: column {name!r} holds {column.type}; expected numbers or text")
+        columns.append(values)
+        seen_kinds.append(kind)
+        missing.append(gaps)
+        mixed.append(first_word)
+    if all(k == "number" for k in seen_kinds):
+        X = np.column_stack(columns)
+    else:
+        X = np.empty((n, len(columns)), dtype=object)
+        for j, values in enumerate(columns):
+            X[:, j] = values
+    y = None
+    if col is not None:
+        texts = ["" if v is None else str(v) for v in data.column(col).to_pylist()]
+        if require_labels:
+            for i, t in enumerate(texts):
+                check_label(f"{path}, row {i + 1}", t)
+            y = typed_labels([t.strip() for t in texts])
+        else:
+            y = np.array(texts)
+    return Table(
+        tuple(header[j] for j in take),
+        tuple(seen_kinds),
+        X,
+        y,
+        header[col] if col is not None else None,
+        tuple(missing),
+        tuple(mixed),
+    )

@@ -1,0 +1,175 @@
+"""The command line on a user's own table: text columns, missing cells and numbers on scales from
+1 to 5000, trained, evaluated and predicted with no options; the model remembers how its data
+was read."""
+
+import re
+
+import numpy as np
+import pytest
+
+from perceptrons import load_model
+from perceptrons.io.readers import read_table
+
+
+def _penguins(path, n, seed):
+    """Two species told apart by four measurements on scales ~1, ~15, ~200 and ~5000, an island
+    (text) that leans one way, a free-text id column (many levels: hashed), and gaps."""
+    rng = np.random.default_rng(seed)
+    species = rng.integers(0, 2, n)
+    lines = ["bill_ratio,bill_depth,flipper,body_mass,island,tag,species"]
+    for i, c in enumerate(species):
+        cells = [
+            f"{rng.normal(1.0 + 0.15 * c, 0.08):.3f}",
+            f"{rng.normal(15 + 2.0 * c, 1.0):.1f}",
+            f"{rng.normal(190 + 20 * c, 8):.0f}",
+            f"{rng.normal(3700 + 1300 * c, 400):.0f}",
+            rng.choice(["Dream", "Torgersen", "Biscoe"], p=[0.2, 0.2, 0.6] if c else [0.45, 0.45, 0.1]),
+            f"N{rng.integers(0, 400)}A{i % 3}",
+            ["Adelie", "Gentoo"][c],
+        ]
+        for j in range(5):
+            if rng.random() < 0.06:
+                cells[j] = rng.choice(["", "NA", "NaN", "null"])
+        lines.append(",".join(cells))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.fixture
+def penguins(tmp_path):
+    return _penguins(tmp_path / "train.csv", 400, 0), _penguins(tmp_path / "test.csv", 300, 1), tmp_path
+
+
+def _accuracy(stdout):
+    return float(re.search(r"accuracy\s+([0-9.]+)", stdout).group(1))
+
+
+def test_a_table_with_text_gaps_and_scales_trains_with_no_options(run_cli, penguins):
+    train, test, tmp = penguins
+    model = tmp / "m.npz"
+    code, out, err = run_cli(["train", str(train), "-o", str(model)])
+    assert code == 0, err
+    assert "AveragedPerceptron" in out
+    assert re.search(r"body_mass: number, \d+ missing -> imputed by the mean, standardised", out)
+    assert re.search(r"island: text, \d+ missing -> one-hot, 3 levels, missing as the level '<missing>'", out)
+    assert re.search(r"tag: text -> hashed, \d+ values into 4096", out)
+    code, out, err = run_cli(["evaluate", str(model), str(test)])
+    assert code == 0, err
+    ours = _accuracy(out)
+    # the anchor: scikit-learn's logistic regression behind the same scaled columns
+    from sklearn.compose import ColumnTransformer
+    from sklearn.impute import SimpleImputer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder, StandardScaler
+
+    tr, te = read_table(train), read_table(test)
+    ref = make_pipeline(
+        ColumnTransformer(
+            [
+                ("n", make_pipeline(SimpleImputer(), StandardScaler()), [0, 1, 2, 3]),
+                (
+                    "t",
+                    make_pipeline(
+                        SimpleImputer(strategy="constant", fill_value="?"), OneHotEncoder(handle_unknown="ignore")
+                    ),
+                    [4],
+                ),
+            ]
+        ),
+        LogisticRegression(),
+    ).fit(tr.X, tr.y)
+    anchor = float((ref.predict(te.X) == te.y).mean())
+    assert anchor >= 0.95 and ours >= 0.95, (ours, anchor)
+    code, out, err = run_cli(["predict", str(model), str(test)])
+    assert code == 0, err
+    assert out.split() == load_model(model).predict(te.X).tolist()
+
+
+def test_scaling_is_what_makes_the_table_learnable(run_cli, penguins):
+    train, test, tmp = penguins
+    scores = {}
+    for scale in ("auto", "none"):
+        model = tmp / f"{scale}.npz"
+        assert run_cli(["train", str(train), "-o", str(model), "--scale", scale])[0] == 0
+        scores[scale] = _accuracy(run_cli(["evaluate", str(model), str(test)])[1])
+    assert scores["auto"] >= scores["none"] + 0.03, scores
+
+
+def test_columns_are_taken_by_name_and_a_missing_one_is_named(run_cli, penguins):
+    train, test, tmp = penguins
+    model = tmp / "m.npz"
+    assert run_cli(["train", str(train), "-o", str(model)])[0] == 0
+    rows = [line.split(",") for line in test.read_text().splitlines()]
+    order = [6, 3, 0, 5, 2, 4, 1]
+    shuffled = tmp / "shuffled.csv"
+    shuffled.write_text("".join(",".join(r[j] for j in order) + "\n" for r in rows))
+    a = run_cli(["predict", str(model), str(test)])
+    b = run_cli(["predict", str(model), str(shuffled)])
+    assert a[0] == b[0] == 0 and a[1] == b[1]
+    lacking = tmp / "lacking.csv"
+    lacking.write_text("".join(",".join(r[j] for j in (0, 1, 2, 5, 6)) + "\n" for r in rows))
+    code, out, err = run_cli(["evaluate", str(model), str(lacking)])
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "no column 'body_mass' (nor 'island'), which the model was trained with" in err
+
+
+def test_an_unseen_level_and_a_word_among_numbers(run_cli, penguins):
+    train, test, tmp = penguins
+    model = tmp / "m.npz"
+    assert run_cli(["train", str(train), "-o", str(model)])[0] == 0
+    text = test.read_text().replace(",Dream,", ",Atlantis,")
+    unseen = tmp / "unseen.csv"
+    unseen.write_text(text)
+    code, out, err = run_cli(["evaluate", str(model), str(unseen)])
+    assert code == 0 and re.search(r"column 'island': \d+ values not seen in training", out)
+    lines = test.read_text().splitlines()
+    lines[5] = "x" + lines[5].split(",", 1)[0] + "," + lines[5].split(",", 1)[1]
+    bad = tmp / "bad.csv"
+    bad.write_text("\n".join(lines) + "\n")
+    code, out, err = run_cli(["predict", str(model), str(bad)])
+    assert code == 2 and "bad.csv, line 6, column 'bill_ratio'" in err and "is not a number" in err
+
+
+def test_a_missing_label_is_refused_with_its_line(run_cli, tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("a,b,y\n1,x,0\n2,y,NA\n")
+    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")])
+    assert code == 2 and "t.csv, line 3: the label is 'NA', a missing value" in err
+    assert not (tmp_path / "m.npz").exists()
+
+
+def test_a_streamed_hashed_model_reads_data_without_its_options_again(run_cli, tmp_path):
+    rng = np.random.default_rng(3)
+    path = tmp_path / "s.csv"
+    rows = ["a,b,w,y"]
+    for _ in range(600):
+        c = int(rng.integers(0, 2))
+        rows.append(f"{rng.random() + c:.3f},{rng.random():.3f},{rng.choice(['x', 'y', 'z'] if c else ['p', 'q'])},{c}")
+    path.write_text("\n".join(rows) + "\n")
+    model = tmp_path / "s.npz"
+    code, out, err = run_cli(["train", "--stream", "--hash-bits", "8", str(path), "-o", str(model)])
+    assert code == 0, err
+    for command in (["evaluate", str(model), str(path)], ["evaluate", "--stream", str(model), str(path)]):
+        code, out, err = run_cli(command)
+        assert code == 0 and _accuracy(out) == 1.0, err
+    code, out, err = run_cli(["predict", str(model), str(path)])
+    assert code == 0 and len(out.split()) == 600
+    code, out, err = run_cli(["evaluate", "--stream", "--hash-bits", "9", str(model), str(path)])
+    assert code == 2 and "trained with --hash-bits 8" in err
+
+
+def test_a_matrix_file_for_a_table_of_numbers_is_read_by_position(run_cli, tmp_path):
+    from sklearn.datasets import dump_svmlight_file
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(200, 3)) * [1, 100, 5000]
+    y = (X[:, 0] + X[:, 1] / 100 > 0).astype(int)
+    csv = tmp_path / "t.csv"
+    csv.write_text("a,b,c,y\n" + "".join(f"{r[0]},{r[1]},{r[2]},{t}\n" for r, t in zip(X, y)))
+    svm = tmp_path / "t.svm"
+    dump_svmlight_file(X, y, str(svm), zero_based=False)
+    model = tmp_path / "m.npz"
+    assert run_cli(["train", str(csv), "-o", str(model), "--test", str(svm)])[0] == 0
+    a, b = run_cli(["predict", str(model), str(csv)]), run_cli(["predict", str(model), str(svm)])
+    assert a[0] == b[0] == 0 and a[1] == b[1]

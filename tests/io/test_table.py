@@ -1,0 +1,111 @@
+"""A CSV/TSV/Parquet file as a table: columns of numbers or text, missing cells kept, and every
+refusal one line naming the file, the line or row, and the column."""
+
+import numpy as np
+import pytest
+
+from perceptrons._core.errors import PerceptronsError
+from perceptrons.io.readers import read_table
+from perceptrons.io.table import MISSING
+
+
+def _write(tmp_path, text, name="t.csv"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_columns_keep_their_kind_and_missing_cells(tmp_path):
+    path = _write(tmp_path, "x,island,z,y\n1.5,Biscoe,NA,a\n,Dream,2,b\n3,,null,a\n4,NaN,5e2,b\n")
+    t = read_table(path)
+    assert t.names == ("x", "island", "z") and t.kinds == ("number", "text", "number")
+    assert t.X.dtype == object and t.label == "y" and t.y.tolist() == ["a", "b", "a", "b"]
+    assert t.missing == (1, 2, 2)
+    assert np.isnan(t.X[1, 0]) and t.X[0, 1] == "Biscoe" and np.isnan(t.X[2, 1]) and t.X[3, 2] == 500.0
+
+
+def test_a_table_of_numbers_is_a_float_matrix(tmp_path):
+    t = read_table(_write(tmp_path, "a,b,y\n1,NA,0\n2,3,1\n"))
+    assert t.X.dtype == np.float64 and np.isnan(t.X[0, 1]) and t.y.tolist() == [0, 1]
+
+
+@pytest.mark.parametrize("token", sorted(MISSING - {""}))
+def test_every_missing_spelling_is_a_missing_cell_and_a_refused_label(tmp_path, token):
+    t = read_table(_write(tmp_path, f"a,b,y\n{token},x,0\n2,{token},1\n"))
+    assert np.isnan(t.X[0, 0]) and np.isnan(t.X[1, 1])
+    with pytest.raises(PerceptronsError, match=r"t.csv, line 3: the label is .*missing value"):
+        read_table(_write(tmp_path, f"a,y\n1,0\n2,{token}\n"))
+
+
+def test_a_model_reads_columns_by_name_in_its_order(tmp_path):
+    path = _write(tmp_path, "b,y,a,extra\nx,1,2,9\ny,0,3,9\n")
+    t = read_table(path, label="y", names=["a", "b"], kinds=["number", "text"])
+    assert t.names == ("a", "b") and t.X[:, 0].tolist() == [2.0, 3.0] and t.X[:, 1].tolist() == ["x", "y"]
+
+
+def test_a_text_column_of_a_model_keeps_numbers_as_text(tmp_path):
+    t = read_table(_write(tmp_path, "zip,y\n02139,1\n10001,0\n"), label="y", names=["zip"], kinds=["text"])
+    assert t.X[:, 0].tolist() == ["02139", "10001"]
+
+
+@pytest.mark.parametrize(
+    "text,kw,match",
+    [
+        (
+            "a,y\n1,0\nBiscoe,1\n",
+            {"label": "y", "names": ["a"], "kinds": ["number"]},
+            r"line 3, column 'a': 'Biscoe' is not a number",
+        ),
+        ("a,y\n1,0\ninf,1\n", {}, r"line 3, column 'a': 'inf' is not finite"),
+        (
+            "b,y\n1,0\n",
+            {"label": "y", "names": ["a", "b"], "kinds": ["number"] * 2},
+            r"no column 'a', which the model was trained",
+        ),
+        ("a,y,y\n1,0,0\n", {}, r"label column name 'y' appears 2 times"),
+        ("a,y\n1,0\n2\n", {}, r"line 3: 1 fields, expected 2"),
+        ("a,y\n", {}, r"no data rows"),
+        ("a,b\n1,2\n", {"label": "c"}, r"no label column 'c'"),
+        ("1,2\n3,4\n", {}, r"all numbers; expected a header"),
+    ],
+    ids=[
+        "word-among-numbers",
+        "infinite",
+        "missing-column",
+        "repeated-label",
+        "short-row",
+        "no-rows",
+        "no-label",
+        "no-header",
+    ],
+)
+def test_bad_tables_are_refused_with_where(tmp_path, text, kw, match):
+    with pytest.raises(PerceptronsError, match=match) as exc:
+        read_table(_write(tmp_path, text), **kw)
+    assert "t.csv" in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_repeated_feature_names_are_numbered_as_pandas_does(tmp_path):
+    t = read_table(_write(tmp_path, ",,x,x,y\n1,2,3,4,0\n"))
+    assert t.names == ("", ".1", "x", "x.1")
+
+
+def test_tsv_and_parquet_tables(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    t = read_table(_write(tmp_path, "a\tb\ty\n1\tx\t0\n\tz\t1\n", "t.tsv"))
+    assert t.kinds == ("number", "text") and np.isnan(t.X[1, 0])
+    path = tmp_path / "t.parquet"
+    pq.write_table(
+        pa.table({"a": [1.0, None, 3.0], "b": ["x", None, "NA"], "c": [True, False, None], "y": ["p", "q", "p"]}),
+        path,
+    )
+    t = read_table(path)
+    assert t.kinds == ("number", "text", "number") and t.missing == (1, 2, 1)
+    assert t.y.tolist() == ["p", "q", "p"]
+    with pytest.raises(PerceptronsError, match=r"t.parquet, row 2: the label is empty"):
+        pq.write_table(pa.table({"a": [1.0, 2.0], "y": ["p", None]}), path)
+        read_table(path)
+    with pytest.raises(PerceptronsError, match=r"column 'b' holds double; the model was trained on text"):
+        pq.write_table(pa.table({"a": [1.0], "b": [2.0], "y": ["p"]}), path)
+        read_table(path, label="y", names=["a", "b"], kinds=["number", "text"])
