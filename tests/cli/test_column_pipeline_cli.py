@@ -173,3 +173,82 @@ def test_a_matrix_file_for_a_table_of_numbers_is_read_by_position(run_cli, tmp_p
     assert run_cli(["train", str(csv), "-o", str(model), "--test", str(svm)])[0] == 0
     a, b = run_cli(["predict", str(model), str(csv)]), run_cli(["predict", str(model), str(svm)])
     assert a[0] == b[0] == 0 and a[1] == b[1]
+
+
+def test_evaluate_json_agrees_with_scikit_learn(run_cli, penguins):
+    import json
+
+    from sklearn.metrics import confusion_matrix, precision_recall_fscore_support
+
+    train, test, tmp = penguins
+    model = tmp / "m.npz"
+    assert run_cli(["train", str(train), "-o", str(model)])[0] == 0
+    code, out, err = run_cli(["evaluate", "--json", str(model), str(test)])
+    assert code == 0, err
+    report = json.loads(out)
+    t = read_table(test)
+    pred = load_model(model).predict(t.X)
+    p, r, f, s = precision_recall_fscore_support(t.y, pred, zero_division=0)
+    assert report["samples"] == len(t.y) and report["accuracy"] == float((pred == t.y).mean())
+    assert report["classes"] == ["Adelie", "Gentoo"]
+    for row, pp, rr, ff, ss in zip(report["per_class"], p, r, f, s):
+        assert (row["precision"], row["recall"], row["support"]) == (pp, rr, ss) and abs(row["f1"] - ff) < 1e-12
+    cm = np.zeros((2, 2), dtype=int)
+    for i, j, c in report["confusion"]:
+        cm[i, j] = c
+    assert cm.tolist() == confusion_matrix(t.y, pred).tolist()
+
+
+def test_predict_writes_ids_scores_and_a_header(run_cli, penguins):
+    import csv
+    import io
+
+    train, test, tmp = penguins
+    model = tmp / "m.npz"
+    assert run_cli(["train", str(train), "-o", str(model)])[0] == 0
+    code, out, err = run_cli(["predict", "--header", "--scores", "--id", "tag", str(model), str(test)])
+    assert code == 0, err
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == ["tag", "prediction", "score_Gentoo"]
+    est, t = load_model(model), read_table(test)
+    assert [r[0] for r in rows[1:]] == t.X[:, 5].tolist()
+    assert [r[1] for r in rows[1:]] == est.predict(t.X).tolist()
+    assert [float(r[2]) for r in rows[1:]] == est.decision_function(t.X).tolist()
+    code, out, err = run_cli(["predict", "--id", "nope", str(model), str(test)])
+    assert code == 2 and "no column 'nope', given to --id" in err
+
+
+def test_multiclass_scores_have_one_column_per_class(run_cli, tmp_path):
+    from sklearn.datasets import load_wine
+
+    X, y = load_wine(return_X_y=True)
+    path = tmp_path / "wine.csv"
+    path.write_text(
+        ",".join(f"f{j}" for j in range(X.shape[1]))
+        + ",label\n"
+        + "".join(",".join(map(repr, r.tolist())) + f",{t}\n" for r, t in zip(X, y))
+    )
+    model = tmp_path / "m.npz"
+    assert run_cli(["train", str(path), "-o", str(model)])[0] == 0
+    code, out, err = run_cli(["predict", "--header", "--scores", str(model), str(path)])
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "prediction,score_0,score_1,score_2" and len(lines) == len(y) + 1
+
+
+def test_the_default_model_is_the_averaged_perceptron_and_a_pla_note_suggests_it(run_cli, tmp_path):
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True)
+    path = tmp_path / "bc.csv"
+    path.write_text(
+        ",".join(f"f{j}" for j in range(X.shape[1]))
+        + ",label\n"
+        + "".join(",".join(map(repr, r.tolist())) + f",{t}\n" for r, t in zip(X, y))
+    )
+    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "a.npz")])
+    assert code == 0 and "AveragedPerceptron" in out and "note" not in out, out
+    code, out, err = run_cli(
+        ["train", str(path), "-o", str(tmp_path / "p.npz"), "--model", "perceptron", "--epochs", "5"]
+    )
+    assert code == 0 and "--model averaged or pocket gives a good hypothesis" in out, out

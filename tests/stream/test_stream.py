@@ -563,7 +563,8 @@ def test_importance_weights_weigh_the_same_in_memory_streamed_and_in_python(tmp_
     models = []
     for flags in ([], ["--stream"]):
         models.append(tmp_path / f"m{len(models)}.npz")
-        r = cli_run("train", path, *flags, "--epochs", 3, "--order", "cyclic", "-o", models[-1])
+        how = [*flags, "--model", "perceptron", *([] if flags else ["--scale", "none"])]
+        r = cli_run("train", path, *how, "--epochs", 3, "--order", "cyclic", "-o", models[-1])
         assert r.exit_code == 0, r.output
     X, y, _, weight = read_vw(path, return_weight=True)
     assert weight.tolist() == [5.0, 1.0, 1.0, 3.0, 2.5]

@@ -247,7 +247,17 @@ def read_test(path, prepared, label, fmt):
     from perceptrons.io.readers import read_table
 
     kind = data_format(path, fmt if path == "-" else None) or table["format"]
-    t = read_table(path, label=prepared.label, fmt=kind, names=table["names"], kinds=table["kinds"])
+    try:
+        t = read_table(
+            path,
+            label=prepared.label,
+            fmt=kind,
+            names=table["names"],
+            kinds=table["kinds"],
+            wanted_by="which the training data has",
+        )
+    except PerceptronsError as exc:
+        raise click.BadParameter(str(exc), param_hint="--test") from None
     y = t.y
     if prepared.y.dtype.kind == "U" and y.dtype.kind in "iu":
         y = y.astype(str)

@@ -36,7 +36,14 @@ TOP_CONFUSIONS = 20
 @click.option("--stream", is_flag=True, help="Read DATA block by block (files larger than memory).")
 @click.option("--hash-bits", type=HASH_BITS, default=None, help="--stream: the hash width the model was trained with.")
 @click.option("--text", "text_column", default=None, help="--stream: the CSV/Parquet text column, as in training.")
-def command(model, data, label, fmt, stream, hash_bits, text_column):
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Write one JSON object: samples, accuracy, per-class precision, recall, F1 and support, and the "
+    "confusion matrix's non-zero cells.",
+)
+def command(model, data, label, fmt, stream, hash_bits, text_column, as_json):
     """Accuracy and confusion matrix of MODEL on the labelled rows of DATA."""
     refuse_unused(
         click.get_current_context(),
@@ -49,7 +56,7 @@ def command(model, data, label, fmt, stream, hash_bits, text_column):
     est, info = load_classifier(model)
     stream, fmt, hash_bits, text_column = read_options(info, model, data, stream, fmt, hash_bits, text_column)
     if stream:
-        return _evaluate_stream(est, data, fmt, label or info.get("label_column"), hash_bits, text_column)
+        return _evaluate_stream(est, data, fmt, label or info.get("label_column"), hash_bits, text_column, as_json)
     from perceptrons.stream import WeightedHits
 
     X, y, weight, notes = read_for_saved(data, est, info, model, label, fmt)
@@ -61,10 +68,13 @@ def command(model, data, label, fmt, stream, hash_bits, text_column):
     hits = pred == y
     tally = WeightedHits()
     tally.add(hits, weight)
+    cells = confusion_counts(y, pred, classes)
+    if as_json:
+        return _print_json(X.shape[0], hits.mean(), tally, cells, classes, notes)
     _print_accuracy(X.shape[0], hits.mean(), tally)
     for line in notes:
         click.echo(f"note      {line}")
-    _print_confusions(*confusion_counts(y, pred, classes), classes)
+    _print_confusions(*cells, classes)
 
 
 def _print_accuracy(n, accuracy, tally):
@@ -76,7 +86,38 @@ def _print_accuracy(n, accuracy, tally):
         click.echo(weighted_line(tally.accuracy()))
 
 
-def _evaluate_stream(est, data, fmt, label, hash_bits, text_column):
+def _print_json(n, accuracy, tally, cells, classes, notes):
+    """The evaluation as one JSON object on standard output (labels as the model holds them)."""
+    import json
+
+    import numpy as np
+
+    true, predicted, counts = cells
+    k = len(classes)
+    support = np.bincount(true, weights=counts, minlength=k).astype(np.int64)
+    claimed = np.bincount(predicted, weights=counts, minlength=k).astype(np.int64)
+    hits = np.bincount(true[true == predicted], weights=counts[true == predicted], minlength=k).astype(np.int64)
+    per_class = []
+    for c, h, s, p in zip(classes.tolist(), hits.tolist(), support.tolist(), claimed.tolist()):
+        precision = h / p if p else 0.0  # scikit-learn's zero_division=0
+        recall = h / s if s else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        per_class.append({"class": c, "precision": precision, "recall": recall, "f1": f1, "support": s})
+    out = {
+        "samples": int(n),
+        "accuracy": float(accuracy),
+        "classes": classes.tolist(),
+        "per_class": per_class,
+        "confusion": [[int(t), int(p), int(c)] for t, p, c in zip(true.tolist(), predicted.tolist(), counts.tolist())],
+        "confusion_cells": "[true class index, predicted class index, count], non-zero cells only",
+        "notes": notes,
+    }
+    if tally.weighted:
+        out["weighted_accuracy"] = tally.accuracy()
+    click.echo(json.dumps(out, ensure_ascii=False))
+
+
+def _evaluate_stream(est, data, fmt, label, hash_bits, text_column, as_json=False):
     """``evaluate --stream``: the confusion counts are summed block by block."""
     import numpy as np
 
@@ -101,6 +142,8 @@ def _evaluate_stream(est, data, fmt, label, hash_bits, text_column):
         tally.add(hits, block.weight)
     codes = np.array(sorted(cells), dtype=np.int64)
     counts = np.array([cells[c] for c in codes.tolist()], dtype=np.int64)
+    if as_json:
+        return _print_json(n, correct / max(n, 1), tally, (codes // k, codes % k, counts), classes, [])
     _print_accuracy(n, correct / max(n, 1), tally)
     _print_confusions(codes // k, codes % k, counts, classes)
 

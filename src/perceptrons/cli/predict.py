@@ -37,14 +37,25 @@ from perceptrons.cli._stream import HASH_BITS, read_options
 @click.option("--stream", is_flag=True, help="Read DATA block by block and write labels as they come.")
 @click.option("--hash-bits", type=HASH_BITS, default=None, help="--stream: the hash width the model was trained with.")
 @click.option("--text", "text_column", default=None, help="--stream: the CSV/Parquet text column, as in training.")
-def command(model, data, output, label, fmt, stream, hash_bits, text_column):
-    """Predict a label for every row of DATA with the model saved in MODEL."""
+@click.option("--header", is_flag=True, help="Start with a line naming the columns (CSV).")
+@click.option(
+    "--scores",
+    is_flag=True,
+    help="Add the decision values (CSV): one column per class, or for two classes one, the second class's.",
+)
+@click.option("--id", "id_column", default=None, help="Tables: start each line with this column of DATA (CSV).")
+def command(model, data, output, label, fmt, stream, hash_bits, text_column, header, scores, id_column):
+    """Predict a label for every row of DATA with the model saved in MODEL.
+
+    One label per line; with --scores or --id, comma-separated lines (quoted as CSV needs)."""
     refuse_unused(
         click.get_current_context(),
         {
             "hash_bits": (stream, "with --stream"),
             "text_column": (stream, "with --stream"),
             "label": (labelled_by_name(data, fmt), LABEL_WHERE),
+            "scores": (not stream, "in memory (without --stream)"),
+            "id_column": (not stream and labelled_by_name(data, fmt), "to a CSV, TSV or Parquet table in memory"),
         },
     )
     check_output_path(output, [("MODEL", model), ("DATA", data)], stream_ok=True)
@@ -59,6 +70,8 @@ def command(model, data, output, label, fmt, stream, hash_bits, text_column):
         src = source_of(data, fmt, label or info.get("label_column"), hash_bits, text_column, require_labels=False)
         n = 0
         with atomic_output(output or "-") as out:
+            if header:
+                out.write("prediction\n")
             for _, pred in streaming.predict_blocks(est, src):
                 out.write("".join(f"{p}\n" for p in pred))
                 n += len(pred)
@@ -68,9 +81,66 @@ def command(model, data, output, label, fmt, stream, hash_bits, text_column):
     X, _, _, notes = read_for_saved(data, est, info, model, label, fmt, require_labels=False)
     for line in notes:
         click.echo(f"note: {line}", err=True)
-    pred = predict_in_chunks(est, X)
+    ids = _ids(data, id_column, label or info.get("label_column"), fmt) if id_column else None
+    if scores:
+        pred, values = _with_scores(est, X)
+    else:
+        pred, values = predict_in_chunks(est, X), None
     with atomic_output(output or "-") as out:
-        for start in range(0, len(pred), 1 << 16):  # text of a block of rows at a time, not of all rows
-            out.write("".join(f"{p}\n" for p in pred[start : start + (1 << 16)]))
+        if ids is None and values is None:
+            if header:
+                out.write("prediction\n")
+            for start in range(0, len(pred), 1 << 16):  # text of a block of rows at a time, not of all rows
+                out.write("".join(f"{p}\n" for p in pred[start : start + (1 << 16)]))
+        else:
+            _write_csv(out, est, pred, values, ids, id_column, header)
     if output and output != "-":
         click.echo(f"{X.shape[0]} predictions -> {output}", err=True)
+
+
+def _ids(data, column, label, fmt):
+    """The ``--id`` column of DATA, as text."""
+    from perceptrons.io.readers import read_table
+
+    return read_table(
+        data, label=label, fmt=fmt, names=[column], kinds=["text"], require_labels=False, wanted_by="given to --id"
+    ).X[:, 0]
+
+
+def _with_scores(est, X):
+    """``(predictions, decision values)``, a block of rows at a time (n × k scores)."""
+    import numpy as np
+
+    from perceptrons.cli._common import PREDICT_CHUNK_BYTES
+
+    if not hasattr(est, "decision_function"):
+        raise click.BadParameter(f"{type(est).__name__} has no decision values", param_hint="--scores")
+    k = len(est.classes_)
+    step = max(1, PREDICT_CHUNK_BYTES // (8 * k))
+    pred, values = [], []
+    for i in range(0, X.shape[0], step):
+        s = np.asarray(est.decision_function(X[i : i + step]), dtype=np.float64)
+        pred.append(est.predict(X[i : i + step]))  # the model's own rule, ties included
+        values.append(s.reshape(s.shape[0], -1))
+    return np.concatenate(pred), np.concatenate(values)
+
+
+def _write_csv(out, est, pred, values, ids, id_column, header):
+    """Comma-separated lines: the id, the prediction, the scores (``repr`` of each float, exact)."""
+    import csv
+
+    import numpy as np
+
+    writer = csv.writer(out, lineterminator="\n")
+    if header:
+        names = ([id_column] if ids is not None else []) + ["prediction"]
+        if values is not None:
+            classes = est.classes_.tolist()
+            names += [f"score_{c}" for c in (classes[1:] if values.shape[1] == 1 else classes)]
+        writer.writerow(names)
+    for start in range(0, len(pred), 1 << 16):
+        stop = start + (1 << 16)
+        columns = ([ids[start:stop].tolist()] if ids is not None else []) + [pred[start:stop].tolist()]
+        if values is not None:
+            columns += [list(map(repr, col.tolist())) for col in np.asarray(values[start:stop]).T]
+        writer.writerows(zip(*columns))

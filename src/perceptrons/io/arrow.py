@@ -38,6 +38,7 @@ from perceptrons.io.text_columns import check_mixed, row_where
 
 
 def need_pyarrow():
+    """Refuse, with how to install it, a read that needs pyarrow (the ``stream`` extra) when it is missing."""
     try:
         import pyarrow  # noqa: F401
     except ImportError:  # pragma: no cover - the stream extra is installed by make test

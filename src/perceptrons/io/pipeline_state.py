@@ -288,7 +288,7 @@ def _restore_steps(state, restore_final):
         "only the last step may be an estimator",
     )
     out, names = [], set()
-    for i, step in enumerate(steps):
+    for i in range(len(steps)):
         part = state.sub_item("steps", i, f"{i}.")
         name = part.str("name", max_len=256)
         state.require(name not in names and "__" not in name and name, f"steps[{i}].name", "expected a unique name")

@@ -134,7 +134,7 @@ def check_fits_in_memory(path, fmt):
         )
 
 
-def read_table(path, label=None, fmt=None, names=None, kinds=None, require_labels=True):
+def read_table(path, label=None, fmt=None, names=None, kinds=None, require_labels=True, wanted_by=None):
     """A CSV/TSV/Parquet file (or standard input, ``"-"``, with ``fmt``) as a
     :class:`~perceptrons.io.table.Table`: columns of numbers or text, missing cells kept; see
     :func:`perceptrons.io.table.read_table` for ``names``, ``kinds`` and ``require_labels``.
@@ -152,8 +152,8 @@ def read_table(path, label=None, fmt=None, names=None, kinds=None, require_label
 
     def again(where):
         if fmt == "parquet":
-            return read_parquet_table(where, label, names, kinds, require_labels)
-        return read(where, label, "\t" if fmt == "tsv" else ",", names, kinds, require_labels)
+            return read_parquet_table(where, label, names, kinds, require_labels, wanted_by)
+        return read(where, label, "\t" if fmt == "tsv" else ",", names, kinds, require_labels, wanted_by)
 
     if path == "-":
         return _read_spooled("standard input", None, fmt, again)

@@ -81,7 +81,7 @@ def _number(cell):
         return None
 
 
-def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_labels=True):
+def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_labels=True, wanted_by=None):
     """Read a CSV/TSV file with a header as a :class:`Table`.
 
     Parameters
@@ -91,13 +91,15 @@ def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_
     label : str, optional
         The label column (default: the last column; with ``names`` given, the file may lack it).
     delimiter : str
-        ``","`` or ``"\\t"``.
+        ``","`` or a tab.
     names, kinds : sequence of str, optional
         The feature columns of a model and their kinds: they are taken by name, in this order,
         and a number column must hold numbers.  Without them, every column but the label is a
         feature, and its kind is what its cells are.
     require_labels : bool
         False for rows to predict: the label column, if present, is read unchecked.
+    wanted_by : str, optional
+        Who needs ``names``, for the error of a missing one (default: the model).
 
     Raises
     ------
@@ -140,7 +142,7 @@ def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_
                     if lacking[1:]
                     else ""
                 )
-                + f", which the model was trained with; columns are {_shown(header)}"
+                + f", {wanted_by or 'which the model was trained with'}; columns are {_shown(header)}"
             )
         take = [header.index(n) for n in names]
         col = header.index(label) if label is not None and label in header else None
@@ -228,6 +230,9 @@ def _column(path, name, cells, places, want):
             f"{present - len(words):,} of the column's {present:,} cells are; expected a number (an empty cell "
             "or NA for a missing one)"
         )
+    nul = next((i for i, c in enumerate(cells) if "\x00" in c), None)
+    if nul is not None:
+        raise PerceptronsError(f"{path}, {places[nul]}, column {name!r}: contains a NUL byte; expected text")
     values = np.empty(len(cells), dtype=object)
     values[:] = [c.strip() for c in cells]
     values[gaps] = np.nan
@@ -262,7 +267,7 @@ def _shown(header):
     return f"{header[:20]}{' ...' if len(header) > 20 else ''}"
 
 
-def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=True):
+def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=True, wanted_by=None):
     """:func:`read_table` of a Parquet file: a column of numbers (integers, floats, booleans)
     or of text; a null (or a float NaN) is a missing cell.  Errors name the row.
     """
@@ -291,7 +296,7 @@ def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=
         lacking = [n for n in names if n not in header]
         if lacking:
             raise PerceptronsError(
-                f"{path}: no column {lacking[0]!r}, which the model was trained with; columns are {_shown(header)}"
+                f"{path}: no column {lacking[0]!r}, {wanted_by or 'which the model was trained with'}; columns are {_shown(header)}"
             )
         take = [header.index(n) for n in names]
         col = header.index(label) if label is not None and label in header else None
