@@ -164,6 +164,10 @@ def build_models(directory):
             est.fit(Xf, yf)
             paths[name] = os.path.join(directory, name + ".npz")
             save_model(est, paths[name])
+        for name, (pipe, Xf, yf) in pipelines(rng).items():  # the command line's models: a column pipeline first
+            pipe.fit(Xf, yf)
+            paths[name] = os.path.join(directory, name + ".npz")
+            save_model(pipe, paths[name], info={"label_column": "y"})
         sents, tags = corpus()
         for name, kw in {"seq": {}, "seq2": {"markov_order": 2}}.items():
             lengths = [3, 4, 5]
@@ -181,6 +185,43 @@ def build_models(directory):
             paths[name] = os.path.join(directory, name + ".npz")
             save_model(est, paths[name], info={"tag_column": "upos"})  # as `tag train` writes it
     return paths
+
+
+def pipelines(rng):
+    """Pipelines of every transformer a model file holds, each ending in one of our estimators."""
+    from sklearn.compose import ColumnTransformer
+    from sklearn.feature_extraction import FeatureHasher
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import MaxAbsScaler, OneHotEncoder, StandardScaler
+
+    from perceptrons import AveragedPerceptron, KernelPerceptron, Perceptron
+
+    X = rng.standard_normal((40, 3)) * [1, 100, 5000]
+    X[::6, 1] = np.nan
+    y = (X[:, 0] > 0).astype(int)
+    T = np.empty((40, 4), dtype=object)
+    T[:, :2] = X[:, :2]
+    T[:, 2] = rng.choice(["red", "green", "blue"], 40)
+    T[:, 3] = [f"id{i}" for i in rng.integers(0, 30, 40)]
+    T[::5, 2] = np.nan
+    fill = {"strategy": "constant", "fill_value": "<missing>"}
+    columns = ColumnTransformer(
+        [
+            ("numbers", make_pipeline(SimpleImputer(add_indicator=True), StandardScaler()), [0, 1]),
+            ("text2", make_pipeline(SimpleImputer(**fill), OneHotEncoder(handle_unknown="ignore")), [2]),
+            ("text3", make_pipeline(SimpleImputer(**fill), FeatureHasher(n_features=16, input_type="string")), [3]),
+        ]
+    )
+    return {
+        "pipe_table": (make_pipeline(columns, AveragedPerceptron(max_epochs=3)), T, y),
+        "pipe_dense": (make_pipeline(SimpleImputer(), StandardScaler(), Perceptron(max_epochs=3)), X, y),
+        "pipe_maxabs": (
+            make_pipeline(SimpleImputer(strategy="median"), MaxAbsScaler(), KernelPerceptron(max_epochs=2)),
+            X,
+            y,
+        ),
+    }
 
 
 # ----------------------------------------------------------------------------- raw access
@@ -437,6 +478,17 @@ def use(est):
 
     name = type(est).__name__
     rng = np.random.default_rng(1)
+    if name == "Pipeline":
+        first = est.steps[0][1]
+        X = rng.standard_normal((6, first.n_features_in_))
+        if type(first).__name__ == "ColumnTransformer":
+            X = X.astype(object)
+            for part, _, cols in first.transformers_:
+                if part.startswith("text"):
+                    X[:, cols] = rng.choice(["red", "blue", "never seen"], (6, len(cols)))
+        est.predict(X)
+        est.decision_function(X)
+        return
     if name == "Tagger":
         sents, _ = corpus()
         est.predict(sents + [["unseen", "words", "here"]])

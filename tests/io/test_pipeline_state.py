@@ -223,3 +223,15 @@ def test_no_pickle_in_the_file(tmp_path):
         with zipfile.ZipFile(path) as z:
             head = z.read(name)[:128]
         assert b"'descr': '|O'" not in head
+
+
+def test_steps_whose_widths_do_not_chain_are_refused(tmp_path):
+    # an imputer told that its only column is empty gives no column to the encoder after it
+    path = _saved(tmp_path)
+    _edit(path, arrays_edit=lambda a: a.__setitem__("0.1.step.0.statistics_.missing", np.array([True])))
+    with pytest.raises(PerceptronsError, match="every column is empty"):
+        load_model(path)
+    path = _saved(tmp_path)
+    _edit(path, arrays_edit=lambda a: a.__setitem__("0.0.step.0.indicator_features_", np.array([], dtype=np.int64)))
+    with pytest.raises(PerceptronsError, match=r"steps\[1\]: takes 2 columns, but the step before gives 1"):
+        load_model(path)

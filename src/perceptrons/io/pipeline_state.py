@@ -294,7 +294,39 @@ def _restore_steps(state, restore_final):
         state.require(name not in names and "__" not in name and name, f"steps[{i}].name", "expected a unique name")
         names.add(name)
         out.append((name, restore_pipeline(part.sub("step", ""), restore_final)))
+    for i, ((_, a), (_, b)) in enumerate(zip(out[:-1], out[1:])):
+        given, taken = width_out(a), getattr(b, "n_features_in_", None)
+        if type(b).__name__ == "Pipeline":
+            taken = getattr(b.steps[0][1], "n_features_in_", None)
+        state.require(
+            given is None or taken is None or given == taken,
+            f"steps[{i + 1}]",
+            f"takes {taken} columns, but the step before gives {given}",
+        )
     return Pipeline(out)
+
+
+def width_out(obj):
+    """The columns a fitted transformer gives (None where it cannot be told: passthrough, or our estimator)."""
+    name = type(obj).__name__
+    if name in ("StandardScaler", "MaxAbsScaler"):
+        return int(obj.n_features_in_)
+    if name == "SimpleImputer":
+        stats = np.asarray(obj.statistics_)
+        kept = sum(1 for v in stats.tolist() if not (v is None or (isinstance(v, float) and v != v)))
+        kept = stats.shape[0] if obj.keep_empty_features else kept
+        return kept + (len(obj.indicator_.features_) if obj.add_indicator else 0)
+    if name == "OneHotEncoder":
+        drops = 0 if obj.drop_idx_ is None else sum(d is not None for d in obj.drop_idx_)
+        return sum(len(c) for c in obj.categories_) - drops
+    if name == "FeatureHasher":
+        return int(obj.n_features)
+    if name == "Pipeline":
+        widths = [width_out(step) for _, step in obj.steps]
+        return next((w for w in reversed(widths) if w is not None), None) if widths[-1] is not None else None
+    if name == "ColumnTransformer":
+        return max((s.stop for s in obj.output_indices_.values()), default=0)
+    return None
 
 
 def _finite_positive(state, name, n):
@@ -352,6 +384,7 @@ def _restore_imputer(state, _):
     state.require(fit_dtype == "object" or stats.dtype.kind == "f", "fit_dtype", "does not agree with statistics_")
     empty = np.array([v is None or (isinstance(v, float) and v != v) for v in stats.tolist()], dtype=bool)
     state.require(not (keep and empty.any()), "statistics_", "missing statistics with keep_empty_features")
+    state.require(not empty.all(), "statistics_", "every column is empty: the imputer would output nothing")
     features = state.array("indicator_features_", ("int64",), (None,), lo=0, hi=n) if indicator else None
     if features is not None:
         state.require(bool(np.all(np.diff(features) > 0)), "indicator_features_", "expected increasing column indices")
@@ -459,6 +492,20 @@ def _restore_columns(state, restore_final):
             specs.append((name, trans if isinstance(trans, str) else "passthrough", cols))
         fitted.append((name, trans, cols))
         outputs[name] = slice(out[0], out[1])
+        width = (
+            len(cols)
+            if isinstance(trans, str) and trans == "passthrough"
+            else 0
+            if trans == "drop"
+            else width_out(trans)
+        )
+        part.require(width is None or width == out[1] - out[0], "output", f"expected {width} columns for this part")
+    stops = sorted((s.start, s.stop) for s in outputs.values() if s.stop > s.start)
+    state.require(
+        stops and stops[0][0] == 0 and all(a[1] == b[0] for a, b in zip(stops[:-1], stops[1:])),
+        "parts",
+        "their outputs must tile the columns from 0 without gaps or overlaps",
+    )
     obj = ColumnTransformer(specs, remainder=remainder, sparse_threshold=threshold)
     try:
         obj.fit(np.zeros((1, n)))  # the column bookkeeping of a fit on n columns
