@@ -590,7 +590,18 @@ def _fit_under_way(tmp_path, *options, env=None, starting=False):
     rng = np.random.default_rng(0)
     dump_svmlight_file(rng.normal(size=(2000, 20)), rng.integers(0, 2, 2000), str(tmp_path / "d.svm"), zero_based=False)
     p = subprocess.Popen(
-        [sys.executable, "-m", "perceptrons", "train", str(tmp_path / "d.svm"), "--workers", "2", *options],
+        [
+            sys.executable,
+            "-m",
+            "perceptrons",
+            "train",
+            str(tmp_path / "d.svm"),
+            "--workers",
+            "2",
+            "--model",
+            "perceptron",
+            *options,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

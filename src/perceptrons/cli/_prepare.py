@@ -43,8 +43,10 @@ def data_format(path, fmt):
     return fmt or (None if path == "-" else guess_format(path))
 
 
-def read_training(data, label, fmt, scale, missing_indicator):
-    """:class:`Prepared` training data, the transformer fitted on it."""
+def read_training(data, label, fmt, scale, missing_indicator, dense=False):
+    """:class:`Prepared` training data, the transformer fitted on it.  With ``dense`` (the kernel
+    model, which densifies its input anyway) a sparse matrix is densified first, refused before
+    it is allocated when two dense copies would not fit, and then scaled as a dense one."""
     import warnings
 
     import scipy.sparse as sp
@@ -67,7 +69,20 @@ def read_training(data, label, fmt, scale, missing_indicator):
         }
         return Prepared(table.X, X, table.y, table.label, None, transformer, info, _plan_lines(plans, X.shape[1]))
     X, y, label_column, weight = read_data(data, label=label, fmt=fmt, return_label_name=True, return_weight=True)
+    if dense and sp.issparse(X):
+        from perceptrons._core.memory import densify
+
+        X = densify(X, data, copies=2, why="kernel values are dense")
     sparse = sp.issparse(X)
+    if sparse and scale != "none":
+        from perceptrons._core.memory import check_allocation
+
+        check_allocation(  # max_abs_ and scale_, and the scaled copy of the values
+            X.shape[1] * 8 * 2 + X.data.nbytes,
+            f"{data}: the column scales of {X.shape[1]:,} features",
+            "the largest feature index sets their number: renumber the features, or hash them into fewer "
+            "columns (or give --scale none)",
+        )
     chosen = ("maxabs" if sparse else "standard") if scale == "auto" else scale
     step = matrix_transformer(chosen, sparse)
     Xt = X if step is None else as_matrix(step.fit_transform(X))

@@ -6,6 +6,7 @@ train/test accuracy.  Ctrl-C ends training and writes nothing.
 
 import click
 
+from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.registry import CLI_NAMES, estimator_class
 from perceptrons.cli import _distributed, _stream
 from perceptrons.cli._common import (
@@ -274,7 +275,7 @@ def command(
                 data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, mixing
             )
     # a VW file's importance weights weigh the updates, as in a streamed or distributed fit
-    prepared = read_training(data, label, fmt, scale, missing_indicator)
+    prepared = read_training(data, label, fmt, scale, missing_indicator, dense=model_name == "kernel")
     X, y, weight = prepared.X, prepared.y, prepared.weight
     weighted = {} if weight is None else {"sample_weight": weight}
     check_label_text(y, f"{data}: label")  # predictions are written one per line
@@ -340,10 +341,18 @@ def command(
 
 
 def _sharded(data):
-    """Whether DATA names several files (a directory or a glob): each worker then reads its own."""
+    """Whether DATA names several files (a directory or a glob): each worker then reads its own.
+    A DATA that names nothing is not judged here: its reader says so, after the options are checked."""
+    import os
+
     from perceptrons.io.sources import shard_paths
 
-    return len(shard_paths(data)) > 1
+    if data == "-" or os.path.isfile(data):
+        return False
+    try:
+        return len(shard_paths(data)) > 1
+    except PerceptronsError:
+        return False
 
 
 def _accuracies(model, train, test):
