@@ -199,10 +199,7 @@ def read_for_saved(path, model, info, model_path, label, fmt, require_labels=Tru
         X, y, weight = positional(
             path, names, kinds, label, fmt, info, "DATA", "the model was trained on", require_labels
         )
-        classes = getattr(model, "classes_", None)
-        if y is not None and classes is not None and classes.dtype.kind == "U" and y.dtype.kind in "iu":
-            y = y.astype(str)
-        return Read(X, y, weight, [])
+        return Read(X, _typed_as(y, getattr(model, "classes_", None)), weight, [])
     t = read_table(
         path,
         label=label or info.get("label_column"),
@@ -211,10 +208,7 @@ def read_for_saved(path, model, info, model_path, label, fmt, require_labels=Tru
         kinds=kinds,
         require_labels=require_labels,
     )
-    y = t.y
-    classes = getattr(model, "classes_", None)
-    if y is not None and classes is not None and classes.dtype.kind == "U" and y.dtype.kind in "iu":
-        y = y.astype(str)
+    y = _typed_as(t.y, getattr(model, "classes_", None))
     notes = [
         f"column {name!r}: {n} value{'s' if n > 1 else ''} not seen in training (no level of its one-hot encoding)"
         for name, n in unseen_values(model.steps[0][1], t).items()
@@ -242,9 +236,7 @@ def read_test(path, prepared, label, fmt):
             "--test",
             "the training data has",
         )
-        if y is not None and prepared.y.dtype.kind == "U" and y.dtype.kind in "iu":
-            y = y.astype(str)
-        return Read(X, y, weight, [])
+        return Read(X, _typed_as(y, prepared.y), weight, [])
     if table is None:
         X, y, weight = read_for_width(
             path,
@@ -256,9 +248,7 @@ def read_test(path, prepared, label, fmt):
             against="the training data has",
             return_weight=True,
         )
-        if y is not None and prepared.y.dtype.kind == "U" and y.dtype.kind in "iu":  # labels are typed per file
-            y = y.astype(str)
-        return Read(X, y, weight, [])
+        return Read(X, _typed_as(y, prepared.y), weight, [])
     from perceptrons.io.readers import read_table
 
     kind = data_format(path, fmt if path == "-" else None) or table["format"]
@@ -273,10 +263,15 @@ def read_test(path, prepared, label, fmt):
         )
     except PerceptronsError as exc:
         raise click.BadParameter(str(exc), param_hint="--test") from None
-    y = t.y
-    if prepared.y.dtype.kind == "U" and y.dtype.kind in "iu":
-        y = y.astype(str)
-    return Read(t.X, y, None, [])
+    return Read(t.X, _typed_as(t.y, prepared.y), None, [])
+
+
+def _typed_as(y, classes):
+    """Labels ``y`` typed as ``classes`` are: labels are typed per file (integers when every label
+    of that file is one), so a file of 0s and 1s meets text classes '0', '1' as text."""
+    if y is not None and classes is not None and classes.dtype.kind == "U" and y.dtype.kind in "iu":
+        return y.astype(str)
+    return y
 
 
 def positional(path, names, kinds, label, fmt, info, hint, against, require_labels=True):

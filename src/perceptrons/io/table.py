@@ -133,21 +133,7 @@ def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_
             )
         take = [j for j in range(len(header)) if j != col]
     else:
-        lacking = [n for n in names if n not in header]
-        if lacking:
-            raise PerceptronsError(
-                f"{path}: no column {lacking[0]!r}"
-                + (
-                    f" (nor {', '.join(map(repr, lacking[1:4]))}{' ...' if len(lacking) > 4 else ''})"
-                    if lacking[1:]
-                    else ""
-                )
-                + f", {wanted_by or 'which the model was trained with'}; columns are {_shown(header)}"
-            )
-        take = [header.index(n) for n in names]
-        col = header.index(label) if label is not None and label in header else None
-        if require_labels and col is None:
-            raise PerceptronsError(f"{path}: no label column {label!r}; columns are {_shown(header)}")
+        take, col = _model_columns(path, header, label, names, require_labels, wanted_by)
     cells = [[] for _ in take]
     labels = []
     budget, held = LoadBudget(path), 0
@@ -243,6 +229,24 @@ def _column(path, name, cells, places, want):
     return values, "text", int(gaps.sum()), mixed
 
 
+def _model_columns(path, header, label, names, require_labels, wanted_by):
+    """``(positions of names, label position or None)`` in ``header``: every name a model needs
+    must be there (the missing ones are named), and the label too unless rows are predicted.
+    """
+    lacking = [n for n in names if n not in header]
+    if lacking:
+        more = lacking[1:4]
+        nor = f" (nor {', '.join(map(repr, more))}{' ...' if len(lacking) > 4 else ''})" if more else ""
+        raise PerceptronsError(
+            f"{path}: no column {lacking[0]!r}{nor}, {wanted_by or 'which the model was trained with'}; "
+            f"columns are {_shown(header)}"
+        )
+    col = header.index(label) if label is not None and label in header else None
+    if require_labels and col is None:
+        raise PerceptronsError(f"{path}: no label column {label!r}; columns are {_shown(header)}")
+    return [header.index(n) for n in names], col
+
+
 def _unique(header):
     """The names with a repeated one numbered, as pandas reads them: ``x``, ``x.1``, ``x.2``
     (columns are matched by name, and a file with two unnamed columns is still a table).
@@ -293,15 +297,7 @@ def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=
         col = label_position(path, header, label)
         take = [j for j in range(len(header)) if j != col]
     else:
-        lacking = [n for n in names if n not in header]
-        if lacking:
-            raise PerceptronsError(
-                f"{path}: no column {lacking[0]!r}, {wanted_by or 'which the model was trained with'}; columns are {_shown(header)}"
-            )
-        take = [header.index(n) for n in names]
-        col = header.index(label) if label is not None and label in header else None
-        if require_labels and col is None:
-            raise PerceptronsError(f"{path}: no label column {label!r}; columns are {_shown(header)}")
+        take, col = _model_columns(path, header, label, names, require_labels, wanted_by)
     n = data.num_rows
     if n == 0:
         raise PerceptronsError(f"{path}: no data rows")
