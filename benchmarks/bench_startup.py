@@ -1,9 +1,12 @@
 """Start-up costs of the command line with a warm numba cache.
 
-Prints, as medians of several runs in fresh processes: ``perceptrons --help``, ``python -c
-"import perceptrons"``, and the time from process start until the first epoch of
-``perceptrons train`` on a small file begins (read from the progress callback's clock), next
-to the interpreter's own start-up (``python -c pass``) measured in the same run.
+Prints, as medians of interleaved runs in fresh processes: ``perceptrons --help``, ``python -c
+"import perceptrons"``, the imports a ``train`` through the column pipeline cannot avoid
+(scikit-learn's ``compose`` and ``impute``, numba), the time from process start until the first
+epoch of ``perceptrons train`` on a 40-row file begins (read from the progress callback's
+clock) and the whole ``train`` process, next to the interpreter's own start-up (``python -c
+pass``).  With the ``bench`` extra and ``../shared/data``: ``perceptrons train`` on a9a and
+Vowpal Wabbit's one pass over it (its Python package, so its process imports Python too).
 """
 
 import statistics
@@ -13,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import compile_bytecode
+from _common import DATA, compile_bytecode
 
 REPEATS = 7
 
@@ -49,33 +52,61 @@ def to_first_epoch(csv, model):
     return float(line.split()[1])
 
 
+def vw_file(libsvm, path):
+    """a9a in Vowpal Wabbit's text format (labels -1/+1, features by index), written once."""
+    with open(libsvm) as src, open(path, "w") as out:
+        for line in src:
+            label, *features = line.split()
+            out.write(f"{int(float(label))} | {' '.join(features)}\n")
+
+
 def main():
     exe = Path(sys.executable).with_name("perceptrons")
     compile_bytecode()
+    a9a = DATA / "a9a" / "a9a"
+    try:
+        import vowpalwabbit  # noqa: F401
+
+        has_vw = a9a.exists()
+    except ImportError:
+        has_vw = False
     with tempfile.TemporaryDirectory() as tmp:
         csv = Path(tmp) / "small.csv"
-        csv.write_text("a,b,label\n" + "".join(f"{i % 7},{(3 * i) % 5},{int(i % 7 > 3)}\n" for i in range(200)))
+        csv.write_text("a,b,label\n" + "".join(f"{i % 7},{(3 * i) % 5},{int(i % 7 > 3)}\n" for i in range(40)))
         model = Path(tmp) / "m.npz"
         to_first_epoch(csv, model)  # fills the numba cache if it is cold
-        rows = [
-            (
-                "python -c pass (anchor)",
-                statistics.median(wall([sys.executable, "-c", "pass"]) for _ in range(REPEATS)),
+        cases = {
+            "python -c pass (anchor)": lambda: wall([sys.executable, "-c", "pass"]),
+            "perceptrons --help": lambda: wall([str(exe), "--help"]),
+            "import perceptrons": lambda: wall([sys.executable, "-c", "import perceptrons"]),
+            "import sklearn.compose, sklearn.impute, numba (the floor)": lambda: wall(
+                [sys.executable, "-c", "import sklearn.compose, sklearn.impute, numba"]
             ),
-            ("perceptrons --help", statistics.median(wall([str(exe), "--help"]) for _ in range(REPEATS))),
-            (
-                "import perceptrons",
-                statistics.median(wall([sys.executable, "-c", "import perceptrons"]) for _ in range(REPEATS)),
+            "train: process start -> first epoch (40 rows)": lambda: to_first_epoch(csv, model),
+            "perceptrons train, 40-row CSV (whole process)": lambda: wall(
+                [str(exe), "train", str(csv), "-o", str(model)]
             ),
-            (
-                "train: process start -> first epoch",
-                statistics.median(to_first_epoch(csv, model) for _ in range(REPEATS)),
-            ),
-        ]
+        }
+        if has_vw:
+            vw = Path(tmp) / "a9a.vw"
+            vw_file(a9a, vw)
+            run_vw = f"from vowpalwabbit import Workspace; Workspace('--data {vw} --quiet').finish()"
+            cases["perceptrons train a9a, no options (whole process)"] = lambda: wall(
+                [str(exe), "train", str(a9a), "-o", str(model)]
+            )
+            cases["Vowpal Wabbit a9a, one pass (whole process, Python package)"] = lambda: wall(
+                [sys.executable, "-c", run_vw]
+            )
+        times = {name: [] for name in cases}
+        for _ in range(REPEATS):  # interleaved: a burst on the shared machine slows every case alike
+            for name, run in cases.items():
+                times[name].append(run())
     print(f"perceptrons bench_startup — {time.strftime('%Y-%m-%d')} — warm numba cache, median of {REPEATS}")
-    width = max(len(r[0]) for r in rows)
-    for name, secs in rows:
-        print(f"{name.ljust(width)}  {secs:.3f} s")
+    if not has_vw:
+        print("(Vowpal Wabbit rows skipped: the vowpalwabbit package or ../shared/data/a9a is missing)")
+    width = max(map(len, times))
+    for name, secs in times.items():
+        print(f"{name.ljust(width)}  {statistics.median(secs):.3f} s")
 
 
 if __name__ == "__main__":

@@ -188,7 +188,9 @@ def build_models(directory):
 
 
 def pipelines(rng):
-    """Pipelines of every transformer a model file holds, each ending in one of our estimators."""
+    """Pipelines of every transformer a model file holds, each ending in one of our estimators,
+    and scikit-learn's calibration of ours, in a pipeline and alone."""
+    from sklearn.calibration import CalibratedClassifierCV
     from sklearn.compose import ColumnTransformer
     from sklearn.feature_extraction import FeatureHasher
     from sklearn.impute import SimpleImputer
@@ -219,6 +221,19 @@ def pipelines(rng):
         "pipe_maxabs": (
             make_pipeline(SimpleImputer(strategy="median"), MaxAbsScaler(), KernelPerceptron(max_epochs=2)),
             X,
+            y,
+        ),
+        # calibrated: the command line's --calibrate, isotonic on three classes and Platt's sigmoid
+        "pipe_isotonic": (
+            make_pipeline(
+                columns, CalibratedClassifierCV(AveragedPerceptron(max_epochs=3), method="isotonic", ensemble=False)
+            ),
+            T,
+            np.digitize(X[:, 0], [-0.5, 0.5]),
+        ),
+        "calibrated": (
+            CalibratedClassifierCV(Perceptron(max_epochs=3), method="sigmoid", cv=3, ensemble=False),
+            np.nan_to_num(X),
             y,
         ),
     }
@@ -487,7 +502,12 @@ def use(est):
                 if part.startswith("text"):
                     X[:, cols] = rng.choice(["red", "blue", "never seen"], (6, len(cols)))
         est.predict(X)
-        est.decision_function(X)
+        est.predict_proba(X) if hasattr(est, "predict_proba") else est.decision_function(X)
+        return
+    if name == "CalibratedClassifierCV":
+        X = rng.standard_normal((6, est.n_features_in_))
+        est.predict(X)
+        est.predict_proba(X)
         return
     if name == "Tagger":
         sents, _ = corpus()

@@ -19,6 +19,9 @@ from perceptrons.io.conllu_format import COLUMNS
 from perceptrons.io.model_file import read_model, write_model
 from perceptrons.io.model_state import ModelState
 
+#: scikit-learn's calibration of an estimator of ours, which a model file can hold
+CALIBRATED = "CalibratedClassifierCV"
+
 if TYPE_CHECKING:
     import os
     from collections.abc import Sequence
@@ -106,6 +109,11 @@ def save_model(estimator: BaseEstimator, path: str | os.PathLike[str], info: dic
         record["state"], arrays = pipeline_state(estimator, _record)
         if not _ends_in_ours(estimator):
             raise PerceptronsError("a Pipeline is saved when its last step is a perceptrons estimator")
+    elif type(estimator).__name__ == CALIBRATED:
+        from perceptrons.io.calibration_state import calibrated_state
+
+        record = {"estimator": CALIBRATED, "params": {}}
+        record["state"], arrays = calibrated_state(estimator, _record)
     else:
         record, arrays = _record(estimator)
     meta = {"library_version": __version__, **record, "info": info or {}}
@@ -113,8 +121,19 @@ def save_model(estimator: BaseEstimator, path: str | os.PathLike[str], info: dic
 
 
 def _ends_in_ours(pipeline):
+    """Whether a Pipeline's last step is an estimator of ours, or one calibrated (as deep as nested)."""
     last = pipeline.steps[-1][1]
-    return _ends_in_ours(last) if type(last).__name__ == "Pipeline" else type(last).__name__ in ESTIMATORS
+    if type(last).__name__ == "Pipeline":
+        return _ends_in_ours(last)
+    return _ours(last)
+
+
+def _ours(est):
+    """Whether ``est`` is an estimator of ours, or scikit-learn's calibration of one."""
+    if type(est).__name__ == CALIBRATED and hasattr(est, "calibrated_classifiers_"):
+        inner = est.calibrated_classifiers_[0].estimator
+        return type(getattr(inner, "estimator", inner)).__name__ in ESTIMATORS
+    return type(est).__name__ in ESTIMATORS
 
 
 def _record(estimator):
@@ -177,7 +196,7 @@ def load_model(path: str | os.PathLike[str], expect: str | Sequence[str] | None 
     top.str("format")
     top.int("format_version", lo=1)
     name = top.str("estimator", max_len=64)
-    if name != "Pipeline":
+    if name not in ("Pipeline", CALIBRATED):
         _check_name(path, name, names)
     top.str("library_version", max_len=64)
     info = top.raw("info")
@@ -198,6 +217,11 @@ def load_model(path: str | os.PathLike[str], expect: str | Sequence[str] | None 
             "state",
             "expected a Pipeline that ends in an estimator of ours",
         )
+    elif name == CALIBRATED:
+        from perceptrons.io.calibration_state import restore_calibrated
+
+        top.require(top.raw("params") == {}, "params", "expected an empty object for a CalibratedClassifierCV")
+        est = restore_calibrated(top.sub("state", ""), lambda record: _restore(record, names))
     else:
         est = _restore(top, names)
     top.finish()

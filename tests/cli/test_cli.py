@@ -415,3 +415,69 @@ def test_predict_reads_rows_whose_label_is_missing(run_cli, files, tmp_path, fmt
         code, out, err = run_cli(["evaluate", str(model), str(path), *extra])
         assert code == 2 and err.count("\n") == 1, err
         assert "label" in err and ("row 1" in err if fmt == "parquet" else "line 2" in err), err
+
+
+@pytest.mark.parametrize(
+    "rows, separable",
+    [("0,0,0\n1,0,0\n0,3,1\n2,3,1\n", True), ("0,0,0\n1,1,0\n0,1,1\n1,0,1\n", False)],
+    ids=["separable", "xor"],
+)
+def test_analyze_json_holds_the_figures_of_the_analysis(run_cli, tmp_path, rows, separable):
+    """``analyze --json`` is one JSON object with the figures of
+    :func:`perceptrons.theory.analysis.analyze` on the same data, and the bound of its case."""
+    import json
+
+    from perceptrons.io.readers import read_data
+    from perceptrons.theory.analysis import analyze
+
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,label\n" + rows)
+    code, out, err = run_cli(["analyze", str(data), "--json"])
+    assert code == 0, err
+    got = json.loads(out)
+    a = analyze(*read_data(str(data)))
+    assert got["separable"] is separable and got["samples"] == 4 and got["features"] == 2
+    assert (got["radius"], got["gamma"], got["mistakes"]) == (a.radius, a.gamma, a.mistakes)
+    assert got["bound"]["mistakes_at_most"] == a.bound
+    assert got["bound"]["name"] == ("Novikoff" if separable else "Freund-Schapire")
+    assert got["mistakes"] <= got["bound"]["mistakes_at_most"]
+    if separable:
+        assert got["pla"]["converged"] is True and got["support_examples"] == a.n_support
+    else:
+        assert sorted(i for i, _ in got["witness"]) == [0, 1, 2, 3] and got["D"] == a.D
+
+
+@pytest.mark.slow
+def test_a_terminal_never_shows_an_impossible_rate(tmp_path):
+    """What a terminal shows while a file streams: every rate is rows (bytes) counted since the
+    pass's clock started over at least ``MIN_RATE_SECONDS``, so none can pass the file's rows
+    (bytes) over that time.  The rate once shown rows × 10⁹ (a clock of one nanosecond)."""
+    import re
+
+    from perceptrons.cli._stream import MIN_RATE_SECONDS
+
+    rng = np.random.default_rng(0)
+    n = 400_000
+    X = rng.normal(size=(n, 6)).round(4)
+    data = tmp_path / "big.csv"
+    with open(data, "w") as f:
+        f.write("a,b,c,d,e,f,label\n")
+        np.savetxt(f, np.column_stack([X, X[:, 0] > 0]), delimiter=",", fmt=["%.4f"] * 6 + ["%d"])
+    err, _ = _stderr_of(
+        ["train", data, "--stream", "-o", tmp_path / "m.npz", "--epochs", "2", "--model", "perceptron"], True, tmp_path
+    )
+    row_rates = [int(r.replace(",", "")) for r in re.findall(r"([\d,]+) rows/s", err)]
+    byte_rates = [int(r.replace(",", "")) for r in re.findall(r"([\d,]+) MB/s", err)]
+    assert row_rates, err[-2000:]  # a 25 MB file takes longer than MIN_RATE_SECONDS to parse
+    assert max(row_rates) <= n / MIN_RATE_SECONDS
+    assert max(byte_rates, default=0) <= data.stat().st_size / 1e6 / MIN_RATE_SECONDS + 1
+    assert (tmp_path / "m.npz").exists()
+
+
+@pytest.mark.slow
+def test_a_terminal_shows_the_kernel_cost_before_training(tmp_path):
+    rng = np.random.default_rng(2)
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,label\n" + "".join(f"{a:.3f},{b:.3f},{int(a * b > 0)}\n" for a, b in rng.normal(size=(60, 2))))
+    err, _ = _stderr_of(["train", data, "-o", tmp_path / "k.npz", "--model", "kernel"], True, tmp_path)
+    assert "kernel     an epoch costs up to 60² = 3.6e+03 kernel evaluations" in err, err

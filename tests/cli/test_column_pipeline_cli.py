@@ -252,3 +252,47 @@ def test_the_default_model_is_the_averaged_perceptron_and_a_pla_note_suggests_it
         ["train", str(path), "-o", str(tmp_path / "p.npz"), "--model", "perceptron", "--epochs", "5"]
     )
     assert code == 0 and "--model averaged or pocket gives a good hypothesis" in out, out
+
+
+@pytest.mark.parametrize("method", ["sigmoid", "isotonic"])
+def test_calibrated_probabilities_from_train_to_predict(run_cli, penguins, method):
+    """``train --calibrate`` stores scikit-learn's calibration of the model; ``predict --proba``
+    writes its probabilities, one column per class, exactly as the loaded model gives them;
+    and they are probabilities worth the name: a held-out log loss well below chance's."""
+    import csv
+    import io
+
+    from sklearn.metrics import log_loss
+
+    train, test, tmp = penguins
+    model = tmp / "m.npz"
+    code, out, err = run_cli(["train", str(train), "-o", str(model), "--calibrate", method, "--test", str(test)])
+    assert code == 0, err
+    assert f"calibrated {method}, on 5-fold held-out decision values" in out
+    code, out, err = run_cli(["predict", "--header", "--proba", "--id", "tag", str(model), str(test)])
+    assert code == 0, err
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == ["tag", "prediction", "proba_Adelie", "proba_Gentoo"]
+    est, t = load_model(model), read_table(test)
+    proba = np.array([[float(v) for v in r[2:]] for r in rows[1:]])
+    np.testing.assert_array_equal(proba, est.predict_proba(t.X))
+    assert np.allclose(proba.sum(axis=1), 1) and proba.min() >= 0
+    assert [r[1] for r in rows[1:]] == est.classes_[proba.argmax(axis=1)].tolist()
+    assert log_loss(t.y, proba, labels=est.classes_) < 0.5 * np.log(2)  # chance: log 2
+    code, _, err = run_cli(["predict", "--scores", str(model), str(test)])
+    assert code == 2 and "it is calibrated: --proba gives its probabilities" in err
+
+
+def test_probabilities_need_a_calibrated_model(run_cli, penguins, tmp_path):
+    train, test, tmp = penguins
+    model = tmp / "m.npz"
+    assert run_cli(["train", str(train), "-o", str(model)])[0] == 0
+    code, _, err = run_cli(["predict", "--proba", str(model), str(test)])
+    assert code == 2 and "--proba: " in err and "the model was not calibrated; train it with --calibrate" in err
+    few = tmp_path / "few.csv"
+    few.write_text("a,label\n" + "".join(f"{i},{'x' if i < 3 else 'y'}\n" for i in range(20)))
+    code, _, err = run_cli(["train", str(few), "-o", str(tmp_path / "f.npz"), "--calibrate", "sigmoid"])
+    assert code == 2 and "--calibrate: needs at least 5 rows of each class for its 5 folds; class 'x' has 3" in err
+    assert not (tmp_path / "f.npz").exists()
+    code, _, err = run_cli(["train", str(few), "-o", str(tmp_path / "f.npz"), "--calibrate", "sigmoid", "--stream"])
+    assert code == 2 and "--calibrate: applies only in memory, on this machine" in err, err

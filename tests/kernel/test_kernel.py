@@ -208,10 +208,13 @@ def test_callback_stops_and_warns_otherwise():
         X, y, callback=lambda e, m, t: seen.append((e, m)) or e < 3
     )
     assert clf.n_epochs_ == 3 and [e for e, _ in seen] == [1, 2, 3]
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        KernelPerceptron(kernel="linear", max_epochs=2).fit(X, y)
-    assert any(issubclass(w.category, ConvergenceWarning) for w in caught)
+    for kw, warns in [({"averaged": False}, True), ({}, False), ({"voted": True}, False)]:
+        # only a model that predicts with its last iterate failed by stopping with mistakes left
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            clf = KernelPerceptron(kernel="linear", max_epochs=2, **kw).fit(X, y)
+        assert not clf.converged_ and clf.predicts_last_iterate is warns
+        assert any(issubclass(w.category, ConvergenceWarning) for w in caught) is warns, kw
 
 
 # ----------------------------------------------------------------------------- model files
@@ -321,3 +324,22 @@ def test_sparse_input_equals_dense():
     np.testing.assert_allclose(
         sparse.decision_function(sp.csr_matrix(X_test)), dense.decision_function(X_test), atol=1e-12
     )
+
+
+def test_progress_within_an_epoch():
+    """``progress(epoch, visited, n)`` comes within each epoch, at the loop's stops for a kernel
+    row: positions only grow within an epoch and never pass the epoch's rows; the fit is the
+    same fit with it as without it."""
+    X, y = _data(300, 4, 2, seed=7)
+    calls = []
+    kw = {"kernel": "rbf", "max_epochs": 3, "cache_size": 0.05, "averaged": False, "margin": 0.0}
+    with_progress = KernelPerceptron(**kw).fit(X, y, progress=lambda *a: calls.append(a))
+    plain = KernelPerceptron(**kw).fit(X, y)
+    np.testing.assert_array_equal(with_progress.decision_function(X), plain.decision_function(X))
+    assert calls and {n for _, _, n in calls} == {300}
+    for epoch in {e for e, _, _ in calls}:
+        visited = [v for e, v, _ in calls if e == epoch]
+        assert visited == sorted(visited) and 0 <= visited[0] and visited[-1] < 300
+    assert {e for e, _, _ in calls} <= set(range(1, with_progress.n_epochs_ + 1))
+    with pytest.raises(PerceptronsError, match="progress"):
+        KernelPerceptron().fit(X, y, progress=3)

@@ -25,7 +25,8 @@ from perceptrons.cli._options import EPOCHS
     show_default=True,
     help="Epoch limit of the PLA run shown next to the bound.",
 )
-def command(data, label, fmt, no_intercept, max_epochs):
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object instead.")
+def command(data, label, fmt, no_intercept, max_epochs, as_json):
     """Radius, separability (with its certificate), margin γ* and mistake bounds of DATA (two classes).
 
     The solvers are dense: sparse DATA (LIBSVM) is densified, and refused first when its
@@ -39,6 +40,8 @@ def command(data, label, fmt, no_intercept, max_epochs):
         raise click.BadParameter(f"{data}: no label column", param_hint="DATA")
     a = _analyze(data, X, y, fit_intercept=not no_intercept, max_epochs=max_epochs)
     cert = a.certificate
+    if as_json:
+        return click.echo(_as_json(a, max_epochs, not no_intercept))
     space = "augmented vectors (x, 1)" if not no_intercept else "x (no intercept)"
     click.echo(
         f"data        {a.n_samples} samples x {a.n_features} features, classes {cert.classes.tolist()} "
@@ -66,6 +69,58 @@ def command(data, label, fmt, no_intercept, max_epochs):
     click.echo(f"gamma, D    gamma = {a.gamma:.6g}   D = {a.D:.6g}")
     click.echo(f"F–S bound   ((R + D)/gamma)^2 = {a.bound:.6g} mistakes in one pass at most")
     click.echo(f"one pass    {a.mistakes} mistakes (online PLA, cyclic order)")
+
+
+def _as_json(a, max_epochs, intercept):
+    """The analysis as one JSON object, with the same figures as the text (full precision)."""
+    import json
+
+    import numpy as np
+
+    cert = a.certificate
+    out = {
+        "samples": a.n_samples,
+        "features": a.n_features,
+        "classes": cert.classes.tolist(),
+        "positive": cert.classes[1].item(),
+        "intercept": intercept,
+        "radius": a.radius,
+        "separable": bool(cert.separable),
+        "certificate": cert.summary(),
+        "gamma": a.gamma,
+        "mistakes": a.mistakes,
+    }
+    if cert.separable:
+        out |= {
+            "support_examples": a.n_support,
+            "bound": {"name": "Novikoff", "formula": "(R/gamma*)^2", "mistakes_at_most": a.bound},
+            "pla": {"epochs": a.epochs, "converged": bool(a.converged), "max_epochs": max_epochs, "order": "cyclic"},
+        }
+    else:
+        idx = np.flatnonzero(cert.multipliers > 1e-12)
+        out |= {
+            "D": a.D,
+            "bound": {"name": "Freund-Schapire", "formula": "((R + D)/gamma)^2", "mistakes_at_most": a.bound},
+            "witness": [  # [row (from 0), multiplier], the largest first
+                [int(i), float(cert.multipliers[i])] for i in idx[np.argsort(-cert.multipliers[idx])]
+            ],
+            "pla": {"passes": 1, "order": "cyclic"},
+        }
+    return json.dumps(_finite(out), ensure_ascii=False, allow_nan=False)
+
+
+def _finite(value):
+    """``value`` with each float that is not finite (a figure that overflowed) as None: JSON has
+    no Infinity or NaN."""
+    import math
+
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
 
 
 #: values beyond 1e100 (or all below 1e-100) overflow (vanish) when squared in a radius or a margin

@@ -43,11 +43,16 @@ from perceptrons.cli._stream import HASH_BITS, read_options
     is_flag=True,
     help="Add the decision values (CSV): one column per class, or for two classes one, the second class's.",
 )
+@click.option(
+    "--proba",
+    is_flag=True,
+    help="Add the class probabilities (CSV), one column per class: for a model trained with --calibrate.",
+)
 @click.option("--id", "id_column", default=None, help="Tables: start each line with this column of DATA (CSV).")
-def command(model, data, output, label, fmt, stream, hash_bits, text_column, header, scores, id_column):
+def command(model, data, output, label, fmt, stream, hash_bits, text_column, header, scores, proba, id_column):
     """Predict a label for every row of DATA with the model saved in MODEL.
 
-    One label per line; with --scores or --id, comma-separated lines (quoted as CSV needs)."""
+    One label per line; with --scores, --proba or --id, comma-separated lines (quoted as CSV needs)."""
     refuse_unused(
         click.get_current_context(),
         {
@@ -55,6 +60,7 @@ def command(model, data, output, label, fmt, stream, hash_bits, text_column, hea
             "text_column": (stream, "with --stream"),
             "label": (labelled_by_name(data, fmt), LABEL_WHERE),
             "scores": (not stream, "in memory (without --stream)"),
+            "proba": (not stream, "in memory (without --stream)"),
             "id_column": (not stream and labelled_by_name(data, fmt), "to a CSV, TSV or Parquet table in memory"),
         },
     )
@@ -82,8 +88,10 @@ def command(model, data, output, label, fmt, stream, hash_bits, text_column, hea
     for line in notes:
         click.echo(f"note: {line}", err=True)
     ids = _ids(data, id_column, label or info.get("label_column"), fmt) if id_column else None
-    if scores:
-        pred, values = _with_scores(est, X)
+    if scores and proba:
+        raise click.UsageError("--scores and --proba: give one (a calibrated model's probabilities replace its scores)")
+    if scores or proba:
+        pred, values = _with_values(est, X, model, "predict_proba" if proba else "decision_function")
     else:
         pred, values = predict_in_chunks(est, X), None
     with atomic_output(output or "-") as out:
@@ -93,7 +101,7 @@ def command(model, data, output, label, fmt, stream, hash_bits, text_column, hea
             for start in range(0, len(pred), 1 << 16):  # text of a block of rows at a time, not of all rows
                 out.write("".join(f"{p}\n" for p in pred[start : start + (1 << 16)]))
         else:
-            _write_csv(out, est, pred, values, ids, id_column, header)
+            _write_csv(out, est, pred, values, ids, id_column, header, "proba" if proba else "score")
     if output and output != "-":
         click.echo(f"{X.shape[0]} predictions -> {output}", err=True)
 
@@ -107,26 +115,34 @@ def _ids(data, column, label, fmt):
     ).X[:, 0]
 
 
-def _with_scores(est, X):
-    """``(predictions, decision values)``, a block of rows at a time (n × k scores)."""
+def _with_values(est, X, model_path, method):
+    """``(predictions, values)``, a block of rows at a time: n × k decision values
+    (``decision_function``) or probabilities (``predict_proba``)."""
     import numpy as np
 
     from perceptrons.cli._common import PREDICT_CHUNK_BYTES
 
-    if not hasattr(est, "decision_function"):
-        raise click.BadParameter(f"{type(est).__name__} has no decision values", param_hint="--scores")
+    if not hasattr(est, method):
+        if method == "predict_proba":
+            raise click.BadParameter(
+                f"{model_path}: the model was not calibrated; train it with --calibrate sigmoid or isotonic",
+                param_hint="--proba",
+            )
+        why = "; it is calibrated: --proba gives its probabilities" if hasattr(est, "predict_proba") else ""
+        raise click.BadParameter(f"{model_path}: the model has no decision values{why}", param_hint="--scores")
     k = len(est.classes_)
     step = max(1, PREDICT_CHUNK_BYTES // (8 * k))
     pred, values = [], []
     for i in range(0, X.shape[0], step):
-        s = np.asarray(est.decision_function(X[i : i + step]), dtype=np.float64)
+        s = np.asarray(getattr(est, method)(X[i : i + step]), dtype=np.float64)
         pred.append(est.predict(X[i : i + step]))  # the model's own rule, ties included
         values.append(s.reshape(s.shape[0], -1))
     return np.concatenate(pred), np.concatenate(values)
 
 
-def _write_csv(out, est, pred, values, ids, id_column, header):
-    """Comma-separated lines: the id, the prediction, the scores (``repr`` of each float, exact)."""
+def _write_csv(out, est, pred, values, ids, id_column, header, kind="score"):
+    """Comma-separated lines: the id, the prediction, the scores or probabilities (``kind``;
+    ``repr`` of each float, exact)."""
     import csv
 
     import numpy as np
@@ -136,7 +152,7 @@ def _write_csv(out, est, pred, values, ids, id_column, header):
         names = ([id_column] if ids is not None else []) + ["prediction"]
         if values is not None:
             classes = est.classes_.tolist()
-            names += [f"score_{c}" for c in (classes[1:] if values.shape[1] == 1 else classes)]
+            names += [f"{kind}_{c}" for c in (classes[1:] if values.shape[1] == 1 else classes)]
         writer.writerow(names)
     for start in range(0, len(pred), 1 << 16):
         stop = start + (1 << 16)

@@ -8,7 +8,7 @@ import click
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.registry import CLI_NAMES, estimator_class
-from perceptrons.cli import _distributed, _stream
+from perceptrons.cli import _calibrate, _distributed, _kernel_cost, _stream
 from perceptrons.cli._common import (
     FORMAT_OPTION,
     LABEL_OPTION,
@@ -142,6 +142,7 @@ KERNEL_OPTIONS = ("kernel", "averaged", "voted", "budget", "budget_policy", "cac
     callback=note_path,
     help="Data file to report test accuracy on.",
 )
+@_calibrate.CALIBRATE_OPTION
 @stream_options
 @_distributed.distributed_options
 def command(
@@ -169,6 +170,7 @@ def command(
     budget_policy,
     cache_size,
     test_path,
+    calibrate,
     stream,
     cache_path,
     hash_bits,
@@ -214,6 +216,7 @@ def command(
                 "to a CSV/TSV table read into memory",
             ),
             "label": (labelled_by_name(data, fmt), LABEL_WHERE),
+            "calibrate": (not stream and not (workers or scheduler), "in memory, on this machine"),
         },
     )
     cluster = _distributed.wanted(workers, scheduler, shards, mixing)
@@ -320,24 +323,74 @@ def command(
             click.echo(line)
         return
 
+    cost = _kernel_cost.kernel_cost(estimator, X) if model_name == "kernel" else None
+    if cost is not None:
+        _say_cost(cost)
+    # --calibrate: the model is fitted on each fold's training rows, then on every row
+    fits = 1 + (_calibrate.FOLDS if calibrate else 0)
+    fitted = _calibrate.calibrated(estimator, calibrate, y) if calibrate else estimator
     with (
         interrupt_between_epochs() as check,
-        progress_bar("epoch {task.completed}/{task.total}", "{task.fields[mistakes]} mistakes") as bar,
+        progress_bar("epoch {task.fields[epoch]}", "{task.fields[mistakes]} mistakes") as bar,
     ):
-        task = bar.add_task("train", total=estimator.max_epochs, mistakes="-")
+        task = bar.add_task("train", total=estimator.max_epochs * fits, mistakes="-", epoch="0")
+        before = {"epochs": 0, "last": 0, "fit": 1}  # epochs of the fits before this one, this one's so far
 
         def on_epoch(epoch, mistakes, elapsed):
-            bar.update(task, completed=epoch, mistakes=mistakes)
+            if epoch <= before["last"]:  # the next fit has begun
+                before["epochs"] += before["last"]
+                before["fit"] += 1
+            before["last"] = epoch
+            bar.update(
+                task,
+                completed=before["epochs"] + epoch,
+                mistakes=mistakes,
+                epoch=_epoch_text(epoch, estimator, before["fit"], fits),
+            )
             check()
 
+        within = {}
+        if cost is not None:  # an epoch of the kernel model can take minutes: the bar moves within it
+
+            def within_epoch(epoch, visited, total):
+                bar.update(task, completed=before["epochs"] + epoch - 1 + visited / total)
+
+            within = {"progress": within_epoch}
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
-            estimator.fit(X, y, callback=on_epoch, **weighted)
-    model = compose(prepared.prep, estimator)
+            fitted.fit(X, y, callback=on_epoch, **weighted, **within)
+    estimator = _calibrate.inner(fitted)
+    model = compose(prepared.prep, fitted)
     scores = _accuracies(model, (prepared.raw, y, weight), test)
+    if calibrate:
+        scores += [
+            _calibrate.log_loss_line(name, model, read[0], read[1])
+            for name, read in (("train", (prepared.raw, y)), ("test", test))
+            if read is not None
+        ]
+        scores.append(
+            f"{'calibrated':<10} {calibrate}, on {_calibrate.FOLDS}-fold held-out decision values; "
+            "predict --proba writes the probabilities"
+        )
     save_model(model, output, info=prepared.info)
     stopped = any(issubclass(w.category, ConvergenceWarning) for w in caught)
+    if cost is not None:
+        scores.append(
+            f"{'kernel':<10} {estimator.n_kernel_rows_:,} kernel rows computed; {_kernel_cost.cost_line(cost)}"
+        )
     _report(cls, output, prepared, estimator, stopped, scores)
+
+
+def _say_cost(cost):
+    """The kernel model's cost before it trains: on a terminal, where someone waits for it; and
+    as a warning line wherever the output goes, when an epoch may pass a minute."""
+    import sys
+
+    if sys.stderr.isatty():
+        click.echo(f"kernel     {_kernel_cost.cost_line(cost)}", err=True)
+    warning = _kernel_cost.slow_warning(cost)
+    if warning:
+        click.echo(f"warning: {warning}", err=True)
 
 
 def _sharded(data):
@@ -464,6 +517,12 @@ def _on_cluster(estimator, X, y, shards, scheduler, workers, mixing, weighted=No
         )
 
 
+def _epoch_text(epoch, estimator, fit, fits):
+    """The bar's epoch: of the model's epochs, and with --calibrate, which of its fits (one per
+    fold, then the last on every row)."""
+    return f"{epoch}/{estimator.max_epochs}" + (f" (fit {fit} of {fits}, --calibrate)" if fits > 1 else "")
+
+
 def _given(**params):
     """The parameters the user gave; the others are left to the model's own defaults."""
     return {k: v for k, v in params.items() if v is not None}
@@ -477,7 +536,12 @@ def _outcome(cls, output, data, estimator, stopped):
         f"epochs     {estimator.n_epochs_}   updates {estimator.n_updates_}   "
         f"converged {'yes' if estimator.converged_ else 'no'}"
     )
-    if stopped:
+    if stopped and cls == "KernelPerceptron":
+        click.echo(
+            "note       stopped at --epochs with mistakes left: the data may not be separable in the "
+            "kernel's feature space; --averaged predicts with the averaged hypothesis, which suits such data"
+        )
+    elif stopped:
         click.echo(
             "note       stopped at --epochs with mistakes left: the data may not be linearly separable; "
             "--model averaged or pocket gives a good hypothesis on such data"

@@ -22,6 +22,8 @@ from perceptrons.io.model_state import FLOATS, INTS
 
 #: the transformers a model file can hold, by class name
 TRANSFORMERS = ("StandardScaler", "MaxAbsScaler", "SimpleImputer", "OneHotEncoder", "FeatureHasher")
+#: the calibrated estimator a pipeline may end in (:mod:`perceptrons.io.calibration_state`)
+CALIBRATED = "CalibratedClassifierCV"
 #: columns a stored transformer may take (far beyond any table: a wider one is not ours)
 MAX_COLUMNS = 1 << 24
 #: levels a one-hot column may hold, and slots a hasher may have
@@ -93,7 +95,11 @@ def pipeline_state(obj, final_state):
         metas, arrays = [], {}
         for i, (step, est) in enumerate(obj.steps):
             last = i == len(obj.steps) - 1
-            if last and type(est).__name__ not in TRANSFORMERS + ("Pipeline", "ColumnTransformer"):
+            if last and type(est).__name__ == "CalibratedClassifierCV":
+                from perceptrons.io.calibration_state import calibrated_state
+
+                m, a = calibrated_state(est, final_state)
+            elif last and type(est).__name__ not in TRANSFORMERS + ("Pipeline", "ColumnTransformer"):
                 if isinstance(est, str):
                     m, a = pipeline_state(est, final_state)
                 else:
@@ -263,12 +269,17 @@ def restore_pipeline(state, restore_final):
     estimator (the last step).
     """
     kind = state.str(
-        "class", choices=(*TRANSFORMERS, "Pipeline", "ColumnTransformer", "passthrough", "drop", "estimator")
+        "class",
+        choices=(*TRANSFORMERS, "Pipeline", "ColumnTransformer", "passthrough", "drop", "estimator", CALIBRATED),
     )
     if kind in ("passthrough", "drop"):
         return kind
     if kind == "estimator":
         return restore_final(state.sub("record", ""))
+    if kind == CALIBRATED:
+        from perceptrons.io.calibration_state import restore_calibrated
+
+        return restore_calibrated(state, restore_final)
     if kind == "Pipeline":
         return _restore_steps(state, restore_final)
     return _READERS[kind](state, restore_final)
@@ -281,7 +292,9 @@ def _restore_steps(state, restore_final):
     state.require(isinstance(steps, list) and 0 < len(steps) <= 64, "steps", "expected a list of 1 to 64 steps")
     state.require(
         not any(
-            isinstance(s, dict) and isinstance(s.get("step"), dict) and s["step"].get("class") == "estimator"
+            isinstance(s, dict)
+            and isinstance(s.get("step"), dict)
+            and s["step"].get("class") in ("estimator", CALIBRATED)
             for s in steps[:-1]
         ),
         "steps",

@@ -80,9 +80,14 @@ def run_epochs(
     block,
     callback,
     visit=None,
+    progress=None,
 ):
     """Train for up to ``max_epochs`` epochs over the examples ``visit`` (default: all);
     returns (mistakes per epoch, support sizes per epoch, stopped_by_callback).
+
+    ``progress(epoch, visited, total)``, if given, is called within an epoch each time the
+    compiled loop stops for a kernel row it needs: an epoch of a large set can take minutes,
+    and these stops are the only moments Python runs during it.
 
     Stops early, after the epoch, when a score is no longer finite (``state.Ft`` or
     ``state.b``); the caller checks for that and raises."""
@@ -120,6 +125,8 @@ def run_epochs(
             if need < 0:
                 break
             _prefetch(cache, state, yi, scale, perm, t, need, tau, binary, block)
+            if progress is not None:
+                progress(epoch, t, perm.shape[0])
         if state.log and n_log[0]:
             m = int(n_log[0])
             state.logs.append((log_j[:m].copy(), log_r[:m].copy(), log_c[:m].copy(), log_a[:m].copy()))

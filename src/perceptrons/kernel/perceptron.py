@@ -258,6 +258,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         y: ArrayLike,
         sample_weight: ArrayLike | None = None,
         callback: Callable[[int, int, float], object] | None = None,
+        progress: Callable[[int, int, int], object] | None = None,
     ) -> KernelPerceptron:
         """Run the dual PLA for up to ``max_epochs`` epochs.
 
@@ -269,6 +270,11 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             Each update is scaled by its example's weight; weight 0 removes the example.
         callback : callable, default=None
             ``callback(epoch, mistakes, elapsed_seconds)`` after each epoch; ``False`` stops.
+        progress : callable, default=None
+            ``progress(epoch, visited, n_samples)`` within an epoch, each time the loop stops to
+            compute a kernel row (an epoch costs up to n² kernel evaluations, so on a large set
+            it can take minutes); its return value is ignored, and an exception it raises (an
+            interrupt) ends the fit.
 
         Returns
         -------
@@ -282,6 +288,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         """
         self._validate()
         check_param(callback, "callback", CALLBACK, type(self).__name__)
+        check_param(progress, "progress", CALLBACK, type(self).__name__)
         X, y = self._check_Xy(X, y, reset=True)
         n = X.shape[0]
         if self.kernel == "precomputed" and X.shape[1] != n:
@@ -297,14 +304,15 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         self.mistakes_per_epoch_, self.support_size_per_epoch_ = [], []
         self.n_updates_ = self.n_removed_ = self.n_kernel_rows_ = 0
         self._rng = np.random.default_rng(seed_of(self.random_state))
-        stopped = self._run(X, yi, scale, state, None, self.max_epochs, self._rng, callback)
+        stopped = self._run(X, yi, scale, state, None, self.max_epochs, self._rng, callback, progress)
         self.n_epochs_ = len(self.mistakes_per_epoch_)
         self.alpha_ = state.alpha
-        if not self.converged_ and not stopped:
+        if not self.converged_ and not stopped and self.predicts_last_iterate:
             warnings.warn(
                 f"KernelPerceptron made {self.mistakes_per_epoch_[-1]} mistakes (margin "
                 f"{self.margin}) in its last epoch and stopped at max_epochs={self.max_epochs}: "
-                "the data may not be separable in this kernel's feature space.",
+                "the data may not be separable in this kernel's feature space; averaged=True "
+                "predicts with the averaged hypothesis, which suits such data.",
                 ConvergenceWarning,
                 stacklevel=2,
             )
@@ -387,7 +395,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         self._finalize()
         return self
 
-    def _run(self, X, yi, scale, state, visit, epochs, rng, callback):
+    def _run(self, X, yi, scale, state, visit, epochs, rng, callback, progress=None):
         kb = self._kernel_block(X.dtype)
         x_sq = sq_norms(X) if self.kernel == "rbf" else None
         cache = make_gram_rows(kb, X, self.cache_size, self.kernel == "precomputed", x_sq)
@@ -407,6 +415,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             block=256,
             callback=callback,
             visit=visit,
+            progress=progress,
         )
         finite = np.isfinite(state.Ft).all(axis=0) & np.isfinite(state.b).all()
         if not finite.all():
@@ -441,6 +450,15 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         self.intercept_ = bias if self.fit_intercept else np.zeros_like(bias)
         self.support_ = S["index"]
         self.support_vectors_ = S["X"]
+
+    @property
+    def predicts_last_iterate(self) -> bool:
+        """Whether predictions come from the last hypothesis alone (neither averaged nor voted):
+        only then is stopping at ``max_epochs`` with mistakes left a failure worth a
+        ConvergenceWarning; an averaged or voted fit of a fixed number of epochs is the
+        algorithm as Freund & Schapire (1999) give it.
+        """
+        return not self._averaging() and not self.voted
 
     def _averaging(self):
         """Whether this model keeps and predicts with the average: ``averaged="auto"`` averages
