@@ -11,8 +11,15 @@ from sklearn.frozen import FrozenEstimator
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from perceptrons import AveragedPerceptron, KernelPerceptron, Perceptron, PocketPerceptron, VotedPerceptron
-from perceptrons import load_model, save_model
+from perceptrons import (
+    AveragedPerceptron,
+    KernelPerceptron,
+    Perceptron,
+    PocketPerceptron,
+    VotedPerceptron,
+    load_model,
+    save_model,
+)
 from perceptrons._core.errors import PerceptronsError
 
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")

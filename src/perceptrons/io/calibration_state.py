@@ -87,7 +87,8 @@ def calibrated_state(obj, inner_state):
 
 def restore_calibrated(state, restore_inner):
     """The ``CalibratedClassifierCV`` stored by :func:`calibrated_state`, every field checked;
-    ``restore_inner(state)`` reads the estimator."""
+    ``restore_inner(state)`` reads the estimator.
+    """
     from sklearn.base import clone
     from sklearn.calibration import CalibratedClassifierCV
     from sklearn.frozen import FrozenEstimator
@@ -142,7 +143,8 @@ def restore_calibrated(state, restore_inner):
 
 def _calibrator_numbers(state, method, j):
     """A calibrator's stored numbers: a sigmoid's (a, b), or an isotonic map's thresholds
-    (strictly increasing decision values, non-decreasing probabilities in [0, 1])."""
+    (strictly increasing decision values, non-decreasing probabilities in [0, 1]).
+    """
     if method == "sigmoid":
         return state.array(f"calibrator{j}.ab", ("float64",), (2,))
     Xt = state.array(f"calibrator{j}.X", ("float64",), (None,))
