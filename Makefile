@@ -25,12 +25,13 @@ demo: $(VENV)/.installed
 
 # SCIPY_ARRAY_API lets scikit-learn's array-API estimator check run instead of skipping
 # the gates first (formatting, lint with import order, pyupgrade, bugbear and numpydoc-style
-# docstrings of the public API), then the tests (docstring examples included), then the docs
+# docstrings of the public API), then the docs (the tests open every page in Chromium), then the
+# tests (docstring examples included)
 test: $(VENV)/.installed-dev browser aot
 	$(BIN)/ruff format --check --quiet .
 	$(BIN)/ruff check --quiet .
-	SCIPY_ARRAY_API=1 $(BIN)/python -m pytest -n 2 -q
 	$(MAKE) --no-print-directory docs
+	SCIPY_ARRAY_API=1 $(BIN)/python -m pytest -n 2 -q
 
 # the fast loop (under 3 minutes): the gates, then the tests not marked slow, browser, cluster, fuzz, aot or data
 check: $(VENV)/.installed-dev

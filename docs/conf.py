@@ -5,8 +5,11 @@ and the seeds' worked examples.
 """
 
 import os
+import sys
 
 import perceptrons
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "_ext"))
 
 project = "perceptrons"
 author = "the perceptrons developers"
@@ -18,7 +21,9 @@ extensions = [
     "sphinx.ext.autosummary",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
+    "mathml",  # _ext/mathml.py: formulas as MathML, no MathJax from a CDN
 ]
+html_math_renderer = "mathml"
 
 templates_path = ["_templates"]
 exclude_patterns = ["_build"]
@@ -62,17 +67,28 @@ sphinx_gallery_conf = {
     "within_subsection_order": "FileNameSortKey",
     "reference_url": {"perceptrons": None},
     "min_reported_time": 10,
+    "write_computation_times": False,  # its page loaded jQuery and DataTables from CDNs
 }
 
 # ---------------------------------------------------------------- HTML
-html_theme = "alabaster"
+html_theme = "pydata_sphinx_theme"  # scikit-learn's theme
 html_title = f"perceptrons {release}"
 html_theme_options = {
-    "description": "The perceptron family as real software, with the theory as working tools.",
-    "fixed_sidebar": False,
-    "show_powered_by": False,
-    "page_width": "1100px",
+    "navbar_align": "left",
+    "show_toc_level": 2,
+    "navigation_with_keys": False,
+    "show_prev_next": False,
+    "header_links_before_dropdown": 5,  # long API names in its two boxes ran out of them
+    "footer_start": ["copyright"],
+    "footer_end": [],
+    "secondary_sidebar_items": ["page-toc"],
 }
-html_static_path = []
+# the section navigation where there is a section to navigate (the API, the gallery); the guide's
+# pages are listed in the top bar, and their code gets the width
+GUIDE = ("index", "install", "quickstart", "own_data", "choosing", "cli", "streaming", "tagger", "distributed")
+GUIDE += ("report", "theory", "conventions", "trust", "training", "house")
+html_sidebars = {page: [] for page in GUIDE}
+html_static_path = ["_static"]
+html_css_files = ["perceptrons.css"]
 html_show_sourcelink = False
 html_copy_source = False

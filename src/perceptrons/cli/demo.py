@@ -111,21 +111,23 @@ def command(out_dir, seed):
         )
     )
 
-    # 4. Breast cancer (bundled with scikit-learn), standardised, 70/30 split.
+    # 4. Breast cancer (bundled with scikit-learn), standardised, 70/30 split.  In shuffled
+    # order: in the file's order this split happens to give the four hypotheses the same test
+    # accuracy, which reads as one model printed four times.
     Xb, yb = load_breast_cancer(return_X_y=True)
     Xbtr, Xbte, ybtr, ybte = train_test_split(Xb, yb, test_size=0.3, random_state=seed, stratify=yb)
     scaler = StandardScaler().fit(Xbtr)
     Xbtr, Xbte = scaler.transform(Xbtr), scaler.transform(Xbte)
-    for est in (
-        Perceptron(max_epochs=50),
-        PocketPerceptron(max_epochs=50),
-        AveragedPerceptron(max_epochs=50),
-        VotedPerceptron(max_epochs=50),
-    ):
+    for cls in (Perceptron, PocketPerceptron, AveragedPerceptron, VotedPerceptron):
+        est = cls(max_epochs=50, order="shuffle", random_state=seed)
         row("breast cancer", est.fit(Xbtr, ybtr), Xbtr, ybtr, Xbte, ybte)
 
     figures += _extra_figures(out_dir, seed)
     console.print(table)
+    click.echo(
+        "The models of a data set make the same updates in the same order: they differ in the "
+        "hypothesis they predict with (the last, the best seen, the average, the vote)."
+    )
     for path in figures:
         click.echo(f"figure: {path}")
     click.echo(f"report: {report}")
