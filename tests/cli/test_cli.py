@@ -484,3 +484,33 @@ def test_a_terminal_shows_the_kernel_cost_before_training(tmp_path):
     data.write_text("a,b,label\n" + "".join(f"{a:.3f},{b:.3f},{int(a * b > 0)}\n" for a, b in rng.normal(size=(60, 2))))
     err, _ = _stderr_of(["train", data, "-o", tmp_path / "k.npz", "--model", "kernel"], True, tmp_path)
     assert "kernel     an epoch costs up to 60² = 3.6e+03 kernel evaluations" in err, err
+
+
+def test_analyze_takes_each_class_against_the_rest(run_cli, tmp_path):
+    """On three classes, ``analyze`` analyses each class against the rest: the figures of
+    :func:`perceptrons.theory.analysis.analyze` on that two-class problem."""
+    import json
+
+    from perceptrons.io.readers import read_data
+    from perceptrons.theory.analysis import analyze
+
+    rng = np.random.default_rng(3)
+    centres = {"a": (0, 0), "b": (6, 0), "c": (3, 5)}
+    rows = [(x + rng.normal(0, 0.6), y + rng.normal(0, 0.6), c) for c, (x, y) in centres.items() for _ in range(15)]
+    data = tmp_path / "three.csv"
+    data.write_text("x1,x2,label\n" + "".join(f"{a:.3f},{b:.3f},{c}\n" for a, b, c in rows))
+    code, out, err = run_cli(["analyze", str(data)])
+    assert code == 0, err
+    assert "3 classes: each class against the rest" in out
+    assert [line for line in out.splitlines() if line.startswith("class ")] == [
+        f"class {c!r} against the rest (15 / 30)" for c in "abc"
+    ]
+    code, out, err = run_cli(["analyze", str(data), "--json"])
+    got = json.loads(out)
+    X, y = read_data(str(data))
+    assert got["classes"] == ["a", "b", "c"]
+    for c, part in zip("abc", got["one_vs_rest"]):
+        a = analyze(X, np.where(y == c, "this class", "the rest"))
+        assert part["class"] == c and part["separable"] == bool(a.certificate.separable)
+        assert (part["radius"], part["gamma"], part["mistakes"]) == (a.radius, a.gamma, a.mistakes)
+        assert part["mistakes"] <= part["bound"]["mistakes_at_most"]

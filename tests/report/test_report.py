@@ -277,15 +277,15 @@ def test_a_failed_write_leaves_the_old_file(tmp_path, monkeypatch):
 def test_bad_input_writes_nothing(tmp_path):
     out = tmp_path / "r.html"
     out.write_text("old")
-    with pytest.raises(PerceptronsError, match="two classes"):
-        write_report(out, [[0.0], [1.0], [2.0]], [0, 1, 2])
+    with pytest.raises(PerceptronsError, match="1 class"):
+        write_report(out, [[0.0], [1.0], [2.0]], [0, 0, 0])
     assert out.read_text() == "old" and os.listdir(tmp_path) == ["r.html"]
 
 
 @pytest.mark.parametrize(
     "X,y,kwargs,fragment",
     [
-        ([[0.0], [1.0], [2.0]], [0, 1, 2], {}, "two classes (a separating hyperplane); y has 3"),
+        ([[float(i)] for i in range(11)], list(range(11)), {}, "for at most 10 classes (a page holds one report a class)"),
         ([[0.0], [1.0]], [1, 1], {}, "y has 1 class"),
         ([[0.0], [np.nan]], [0, 1], {}, "X contains nan at row 1, column 0"),
         ([[0.0], [1.0]], [0, 1, 1], {}, "one label per row of X"),
@@ -343,7 +343,11 @@ def test_cli_label_column_and_default_output(run_cli, tmp_path, monkeypatch):
     "argv,files,fragment",
     [
         (["report", "{d}/absent.csv"], {}, "absent.csv: no such file"),
-        (["report", "{d}/three.csv", "-o", "{d}/out.html"], {"three.csv": "a,label\n1,0\n2,1\n3,2\n"}, "y has 3"),
+        (
+            ["report", "{d}/many.csv", "-o", "{d}/out.html"],
+            {"many.csv": "a,label\n" + "".join(f"{i},{i}\n" for i in range(11))},
+            "y has 11 classes",
+        ),
         (["report", "{d}/g.csv", "-o", "{d}/out.html", "--model", "kernel"], {}, "'kernel' is not one of"),
         (["report", "{d}/g.csv", "-o", "{d}/no/such/dir.html"], {}, "does not exist"),
         (["report", "{d}/g.csv", "-o", "{d}/g.csv"], {}, "is the same file as DATA"),
@@ -422,3 +426,21 @@ def test_a_report_to_standard_output_by_name_ends_with_the_page(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.rstrip().endswith("</html>") and "report: " not in done.stdout
+
+
+def test_multiclass_data_give_one_report_a_class_against_the_rest():
+    import numpy as np
+
+    from perceptrons.report import report_data
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(30, 2)) + np.repeat([[0, 0], [5, 0], [0, 5]], 10, axis=0)
+    y = np.repeat(["x", "y", "z"], 10)
+    d = report_data(X, y, fit_intercept=True)
+    assert d["classes"] == ["x", "y", "z"] and len(d["one_vs_rest"]) == 3
+    for c, part in zip("xyz", d["one_vs_rest"]):
+        alone = report_data(X, (y == c).astype(int))
+        assert part["data"]["labels"] == [f"not {c}", c]
+        assert part["trace"] == alone["trace"] and part["theory"] == alone["theory"]
+    with pytest.raises(PerceptronsError, match="at most 10"):
+        report_data(np.arange(22.0).reshape(11, 2), np.arange(11))

@@ -241,6 +241,16 @@ def test_edit_mode_pla_on_gormley_is_trace_updates(open_page, pages):
     assert p.js("perceptronReport.steps()") == 3
     readout = p.text("#edit-readout")
     assert "R (exact)\n2.236" in readout and "a lower bound on γ*" in readout
+    # the header cards follow the edited points, then the report's own again
+    p.js("(pts) => perceptronReport.setEditPoints(pts, {fitIntercept: false, maxEpochs: 1000})", points[:4])
+    p.page.click('[data-act="edit-run"]')
+    facts = p.text("#facts")
+    assert "examples (edited)\n4 × 2" in facts and "γ_PLA ≤ γ*" in facts, facts
+    assert p.text('#facts [data-q="mistakes"]') == str(p.js("perceptronReport.steps()"))
+    p.page.click('[data-act="restore-source"]')
+    assert p.js("perceptronReport.source()") == "python"
+    facts = p.text("#facts")
+    assert "examples\n6 × 2" in facts and "γ*" in facts and "edited" not in facts, facts
 
 
 def test_js_pla_matches_python_on_50_random_sets(open_page, pages):
@@ -414,3 +424,24 @@ def test_render_time_of_one_step_on_a_10000_update_trace(open_page, pages, recor
     record_property("render_ms_median", round(median, 3))
     print(figure)  # reported, not asserted: a timed test would flake on a loaded machine
     assert p.errors == []
+
+
+def test_multiclass_data_pick_the_class_shown_against_the_rest(open_page, tmp_path):
+    """Three classes: the page holds one report a class against the rest, and a menu in the
+    header picks the one every view shows; the figures are Python's for that problem."""
+    rng = np.random.default_rng(5)
+    centres = {"a": (0, 0), "b": (6, 0), "c": (3, 5)}
+    X = np.array([[x + rng.normal(0, 0.7), y + rng.normal(0, 0.7)] for (x, y) in centres.values() for _ in range(12)])
+    y = np.repeat(list(centres), 12)
+    path = Path(write_report(tmp_path / "three.html", X, y))
+    p = open_page(path)
+    assert p.js("perceptronReport.classes()") == 3
+    assert p.page.locator("#class-pick option").all_inner_texts() == ["a", "b", "c"]
+    for i, c in enumerate("abc"):
+        p.page.select_option("#class-pick", str(i))
+        assert p.js("perceptronReport.data().data.labels") == [f"not {c}", c]
+        est, ups = trace_updates(X, (y == c).astype(int))
+        assert p.text('#facts [data-q="mistakes"]') == str(len(ups)) == str(p.js("perceptronReport.steps()"))
+        assert p.js("perceptronReport.step()") == 0
+        p.screenshot(ARTIFACTS / f"multiclass-{c}.png")
+    assert p.errors == [] and p.others() == []

@@ -699,12 +699,6 @@ TRACE_ANALYZE_CASES = [
     Case(
         "trace-libsvm-duplicate", ("trace", "{d}/d.svm"), {"d.svm": "1 1:1 1:2\n-1 1:1\n"}, ("d.svm, line 1", "repeats")
     ),
-    Case(
-        "analyze-three-classes",
-        ("analyze", "{d}/d.csv"),
-        {"d.csv": "a,b,label\n1,2,0\n2,1,1\n1,3,2\n"},
-        ("d.csv", "exactly two classes", "[0, 1, 2]"),
-    ),
     Case("analyze-one-class", ("analyze", "{d}/d.csv"), {"d.csv": "a,b,label\n1,2,0\n2,1,0\n"}, ("d.csv", "1 class")),
     Case(
         "analyze-huge-values",

@@ -27,10 +27,12 @@ from perceptrons.cli._options import EPOCHS
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object instead.")
 def command(data, label, fmt, no_intercept, max_epochs, as_json):
-    """Radius, separability (with its certificate), margin γ* and mistake bounds of DATA (two classes).
+    """Radius, separability (with its certificate), margin γ* and mistake bounds of DATA.
 
-    The solvers are dense: sparse DATA (LIBSVM) is densified, and refused first when its
-    rows × columns would not fit three times in the available memory."""
+    Two classes are analysed as they are; more, one against the rest for each class (the
+    binary problems a multiclass perceptron's weight vectors face).  The solvers are dense:
+    sparse DATA (LIBSVM) is densified, and refused first when its rows × columns would not fit
+    three times in the available memory."""
     import numpy as np
 
     from perceptrons.io.readers import read_data
@@ -38,43 +40,77 @@ def command(data, label, fmt, no_intercept, max_epochs, as_json):
     X, y = read_data(data, label=label, fmt=fmt)
     if y is None:
         raise click.BadParameter(f"{data}: no label column", param_hint="DATA")
-    a = _analyze(data, X, y, fit_intercept=not no_intercept, max_epochs=max_epochs)
-    cert = a.certificate
-    if as_json:
-        return click.echo(_as_json(a, max_epochs, not no_intercept))
-    space = "augmented vectors (x, 1)" if not no_intercept else "x (no intercept)"
-    click.echo(
-        f"data        {a.n_samples} samples x {a.n_features} features, classes {cert.classes.tolist()} "
-        f"(positive: {cert.classes[1].item()!r})"
-    )
-    click.echo(f"radius R    {a.radius:.6g}   over {space}")
-    click.echo(f"separable   {cert.summary()}")
-    if cert.separable:
-        click.echo(f"gamma*      {a.gamma:.6g}   ({a.n_support} support examples)")
-        click.echo(f"Novikoff    (R/gamma*)^2 = {a.bound:.6g} mistakes at most")
-        state = f"converged in {a.epochs} epochs" if a.converged else f"NOT converged in {max_epochs} epochs"
-        click.echo(f"PLA         {a.mistakes} mistakes ({state}, cyclic order)")
+    classes = np.unique(y)
+    kwargs = {"fit_intercept": not no_intercept, "max_epochs": max_epochs}
+    if classes.shape[0] <= 2:
+        a = _analyze(data, X, y, **kwargs)
+        if as_json:
+            return click.echo(_json_text(_as_json(a, max_epochs, not no_intercept)))
+        for line in _lines(a, max_epochs, no_intercept):
+            click.echo(line)
         return
+    # one against the rest: the class c is the positive one of each problem
+    runs = [(c, _analyze(data, X, np.where(y == c, "this class", "the rest"), **kwargs)) for c in classes]
+    if as_json:
+        out = {
+            "samples": int(X.shape[0]),
+            "features": int(X.shape[1]),
+            "classes": classes.tolist(),
+            "one_vs_rest": [{"class": c.item(), **_as_json(a, max_epochs, not no_intercept)} for c, a in runs],
+        }
+        return click.echo(_json_text(out))
+    click.echo(
+        f"data        {X.shape[0]} samples x {X.shape[1]} features, {classes.shape[0]} classes: "
+        "each class against the rest"
+    )
+    for c, a in runs:
+        n_pos = int(np.sum(y == c))
+        click.echo(f"class {c.item()!r} against the rest ({n_pos} / {X.shape[0] - n_pos})")
+        for line in _lines(a, max_epochs, no_intercept)[1:]:
+            click.echo(f"  {line}")
+
+
+def _lines(a, max_epochs, no_intercept):
+    """The analysis of one two-class problem, as the lines of the text output."""
+    import numpy as np
+
+    cert = a.certificate
+    space = "augmented vectors (x, 1)" if not no_intercept else "x (no intercept)"
+    lines = [
+        f"data        {a.n_samples} samples x {a.n_features} features, classes {cert.classes.tolist()} "
+        f"(positive: {cert.classes[1].item()!r})",
+        f"radius R    {a.radius:.6g}   over {space}",
+        f"separable   {cert.summary()}",
+    ]
+    if cert.separable:
+        state = f"converged in {a.epochs} epochs" if a.converged else f"NOT converged in {max_epochs} epochs"
+        return lines + [
+            f"gamma*      {a.gamma:.6g}   ({a.n_support} support examples)",
+            f"Novikoff    (R/gamma*)^2 = {a.bound:.6g} mistakes at most",
+            f"PLA         {a.mistakes} mistakes ({state}, cyclic order)",
+        ]
     idx = np.flatnonzero(cert.multipliers > 1e-12)
     top = idx[np.argsort(-cert.multipliers[idx])][:6]
-    click.echo(
+    return lines + [
         "witness     "
         + ", ".join(f"#{i}:{cert.multipliers[i]:.3g}" for i in top)
-        + (" ..." if idx.shape[0] > 6 else "")
-    )
-    click.echo(
+        + (" ..." if idx.shape[0] > 6 else ""),
         "u           the unit direction minimising the Freund–Schapire bound: "
-        "u = v/‖v‖ for v minimising R‖v‖ + ‖(1 − y v·z)₊‖"
-    )
-    click.echo(f"gamma, D    gamma = {a.gamma:.6g}   D = {a.D:.6g}")
-    click.echo(f"F–S bound   ((R + D)/gamma)^2 = {a.bound:.6g} mistakes in one pass at most")
-    click.echo(f"one pass    {a.mistakes} mistakes (online PLA, cyclic order)")
+        "u = v/‖v‖ for v minimising R‖v‖ + ‖(1 − y v·z)₊‖",
+        f"gamma, D    gamma = {a.gamma:.6g}   D = {a.D:.6g}",
+        f"F–S bound   ((R + D)/gamma)^2 = {a.bound:.6g} mistakes in one pass at most",
+        f"one pass    {a.mistakes} mistakes (online PLA, cyclic order)",
+    ]
+
+
+def _json_text(out):
+    import json
+
+    return json.dumps(_finite(out), ensure_ascii=False, allow_nan=False)
 
 
 def _as_json(a, max_epochs, intercept):
-    """The analysis as one JSON object, with the same figures as the text (full precision)."""
-    import json
-
+    """The analysis as a JSON-able dict, with the same figures as the text (full precision)."""
     import numpy as np
 
     cert = a.certificate
@@ -106,7 +142,7 @@ def _as_json(a, max_epochs, intercept):
             ],
             "pla": {"passes": 1, "order": "cyclic"},
         }
-    return json.dumps(_finite(out), ensure_ascii=False, allow_nan=False)
+    return out
 
 
 def _finite(value):

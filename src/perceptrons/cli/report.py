@@ -45,9 +45,10 @@ from perceptrons.report.data import MODELS
 @click.option("--seed", type=DEMO_SEED, default=0, show_default=True, help="Seed of the four runs (seed … seed+3).")
 @click.option("--title", default=None, help="Title of the page [default: The perceptron, seen].")
 def command(data, output, model, label, fmt, no_intercept, epochs, seed, title):
-    """Write an interactive HTML report of the PLA on DATA (two classes): step through its
-    updates, watch the convergence proof's quantities against their bounds, see the
-    separability certificate, four runs, and edit the points in the page.
+    """Write an interactive HTML report of the PLA on DATA: step through its updates, watch the
+    convergence proof's quantities against their bounds, see the separability certificate,
+    four runs, and edit the points in the page.  More than two classes (at most 10): each
+    against the rest, picked in the page.
 
     The page embeds every value: sparse DATA (LIBSVM) is densified, and refused first when it
     has more than 100,000 values (rows × columns)."""

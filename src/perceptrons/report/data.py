@@ -24,6 +24,8 @@ MODELS = ("perceptron", "pocket", "averaged", "voted")
 MAX_VALUES = 100_000
 #: format of the data dict (the page checks it)
 SCHEMA = 1
+#: classes a report shows one against the rest (each is a whole report in the page)
+MAX_CLASSES = 10
 
 
 def report_data(
@@ -44,7 +46,9 @@ def report_data(
     X : array-like or sparse matrix of shape (n_samples, n_features)
         At most ``MAX_VALUES`` (100,000) values.
     y : array-like of shape (n_samples,)
-        Exactly two labels; the larger one (``classes[1]``) is the positive class, +1.
+        Two labels, the larger one (``classes[1]``) the positive class, +1; or up to
+        ``MAX_CLASSES`` (10), each then the positive class of its own two-class report against
+        the rest, the one the page shows picked in it.
     model : {"perceptron", "pocket", "averaged", "voted"}, default="perceptron"
         The estimator whose final separator is drawn and whose four runs are shown.
     fit_intercept : bool, default=True
@@ -64,7 +68,8 @@ def report_data(
     -------
     dict
         ``data``, ``theory``, ``trace``, ``epochs``, ``final`` and ``runs`` sections, JSON-able
-        (NumPy arrays become lists, non-finite numbers None).
+        (NumPy arrays become lists, non-finite numbers None).  For more than two classes:
+        ``classes`` and ``one_vs_rest``, a list of such dicts, one a class.
 
     References
     ----------
@@ -87,6 +92,22 @@ def report_data(
     from perceptrons.report._trace import trace_section
 
     X, y, classes = _check_data(X, y)
+    if classes.shape[0] > 2:
+        options = {"model": model, "fit_intercept": fit_intercept, "max_epochs": max_epochs}
+        options |= {"max_updates": max_updates, "random_state": random_state, "title": title}
+        reports = []
+        for c in classes:
+            # the class against the rest, as a multiclass perceptron's row of weights sees it
+            part = report_data(X, (y == c).astype(int), **options)
+            part["data"]["labels"] = [f"not {c}", str(c)]
+            reports.append(part)
+        return {
+            "schema": SCHEMA,
+            "title": reports[0]["title"],
+            "library_version": __version__,
+            "classes": [str(c) for c in classes],
+            "one_vs_rest": reports,
+        }
     check_param(model, "model", (Options(*MODELS),))
     fit_intercept = check_bool(fit_intercept, "fit_intercept")
     check_param(max_epochs, "max_epochs", (None, Interval(Integral, 1, 10**9)))
@@ -147,10 +168,11 @@ def _check_data(X, y):
     if y.ndim != 1 or y.shape[0] != X.shape[0]:
         raise PerceptronsError(f"y must have one label per row of X: expected shape ({X.shape[0]},), got {y.shape}")
     classes = check_classes(y)
-    if classes.shape[0] != 2:
+    if classes.shape[0] > MAX_CLASSES:
         raise PerceptronsError(
-            f"the report is about two classes (a separating hyperplane); y has {classes.shape[0]}: "
-            f"{classes[:5].tolist()}{' ...' if classes.shape[0] > 5 else ''}"
+            f"y has {classes.shape[0]} classes: {classes[:5].tolist()} ...; the report shows each class "
+            f"against the rest, for at most {MAX_CLASSES} classes (a page holds one report a class): "
+            "report on fewer classes"
         )
     return X, y, classes
 

@@ -1,20 +1,35 @@
 // Start-up: read the embedded numbers, draw the views, wire the keys, the hash and the hooks
 // the browser tests (and curious readers, from the console) use: window.perceptronReport.
 
-function facts(data) {
+// The header cards: Python's figures for the report's data, or, in edit mode, the page's own
+// for the edited points (R exact; the PLA's margin γ_PLA standing in for γ*, which needs a QP).
+function facts(data, src) {
   const th = data.theory, t = data.trace, D = data.data;
-  const rows = [
-    ["examples", `${D.n} × ${D.d}`, "n"],
-    ["separable", th.separable ? "yes" : "no", "separable", th.separable ? "yes" : "no"],
-    ["R", fmt(th.R), "R"],
-  ];
-  if (th.max_margin) {
-    rows.push(["γ*", fmt(th.max_margin.gamma), "gamma"], ["(R/γ*)²", fmt(th.max_margin.bound), "bound"]);
+  let rows;
+  if (src && src.kind === "edit") {
+    const sep = src.sep;
+    rows = [
+      ["examples (edited)", `${src.X.length} × 2`, "n"],
+      ["separable", sep ? "yes" : "not found", "separable", sep ? "yes" : "no"],
+      ["R", fmt(src.R), "R"],
+    ];
+    if (sep) rows.push(["γ_PLA ≤ γ*", fmt(sep.gamma), "gamma"], ["(R/γ_PLA)²", fmt((src.R / sep.gamma) ** 2), "bound"]);
+    rows.push(["PLA mistakes", String(src.K), "mistakes"],
+      ["epochs", `${src.nEpochs}${src.converged ? "" : " (not converged)"}`, "epochs"]);
   } else {
-    rows.push(["F–S bound, one pass", fmt(th.freund_schapire.bound), "fs-bound"]);
+    rows = [
+      ["examples", `${D.n} × ${D.d}`, "n"],
+      ["separable", th.separable ? "yes" : "no", "separable", th.separable ? "yes" : "no"],
+      ["R", fmt(th.R), "R"],
+    ];
+    if (th.max_margin) {
+      rows.push(["γ*", fmt(th.max_margin.gamma), "gamma"], ["(R/γ*)²", fmt(th.max_margin.bound), "bound"]);
+    } else {
+      rows.push(["F–S bound, one pass", fmt(th.freund_schapire.bound), "fs-bound"]);
+    }
+    rows.push(["PLA mistakes", String(t.n_updates), "mistakes"],
+      ["epochs", `${t.n_epochs}${t.converged ? "" : " (not converged)"}`, "epochs"]);
   }
-  rows.push(["PLA mistakes", String(t.n_updates), "mistakes"],
-    ["epochs", `${t.n_epochs}${t.converged ? "" : " (not converged)"}`, "epochs"]);
   $("#facts").replaceChildren(...rows.map(([k, v, q, cls]) => h("div", {}, h("dt", {}, k), h("dd", { "data-q": q, class: cls }, v))));
   const classes = `${classLabel(D.labels, 1)} and ${classLabel(D.labels, -1)}`;
   $("#lede").textContent =
@@ -59,19 +74,43 @@ function act(name) {
   if (state.playing && name !== "play") player.toggle(false);
 }
 
-function start() {
-  const data = JSON.parse($("#report-data").textContent);
-  if (data.schema !== 1) throw new Error("report data of an unknown format: " + data.schema);
+// The report of one two-class problem (of several, for multiclass data: one a class against
+// the rest) into every view.
+function load(data, first, initial) {
   state.data = data;
   state.python = pythonSource(data);
   facts(data);
   state.views = [viewData, viewStep, viewProof];
   viewCertificate.build();
   viewRuns.build();
-  const first = stepFromHash();
   state.src = state.python;
   setSource(state.python, first === null ? 0 : first);
-  viewEdit.init();
+  if (initial) viewEdit.init();
+  else viewEdit.reset();
+}
+
+// Multiclass data: a menu in the header picks the class shown against the rest.
+function classPicker(classes) {
+  const select = h("select", { id: "class-pick", "aria-label": "The class shown against the rest" },
+    ...classes.map((c, i) => h("option", { value: String(i) }, c)));
+  select.addEventListener("change", () => pickClass(Number(select.value)));
+  $(".masthead h1").after(h("p", { class: "class-pick" },
+    `${classes.length} classes: each is shown against the rest, as a multiclass perceptron's weight vectors face them. Class `,
+    select, " against the rest."));
+}
+
+function pickClass(i) {
+  if (state.playing) player.toggle(false);
+  $("#class-pick").value = String(i);
+  load(state.reports[i], 0, false);
+}
+
+function start() {
+  const page = JSON.parse($("#report-data").textContent);
+  if (page.schema !== 1) throw new Error("report data of an unknown format: " + page.schema);
+  state.reports = page.one_vs_rest || [page];
+  if (page.one_vs_rest) classPicker(page.classes);
+  load(state.reports[0], stepFromHash(), true);
   document.addEventListener("keydown", onKey);
   document.addEventListener("click", (e) => {
     const b = e.target.closest("[data-act]");
@@ -102,6 +141,8 @@ start();
 window.perceptronReport = {
   runPLA,
   data: () => state.data,
+  classes: () => state.reports.length,
+  pickClass: (i) => pickClass(i),
   step: () => state.step,
   setStep: (k) => setStep(k),
   source: () => state.src.kind,

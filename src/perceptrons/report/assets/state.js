@@ -51,13 +51,14 @@ function split(src, v) {
   return [w, src.fitIntercept ? v[src.d] : 0];
 }
 
-const state = { data: null, python: null, src: null, step: 0, views: [], hashTimer: null, playing: false };
+const state = { data: null, reports: [], python: null, src: null, step: 0, views: [], hashTimer: null, playing: false };
 
 function setSource(src, step) {
   state.src = src;
   for (const v of state.views) if (v.build) v.build(src);
   setStep(step === undefined ? 0 : step, true);
   const edited = src.kind === "edit";
+  facts(state.data, src); // the header cards follow the points shown
   $("#edit-banner").hidden = !edited;
   for (const node of $$("[data-edit-note]")) node.hidden = !edited;
 }

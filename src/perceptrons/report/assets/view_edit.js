@@ -11,18 +11,6 @@ const viewEdit = {
   result: null,
 
   init() {
-    const D = state.data.data;
-    this.domain = D.d === 2 ? D.domain : [-1, 1, -1, 1];
-    this.points = D.d === 2 ? D.X.map((x, i) => ({ x: x.slice(), y: D.y[i] })) : [];
-    this.cross = [(this.domain[0] + this.domain[1]) / 2, (this.domain[2] + this.domain[3]) / 2];
-    $("#edit-bias").checked = state.data.fit_intercept;
-    setText('[data-q="label-pos"]', classLabel(D.labels, 1));
-    setText('[data-q="label-neg"]', classLabel(D.labels, -1));
-    $("#edit-explain").textContent =
-      (D.d === 2 ? "These are the report's points. " : `The report's data have ${D.d} features; edit mode works in 2-D, so it starts empty. `) +
-      "Add, drag and delete points; the page's own PLA — cyclic order, w = 0 at the start, a mistake when y·(w·x + b) ≤ 0 — " +
-      "re-runs, and views 1–3 follow. R is exact; γ* needs a quadratic program the page does not have, so it shows the PLA's own " +
-      "margin γ_PLA, which is a lower bound on γ*.";
     const chart = $("#edit-chart");
     chart.addEventListener("pointerdown", (e) => this.pointerDown(e));
     chart.addEventListener("pointermove", (e) => this.pointerMove(e));
@@ -33,6 +21,24 @@ const viewEdit = {
     chart.addEventListener("blur", () => this.draw());
     $("#edit-bias").addEventListener("change", () => this.changed());
     $("#edit-epochs").addEventListener("change", () => this.changed());
+    this.reset();
+  },
+
+  // the report's points (state.data), as at the page's load; the listeners stay
+  reset() {
+    const D = state.data.data;
+    this.domain = D.d === 2 ? D.domain : [-1, 1, -1, 1];
+    this.points = D.d === 2 ? D.X.map((x, i) => ({ x: x.slice(), y: D.y[i] })) : [];
+    this.undo = [];
+    this.cross = [(this.domain[0] + this.domain[1]) / 2, (this.domain[2] + this.domain[3]) / 2];
+    $("#edit-bias").checked = state.data.fit_intercept;
+    setText('[data-q="label-pos"]', classLabel(D.labels, 1));
+    setText('[data-q="label-neg"]', classLabel(D.labels, -1));
+    $("#edit-explain").textContent =
+      (D.d === 2 ? "These are the report's points. " : `The report's data have ${D.d} features; edit mode works in 2-D, so it starts empty. `) +
+      "Add, drag and delete points; the page's own PLA — cyclic order, w = 0 at the start, a mistake when y·(w·x + b) ≤ 0 — " +
+      "re-runs, and views 1–3 follow. R is exact; γ* needs a quadratic program the page does not have, so it shows the PLA's own " +
+      "margin γ_PLA, which is a lower bound on γ*.";
     this.build();
     // a large inseparable set would cost the page's load a long PLA run: it waits for a click
     if (this.points.length <= 400) this.run(false);
