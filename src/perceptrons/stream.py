@@ -47,6 +47,8 @@ from perceptrons.io.sources import Source
 
 #: rows shuffled together when ``order="shuffle"`` and no ``shuffle_buffer`` is given
 DEFAULT_SHUFFLE_BUFFER = 100_000
+#: the pipeline steps a streamed fit learns block by block (``partial_fit``): column scalers
+COLUMN_SCALERS = ("MaxAbsScaler", "StandardScaler")
 
 
 def as_source(source, **options):
@@ -62,10 +64,14 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
 
     Parameters
     ----------
-    estimator : Perceptron, AveragedPerceptron or VotedPerceptron
+    estimator : Perceptron, AveragedPerceptron or VotedPerceptron, or a Pipeline ending in one
         Its parameters (``max_epochs``, ``order``, ``margin``, ``class_weight`` as a dict, ...)
         apply as in ``fit``.  ``PocketPerceptron`` and ``order="random-mistake"`` are refused with
-        the reason: both need every row at hand.
+        the reason: both need every row at hand.  A scikit-learn ``Pipeline``'s steps before the
+        estimator must learn from blocks (``partial_fit``) and keep sparse rows sparse:
+        ``MaxAbsScaler``, or ``StandardScaler(with_mean=False)``.  Each is fitted in one pass over
+        the epoch cache, in turn, before the first epoch; every epoch then trains on the
+        transformed blocks.
     source : str, path-like or Source
         A file, a directory or glob of shards (see :class:`~perceptrons.io.sources.Source`).
     cache : str or path-like, optional
@@ -90,6 +96,8 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
     """
     src = as_source(source)
     src.check_labelled("training")
+    steps, model = _pipeline_parts(estimator)
+    estimator, pipeline = model, estimator
     if not callable(getattr(estimator, "check_training", None)):  # the linear family's training protocol
         raise PerceptronsError(
             f"{type(estimator).__name__} cannot train from a stream; the linear perceptrons "
@@ -111,7 +119,8 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
     for rebuild in (False, True):
         with epoch_cache(src, cache, progress, rebuild=rebuild) as (ec, reused):
             try:
-                stopped = _epochs(estimator, ec, src, shuffle_buffer, callback, progress)
+                fitted = _fit_steps(steps, ec)
+                stopped = _epochs(estimator, ec, src, shuffle_buffer, callback, progress, fitted)
                 break
             except CacheError:
                 if rebuild:
@@ -121,17 +130,84 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
                 # label, a weight): an error is the data's only if a cache built afresh gives it too
                 if rebuild or not reused:
                     raise
+    if steps:  # the pipeline's own steps become the fitted ones (scikit-learn's set_params)
+        pipeline.set_params(**{name: step for (name, _), step in zip(steps, fitted)})
     warn_not_converged(estimator, stopped, stacklevel=2)
-    return estimator
+    return pipeline
 
 
-def _epochs(estimator, ec, src, shuffle_buffer, callback, progress):
+def _pipeline_parts(estimator):
+    """``(transformers, our estimator)`` of a Pipeline, or ``([], estimator)``; the transformers
+    are checked to learn from blocks and to keep sparse rows sparse."""
+    if type(estimator).__name__ != "Pipeline":
+        return [], estimator
+    steps = [(name, step) for name, step in estimator.steps[:-1] if step not in (None, "passthrough")]
+    for _, step in steps:
+        name = type(step).__name__
+        # scalers of columns only: a block's scaled rows keep its sparsity pattern, which the
+        # epochs rely on (the block's own index arrays)
+        if name not in COLUMN_SCALERS:
+            raise PerceptronsError(
+                f"{name} cannot be fitted from a stream; the steps before the estimator can be "
+                "MaxAbsScaler and StandardScaler(with_mean=False), which learn block by block"
+            )
+        if getattr(step, "with_mean", False):
+            raise PerceptronsError(
+                f"{name}(with_mean=True) cannot scale a stream: centring makes sparse rows dense; "
+                "use with_mean=False or MaxAbsScaler"
+            )
+    return steps, estimator.steps[-1][1]
+
+
+def _matrix(block, steps, upto, n_features):
+    """A block's rows as a matrix, transformed by the first ``upto`` of ``steps``."""
+    X = block.X if not block.sparse else block.csr(n_features)
+    for step in steps[:upto]:
+        X = step.transform(X)
+    return X
+
+
+def _fit_steps(steps, ec):
+    """Fresh copies of the ``(name, transformer)`` steps, each fitted on the cache's blocks as
+    the ones before it transform them: one pass over the cache a transformer (``partial_fit``
+    block by block gives the whole data's statistics).  Fresh, so that a second attempt (a
+    damaged cache rebuilt) starts from nothing."""
+    from sklearn.base import clone
+
+    fitted = []
+    for _, step in steps:
+        step = clone(step)
+        for block in ec.blocks():
+            step.partial_fit(_matrix(block, fitted, len(fitted), ec.n_features))
+        fitted.append(step)
+    return fitted
+
+
+def _scales_nothing(steps):
+    """Whether the fitted scalers leave every value as it is (each column's scale 1: binary
+    features, or columns already scaled), so that the epochs can read the blocks as they are."""
+    return all(np.all(step.scale_ == 1) for step in steps)
+
+
+def _transformed_operand(block, steps, n_features, w_dtype):
+    """The operand of a block's rows after the transformers, in the weights' type: a CSR block
+    keeps its sparsity pattern (the steps scale columns), so its index arrays are the block's own."""
+    X = _matrix(block, steps, len(steps), n_features)
+    if not block.sparse:
+        return np.ascontiguousarray(X, dtype=w_dtype)
+    data = np.ascontiguousarray(X.data, dtype=w_dtype)
+    return (data, block.indices, block.indptr)
+
+
+def _epochs(estimator, ec, src, shuffle_buffer, callback, progress, steps=()):
     """The epochs of a streamed fit, each a pass over the epoch cache ``ec``, through the
     estimator's training protocol (:mod:`perceptrons.linear.trainer`); whether the callback
     stopped it.
     """
     if src.hashed_width is not None and ec.n_features != src.hashed_width:  # the weights are as wide as the hash
         raise CacheError(ec.path, f"{ec.n_features} columns, but the source hashes into {src.hashed_width}")
+    if steps and _scales_nothing(steps):
+        steps = ()  # a9a's binary columns: the scaled blocks would be the blocks
     classes, rank = _classes(src, ec.labels)
     w_dtype = np.float32 if ec.storage == "csr" else np.float64  # as weight_dtype picks for the in-memory fit
     estimator.begin(ec.n_features, classes, w_dtype)  # the hash's width, checked above
@@ -145,7 +221,7 @@ def _epochs(estimator, ec, src, shuffle_buffer, callback, progress):
         for block, perm in _ordered(ec.blocks(), buffer, rng):
             if epoch == 1 and block.indices is not None and block.indices.size:
                 widest = max(widest, int(block.indices.max()) + 1)
-            Xop = block.operand()
+            Xop = block.operand() if not steps else _transformed_operand(block, steps, ec.n_features, w_dtype)
             yi = rank[block.y]
             scale = _block_scale(src, block, estimator.class_weight, yi, classes)
             m = estimator.epoch(Xop, yi, scale, perm)

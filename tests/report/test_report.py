@@ -285,7 +285,12 @@ def test_bad_input_writes_nothing(tmp_path):
 @pytest.mark.parametrize(
     "X,y,kwargs,fragment",
     [
-        ([[float(i)] for i in range(11)], list(range(11)), {}, "for at most 10 classes (a page holds one report a class)"),
+        (
+            [[float(i)] for i in range(11)],
+            list(range(11)),
+            {},
+            "for at most 10 classes (a page holds one report a class)",
+        ),
         ([[0.0], [1.0]], [1, 1], {}, "y has 1 class"),
         ([[0.0], [np.nan]], [0, 1], {}, "X contains nan at row 1, column 0"),
         ([[0.0], [1.0]], [0, 1, 1], {}, "one label per row of X"),

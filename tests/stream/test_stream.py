@@ -2,6 +2,7 @@
 in-memory fit, a cache that is reused only when valid, bounded memory, and clean failures."""
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.preprocessing import MaxAbsScaler, Normalizer, StandardScaler
 from zipf_data import run_with_peak_rss, write_zipf_libsvm
 
 from perceptrons import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron, load_model, stream
@@ -222,8 +224,14 @@ def test_cli_train_predict_evaluate_stream(tmp_path, cli_run):
     assert len((tmp_path / "p.txt").read_text().split()) == 600
     r = cli_run("evaluate", model, path, "--stream")
     assert r.exit_code == 0 and "accuracy" in r.output
-    mem = AveragedPerceptron(max_epochs=4).fit(*read_data(path))
-    assert f"accuracy  {mem.score(*read_data(path)):.4f}" in r.output
+    # the columns are scaled by their largest |x| (--scale auto), fitted in a pass over the cache:
+    # the in-memory fit of the same pipeline on the cache's float32 values
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import MaxAbsScaler
+
+    Xm, ym = read_data(path)
+    mem = make_pipeline(MaxAbsScaler(), AveragedPerceptron(max_epochs=4)).fit(Xm.astype(np.float32), ym)
+    assert f"accuracy  {mem.score(Xm, ym):.4f}" in r.output
 
 
 @pytest.mark.parametrize(
@@ -379,7 +387,7 @@ def test_a_csv_cell_is_a_number_in_memory_exactly_when_it_is_one_streamed(tmp_pa
     models = []
     for how in ([], ["--stream"]):
         out = tmp_path / f"m{len(how)}.npz"
-        r = cli_run("train", data, *how, "--epochs", "2", *([] if how else ["--scale", "none"]), "-o", out)
+        r = cli_run("train", data, *how, "--epochs", "2", "--scale", "none", "-o", out)
         if number is None and how:
             assert r.exit_code == 2 and "d.csv, line 2" in r.output and repr(cell) in r.output, r.output
             assert not out.exists()
@@ -563,7 +571,7 @@ def test_importance_weights_weigh_the_same_in_memory_streamed_and_in_python(tmp_
     models = []
     for flags in ([], ["--stream"]):
         models.append(tmp_path / f"m{len(models)}.npz")
-        how = [*flags, "--model", "perceptron", *([] if flags else ["--scale", "none"])]
+        how = [*flags, "--model", "perceptron", "--scale", "none"]
         r = cli_run("train", path, *how, "--epochs", 3, "--order", "cyclic", "-o", models[-1])
         assert r.exit_code == 0, r.output
     X, y, _, weight = read_vw(path, return_weight=True)
@@ -727,3 +735,74 @@ def test_shuffle_buffer_shuffles_runs_of_exactly_n_rows(tmp_path, buffer, block_
         assert order == list(range(n))
     else:
         assert order != list(range(n))  # shuffled (3000 rows: an identity draw has no chance)
+
+
+@pytest.mark.parametrize(
+    "make_step, exact",
+    [(lambda: MaxAbsScaler(), True), (lambda: StandardScaler(with_mean=False), False)],
+    ids=["maxabs", "standard-no-mean"],
+)
+def test_a_pipeline_streams_its_scaler_fitted_in_a_pass(tmp_path, make_step, exact):
+    """``stream.fit`` of ``make_pipeline(scaler, ours)``: the scaler learns from the cache block
+    by block (``partial_fit``), then every epoch trains on the scaled blocks; the result is the
+    in-memory fit of the same pipeline on the cache's float32 values."""
+    from sklearn.pipeline import make_pipeline
+
+    rng = np.random.default_rng(4)
+    X, y = problem(11)
+    X = sp.csr_matrix(X.multiply(rng.choice([1.0, 100.0, 5000.0], X.shape[1])))  # column scales 1 to 5000
+    path = write_libsvm(tmp_path / "d.svm", X, y)
+    Xm, ym = read_data(path)
+    streamed = stream.fit(make_pipeline(make_step(), AveragedPerceptron(max_epochs=3)), path)
+    mem = make_pipeline(make_step(), AveragedPerceptron(max_epochs=3)).fit(Xm.astype(np.float32), ym)
+    scaler, ref = streamed[0], mem[0]
+    np.testing.assert_allclose(scaler.scale_, ref.scale_, rtol=0 if exact else 1e-6)
+    if exact:
+        np.testing.assert_array_equal(streamed[-1].coef_, mem[-1].coef_)
+    assert np.mean(streamed.predict(Xm) == mem.predict(Xm)) > 0.99
+    assert stream.evaluate(streamed, path)["accuracy"] == pytest.approx(streamed.score(Xm, ym))
+
+
+@pytest.mark.parametrize(
+    "step, fragment",
+    [
+        (lambda: StandardScaler(), "StandardScaler(with_mean=True) cannot scale a stream"),
+        (lambda: Normalizer(), "Normalizer cannot be fitted from a stream; the steps before"),
+    ],
+)
+def test_a_pipeline_step_a_stream_cannot_fit_is_refused(tmp_path, step, fragment):
+    from sklearn.pipeline import make_pipeline
+
+    path = write_libsvm(tmp_path / "d.svm", *problem(1))
+    with pytest.raises(PerceptronsError, match=re.escape(fragment)):
+        stream.fit(make_pipeline(step(), Perceptron()), path)
+
+
+def test_cli_stream_scales_its_columns_unless_told_not_to(tmp_path, cli_run):
+    path = write_libsvm(tmp_path / "d.svm", *problem(5))
+    for scale, kind in [([], "MaxAbsScaler"), (["--scale", "standard"], "StandardScaler"), (["--scale", "none"], None)]:
+        model = tmp_path / f"m{len(scale)}{kind}.npz"
+        r = cli_run("train", path, "--stream", *scale, "--epochs", 2, "-o", model)
+        assert r.exit_code == 0, r.output
+        loaded = load_model(model)
+        if kind is None:
+            assert type(loaded).__name__ == "AveragedPerceptron" and "columns" not in r.output
+        else:
+            assert [type(s).__name__ for _, s in loaded.steps] == [kind, "AveragedPerceptron"]
+            assert "fitted in a pass over the epoch cache" in r.output
+        # read back as it was trained, with nothing typed again
+        r = cli_run("evaluate", model, path)
+        assert r.exit_code == 0 and "accuracy" in r.output, r.output
+
+
+def test_binary_columns_are_streamed_as_they_are_behind_a_scaler(tmp_path):
+    """Binary features (a9a's) have a largest |x| of 1 in every column: the scaled blocks would
+    be the blocks, and the fit is the unscaled one, bit for bit."""
+    from sklearn.pipeline import make_pipeline
+
+    path = write_libsvm(tmp_path / "b.svm", *problem(2, binary_values=True))
+    scaled = stream.fit(make_pipeline(MaxAbsScaler(), AveragedPerceptron(max_epochs=3)), path)
+    raw = stream.fit(AveragedPerceptron(max_epochs=3), path)
+    assert np.all(scaled[0].scale_ == 1)
+    np.testing.assert_array_equal(scaled[-1].coef_, raw.coef_)
+    assert scaled[-1].coef_.dtype == raw.coef_.dtype == np.float32

@@ -173,6 +173,8 @@ def _fit(estimator, src, cache_path, shuffle_buffer, check):
             f"parse {total_bytes / 1e6:,.0f} MB", total=None if gz else total_bytes, rows=0, rate="", mistakes=""
         )
         state = {"t0": None, "rows": 0, "epoch": 0, "r0": 0, "b0": 0}
+        # the estimator, or a Pipeline's last step (the --scale step before it)
+        max_epochs = (estimator.steps[-1][1] if hasattr(estimator, "steps") else estimator).max_epochs
 
         def progress(phase, rows, epoch, text_bytes):
             import time
@@ -183,7 +185,7 @@ def _fit(estimator, src, cache_path, shuffle_buffer, check):
                 # block: the rates count the rows since then, not that block's over no time
                 state.update(t0=now, epoch=epoch, r0=rows, b0=text_bytes)
                 if phase == "train":
-                    bar.reset(task, description=f"epoch {epoch}/{estimator.max_epochs}", total=state["rows"])
+                    bar.reset(task, description=f"epoch {epoch}/{max_epochs}", total=state["rows"])
             seconds = now - state["t0"]
             measured = seconds >= MIN_RATE_SECONDS
             row_rate = f"{(rows - state['r0']) / seconds:,.0f} rows/s" if measured else ""

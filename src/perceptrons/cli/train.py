@@ -208,8 +208,8 @@ def command(
             ),
             **{k: (stream, "with --stream") for k in ("cache_path", "hash_bits", "shuffle_buffer", "text_column")},
             "scale": (
-                not stream and not cluster_files,
-                "in memory: a streamed or sharded fit reads features as they are",
+                not cluster_files,
+                "in memory or with --stream: a fit from shard files reads features as they are",
             ),
             "missing_indicator": (
                 not stream and not cluster_files and data_format(data, fmt) in TABLE_FORMATS,
@@ -259,6 +259,7 @@ def command(
             hash_bits,
             shuffle_buffer,
             text_column,
+            scale,
             _given(
                 fit_intercept=intercept,
                 max_epochs=epochs,
@@ -455,8 +456,13 @@ def _train_cluster_files(data, output, model_name, label, fmt, test_path, params
         click.echo(line)
 
 
-def _train_stream(data, output, model_name, label, fmt, test_path, cache_path, hash_bits, shuffle_buffer, text, params):
-    """``train --stream``: the model is fitted from an epoch cache, never from the whole file in memory."""
+def _train_stream(
+    data, output, model_name, label, fmt, test_path, cache_path, hash_bits, shuffle_buffer, text, scale, params
+):
+    """``train --stream``: the model is fitted from an epoch cache, never from the whole file in
+    memory.  Its columns are scaled by a step fitted in a pass over the cache (``--scale``):
+    each column's largest |x| (auto, maxabs), or its standard deviation (standard; a stream is
+    not centred, which would fill in every zero of sparse rows)."""
     from perceptrons.persistence import save_model
 
     cls = CLI_NAMES[model_name]
@@ -468,20 +474,37 @@ def _train_stream(data, output, model_name, label, fmt, test_path, cache_path, h
     src = _stream.source_of(data, fmt, label, hash_bits, text)
     test = _stream.source_of(test_path, fmt, label, hash_bits, text) if test_path else None
     estimator = estimator_class(cls)(**params)
+    model, scaled = _stream_model(estimator, scale)
 
     def finish():  # checks of the fitted model, then the model written: a failure removes the cache this run made
         check_label_text(estimator.classes_, f"{src.spec}: label")
-        scores = _stream_accuracy(estimator, test)
-        save_model(estimator, output, info=stream_info(label, fmt, hash_bits, text))
+        scores = _stream_accuracy(model, test)
+        save_model(model, output, info=stream_info(label, fmt, hash_bits, text))
         return scores
 
     with interrupt_between_epochs() as check:
-        stopped_early, scores = _stream.train(estimator, src, output, cache_path, shuffle_buffer, check, finish)
+        stopped_early, scores = _stream.train(model, src, output, cache_path, shuffle_buffer, check, finish)
     files = f"{src.spec} ({len(src.paths)} file{'s' if len(src.paths) > 1 else ''})"
     files = "standard input" if src.spec == "-" else files
     _outcome(cls, output, f"{files}, {estimator.n_features_in_} features", estimator, stopped_early)
-    for line in [f"last epoch {estimator.mistakes_per_epoch_[-1]} mistakes", *scores]:
+    for line in [f"last epoch {estimator.mistakes_per_epoch_[-1]} mistakes", *scaled, *scores]:
         click.echo(line)
+
+
+def _stream_model(estimator, scale):
+    """``(the model a streamed fit trains, its summary lines)``: the estimator behind the
+    ``--scale`` step in a Pipeline, or alone with ``--scale none``."""
+    if scale == "none":
+        return estimator, []
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import MaxAbsScaler, StandardScaler
+
+    if scale == "standard":
+        step, how = StandardScaler(with_mean=False), "divided by its standard deviation (not centred)"
+    else:
+        step, how = MaxAbsScaler(), "divided by its largest |x|"
+    line = f"{'columns':<10} each {how}, fitted in a pass over the epoch cache; --scale none keeps them as read"
+    return Pipeline([("scale", step), ("model", estimator)]), [line]
 
 
 def _stream_accuracy(estimator, test):
