@@ -138,7 +138,8 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
 
 def _pipeline_parts(estimator):
     """``(transformers, our estimator)`` of a Pipeline, or ``([], estimator)``; the transformers
-    are checked to learn from blocks and to keep sparse rows sparse."""
+    are checked to learn from blocks and to keep sparse rows sparse.
+    """
     if type(estimator).__name__ != "Pipeline":
         return [], estimator
     steps = [(name, step) for name, step in estimator.steps[:-1] if step not in (None, "passthrough")]
@@ -171,7 +172,8 @@ def _fit_steps(steps, ec):
     """Fresh copies of the ``(name, transformer)`` steps, each fitted on the cache's blocks as
     the ones before it transform them: one pass over the cache a transformer (``partial_fit``
     block by block gives the whole data's statistics).  Fresh, so that a second attempt (a
-    damaged cache rebuilt) starts from nothing."""
+    damaged cache rebuilt) starts from nothing.
+    """
     from sklearn.base import clone
 
     fitted = []
@@ -185,13 +187,15 @@ def _fit_steps(steps, ec):
 
 def _scales_nothing(steps):
     """Whether the fitted scalers leave every value as it is (each column's scale 1: binary
-    features, or columns already scaled), so that the epochs can read the blocks as they are."""
+    features, or columns already scaled), so that the epochs can read the blocks as they are.
+    """
     return all(np.all(step.scale_ == 1) for step in steps)
 
 
 def _transformed_operand(block, steps, n_features, w_dtype):
     """The operand of a block's rows after the transformers, in the weights' type: a CSR block
-    keeps its sparsity pattern (the steps scale columns), so its index arrays are the block's own."""
+    keeps its sparsity pattern (the steps scale columns), so its index arrays are the block's own.
+    """
     X = _matrix(block, steps, len(steps), n_features)
     if not block.sparse:
         return np.ascontiguousarray(X, dtype=w_dtype)
