@@ -16,6 +16,12 @@ from perceptrons._core.params import Interval, check_param, check_path
 from perceptrons.io.atomic import atomic_write_bytes
 from perceptrons.lifting import circle_from_plane
 
+#: the report's colours and markers (``report/assets/report.css``: ``--neg``, ``--pos``,
+#: ``--run0`` … ``--run3``), so that a figure and the page read alike: the negative class
+#: (``classes[0]``) as orange squares, the positive one as blue circles
+CLASS_STYLE = (("s", "#d9700a"), ("o", "#2160d8"))
+RUN_COLOURS = ("#0e8fa8", "#d1346f", "#6f9a12", "#7b3fd6")
+
 if TYPE_CHECKING:
     import os
     from collections.abc import Sequence
@@ -71,7 +77,7 @@ def _line(ax, w, b, xlim, **kw):
 
 def _scatter(ax, X, y):
     classes = np.unique(y)
-    for c, marker, color in zip(classes, ("o", "s"), ("tab:red", "tab:blue")):
+    for c, (marker, color) in zip(classes, CLASS_STYLE):
         ax.scatter(*X[y == c].T, marker=marker, s=18, c=color, label=f"y = {c}", edgecolors="none")
 
 
@@ -172,8 +178,16 @@ def plot_runs(
     fig, ax = plt.subplots(figsize=(5.5, 5.5))
     _scatter(ax, X, y)
     xlim, ylim = _limits(X)
-    for (label, w, b, e_in, e_out), color in zip(runs, plt.cm.tab10.colors[2:]):
-        _line(ax, w, b, xlim, color=color, lw=1.5, label=f"{label}: E_in {e_in:.3f}, E_out {e_out:.3f}")
+    for i, (label, w, b, e_in, e_out) in enumerate(runs):
+        _line(
+            ax,
+            w,
+            b,
+            xlim,
+            color=RUN_COLOURS[i % len(RUN_COLOURS)],
+            lw=1.5,
+            label=f"{label}: E_in {e_in:.3f}, E_out {e_out:.3f}",
+        )
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     ax.set_title(title or "Four runs, four hyperplanes")
@@ -234,7 +248,7 @@ def plot_circle_lift(X: ArrayLike, y: ArrayLike, model: Any, title: str | None =
 
     ax3 = fig.add_subplot(1, 2, 2, projection="3d")
     z = np.sum(X**2, axis=1)
-    for c, marker, color in zip(np.unique(y), ("o", "s"), ("tab:red", "tab:blue")):
+    for c, (marker, color) in zip(np.unique(y), CLASS_STYLE):
         m = y == c
         ax3.scatter(X[m, 0], X[m, 1], z[m], marker=marker, s=12, c=color, label=f"y = {c}")
     if abs(coef[2]) > 1e-12:

@@ -449,3 +449,28 @@ def test_multiclass_data_give_one_report_a_class_against_the_rest():
         assert part["trace"] == alone["trace"] and part["theory"] == alone["theory"]
     with pytest.raises(PerceptronsError, match="at most 10"):
         report_data(np.arange(22.0).reshape(11, 2), np.arange(11))
+
+
+def test_the_figures_draw_in_the_report_colours_and_markers():
+    """A PNG figure and the page read alike: the classes' colours and markers and the four
+    runs' colours are the report's (its CSS variables)."""
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.colors import to_hex
+
+    from perceptrons import plotting
+    from perceptrons.datasets import gormley_example
+
+    css = (Path(plotting.__file__).parent / "report" / "assets" / "report.css").read_text()
+    var = dict(re.findall(r"--([a-z0-9]+):\s*(#[0-9a-f]{6});", css))
+    assert [c for _, c in plotting.CLASS_STYLE] == [var["neg"], var["pos"]]
+    assert list(plotting.RUN_COLOURS) == [var[f"run{i}"] for i in range(4)]
+    X, y = gormley_example()
+    fig = plotting.plot_runs([(f"run {i}", [1.0, i - 2.0], 0.0, 0.0, 0.0) for i in range(5)], X, y)
+    ax = fig.axes[0]
+    dots = [to_hex(coll.get_facecolor()[0]) for coll in ax.collections]
+    assert dots == [var["neg"], var["pos"]]  # classes[0] first
+    assert [to_hex(line.get_color()) for line in ax.lines] == [var[f"run{i % 4}"] for i in range(5)]
