@@ -189,6 +189,16 @@ def _scaler_meta(meta):
         ),
         (lambda m: m["state"]["steps"].reverse(), None, "only the last step may be an estimator"),
         (lambda m: m["params"].__setitem__("x", 1), None, "params: expected an empty object"),
+        # found by the model fuzzer: a part selecting one more column than its step takes, and
+        # an integer fill value beyond what numpy can test
+        (None, lambda a: a.__setitem__("0.0.columns", np.array([0, 3])), "selects 2 columns, but its step takes 1"),
+        (
+            lambda m: m["state"]["steps"][0]["step"]["parts"][1]["step"]["steps"][0]["step"]["params"].__setitem__(
+                "fill_value", 2**64
+            ),
+            None,
+            "fill_value: expected a finite number",
+        ),
     ],
     ids=[
         "negative-scale",
@@ -203,6 +213,8 @@ def _scaler_meta(meta):
         "hasher-width",
         "estimator-first",
         "pipeline-params",
+        "part-columns",
+        "huge-fill",
     ],
 )
 def test_every_pipeline_field_is_checked(tmp_path, meta_edit, arrays_edit, match):

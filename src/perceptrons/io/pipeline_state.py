@@ -319,6 +319,14 @@ def _restore_steps(state, restore_final):
     return Pipeline(out)
 
 
+def width_in(obj):
+    """The columns a fitted transformer takes (None where it cannot be told: a string step, a
+    hasher, which takes what it is given)."""
+    if type(obj).__name__ == "Pipeline":
+        return width_in(obj.steps[0][1])
+    return getattr(obj, "n_features_in_", None)
+
+
 def width_out(obj):
     """The columns a fitted transformer gives (None where it cannot be told: passthrough, or our estimator)."""
     name = type(obj).__name__
@@ -385,9 +393,12 @@ def _restore_imputer(state, _):
     strategy = p.str("strategy", choices=("mean", "median", "most_frequent", "constant"))
     fill = p.raw("fill_value")
     p.require(
-        fill is None or (type(fill) in (str, int, float) and (type(fill) is str or np.isfinite(fill))),
+        fill is None
+        or type(fill) is str
+        or (type(fill) is float and np.isfinite(fill))
+        or (type(fill) is int and -(2**63) <= fill < 2**63),
         "fill_value",
-        "expected a finite number, a string or null",
+        "expected a finite number (an integer within int64), a string or null",
     )
     missing = np.nan if p.str("missing", choices=("nan", "none")) == "nan" else None
     indicator = p.bool("add_indicator")
@@ -499,6 +510,10 @@ def _restore_columns(state, restore_final):
         names.add(name)
         cols = part.array("columns", ("int64",), (None,), lo=0, hi=n).tolist()
         trans = restore_pipeline(part.sub("step", "step."), restore_final)
+        taken = width_in(trans)
+        part.require(
+            taken is None or taken == len(cols), "columns", f"selects {len(cols)} columns, but its step takes {taken}"
+        )
         out = part.list("output", "int", length=2)
         part.require(out[0] <= out[1], "output", "expected [start, stop]")
         if name != "remainder":
