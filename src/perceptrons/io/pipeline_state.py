@@ -321,7 +321,8 @@ def _restore_steps(state, restore_final):
 
 def width_in(obj):
     """The columns a fitted transformer takes (None where it cannot be told: a string step, a
-    hasher, which takes what it is given)."""
+    hasher, which takes what it is given).
+    """
     if type(obj).__name__ == "Pipeline":
         return width_in(obj.steps[0][1])
     return getattr(obj, "n_features_in_", None)
