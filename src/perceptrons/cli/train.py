@@ -70,7 +70,8 @@ KERNEL_OPTIONS = ("kernel", "averaged", "voted", "budget", "budget_policy", "cac
     show_default=True,
     help="How columns of numbers are scaled, by a step stored in the model and applied by every command: "
     "auto standardises a CSV/TSV table or a dense .npz and scales sparse data (LIBSVM, VW) by each column's "
-    "largest |x|, which keeps zeros zero.  Text columns of a table are one-hot encoded (hashed beyond "
+    "largest |x|, which keeps zeros zero; --stream scales every format so (standard: by each column's "
+    "standard deviation, not centred).  Text columns of a table are one-hot encoded (hashed beyond "
     "100 levels), and missing cells (empty, NA, NaN, null) imputed.",
 )
 @click.option(
