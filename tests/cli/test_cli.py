@@ -514,3 +514,29 @@ def test_analyze_takes_each_class_against_the_rest(run_cli, tmp_path):
         assert part["class"] == c and part["separable"] == bool(a.certificate.separable)
         assert (part["radius"], part["gamma"], part["mistakes"]) == (a.radius, a.gamma, a.mistakes)
         assert part["mistakes"] <= part["bound"]["mistakes_at_most"]
+
+
+def test_analyze_and_report_read_a_table_with_text_and_gaps(run_cli, tmp_path):
+    """A table as a user has it: a missing cell takes its column's mean, a text column of few
+    values becomes its one-hot columns, one of many values is left out; each said in a note.
+    The numbers keep their units (the theory measures the data as they are)."""
+    import json
+
+    rows = ["size,colour,id,label"]
+    rng = np.random.default_rng(0)
+    for i in range(130):
+        c = i % 2
+        size = "NA" if i % 17 == 3 else f"{rng.normal(10 + 5 * c, 1):.2f}"
+        rows.append(f"{size},{['red', 'blue'][c] if i % 11 else ''},id{i},{['no', 'yes'][c]}")
+    data = tmp_path / "t.csv"
+    data.write_text("\n".join(rows) + "\n")
+    code, out, err = run_cli(["analyze", str(data), "--json"])
+    assert code == 0, err
+    got = json.loads(out)
+    assert got["features"] == 1 + 3  # size; colour's red, blue and missing levels; id left out
+    assert "column 'id': text of 130 values, left out (more than 100 for one-hot)" in got["notes"]
+    assert any("column 'size': number, imputed by the mean" in n for n in got["notes"])
+    assert any("column 'colour': text, one-hot, 2 levels, missing as the level" in n for n in got["notes"])
+    code, out, err = run_cli(["report", str(data), "-o", str(tmp_path / "r.html")])
+    assert code == 0 and (tmp_path / "r.html").exists(), err
+    assert "note: column 'colour': text, one-hot" in err

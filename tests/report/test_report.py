@@ -357,7 +357,7 @@ def test_cli_label_column_and_default_output(run_cli, tmp_path, monkeypatch):
         (["report", "{d}/g.csv", "-o", "{d}/no/such/dir.html"], {}, "does not exist"),
         (["report", "{d}/g.csv", "-o", "{d}/g.csv"], {}, "is the same file as DATA"),
         (["report", "{d}/g.csv", "-o", "{d}/out.html", "--label", "zzz"], {}, "no label column 'zzz'"),
-        (["report", "{d}/nan.csv", "-o", "{d}/out.html"], {"nan.csv": "a,label\nnan,0\n2,1\n"}, "not finite"),
+        (["report", "{d}/inf.csv", "-o", "{d}/out.html"], {"inf.csv": "a,label\ninf,0\n2,1\n"}, "not finite"),
         (["report", "{d}/g.csv", "-o", "{d}/out.html", "--epochs", "0"], {}, "--epochs"),
         (["report", "{d}/g.csv", "-o", "{d}/out.html", "--seed", "-1"], {}, "--seed"),
     ],

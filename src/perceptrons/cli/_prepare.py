@@ -93,6 +93,47 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False):
     return Prepared(X, Xt, y, label_column, weight, step, info, [f"{'columns':<10} {X.shape[1]}, {what}"])
 
 
+def read_for_theory(data, label, fmt):
+    """``(X, y, notes)`` of DATA for ``analyze`` and ``report``, which measure the data as they
+    are: a table's columns of numbers keep their units (a missing cell takes its column's mean),
+    a text column of at most ``MAX_LEVELS`` values becomes its one-hot columns, and one with more
+    is left out (hashed slots are no features to read a margin in).  ``notes`` say what was done,
+    one line a column touched; other formats are read as they are."""
+    import numpy as np
+
+    from perceptrons.io.readers import read_data, read_table
+    from perceptrons.preprocessing import MAX_LEVELS, as_matrix, table_transformer
+
+    kind = data_format(data, fmt)
+    if kind not in TABLE_FORMATS or _index_lists(data, kind):
+        X, y = read_data(data, label=label, fmt=fmt)
+        return X, y, []
+    table = read_table(data, label=label, fmt=fmt)
+    notes, keep = [], []
+    for j, name in enumerate(table.names):
+        levels = None
+        if table.kinds[j] == "text":
+            levels = len({v for v in table.X[:, j].tolist() if isinstance(v, str)})
+        if levels is not None and levels > MAX_LEVELS:
+            notes.append(f"column {name!r}: text of {levels} values, left out (more than {MAX_LEVELS} for one-hot)")
+            continue
+        keep.append(j)
+    if not keep:
+        raise PerceptronsError(f"{data}: no column to measure: every one is text of more than {MAX_LEVELS} values")
+    table = table._replace(
+        names=tuple(table.names[j] for j in keep),
+        kinds=tuple(table.kinds[j] for j in keep),
+        X=table.X[:, keep],
+        missing=tuple(table.missing[j] for j in keep),
+        mixed=tuple(table.mixed[j] for j in keep),
+    )
+    transformer, plans = table_transformer(table, "none")
+    X = as_matrix(transformer.fit_transform(table.X))
+    notes += [f"column {p.name!r}: {p.kind}, {p.encoding}" for p in plans if p.kind == "text" or p.missing]
+    # sparse (one-hot columns) stays sparse: each command densifies through its guarded check
+    return (X if hasattr(X, "toarray") else np.asarray(X, dtype=np.float64)), table.y, notes
+
+
 def _index_lists(path, kind):
     """Whether ``path`` is a Parquet file whose features are one column of index lists (sparse)."""
     if kind != "parquet" or path == "-":

@@ -35,18 +35,20 @@ def command(data, label, fmt, no_intercept, max_epochs, as_json):
     three times in the available memory."""
     import numpy as np
 
-    from perceptrons.io.readers import read_data
+    from perceptrons.cli._prepare import read_for_theory
 
-    X, y = read_data(data, label=label, fmt=fmt)
+    X, y, notes = read_for_theory(data, label, fmt)
     if y is None:
         raise click.BadParameter(f"{data}: no label column", param_hint="DATA")
     classes = np.unique(y)
     kwargs = {"fit_intercept": not no_intercept, "max_epochs": max_epochs}
+    noted = [f"{'note':<11} {line}" for line in notes]
     if classes.shape[0] <= 2:
         a = _analyze(data, X, y, **kwargs)
         if as_json:
-            return click.echo(_json_text(_as_json(a, max_epochs, not no_intercept)))
-        for line in _lines(a, max_epochs, no_intercept):
+            return click.echo(_json_text({**_as_json(a, max_epochs, not no_intercept), "notes": notes}))
+        lines = _lines(a, max_epochs, no_intercept)
+        for line in lines[:1] + noted + lines[1:]:
             click.echo(line)
         return
     # one against the rest: the class c is the positive one of each problem
@@ -57,12 +59,15 @@ def command(data, label, fmt, no_intercept, max_epochs, as_json):
             "features": int(X.shape[1]),
             "classes": classes.tolist(),
             "one_vs_rest": [{"class": c.item(), **_as_json(a, max_epochs, not no_intercept)} for c, a in runs],
+            "notes": notes,
         }
         return click.echo(_json_text(out))
     click.echo(
         f"data        {X.shape[0]} samples x {X.shape[1]} features, {classes.shape[0]} classes: "
         "each class against the rest"
     )
+    for line in noted:
+        click.echo(line)
     for c, a in runs:
         n_pos = int(np.sum(y == c))
         click.echo(f"class {c.item()!r} against the rest ({n_pos} / {X.shape[0] - n_pos})")

@@ -52,10 +52,10 @@ def command(data, output, model, label, fmt, no_intercept, epochs, seed, title):
 
     The page embeds every value: sparse DATA (LIBSVM) is densified, and refused first when it
     has more than 100,000 values (rows × columns)."""
-    from perceptrons.io.readers import read_data
+    from perceptrons.cli._prepare import read_for_theory
 
     check_output_path(output, inputs=[("DATA", data)], stream_ok=True)
-    X, y = read_data(data, label=label, fmt=fmt)
+    X, y, notes = read_for_theory(data, label, fmt)
     if y is None:
         raise click.BadParameter(f"{data}: no label column", param_hint="DATA")
     write_report(
@@ -70,5 +70,7 @@ def command(data, output, model, label, fmt, no_intercept, epochs, seed, title):
     )
     from perceptrons.io.atomic import output_target
 
+    for line in notes:
+        click.echo(f"note: {line}", err=True)
     if output_target(output)[0] == "file":  # not after the page on standard output (-, /dev/stdout)
         click.echo(f"report: {output}")
