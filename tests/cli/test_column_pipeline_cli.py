@@ -296,3 +296,15 @@ def test_probabilities_need_a_calibrated_model(run_cli, penguins, tmp_path):
     assert not (tmp_path / "f.npz").exists()
     code, _, err = run_cli(["train", str(few), "-o", str(tmp_path / "f.npz"), "--calibrate", "sigmoid", "--stream"])
     assert code == 2 and "--calibrate: applies only in memory, on this machine" in err, err
+
+
+def test_the_kernel_model_trains_on_a_table_with_text(run_cli, penguins):
+    """The one-hot and hashed columns come out sparse; the kernel model densifies them (checked
+    against the memory) before it times its kernel and trains."""
+    train, test, tmp = penguins
+    model = tmp / "k.npz"
+    code, out, err = run_cli(["train", str(train), "-o", str(model), "--model", "kernel", "--test", str(test)])
+    assert code == 0, err
+    assert "400² = 1.6e+05 kernel evaluations" in out and _accuracy(out.replace("test acc", "accuracy")) > 0.9
+    code, out, err = run_cli(["evaluate", str(model), str(test)])
+    assert code == 0 and _accuracy(out) > 0.9, err

@@ -46,7 +46,8 @@ def data_format(path, fmt):
 def read_training(data, label, fmt, scale, missing_indicator, dense=False):
     """:class:`Prepared` training data, the transformer fitted on it.  With ``dense`` (the kernel
     model, which densifies its input anyway) a sparse matrix is densified first, refused before
-    it is allocated when two dense copies would not fit, and then scaled as a dense one."""
+    it is allocated when two dense copies would not fit, and then scaled as a dense one; a
+    table's encoded columns are densified the same way."""
     import warnings
 
     import scipy.sparse as sp
@@ -63,6 +64,10 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # scikit-learn's notes on constant columns
             X = as_matrix(transformer.fit_transform(table.X))
+        if dense and sp.issparse(X):  # one-hot and hashed columns come out sparse
+            from perceptrons._core.memory import densify
+
+            X = densify(X, data, copies=2, why="kernel values are dense")
         info = {
             "label_column": table.label,
             "table": {"format": kind, "names": list(table.names), "kinds": list(table.kinds)},
