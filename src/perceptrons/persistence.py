@@ -15,12 +15,10 @@ from perceptrons import __version__
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import Kind, check_bool, check_param, check_path, validate_params
 from perceptrons._core.registry import ESTIMATORS, estimator_class
+from perceptrons.io.calibration_state import CALIBRATED
 from perceptrons.io.conllu_format import COLUMNS
 from perceptrons.io.model_file import read_model, write_model
 from perceptrons.io.model_state import ModelState
-
-#: scikit-learn's calibration of an estimator of ours, which a model file can hold
-CALIBRATED = "CalibratedClassifierCV"
 
 if TYPE_CHECKING:
     import os

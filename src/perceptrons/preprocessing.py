@@ -110,8 +110,7 @@ def table_transformer(table, scale="standard", max_levels=MAX_LEVELS, hash_bits=
     for j, kind in enumerate(table.kinds):
         if kind != "text":
             continue
-        column = table.X[:, j]
-        levels = len({v for v in column.tolist() if isinstance(v, str)})
+        levels = text_levels(table.X[:, j])
         fill = SimpleImputer(strategy="constant", fill_value=MISSING_LEVEL, keep_empty_features=True)
         if levels <= max_levels:
             encode = OneHotEncoder(handle_unknown="ignore")
@@ -127,6 +126,11 @@ def table_transformer(table, scale="standard", max_levels=MAX_LEVELS, hash_bits=
         plans[j] = ColumnPlan(table.names[j], "text", gaps, what)
         parts.append((f"text{j}", Pipeline([("impute", fill), ("encode", encode)]), [j]))
     return ColumnTransformer(parts), plans
+
+
+def text_levels(column):
+    """The distinct text values of a column (its missing cells not counted)."""
+    return len({v for v in column.tolist() if isinstance(v, str)})
 
 
 def unseen_values(transformer, table):

@@ -107,7 +107,7 @@ def read_for_theory(data, label, fmt):
     import numpy as np
 
     from perceptrons.io.readers import read_data, read_table
-    from perceptrons.preprocessing import MAX_LEVELS, as_matrix, table_transformer
+    from perceptrons.preprocessing import MAX_LEVELS, as_matrix, table_transformer, text_levels
 
     kind = data_format(data, fmt)
     if kind not in TABLE_FORMATS or _index_lists(data, kind):
@@ -116,10 +116,8 @@ def read_for_theory(data, label, fmt):
     table = read_table(data, label=label, fmt=fmt)
     notes, keep = [], []
     for j, name in enumerate(table.names):
-        levels = None
-        if table.kinds[j] == "text":
-            levels = len({v for v in table.X[:, j].tolist() if isinstance(v, str)})
-        if levels is not None and levels > MAX_LEVELS:
+        levels = text_levels(table.X[:, j]) if table.kinds[j] == "text" else 0
+        if levels > MAX_LEVELS:
             notes.append(f"column {name!r}: text of {levels} values, left out (more than {MAX_LEVELS} for one-hot)")
             continue
         keep.append(j)

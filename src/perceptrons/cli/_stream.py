@@ -14,6 +14,7 @@ from perceptrons._core.errors import PerceptronsError
 from perceptrons.cli._common import progress_bar
 from perceptrons.cli._naming import note_path
 from perceptrons.cli._options import BoundedInt
+from perceptrons.cli._prepare import final
 from perceptrons.io.hashing import MAX_HASH_BITS
 
 HASH_BITS = BoundedInt(1, MAX_HASH_BITS)
@@ -173,8 +174,7 @@ def _fit(estimator, src, cache_path, shuffle_buffer, check):
             f"parse {total_bytes / 1e6:,.0f} MB", total=None if gz else total_bytes, rows=0, rate="", mistakes=""
         )
         state = {"t0": None, "rows": 0, "epoch": 0, "r0": 0, "b0": 0}
-        # the estimator, or a Pipeline's last step (the --scale step before it)
-        max_epochs = (estimator.steps[-1][1] if hasattr(estimator, "steps") else estimator).max_epochs
+        max_epochs = final(estimator).max_epochs  # a Pipeline's last step: the --scale step is before it
 
         def progress(phase, rows, epoch, text_bytes):
             import time

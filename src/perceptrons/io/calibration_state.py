@@ -26,6 +26,8 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
 
+#: the class a model file holds, by name (the Pipeline reader and the loader dispatch on it)
+CALIBRATED = "CalibratedClassifierCV"
 #: the calibration methods a model file stores
 METHODS = ("sigmoid", "isotonic")
 #: thresholds an isotonic map may hold (one per distinct decision value, at most)
@@ -68,7 +70,7 @@ def calibrated_state(obj, inner_state):
     meta_inner, arrays_inner = inner_state(inner)
     arrays = {f"estimator.{k}": v for k, v in arrays_inner.items()}
     meta = {
-        "class": "CalibratedClassifierCV",
+        "class": CALIBRATED,
         "method": obj.method,
         "params": {"cv": obj.cv, "ensemble": obj.ensemble, "frozen": frozen},
         "estimator": meta_inner,
@@ -93,7 +95,7 @@ def restore_calibrated(state, restore_inner):
     from sklearn.calibration import CalibratedClassifierCV
     from sklearn.frozen import FrozenEstimator
 
-    state.str("class", choices=("CalibratedClassifierCV",))
+    state.str("class", choices=(CALIBRATED,))
     method = state.str("method", choices=METHODS)
     params = state.object("params")
     cv = params.raw("cv")

@@ -18,12 +18,11 @@ narrower than the stored one is refused.
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons.io.calibration_state import CALIBRATED
 from perceptrons.io.model_state import FLOATS, INTS
 
 #: the transformers a model file can hold, by class name
 TRANSFORMERS = ("StandardScaler", "MaxAbsScaler", "SimpleImputer", "OneHotEncoder", "FeatureHasher")
-#: the calibrated estimator a pipeline may end in (:mod:`perceptrons.io.calibration_state`)
-CALIBRATED = "CalibratedClassifierCV"
 #: columns a stored transformer may take (far beyond any table: a wider one is not ours)
 MAX_COLUMNS = 1 << 24
 #: levels a one-hot column may hold, and slots a hasher may have
@@ -95,7 +94,7 @@ def pipeline_state(obj, final_state):
         metas, arrays = [], {}
         for i, (step, est) in enumerate(obj.steps):
             last = i == len(obj.steps) - 1
-            if last and type(est).__name__ == "CalibratedClassifierCV":
+            if last and type(est).__name__ == CALIBRATED:
                 from perceptrons.io.calibration_state import calibrated_state
 
                 m, a = calibrated_state(est, final_state)
