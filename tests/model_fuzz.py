@@ -190,6 +190,7 @@ def build_models(directory):
 def pipelines(rng):
     """Pipelines of every transformer a model file holds, each ending in one of our estimators,
     and scikit-learn's calibration of ours, in a pipeline and alone."""
+    import scipy.sparse as sp
     from sklearn.calibration import CalibratedClassifierCV
     from sklearn.compose import ColumnTransformer
     from sklearn.feature_extraction import FeatureHasher
@@ -207,6 +208,10 @@ def pipelines(rng):
     T[:, 2] = rng.choice(["red", "green", "blue"], 40)
     T[:, 3] = [f"id{i}" for i in rng.integers(0, 30, 40)]
     T[::5, 2] = np.nan
+    used = np.sort(rng.choice(5000, 12, replace=False))
+    W = sp.csr_matrix(
+        (np.nan_to_num(X).repeat(4, axis=1).ravel(), np.tile(used, 40), np.arange(0, 481, 12)), (40, 5000)
+    )
     fill = {"strategy": "constant", "fill_value": "<missing>"}
     columns = ColumnTransformer(
         [
@@ -223,6 +228,8 @@ def pipelines(rng):
             X,
             y,
         ),
+        # a hashed space's scalers: 12 columns of 5000 used, so the file lists the columns
+        "pipe_wide": (make_pipeline(MaxAbsScaler(), StandardScaler(with_mean=False), Perceptron(max_epochs=3)), W, y),
         # calibrated: the command line's --calibrate, isotonic on three classes and Platt's sigmoid
         "pipe_isotonic": (
             make_pipeline(

@@ -40,6 +40,7 @@ from perceptrons._core.finite import largest_magnitude
 from perceptrons._core.labels import check_known, sample_scale
 from perceptrons._core.operands import operand_values
 from perceptrons._core.params import CALLBACK, PATH, Interval, Kind, check_param, seed_of, warn_not_converged
+from perceptrons.io.block_scaling import BlockScaling, fit_scalers, pipeline_parts, scales_nothing
 from perceptrons.io.blocks import join
 from perceptrons.io.cache import CacheError, epoch_cache
 from perceptrons.io.labels import file_labels
@@ -47,8 +48,6 @@ from perceptrons.io.sources import Source
 
 #: rows shuffled together when ``order="shuffle"`` and no ``shuffle_buffer`` is given
 DEFAULT_SHUFFLE_BUFFER = 100_000
-#: the pipeline steps a streamed fit learns block by block (``partial_fit``): column scalers
-COLUMN_SCALERS = ("MaxAbsScaler", "StandardScaler")
 
 
 def as_source(source, **options):
@@ -96,7 +95,7 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
     """
     src = as_source(source)
     src.check_labelled("training")
-    steps, model = _pipeline_parts(estimator)
+    steps, model = pipeline_parts(estimator)
     estimator, pipeline = model, estimator
     if not callable(getattr(estimator, "check_training", None)):  # the linear family's training protocol
         raise PerceptronsError(
@@ -119,7 +118,7 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
     for rebuild in (False, True):
         with epoch_cache(src, cache, progress, rebuild=rebuild) as (ec, reused):
             try:
-                fitted = _fit_steps(steps, ec)
+                fitted = fit_scalers(steps, ec.blocks, ec.n_features, ec.storage == "csr")
                 stopped = _epochs(estimator, ec, src, shuffle_buffer, callback, progress, fitted)
                 break
             except CacheError:
@@ -136,83 +135,6 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
     return pipeline
 
 
-def _pipeline_parts(estimator):
-    """``(transformers, our estimator)`` of a Pipeline, or ``([], estimator)``; the transformers
-    are checked to learn from blocks and to keep sparse rows sparse.
-    """
-    if type(estimator).__name__ != "Pipeline":
-        return [], estimator
-    steps = [(name, step) for name, step in estimator.steps[:-1] if step not in (None, "passthrough")]
-    for _, step in steps:
-        name = type(step).__name__
-        # scalers of columns only: a block's scaled rows keep its sparsity pattern, which the
-        # epochs rely on (the block's own index arrays)
-        if name not in COLUMN_SCALERS:
-            raise PerceptronsError(
-                f"{name} cannot be fitted from a stream; the steps before the estimator can be "
-                "MaxAbsScaler and StandardScaler(with_mean=False), which learn block by block"
-            )
-        if getattr(step, "with_mean", False):
-            raise PerceptronsError(
-                f"{name}(with_mean=True) cannot scale a stream: centring makes sparse rows dense; "
-                "use with_mean=False or MaxAbsScaler"
-            )
-    return steps, estimator.steps[-1][1]
-
-
-def _matrix(block, steps, upto, n_features):
-    """A block's rows as a matrix, transformed by the first ``upto`` of ``steps``."""
-    X = block.X if not block.sparse else block.csr(n_features)
-    for step in steps[:upto]:
-        X = step.transform(X)
-    return X
-
-
-def _fit_steps(steps, ec):
-    """Fresh copies of the ``(name, transformer)`` steps, each fitted on the cache's blocks as
-    the ones before it transform them: one pass over the cache a transformer (``partial_fit``
-    block by block gives the whole data's statistics).  Fresh, so that a second attempt (a
-    damaged cache rebuilt) starts from nothing.
-    """
-    from sklearn.base import clone
-
-    fitted = []
-    for _, step in steps:
-        step = clone(step)
-        for block in ec.blocks():
-            step.partial_fit(_matrix(block, fitted, len(fitted), ec.n_features))
-        fitted.append(step)
-    return fitted
-
-
-def _scales_nothing(steps):
-    """Whether the fitted scalers leave every value as it is (each column's scale 1: binary
-    features, or columns already scaled), so that the epochs can read the blocks as they are.
-    """
-    return all(np.all(step.scale_ == 1) for step in steps)
-
-
-def _transformed_operand(block, steps, w_dtype):
-    """The operand of a block's rows after the column scalers, in the weights' type.
-
-    Each scaler divides column j by its ``scale_[j]``.  Its ``transform`` builds and checks a
-    scipy matrix of every block in every epoch: a 5-epoch streamed fit of 300,000 rows of 15
-    float values took 2.3x the unscaled fit's time so, and takes 1.8x with the division done
-    here, as the scalers do it (sparse values times the reciprocal of their column's scale,
-    dense rows divided by it; the same floats, tested).  A CSR block keeps its
-    sparsity pattern, so its index arrays are the block's own.
-    """
-    if not block.sparse:
-        X = block.X
-        for step in steps:
-            X = X / step.scale_
-        return np.ascontiguousarray(X, dtype=w_dtype)
-    data = np.ones(block.indices.shape[0], np.float32) if block.data is None else block.data.copy()
-    for step in steps:
-        data *= (1.0 / step.scale_)[block.indices]
-    return (np.ascontiguousarray(data, dtype=w_dtype), block.indices, block.indptr)
-
-
 def _epochs(estimator, ec, src, shuffle_buffer, callback, progress, steps=()):
     """The epochs of a streamed fit, each a pass over the epoch cache ``ec``, through the
     estimator's training protocol (:mod:`perceptrons.linear.trainer`); whether the callback
@@ -220,10 +142,10 @@ def _epochs(estimator, ec, src, shuffle_buffer, callback, progress, steps=()):
     """
     if src.hashed_width is not None and ec.n_features != src.hashed_width:  # the weights are as wide as the hash
         raise CacheError(ec.path, f"{ec.n_features} columns, but the source hashes into {src.hashed_width}")
-    if steps and _scales_nothing(steps):
-        steps = ()  # a9a's binary columns: the scaled blocks would be the blocks
     classes, rank = _classes(src, ec.labels)
     w_dtype = np.float32 if ec.storage == "csr" else np.float64  # as weight_dtype picks for the in-memory fit
+    # a9a's binary columns scale to themselves: the epochs then read the blocks as they are
+    scaling = BlockScaling(steps, w_dtype) if steps and not scales_nothing(steps) else None
     estimator.begin(ec.n_features, classes, w_dtype)  # the hash's width, checked above
     buffer = shuffle_buffer or (DEFAULT_SHUFFLE_BUFFER if estimator.order == "shuffle" else None)
     rng = np.random.default_rng(seed_of(estimator.random_state))
@@ -235,7 +157,7 @@ def _epochs(estimator, ec, src, shuffle_buffer, callback, progress, steps=()):
         for block, perm in _ordered(ec.blocks(), buffer, rng):
             if epoch == 1 and block.indices is not None and block.indices.size:
                 widest = max(widest, int(block.indices.max()) + 1)
-            Xop = block.operand() if not steps else _transformed_operand(block, steps, w_dtype)
+            Xop = block.operand() if scaling is None else scaling.operand(block)
             yi = rank[block.y]
             scale = _block_scale(src, block, estimator.class_weight, yi, classes)
             m = estimator.epoch(Xop, yi, scale, perm)

@@ -247,3 +247,50 @@ def test_steps_whose_widths_do_not_chain_are_refused(tmp_path):
     _edit(path, arrays_edit=lambda a: a.__setitem__("0.0.step.0.indicator_features_", np.array([], dtype=np.int64)))
     with pytest.raises(PerceptronsError, match=r"steps\[1\]: takes 2 columns, but the step before gives 1"):
         load_model(path)
+
+
+def _wide_sparse(seed=6, width=100_000):
+    """Rows of a hashed space: 30 scattered columns of ``width`` hold values, the rest none."""
+    rng = np.random.default_rng(seed)
+    used = np.sort(rng.choice(width, 30, replace=False))
+    m = sp.csr_matrix(rng.normal(size=(200, 30)) * 50 * (rng.random((200, 30)) < 0.3))
+    X = sp.csr_matrix((m.data, used[m.indices], m.indptr), shape=(200, width))
+    return X, (np.asarray(X.sum(axis=1)).ravel() > 0).astype(int)
+
+
+@pytest.mark.parametrize("make", [MaxAbsScaler, lambda: StandardScaler(with_mean=False)], ids=["maxabs", "standard"])
+def test_a_scaler_of_a_wide_sparse_space_stores_only_the_columns_it_saw(tmp_path, make):
+    X, y = _wide_sparse()
+    p = make_pipeline(make(), AveragedPerceptron(max_epochs=3)).fit(X, y)
+    path = tmp_path / "m.npz"
+    save_model(p, path)
+    with np.load(path) as z:
+        assert z["0.columns"].shape[0] <= 30 and z["0.scale_"].shape == z["0.columns"].shape
+    q = load_model(path)
+    for field in ("max_abs_", "mean_", "var_", "scale_", "n_samples_seen_", "n_features_in_"):
+        a, b = getattr(p[0], field, None), getattr(q[0], field, None)
+        assert (a is None) == (b is None), field
+        if a is not None:  # a count is stored as an integer, whatever type scikit-learn counted in
+            assert field == "n_samples_seen_" or np.asarray(a).dtype == np.asarray(b).dtype, field
+            np.testing.assert_array_equal(a, b, err_msg=field)
+    _same(p, q, X)
+
+
+@pytest.mark.parametrize(
+    "arrays_edit, meta_edit, match",
+    [
+        (lambda a: a.__setitem__("0.columns", a["0.columns"][::-1].copy()), None, "distinct columns in increasing"),
+        (lambda a: a.__setitem__("0.columns", a["0.columns"] + 100_000), None, r"columns: values must lie in"),
+        (lambda a: a.__setitem__("0.scale_", a["0.scale_"][:-1]), None, r"scale_: expected shape"),
+        (None, lambda m: m["state"]["steps"][0]["step"].__setitem__("n_samples_rest", -1), "n_samples_rest"),
+    ],
+    ids=["unordered", "out-of-range", "short", "negative-count"],
+)
+def test_the_listed_columns_of_a_scaler_are_checked(tmp_path, arrays_edit, meta_edit, match):
+    X, y = _wide_sparse()
+    path = tmp_path / "m.npz"
+    save_model(make_pipeline(MaxAbsScaler(), AveragedPerceptron(max_epochs=3)).fit(X, y), path)
+    _edit(path, meta_edit, arrays_edit)
+    with pytest.raises(PerceptronsError, match=match) as exc:
+        load_model(path)
+    assert str(path) in str(exc.value) and "\n" not in str(exc.value)

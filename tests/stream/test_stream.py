@@ -504,9 +504,10 @@ def test_ctrl_c_leaves_no_model_and_no_half_written_cache(tmp_path):
 
 @pytest.mark.slow
 def test_streamed_training_stays_within_a_memory_cap(tmp_path):
-    """The peak RSS of ``train --stream`` (the kernel's high-water mark of that process) stays
-    several times below the file size, and what the data add to the interpreter's own
-    footprint is a small part of it."""
+    """The peak RSS of ``train --stream`` (the kernel's high-water mark of that process) is the
+    same command's on a 2 MB file, plus a small part of the file's size: what the data add
+    does not grow with the file.  (The fixed part, Python with numpy, scipy, scikit-learn,
+    numba and the loops, is some 400-500 MB whatever the file; it is measured, not bounded.)"""
     path = write_zipf_libsvm(tmp_path / "big.svm", 1.5e9)
     size_mb = path.stat().st_size / 2**20
     model = tmp_path / "m.npz"
@@ -521,8 +522,7 @@ def test_streamed_training_stays_within_a_memory_cap(tmp_path):
     code, _, peak, _, err = run_with_peak_rss("perceptrons", ["train", path, "--stream", "--epochs", 2, "-o", model])
     assert code == 0, err[-2000:]
     seen = f"peak RSS {peak:.0f} MB ({baseline:.0f} MB on a 2 MB file) for a {size_mb:.0f} MB file"
-    assert peak < size_mb / 3, seen
-    assert peak - baseline < size_mb / 10, seen
+    assert peak - baseline < size_mb / 20, seen
 
 
 def test_progress_reports_rows_and_text_bytes(tmp_path):

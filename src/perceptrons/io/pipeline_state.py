@@ -119,19 +119,42 @@ def pipeline_state(obj, final_state):
     return _WRITERS[name](obj, final_state)
 
 
+#: a scaler's arrays of one value a column, and the value of a column its fit saw only zeros in
+_SCALER_REST = {"mean_": 0.0, "var_": 0.0, "max_abs_": 0.0, "scale_": 1.0}
+
+
+def _scaler_fields(cls):
+    return ("mean_", "var_", "scale_") if cls == "StandardScaler" else ("max_abs_", "scale_")
+
+
 def _scaler_state(obj, _):
+    """A scaler's parameters and arrays.  A scaler of a hashed space (up to 2**28 columns, most
+    of them never used) lists only the columns whose statistics are not those of a column of
+    zeros ("columns"); the others are restored as such, so its file and its load are as small
+    as the data it saw.
+    """
     meta = {"class": type(obj).__name__, "n_features": int(obj.n_features_in_)}
-    arrays = {}
+    n = meta["n_features"]
     if hasattr(obj, "feature_names_in_"):
         _refuse(obj, "it was fitted on a table with column names; fit it on an array")
-    fields = ("mean_", "var_", "scale_") if meta["class"] == "StandardScaler" else ("max_abs_", "scale_")
-    for field in fields:
-        value = getattr(obj, field)
+    seen = np.broadcast_to(np.asarray(obj.n_samples_seen_), (n,)).astype(np.int64)
+    values = {f: getattr(obj, f) for f in _scaler_fields(meta["class"])}
+    rest = int(seen.max()) if n else 0
+    kept = seen != rest
+    for field, value in values.items():
         meta[f"has_{field}"] = value is not None
         if value is not None:
-            arrays[field] = np.asarray(value, dtype=np.float64)
-    seen = np.asarray(obj.n_samples_seen_)
-    arrays["n_samples_seen_"] = np.broadcast_to(seen, (meta["n_features"],)).astype(np.int64)
+            kept |= np.asarray(value) != _SCALER_REST[field]
+    cols = np.flatnonzero(kept)
+    listed = cols.shape[0] < n // 2
+    arrays = {"columns": cols.astype(np.int64)} if listed else {}
+    if listed:
+        meta["n_samples_rest"] = rest
+    for field, value in values.items():
+        if value is not None:
+            value = np.asarray(value, dtype=np.float64)
+            arrays[field] = value[cols] if listed else value
+    arrays["n_samples_seen_"] = seen[cols] if listed else seen
     if meta["class"] == "StandardScaler":
         meta["params"] = {"with_mean": bool(obj.with_mean), "with_std": bool(obj.with_std)}
     return meta, arrays
@@ -360,29 +383,47 @@ def _restore_scaler(state, _):
     from sklearn.preprocessing import MaxAbsScaler, StandardScaler
 
     cls = state.str("class")
-    n = state.int("n_features", lo=1, hi=MAX_COLUMNS)
+    n = state.int("n_features", lo=1, hi=MAX_HASHED + 1)  # a hashed space's scaler is as wide as the hash
     if cls == "StandardScaler":
         params = state.object("params")
         obj = StandardScaler(with_mean=params.bool("with_mean"), with_std=params.bool("with_std"))
-        fields = ("mean_", "var_", "scale_")
     else:
-        obj, fields = MaxAbsScaler(), ("max_abs_", "scale_")
-    obj.fit(np.zeros((1, n)))  # n_features_in_ and the fitted mark, as a fit on n columns sets them
-    for field in fields:
+        obj = MaxAbsScaler()
+    # the fitted mark of a fit; the width and every statistic are then set from the file (a fit
+    # on n columns would make n-wide arrays, 2 GB of them at 2**28, only to replace them)
+    obj.fit(np.zeros((1, 1)))
+    obj.n_features_in_ = n
+    listed = state.has("n_samples_rest")
+    cols = state.array("columns", INTS, (None,), lo=0, hi=n) if listed else None
+    state.require(
+        cols is None or bool(np.all(cols[1:] > cols[:-1])), "columns", "expected distinct columns in increasing order"
+    )
+    k = n if cols is None else cols.shape[0]
+    for field in _scaler_fields(cls):
         present = state.bool(f"has_{field}")
         if field == "scale_":
-            value = _finite_positive(state, field, n) if present else None
+            value = _finite_positive(state, field, k) if present else None
         elif field in ("var_", "max_abs_"):
-            value = state.array(field, ("float64",), (n,), lo=0.0) if present else None
+            value = state.array(field, ("float64",), (k,), lo=0.0) if present else None
         else:
-            value = state.array(field, ("float64",), (n,)) if present else None
+            value = state.array(field, ("float64",), (k,)) if present else None
         state.require(
             present == (getattr(obj, field) is not None), f"has_{field}", "does not agree with the parameters"
         )
-        setattr(obj, field, value)
-    seen = state.array("n_samples_seen_", ("int64",), (n,), lo=0)
-    obj.n_samples_seen_ = int(seen[0]) if n and np.all(seen == seen[0]) else seen
+        setattr(obj, field, value if cols is None or value is None else _widened(value, cols, n, _SCALER_REST[field]))
+    seen = state.array("n_samples_seen_", ("int64",), (k,), lo=0)
+    if cols is not None:
+        rest = state.int("n_samples_rest", lo=0)
+        seen = np.full(1, rest, np.int64) if np.all(seen == rest) else _widened(seen, cols, n, rest)
+    obj.n_samples_seen_ = int(seen[0]) if np.all(seen == seen[0]) else seen
     return obj
+
+
+def _widened(values, cols, n, rest):
+    """``values`` of the listed ``cols``, as an array of all ``n`` columns, ``rest`` in the others."""
+    out = np.full(n, rest, dtype=values.dtype)
+    out[cols] = values
+    return out
 
 
 def _restore_imputer(state, _):

@@ -47,9 +47,9 @@ def from_state(st, averaging, class_weight):
     if isinstance(class_weight, dict):
         known = set(classes.tolist())
         st.require(all(c in known for c in class_weight), "classes", "class_weight names a class not in it")
-    st.alloc("n_features_in", d * k * (4 if averaging else 3))
+    nb = 1 if binary else k  # the rows of the weights: one for two classes
+    st.alloc("n_features_in", d * nb * (4 if averaging else 3))
     state = LinearState.read(st, d, k, binary, averaging)
-    nb = 1 if binary else k
     fitted["coef_"] = st.array("coef", FLOATS, (1 if binary else k, d))
     fitted["intercept_"] = st.array("intercept", FLOATS, (nb,))
     fitted["n_features_in_"] = d
