@@ -731,3 +731,202 @@ def ipm(shards, *, mixing="error", max_epochs=10, fit_intercept=True):
         if total == 0:
             break
     return w, b, [s / visits for s in sum_w], sum_b / visits, history
+
+
+# ----------------------------------------------------------------------------- online family
+# Checks perceptrons._jit.online.  Each learner sees x̃ = (x, 1) when fit_intercept (the bias
+# is the last weight) and, with K > 2 classes, the joint vector z = Φ(x, y) − Φ(x, r) of the
+# true class and the runner-up r (best other score, ties to the lowest index) with label +1.
+# Each returns (W, history): W a list of K rows of d (+1) weights (one row when binary), and
+# the (mistakes, updates) of every epoch.
+
+
+def _online_rows(X, y, n_classes, fit_intercept):
+    rows = [list(map(float, x)) + ([1.0] if fit_intercept else []) for x in X]
+    return rows, list(y), (1 if n_classes == 2 else n_classes)
+
+
+def _joint(W, x, k, binary):
+    """(margin, z as {(class, feature): value}, label) of an example for weights W."""
+    if binary:
+        y = 1.0 if k == 1 else -1.0
+        return y * dot(W[0], x), {(0, j): y * v for j, v in enumerate(x)}
+    scores = [dot(w, x) for w in W]
+    r = min((c for c in range(len(W)) if c != k), key=lambda c: (-scores[c], c))
+    z = {(k, j): v for j, v in enumerate(x)}
+    for j, v in enumerate(x):
+        z[(r, j)] = z.get((r, j), 0.0) - v
+    return scores[k] - scores[r], z
+
+
+def online_pa(X, y, n_classes, *, variant="pa1", C=1.0, fit_intercept=True, max_epochs=5, weights=None):
+    """PA, PA-I, PA-II (Crammer et al. 2006, Fig. 1): τ = ℓ/‖z‖², min(C, ℓ/‖z‖²), ℓ/(‖z‖² + 1/2C)."""
+    rows, y, K = _online_rows(X, y, n_classes, fit_intercept)
+    W = [[0.0] * len(rows[0]) for _ in range(K)]
+    weights = weights or [1.0] * len(rows)
+    history = []
+    for _ in range(max_epochs):
+        mistakes = updates = 0
+        for x, k, a in zip(rows, y, weights):
+            if a == 0:
+                continue
+            m, z = _joint(W, x, k, K == 1)
+            mistakes += m <= 0
+            q = sum(v * v for v in z.values())
+            if m < 1 and q > 0:
+                loss = 1 - m
+                tau = {"pa": loss / q, "pa1": min(C, loss / q), "pa2": loss / (q + 1 / (2 * C))}[variant]
+                for (c, j), v in z.items():
+                    W[c][j] += a * tau * v
+                updates += 1
+        history.append((mistakes, updates))
+        if updates == 0:
+            break
+    return W, history
+
+
+def _second_order_coefficients(rule, m, v, p1, phi):
+    """(α, β) of μ += α Σz, Σ −= β Σz zᵀΣ (see perceptrons._jit.online.second_order_step)."""
+    if rule == "arow":
+        return ((1 - m) / (v + p1), 1 / (v + p1)) if m < 1 else (0.0, 0.0)
+    if rule == "sop":
+        return ((1 - m) / (1 + v), 1 / (1 + v)) if m <= 0 else (0.0, 0.0)
+    psi, zeta = 1 + phi * phi / 2, 1 + phi * phi
+    if rule == "scw2":
+        n = v + 1 / (2 * p1)
+        gamma = phi * math.sqrt(phi**2 * m * m * v * v + 4 * n * v * (n + v * phi**2))
+        alpha = max(0.0, (-(2 * m * n + phi**2 * m * v) + gamma) / (2 * (n * n + n * v * phi**2)))
+    else:
+        alpha = max(0.0, (-m * psi + math.sqrt(m * m * phi**4 / 4 + v * phi**2 * zeta)) / (v * zeta))
+        if rule == "scw1":
+            alpha = min(p1, alpha)
+    if alpha <= 0:
+        return 0.0, 0.0
+    u = (-alpha * v * phi + math.sqrt(alpha**2 * v * v * phi**2 + 4 * v)) ** 2 / 4
+    return alpha, alpha * phi / (math.sqrt(u) + v * alpha * phi)
+
+
+def online_second_order(
+    X, y, n_classes, *, rule, p1=1.0, phi=0.0, sigma0=1.0, full=False, fit_intercept=True, max_epochs=5
+):
+    """AROW, CW, SCW-I/II and the second-order perceptron over the joint features, with the full
+    covariance Σ (a dict of (i, j) entries over (class, feature) keys) or only its diagonal.
+
+    Σ starts at sigma0·I; on an update μ += α Σz (the label folded into z) and
+    Σ −= β (Σz)(Σz)ᵀ, keeping only the diagonal when ``full`` is False.
+    """
+    rows, y, K = _online_rows(X, y, n_classes, fit_intercept)
+    D = len(rows[0])
+    W = [[0.0] * D for _ in range(K)]
+    keys = [(c, j) for c in range(K) for j in range(D)]
+    S = {(p, p): sigma0 for p in keys}
+    history = []
+    for _ in range(max_epochs):
+        mistakes = updates = 0
+        for x, k in zip(rows, y):
+            m, z = _joint(W, x, k, K == 1)
+            mistakes += m <= 0
+            g = {p: sum(S.get((p, q), 0.0) * zq for q, zq in z.items()) for p in keys}
+            v = sum(g[p] * zp for p, zp in z.items())
+            if v <= 0:
+                continue
+            alpha, beta = _second_order_coefficients(rule, m, v, p1, phi)
+            if alpha > 0:
+                for c, j in keys:
+                    W[c][j] += alpha * g[(c, j)]
+                for p in keys:
+                    for q in keys if full else [p]:
+                        S[(p, q)] = S.get((p, q), 0.0) - beta * g[p] * g[q]
+                updates += 1
+        history.append((mistakes, updates))
+        if updates == 0:
+            break
+    return W, history
+
+
+def online_scaled(X, y, n_classes, *, rule, alpha=0.9, B=None, C=math.sqrt(2), fit_intercept=True, max_epochs=5):
+    """ALMA₂ (Gentile 2001, p = 2) and ROMMA (Li & Long 2002; "romma-aggressive" updates on a
+    margin below 1), on the joint vector z, the whole weight vector rescaled at an update."""
+    rows, y, K = _online_rows(X, y, n_classes, fit_intercept)
+    W = [[0.0] * len(rows[0]) for _ in range(K)]
+    B = 1 / alpha if B is None else B
+    k_alma = 1
+    history = []
+    for _ in range(max_epochs):
+        mistakes = updates = 0
+        for x, k in zip(rows, y):
+            gap, z = _joint(W, x, k, K == 1)
+            mistakes += gap <= 0
+            nz2 = sum(v * v for v in z.values())
+            if nz2 == 0:
+                continue
+            n2 = sum(wj * wj for w in W for wj in w)
+            if rule == "alma":
+                nz = math.sqrt(nz2)
+                if gap / nz > (1 - alpha) * B / math.sqrt(k_alma):
+                    continue
+                eta = C / math.sqrt(k_alma)
+                new = [[wj for wj in w] for w in W]
+                for (c, j), v in z.items():
+                    new[c][j] += eta * v / nz
+                norm = math.sqrt(sum(wj * wj for w in new for wj in w))
+                W = [[wj / max(1.0, norm) for wj in w] for w in new]
+                k_alma += 1
+            else:
+                if gap > (1 if rule == "romma-aggressive" else 0):
+                    continue
+                D = nz2 * n2 - gap * gap
+                if n2 == 0 or D <= 1e-12 * nz2 * n2:
+                    cc, dd = 0.0, 1 / nz2
+                else:
+                    cc, dd = (nz2 * n2 - gap) / D, n2 * (1 - gap) / D
+                W = [[cc * wj for wj in w] for w in W]
+                for (c, j), v in z.items():
+                    W[c][j] += dd * v
+            updates += 1
+        history.append((mistakes, updates))
+        if updates == 0:
+            break
+    return W, history
+
+
+def online_winnow(X, y, n_classes, *, alpha=2.0, theta=0.0, balanced=True, fit_intercept=True, max_epochs=5):
+    """Winnow (Littlestone 1988): weights from 1, multiplied by α^(y·x_j) on a mistake (balanced:
+    a second, negative set multiplied by α^(−y·x_j)); score (w⁺ − w⁻)·x − θ.  Returns
+    (W⁺, W⁻, history)."""
+    rows, y, K = _online_rows(X, y, n_classes, fit_intercept)
+    D = len(rows[0])
+    P = [[1.0] * D for _ in range(K)]
+    N = [[1.0 if balanced else 0.0] * D for _ in range(K)]
+    history = []
+    for _ in range(max_epochs):
+        mistakes = 0
+        for x, k in zip(rows, y):
+            eff = [[p - n for p, n in zip(pw, nw)] for pw, nw in zip(P, N)]
+            if K == 1:
+                yk = 1.0 if k == 1 else -1.0
+                wrong = yk * (dot(eff[0], x) - theta) <= 0
+                moves = [(0, yk)]
+            else:
+                scores = [dot(w, x) for w in eff]
+                r = min((c for c in range(K) if c != k), key=lambda c: (-scores[c], c))
+                wrong = scores[k] - scores[r] <= 0
+                moves = [(k, 1.0), (r, -1.0)]
+            if not wrong:
+                continue
+            mistakes += 1
+            for c, sign in moves:
+                for j, v in enumerate(x):
+                    if v == 0:
+                        continue
+                    if K == 1:  # the label's sign in the exponent
+                        f = math.exp(sign * v * math.log(alpha))
+                        P[c][j] *= f
+                        N[c][j] /= f
+                    else:  # the true class promoted, the runner-up demoted by the same factor
+                        f = math.exp(v * math.log(alpha))
+                        P[c][j], N[c][j] = (P[c][j] * f, N[c][j] / f) if sign > 0 else (P[c][j] / f, N[c][j] * f)
+        history.append((mistakes, mistakes))
+        if mistakes == 0:
+            break
+    return P, N, history

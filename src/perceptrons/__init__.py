@@ -35,6 +35,14 @@ if TYPE_CHECKING:
     from perceptrons.linear.pocket import PocketPerceptron as PocketPerceptron
     from perceptrons.linear.trace import trace_updates as trace_updates
     from perceptrons.linear.voted import VotedPerceptron as VotedPerceptron
+    from perceptrons.online.alma import ALMA as ALMA
+    from perceptrons.online.arow import AROW as AROW
+    from perceptrons.online.confidence_weighted import ConfidenceWeighted as ConfidenceWeighted
+    from perceptrons.online.passive_aggressive import PassiveAggressive as PassiveAggressive
+    from perceptrons.online.romma import ROMMA as ROMMA
+    from perceptrons.online.scw import SCW as SCW
+    from perceptrons.online.second_order_perceptron import SecondOrderPerceptron as SecondOrderPerceptron
+    from perceptrons.online.winnow import Winnow as Winnow
     from perceptrons.persistence import load_model as load_model
     from perceptrons.persistence import save_model as save_model
     from perceptrons.structured.sequence import SequencePerceptron as SequencePerceptron

@@ -114,6 +114,23 @@ def row_axpy_col(X, i, a, Wt, k):
         np.add.at(Wt[:, k], cols, a * vals)
 
 
+def row_nnz(X, i):
+    """How many entries of row ``i`` a loop visits with :func:`row_entry`: every column of a
+    dense row, the stored values of a CSR row."""
+    return _row(X, i)[0].shape[0]
+
+
+def row_entry(X, i, p):
+    """``(column, value)`` of the ``p``-th entry of row ``i`` (the value as float64).
+
+    The online family's loops (:mod:`perceptrons._jit.online`) walk a row entry by entry with
+    these two, written once for every storage: their updates touch a second array per feature
+    (a variance, a negative weight), which ``row_dot`` and ``row_axpy`` do not.
+    """
+    vals, cols = _row(X, i)
+    return (p if cols is None else int(cols[p])), float(vals[p])
+
+
 def _kind(X):  # pragma: no cover - compile-time only (numba types)
     if isinstance(X, types.Array):
         return "dense"
@@ -338,6 +355,33 @@ def _row_axpy_col(X, i, a, Wt, k):  # pragma: no cover - compile-time only; the 
     else:
         return None
     return impl
+
+
+@overload(row_nnz, inline="always")
+def _row_nnz(X, i):  # pragma: no cover - compile-time only; the JIT runs it
+    kind = _kind(X)
+    if kind == "dense":
+        return lambda X, i: X.shape[1]
+    if kind in ("ones", "csr"):
+        return lambda X, i: X[-1][i + 1] - X[-1][i]
+    return None
+
+
+@overload(row_entry, inline="always")
+def _row_entry(X, i, p):  # pragma: no cover - compile-time only; the JIT runs it
+    kind = _kind(X)
+    if kind == "dense":
+        return lambda X, i, p: (p, np.float64(X[i, p]))
+    if kind == "ones":
+        return lambda X, i, p: (unsigned(X[0][unsigned(X[1][i] + p)]), 1.0)
+    if kind == "csr":
+
+        def impl(X, i, p):
+            at = unsigned(X[2][i] + p)
+            return unsigned(X[1][at]), np.float64(X[0][at])
+
+        return impl
+    return None
 
 
 @njit(**NJIT)

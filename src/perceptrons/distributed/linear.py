@@ -31,7 +31,7 @@ from perceptrons.linear.trainer import LinearState
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-_PAIRS = (("w", "u"), ("b", "ub"))
+_PAIRS = (("w", "u"), ("b", "ub"), ("extra", None))  # extra: an online learner's (LinearState.extra)
 
 
 def fit(

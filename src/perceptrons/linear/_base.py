@@ -275,7 +275,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
                 mistakes, updates = self._random_mistake_step(Xop, yi, scale, buf, rng.random())
             else:
                 perm = rng.permutation(n) if self.order == "shuffle" else None  # None: in order
-                mistakes = updates = self.epoch(Xop, yi, scale, perm)
+                mistakes, updates = self.epoch(Xop, yi, scale, perm), None  # None: one update a mistake
             if mistakes < 0:
                 raise nonfinite_score_error(Xop, -1 - int(mistakes))
             self._after_epoch(Xop, yi, scale)

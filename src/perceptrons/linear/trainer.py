@@ -41,6 +41,7 @@ from perceptrons._core.visits import MAX_VISITS
 from perceptrons._jit import linear as K
 from perceptrons._jit.rows import dense_ahead
 from perceptrons.io.model_state import FLOATS
+from perceptrons.online.rules import run_rule
 
 
 class LinearState(NamedTuple):
@@ -57,6 +58,11 @@ class LinearState(NamedTuple):
         float64; of length 0 along the features when the estimator does not average.
     count : ndarray of shape (1,), int64
         Example visits so far: the ``c`` the averaging sums weigh each update by.
+    extra : ndarray, float64
+        What an algorithm carries beside its weights, of the shape it declares
+        (:attr:`~perceptrons.online.OnlineLearner.extra_shape`): a second-order learner's
+        covariance, Winnow's negative weights, ALMA's update count.  Empty (shape (0,)) for the
+        perceptrons.  Parameter mixing averages it as it averages the weights.
     """
 
     w: np.ndarray
@@ -64,6 +70,7 @@ class LinearState(NamedTuple):
     u: np.ndarray
     ub: np.ndarray
     count: np.ndarray
+    extra: np.ndarray = np.zeros(0)
 
     @property
     def binary(self):
@@ -99,9 +106,10 @@ class LinearState(NamedTuple):
         return cls(w, b, np.zeros(avg_shape), np.zeros(nb), np.zeros(1, dtype=np.int64))
 
     @classmethod
-    def read(cls, st, d, k, binary, averaging):
+    def read(cls, st, d, k, binary, averaging, extra_shape=None):
         """The state of a model file (a :class:`~perceptrons.io.model_state.ModelState`), every
-        array checked against its dtype and shape (``d`` features, ``k`` classes).
+        array checked against its dtype and shape (``d`` features, ``k`` classes; ``extra_shape``
+        the algorithm's :attr:`LinearState.extra`, None for none).
         """
         shape, nb = ((d,), 1) if binary else ((d, k), k)
         return cls(
@@ -110,6 +118,7 @@ class LinearState(NamedTuple):
             u=st.array("state_u", ("float64",), shape if averaging else (0,) + shape[1:]),
             ub=st.array("state_ub", ("float64",), (nb,)),
             count=st.array("state_count", ("int64",), (1,), lo=0, hi=MAX_VISITS + 1),
+            extra=np.zeros(0) if extra_shape is None else st.array("state_extra", ("float64",), extra_shape),
         )
 
     def widened(self):
@@ -146,7 +155,9 @@ class StepParams(NamedTuple):
 
     ``averaging``: keep the sums ``u``/``ub``.  ``order``: ``"cyclic"`` or ``"shuffle"``.
     ``seed``: of the shuffles, drawn from (seed, epoch, shard index), so that an epoch run again
-    (a lost worker's task) visits the rows in the same order.
+    (a lost worker's task) visits the rows in the same order.  ``rule`` and ``hyper``: an online
+    learner's update rule and its parameters (:mod:`perceptrons.online.rules`); None for the
+    perceptron's own loop, which reads ``margin``.
     """
 
     fit_intercept: bool
@@ -154,6 +165,8 @@ class StepParams(NamedTuple):
     averaging: bool
     order: str
     seed: int
+    rule: str | None = None
+    hyper: tuple = ()
 
 
 def run_epoch(fit_intercept, margin, averaging, state, Xop, yi, scale, perm, log):
@@ -186,7 +199,8 @@ def run_epoch(fit_intercept, margin, averaging, state, Xop, yi, scale, perm, log
 
 
 def step(params, state, shard, epoch, index=0):
-    """The pure step of parameter mixing: one epoch of the perceptron over ``shard`` from ``state``.
+    """The pure step of parameter mixing: one epoch of the perceptron (or of an online learner's
+    rule) over ``shard`` from ``state``.
 
     Parameters
     ----------
@@ -212,7 +226,12 @@ def step(params, state, shard, epoch, index=0):
     perm = None  # in order
     if params.order == "shuffle":
         perm = np.random.default_rng([params.seed, epoch, index]).permutation(shard.yi.shape[0]).astype(np.int64)
-    mistakes, _ = run_epoch(
-        params.fit_intercept, params.margin, params.averaging, state, shard.X, shard.yi, shard.scale, perm, None
-    )
+    if params.rule is None:
+        mistakes, _ = run_epoch(
+            params.fit_intercept, params.margin, params.averaging, state, shard.X, shard.yi, shard.scale, perm, None
+        )
+    else:
+        mistakes, _ = run_rule(
+            params.rule, params.hyper, params.fit_intercept, state, shard.X, shard.yi, shard.scale, perm
+        )
     return state, mistakes
