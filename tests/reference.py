@@ -873,7 +873,7 @@ def online_scaled(X, y, n_classes, *, rule, alpha=0.9, B=None, C=math.sqrt(2), f
                 W = [[wj / max(1.0, norm) for wj in w] for w in new]
                 k_alma += 1
             else:
-                if gap > (1 if rule == "romma-aggressive" else 0):
+                if (gap >= 1) if rule == "romma-aggressive" else (gap > 0):
                     continue
                 D = nz2 * n2 - gap * gap
                 if n2 == 0 or D <= 1e-12 * nz2 * n2:

@@ -85,9 +85,15 @@ def test_passive_aggressive(storage, fit_intercept, k, variant):
 
 SECOND_ORDER = {
     "arow": (lambda cov: AROW(r=0.5, covariance=cov), {"p1": 0.5}),
-    "cw": (lambda cov: ConfidenceWeighted(eta=0.8, a=0.7, covariance=cov), {"phi": NormalDist().inv_cdf(0.8), "sigma0": 0.7}),
+    "cw": (
+        lambda cov: ConfidenceWeighted(eta=0.8, a=0.7, covariance=cov),
+        {"phi": NormalDist().inv_cdf(0.8), "sigma0": 0.7},
+    ),
     "scw1": (lambda cov: SCW(C=0.2, eta=0.75, covariance=cov), {"p1": 0.2, "phi": NormalDist().inv_cdf(0.75)}),
-    "scw2": (lambda cov: SCW(variant="II", C=0.2, eta=0.75, covariance=cov), {"p1": 0.2, "phi": NormalDist().inv_cdf(0.75)}),
+    "scw2": (
+        lambda cov: SCW(variant="II", C=0.2, eta=0.75, covariance=cov),
+        {"p1": 0.2, "phi": NormalDist().inv_cdf(0.75)},
+    ),
     "sop": (lambda cov: SecondOrderPerceptron(a=2.0, covariance=cov), {"sigma0": 0.5}),
 }
 

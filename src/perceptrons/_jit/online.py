@@ -96,6 +96,8 @@ def pa_binary(X, yi, scale, perm, state, fit_b, hyper):
         if m <= 0.0:
             mistakes += 1
         q = row_sqnorm(X, i) + (1.0 if fit_b else 0.0)
+        if not _finite(q):  # ‖x‖² overflowed: a step of 0 would be silent
+            return -1 - i, updates
         if m < 1.0 and q > 0.0:
             step = a * pa_step(variant, C, 1.0 - m, q) * y
             row_axpy(X, i, step, w)
@@ -152,6 +154,8 @@ def pa_multiclass(X, yi, scale, perm, state, fit_b, hyper):
         if m <= 0.0:
             mistakes += 1
         q = 2.0 * (row_sqnorm(X, i) + (1.0 if fit_b else 0.0))
+        if not _finite(q):
+            return -1 - i, updates
         if m < 1.0 and q > 0.0:
             _joint_update(X, i, a * pa_step(variant, C, 1.0 - m, q), k, r, W, bias, fit_b, U, ubias, c, averaging)
             updates += 1
@@ -226,6 +230,8 @@ def second_order_diag_binary(X, yi, scale, perm, state, fit_b, hyper):
         for p in range(row_nnz(X, i)):
             j, x = row_entry(X, i, p)
             v += S[j] * x * x
+        if not _finite(v):  # the variance overflowed
+            return -1 - i, updates
         if v <= 0.0:
             c += 1
             continue
@@ -279,6 +285,8 @@ def second_order_diag_multiclass(X, yi, scale, perm, state, fit_b, hyper):
         for p in range(row_nnz(X, i)):
             j, x = row_entry(X, i, p)
             v += (S[j, k] + S[j, r]) * x * x
+        if not _finite(v):  # the variance overflowed
+            return -1 - i, updates
         if v <= 0.0:
             c += 1
             continue
@@ -313,13 +321,22 @@ def second_order_diag_multiclass(X, yi, scale, perm, state, fit_b, hyper):
 
 @njit(**NJIT)
 def second_order_full_binary(X, yi, scale, perm, state, fit_b, hyper):
-    """One pass of a second-order rule with the full Σ; ``extra`` (d + 1, d + 1), the bias's
-    row and column last.  O(d·nnz) to score a row's variance, O(d²) an update."""
+    """One pass of a second-order rule with the full Σ, kept as a square root: ``extra``
+    (d + 1, d + 1) is S with Σ = S Sᵀ, the bias's row last.
+
+    Σ − β Σz zᵀΣ written on Σ itself loses its positive definiteness to rounding after a few
+    thousand updates that each shrink a direction to almost nothing (CW on a9a: the variances
+    went negative within the first epoch, and the fit stopped learning at 0.57 test accuracy).
+    Potter's square-root update keeps Σ = S Sᵀ positive by construction: with f = Sᵀz, v = ‖f‖²,
+    g = S f = Σz, S ← S − α′ g fᵀ and α′ = β / (1 + √(1 − βv)) gives S Sᵀ − β g gᵀ exactly.
+    O(d·nnz) to score a row's variance, O(d²) an update.
+    """
     w, b, u, ub, count, S = state
     rule, p1, phi = int(hyper[0]), hyper[1], hyper[2]
     averaging = u.shape[0] > 0
     d = w.shape[0]
-    g = np.empty(d + 1)  # Σz
+    f = np.empty(d + 1)  # Sᵀz
+    g = np.empty(d + 1)  # S f = Σz
     mistakes = updates = 0
     c = count[0]
     for t in range(visit_count(perm, yi.shape[0])):
@@ -335,20 +352,26 @@ def second_order_full_binary(X, yi, scale, perm, state, fit_b, hyper):
         if m <= 0.0:
             mistakes += 1
         for q in range(d + 1):
-            g[q] = S[q, d] if fit_b else 0.0
+            f[q] = S[d, q] if fit_b else 0.0
         for p in range(row_nnz(X, i)):
             j, x = row_entry(X, i, p)
             for q in range(d + 1):
-                g[q] += S[q, j] * x
-        v = g[d] if fit_b else 0.0
-        for p in range(row_nnz(X, i)):
-            j, x = row_entry(X, i, p)
-            v += g[j] * x
+                f[q] += S[j, q] * x
+        v = 0.0
+        for q in range(d + 1):
+            v += f[q] * f[q]
+        if not _finite(v):  # the variance overflowed
+            return -1 - i, updates
         if v <= 0.0:
             c += 1
             continue
         alpha, beta = second_order_step(rule, m, v, p1, phi)
         if alpha > 0.0:
+            for q in range(d + 1):
+                s = 0.0
+                for r in range(d + 1):
+                    s += S[q, r] * f[r]
+                g[q] = s
             step = a * alpha * y
             for q in range(d):
                 w[q] += step * g[q]
@@ -358,9 +381,10 @@ def second_order_full_binary(X, yi, scale, perm, state, fit_b, hyper):
                 b[0] += step * g[d]
                 if averaging:
                     ub[0] += step * c * g[d]
+            shrink = beta / (1.0 + np.sqrt(max(0.0, 1.0 - beta * v)))
             for q in range(d + 1):
-                for s in range(d + 1):
-                    S[q, s] -= beta * g[q] * g[s]
+                for r in range(d + 1):
+                    S[q, r] -= shrink * g[q] * f[r]
             updates += 1
         c += 1
     count[0] = c
@@ -368,18 +392,27 @@ def second_order_full_binary(X, yi, scale, perm, state, fit_b, hyper):
 
 
 # ----------------------------------------------------------------------------- ALMA and ROMMA
-# Both rescale the whole weight vector at an update.  The vector is kept as mult·v inside a
-# pass, so that an update costs the row's entries, not d; mult is folded back into the stored
-# weights at the end of the pass (and whenever it grows small), so the state between passes is
-# the weights themselves, which parameter mixing can average.
+# Both rescale the whole weight vector at an update.  The vector is kept as mult·v, so that an
+# update costs the row's entries, not d: ``extra = (k, mult, ‖w‖²)`` carries the scale and the
+# squared norm from block to block of an epoch (k is ALMA's update count, from 1).  At the end
+# of every epoch :func:`fold_scale` writes mult into the weights, so that the state between
+# epochs is the weights themselves, which parameter mixing can average, and the epoch's
+# arithmetic is the same whether its rows came in one block or many.  ‖w‖² < 0 means "not
+# known": the next pass computes it.
 _FOLD_BELOW = 1e-100
+K_ALMA, MULT, NORM2 = 0, 1, 2
 
 
-@njit(**_INLINE)
-def _fold(W, bias, mult):
-    """The weights ``mult·v`` written back as plain weights."""
-    W *= mult
-    bias *= mult
+@njit(**NJIT)
+def fold_scale(W, bias, extra):
+    """Write the scale ``extra[MULT]`` into the weights ``W`` and ``bias``; the squared norm is
+    then not known (``extra[NORM2] = −1``)."""
+    mult = extra[MULT]
+    if mult != 1.0:
+        W *= mult
+        bias *= mult
+    extra[MULT] = 1.0
+    extra[NORM2] = -1.0
 
 
 @njit(**_INLINE)
@@ -394,44 +427,45 @@ def _sqnorm(W, bias, fit_b):
 
 
 @njit(**_INLINE)
-def scaled_step(rule, gap, nz2, n2, k, hyper):
+def scaled_step(rule, gap, nz2, n2, k, a, hyper):
     """``(update?, c, dd)``: the weights become ``c·w + dd·z`` (``z`` the joint vector of label
-    +1, ``gap = w·z``, ``nz2 = ‖z‖²``, ``n2 = ‖w‖²``, ``k`` the ALMA update count).
+    +1, ``gap = w·z``, ``nz2 = ‖z‖²``, ``n2 = ‖w‖²``, ``k`` the ALMA update count, ``a`` the
+    example's weight).
 
     ALMA₂ (Gentile 2001, p = 2, on ẑ = z/‖z‖): an update when ``w·ẑ ≤ (1 − α)·B/√k``, with
-    η = C/√k: ``w ← (w + η ẑ) / max(1, ‖w + η ẑ‖)``.
-    ROMMA (Li & Long 2002): on a mistake (``gap ≤ 0``; aggressive: ``gap < 1``), ``w ← z/‖z‖²``
-    from w = 0, else ``w ← c·w + d·z`` with ``c = (‖z‖²‖w‖² − gap) / D``,
-    ``d = ‖w‖²(1 − gap) / D``, ``D = ‖z‖²‖w‖² − gap²``; where D ≤ 0 (z parallel to w) the
-    first-step rule is taken again.
+    η = a·C/√k: ``w ← (w + η ẑ) / max(1, ‖w + η ẑ‖)``.
+    ROMMA (Li & Long 2002): on a mistake (``gap ≤ 0``; aggressive: ``gap < a``), ``w ← a·z/‖z‖²``
+    from w = 0, else ``w ← c·w + d·z`` with ``c = (‖z‖²‖w‖² − a·gap) / D``,
+    ``d = ‖w‖²(a − gap) / D``, ``D = ‖z‖²‖w‖² − gap²``: the shortest vector with
+    ``w·w_old ≥ ‖w_old‖²`` and margin ``a`` on the example (the paper's margin 1, weighted).
+    Where D ≤ 0 (z parallel to w) the first-step rule is taken again.
     """
     if rule == ALMA:
         alpha, B, C = hyper[1], hyper[2], hyper[3]
         nz = np.sqrt(nz2)
         if gap / nz > (1.0 - alpha) * B / np.sqrt(k):
             return False, 1.0, 0.0
-        eta = C / np.sqrt(k)
+        eta = a * C / np.sqrt(k)
         new_n2 = n2 + 2.0 * eta * gap / nz + eta * eta
         shrink = 1.0 / np.sqrt(new_n2) if new_n2 > 1.0 else 1.0
         return True, shrink, shrink * eta / nz
-    if gap > (1.0 if rule == ROMMA_AGGRESSIVE else 0.0):
+    if gap >= a if rule == ROMMA_AGGRESSIVE else gap > 0.0:
         return False, 1.0, 0.0
     D = nz2 * n2 - gap * gap
     if n2 == 0.0 or D <= 1e-12 * nz2 * n2:
-        return True, 0.0, 1.0 / nz2
-    return True, (nz2 * n2 - gap) / D, n2 * (1.0 - gap) / D
+        return True, 0.0, a / nz2
+    return True, (nz2 * n2 - a * gap) / D, n2 * (a - gap) / D
 
 
 @njit(**NJIT)
 def scaled_binary(X, yi, scale, perm, state, fit_b, hyper):
-    """One pass of ALMA₂ or ROMMA on two classes; ``extra`` (1,) holds ALMA's update count k
-    (from 1); ``hyper = (rule, α, B, C)`` (ALMA) or ``(rule,)`` (ROMMA)."""
+    """One pass of ALMA₂ or ROMMA on two classes; ``extra = (k, mult, ‖w‖²)``;
+    ``hyper = (rule, α, B, C)`` (ALMA) or ``(rule,)`` (ROMMA)."""
     w, b, _, _, count, extra = state
     rule = int(hyper[0])
-    flat = extra.reshape(-1)  # ALMA's k, from 1 (ROMMA keeps none)
-    k_alma = flat[0] if rule == ALMA else 1.0
-    n2 = _sqnorm(w, b, fit_b)
-    mult = 1.0
+    mult, n2 = extra[MULT], extra[NORM2]
+    if n2 < 0.0:
+        n2 = mult * mult * _sqnorm(w, b, fit_b)
     mistakes = updates = 0
     c = count[0]
     for t in range(visit_count(perm, yi.shape[0])):
@@ -441,18 +475,15 @@ def scaled_binary(X, yi, scale, perm, state, fit_b, hyper):
             continue
         y = 1.0 if yi[i] == 1 else -1.0
         gap = mult * y * (row_dot(X, i, w) + b[0])
-        if not _finite(gap):
-            _fold(w, b, mult)
-            if rule == ALMA:
-                flat[0] = k_alma
-            return -1 - i, updates
+        nz2 = row_sqnorm(X, i) + (1.0 if fit_b else 0.0)
+        if not (_finite(gap) and _finite(nz2)):  # a score, or ‖x‖², overflowed
+            mistakes = -1 - i
+            break
         if gap <= 0.0:
             mistakes += 1
-        nz2 = row_sqnorm(X, i) + (1.0 if fit_b else 0.0)
         if nz2 > 0.0:
-            go, cc, dd = scaled_step(rule, gap, nz2, n2, k_alma, hyper)
+            go, cc, dd = scaled_step(rule, gap, nz2, n2, extra[K_ALMA], a, hyper)
             if go:
-                dd *= a
                 if cc == 0.0:  # w ← dd·z: start from zero
                     w[:] = 0.0
                     b[:] = 0.0
@@ -463,15 +494,14 @@ def scaled_binary(X, yi, scale, perm, state, fit_b, hyper):
                 if fit_b:
                     b[0] += dd * y / mult
                 if rule == ALMA:
-                    k_alma += 1.0
+                    extra[K_ALMA] += 1.0
                 updates += 1
-                if mult < _FOLD_BELOW:
-                    _fold(w, b, mult)
+                if mult < _FOLD_BELOW:  # before v outgrows float64
+                    extra[MULT] = mult
+                    fold_scale(w, b, extra)
                     mult = 1.0
         c += 1
-    _fold(w, b, mult)
-    if rule == ALMA:
-        flat[0] = k_alma
+    extra[MULT], extra[NORM2] = mult, n2
     count[0] = c
     return mistakes, updates
 
@@ -482,10 +512,9 @@ def scaled_multiclass(X, yi, scale, perm, state, fit_b, hyper):
     runner-up, ``‖z‖² = 2(‖x‖² + [fit_b])``)."""
     W, bias, _, _, count, extra = state
     rule = int(hyper[0])
-    flat = extra.reshape(-1)  # ALMA's k, from 1 (ROMMA keeps none)
-    k_alma = flat[0] if rule == ALMA else 1.0
-    n2 = _sqnorm(W, bias, fit_b)
-    mult = 1.0
+    mult, n2 = extra[MULT], extra[NORM2]
+    if n2 < 0.0:
+        n2 = mult * mult * _sqnorm(W, bias, fit_b)
     scores = np.empty(W.shape[1])
     mistakes = updates = 0
     c = count[0]
@@ -498,18 +527,15 @@ def scaled_multiclass(X, yi, scale, perm, state, fit_b, hyper):
         row_scores(X, i, W, bias, scores)
         r = _runner_up(scores, k)
         gap = mult * (scores[k] - scores[r])
-        if not _finite(gap):
-            _fold(W, bias, mult)
-            if rule == ALMA:
-                flat[0] = k_alma
-            return -1 - i, updates
+        nz2 = 2.0 * (row_sqnorm(X, i) + (1.0 if fit_b else 0.0))
+        if not (_finite(gap) and _finite(nz2)):
+            mistakes = -1 - i
+            break
         if gap <= 0.0:
             mistakes += 1
-        nz2 = 2.0 * (row_sqnorm(X, i) + (1.0 if fit_b else 0.0))
         if nz2 > 0.0:
-            go, cc, dd = scaled_step(rule, gap, nz2, n2, k_alma, hyper)
+            go, cc, dd = scaled_step(rule, gap, nz2, n2, extra[K_ALMA], a, hyper)
             if go:
-                dd *= a
                 if cc == 0.0:  # w ← dd·z: start from zero
                     W[:] = 0.0
                     bias[:] = 0.0
@@ -523,15 +549,14 @@ def scaled_multiclass(X, yi, scale, perm, state, fit_b, hyper):
                     bias[k] += step
                     bias[r] -= step
                 if rule == ALMA:
-                    k_alma += 1.0
+                    extra[K_ALMA] += 1.0
                 updates += 1
                 if mult < _FOLD_BELOW:
-                    _fold(W, bias, mult)
+                    extra[MULT] = mult
+                    fold_scale(W, bias, extra)
                     mult = 1.0
         c += 1
-    _fold(W, bias, mult)
-    if rule == ALMA:
-        flat[0] = k_alma
+    extra[MULT], extra[NORM2] = mult, n2
     count[0] = c
     return mistakes, updates
 

@@ -135,3 +135,69 @@ def refuse_unused(ctx, rules):
         if not applies and ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT):
             option = next(p for p in ctx.command.params if p.name == name).opts[-1]
             raise click.UsageError(f"{option}: applies only {where}")
+
+
+class ModelParam(click.ParamType):
+    """``NAME=VALUE``: a model parameter that has no option of its own (``--param C=0.5``).
+
+    The value is read as what it looks like: ``true``/``false``, ``none``, an integer, a finite
+    number, else a word.  Whether the model takes that name and that value is checked once the
+    model is known (:func:`model_params`).
+    """
+
+    name = "NAME=VALUE"
+    _NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]{0,63}$")
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        name, sep, text = str(value).partition("=")
+        name, text = name.strip(), text.strip()
+        if not sep or not self._NAME.match(name) or not text:
+            self.fail(f"{str(value)[:60]!r} is not NAME=VALUE (for example C=0.5)", param, ctx)
+        return name, text, _typed(text)
+
+
+def _typed(text):
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low == "none":
+        return None
+    if BoundedInt._DIGITS.match(text) and len(text) <= 40:
+        return int(text)
+    if is_float(text):
+        number = float(text)
+        if not math.isfinite(number):
+            raise click.BadParameter(f"{text[:40]} is not finite", param_hint="--param")
+        return number
+    return text
+
+
+def model_params(given, cls, dedicated):
+    """The ``--param`` values as constructor arguments of ``cls``, each checked.
+
+    ``dedicated`` maps a parameter to the option that sets it (``max_epochs`` -> ``--epochs``),
+    which ``--param`` does not take.  A name the model does not take, and a value its
+    constraints refuse, stop the run in one line naming ``--param``.
+    """
+    from perceptrons._core.errors import PerceptronsError
+
+    names = cls().get_params()
+    params = {}
+    for name, text, value in given:
+        if name not in names or name == "warm_start":
+            takes = sorted(n for n in names if n not in dedicated and n != "warm_start")
+            raise click.BadParameter(
+                f"{name}: {cls.__name__} has no such parameter; it takes {', '.join(takes) or 'none'}",
+                param_hint="--param",
+            )
+        if name in dedicated:
+            raise click.BadParameter(f"{name}: set it with {dedicated[name]}", param_hint="--param")
+        params[name] = value
+        try:
+            cls(**{name: value}).check_training("memory")
+        except PerceptronsError as exc:
+            why = re.sub(r"^The '\w+' parameter of \w+ must be (.*)\. Got .* instead\.$", r"expected \1", str(exc))
+            raise click.BadParameter(f"{name}={text[:40]}: {why}", param_hint="--param") from None
+    return params

@@ -7,7 +7,7 @@ train/test accuracy.  Ctrl-C ends training and writes nothing.
 import click
 
 from perceptrons._core.errors import PerceptronsError
-from perceptrons._core.registry import CLI_NAMES, estimator_class
+from perceptrons._core.registry import CLI_NAMES, ESTIMATORS, estimator_class
 from perceptrons.cli import _calibrate, _distributed, _kernel_cost, _stream
 from perceptrons.cli._common import (
     FORMAT_OPTION,
@@ -31,6 +31,8 @@ from perceptrons.cli._options import (
     GAMMA_OR_WORD,
     MARGIN,
     SEED,
+    ModelParam,
+    model_params,
     refuse_unused,
 )
 from perceptrons.cli._paths import check_output_path
@@ -39,6 +41,21 @@ from perceptrons.cli._stream import stream_info, stream_options
 
 #: the options only a kernel model reads
 KERNEL_OPTIONS = ("kernel", "averaged", "voted", "budget", "budget_policy", "cache_size")
+#: a model parameter set by an option of its own, which --param does not take
+DEDICATED = {
+    "max_epochs": "--epochs",
+    "fit_intercept": "--intercept/--no-intercept",
+    "order": "--order",
+    "init": "--init",
+    "margin": "--margin",
+    "random_state": "--seed",
+    "max_vectors": "--max-vectors",
+    **{name: "--" + name.replace("_", "-") for name in KERNEL_OPTIONS + ("gamma", "degree", "coef0")},
+}
+#: the --model names of the online family (passive-aggressive, AROW, ...)
+ONLINE = tuple(name for name, cls in CLI_NAMES.items() if ESTIMATORS[cls].module.startswith("perceptrons.online."))
+#: the models a stream or a cluster trains: those of the linear training protocol
+PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
 
 
 @click.command(name="train")
@@ -59,7 +76,16 @@ KERNEL_OPTIONS = ("kernel", "averaged", "voted", "budget", "budget_policy", "cac
     show_default=True,
     help="averaged predicts with the mean of the PLA's weight vectors, which suits data that are not separable; "
     "perceptron is the PLA's last iterate.  kernel densifies sparse DATA (refused first when two dense copies "
-    "would not fit in memory).",
+    "would not fit in memory).  The online family: pa (passive-aggressive), arow, cw (confidence-weighted), "
+    "scw, sop (second-order perceptron), alma, romma, winnow; their own parameters go in --param.",
+)
+@click.option(
+    "--param",
+    "model_param",
+    type=ModelParam(),
+    multiple=True,
+    help="NAME=VALUE: a parameter of the model that has no option of its own, repeatable "
+    "(--model pa --param variant=pa2 --param C=0.1; --model arow --param r=0.5).",
 )
 @LABEL_OPTION
 @FORMAT_OPTION
@@ -150,6 +176,7 @@ def command(
     data,
     output,
     model_name,
+    model_param,
     label,
     fmt,
     scale,
@@ -189,6 +216,7 @@ def command(
     of several files, each shard's files read by the worker that keeps it.
     """
     kernel_model = model_name == "kernel"
+    online_model = model_name in ONLINE
     cluster_files = bool(workers or scheduler) and _sharded(data)
     refuse_unused(
         click.get_current_context(),
@@ -197,7 +225,14 @@ def command(
             "degree": (kernel_model and kernel == "poly", "with --model kernel --kernel poly"),
             "coef0": (kernel_model and kernel in ("poly", "sigmoid"), "with --model kernel --kernel poly or sigmoid"),
             "gamma": (kernel_model and kernel != "linear", "with --model kernel and a kernel other than linear"),
-            "init": (not kernel_model, "to the linear models (a kernel model starts from no support examples)"),
+            "init": (
+                not kernel_model and not online_model,
+                "to the perceptrons (a kernel model starts from no support examples, an online learner from its rule's)",
+            ),
+            "margin": (
+                not online_model,
+                "to the perceptrons and the kernel model (an online learner's rule sets its own)",
+            ),
             "max_vectors": (model_name == "voted", "with --model voted"),
             "seed": (
                 order != "cyclic"
@@ -223,11 +258,18 @@ def command(
     cluster = _distributed.wanted(workers, scheduler, shards, mixing)
     if cluster and stream:
         raise click.UsageError("--stream trains on this machine; --workers/--scheduler read the shards on the workers")
-    if cluster and model_name not in ("perceptron", "averaged"):
+    if cluster and model_name not in PROTOCOL or cluster and model_name == "voted":
         raise click.BadParameter(
-            f"--model {model_name} cannot be trained by parameter mixing; perceptron and averaged can",
+            f"--model {model_name} cannot be trained by parameter mixing; perceptron, averaged and the online "
+            f"family ({', '.join(ONLINE)}) can",
             param_hint="--workers/--scheduler",
         )
+    if online_model and order == "random-mistake":
+        raise click.BadParameter(
+            f"random-mistake is the perceptrons' order; --model {model_name} visits rows cyclic or shuffle",
+            param_hint="--order",
+        )
+    extra = model_params(model_param, estimator_class(CLI_NAMES[model_name]), DEDICATED)
     if cluster and order == "random-mistake":
         raise click.BadParameter(
             "random-mistake cannot be trained by parameter mixing (each step scans every row)", param_hint="--order"
@@ -265,14 +307,21 @@ def command(
                 fit_intercept=intercept,
                 max_epochs=epochs,
                 order=order,
-                init=init,
+                init=None if online_model else init,
                 margin=margin,
                 random_state=seed,
                 **({"max_vectors": max_vectors} if model_name == "voted" else {}),
+                **extra,
             ),
         )
     params = _given(
-        fit_intercept=intercept, max_epochs=epochs, order=order, init=init, margin=margin, random_state=seed
+        fit_intercept=intercept,
+        max_epochs=epochs,
+        order=order,
+        init=None if online_model else init,
+        margin=margin,
+        random_state=seed,
+        **extra,
     )
     if cluster:
         if cluster_files:
@@ -313,6 +362,7 @@ def command(
             cache_size=cache_size,
             fit_intercept=intercept,
             order=order,
+            **extra,
         )
     estimator = estimator_class(cls)(**params)
     if cluster:
@@ -467,9 +517,10 @@ def _train_stream(
     from perceptrons.persistence import save_model
 
     cls = CLI_NAMES[model_name]
-    if model_name not in ("perceptron", "averaged", "voted"):
+    if model_name not in PROTOCOL:
         raise click.BadParameter(
-            f"--model {model_name} cannot train from a stream; perceptron, averaged and voted can",
+            f"--model {model_name} cannot train from a stream; perceptron, averaged, voted and the online "
+            f"family ({', '.join(ONLINE)}) can",
             param_hint="--stream",
         )
     src = _stream.source_of(data, fmt, label, hash_bits, text)

@@ -60,7 +60,9 @@ def fit(
 
     Parameters
     ----------
-    estimator : Perceptron or AveragedPerceptron
+    estimator : Perceptron, AveragedPerceptron, or a learner of the online family
+        (:mod:`perceptrons.online`: each shard runs its rule; its ``extra`` array, a covariance
+        say, is mixed as the weights are, and an epoch without mistakes ends the fit).
         Its parameters apply as in ``fit``: ``max_epochs``, ``fit_intercept``, ``margin``,
         ``class_weight``, ``init``, ``order`` ("cyclic", or "shuffle": each shard's rows in an
         order drawn from (random_state, epoch, shard)).  ``order="random-mistake"``, the pocket
@@ -181,8 +183,8 @@ def _check(estimator):
 
     if not isinstance(estimator, LinearPerceptronBase):
         raise PerceptronsError(
-            "The 'estimator' parameter of distributed.fit must be a Perceptron or AveragedPerceptron "
-            f"instance. Got {shown(estimator)} instead."
+            "The 'estimator' parameter of distributed.fit must be a Perceptron, AveragedPerceptron or a "
+            f"learner of the online family (PassiveAggressive, AROW, ...). Got {shown(estimator)} instead."
         )
     estimator.check_training("mixing")  # before a cluster starts: max_epochs=0 was refused by the first epoch
 

@@ -41,6 +41,7 @@ from perceptrons._core.visits import MAX_VISITS
 from perceptrons._jit import linear as K
 from perceptrons._jit.rows import dense_ahead
 from perceptrons.io.model_state import FLOATS
+from perceptrons.online.rules import end_epoch as end_rule_epoch
 from perceptrons.online.rules import run_rule
 
 
@@ -234,4 +235,5 @@ def step(params, state, shard, epoch, index=0):
         mistakes, _ = run_rule(
             params.rule, params.hyper, params.fit_intercept, state, shard.X, shard.yi, shard.scale, perm
         )
+        end_rule_epoch(params.rule, state)
     return state, mistakes

@@ -104,9 +104,11 @@ class ALMA(OnlineLearner):
         return (float(self.alpha), float(B), float(self.C))
 
     def extra_shape(self, n_features: int, n_classes: int) -> tuple[int, ...]:
-        """``(1,)``: k, the updates so far plus one."""
-        return (1,)
+        """``(3,)``: k (the updates so far plus one), the weights' scale within an epoch and
+        their squared norm (:mod:`perceptrons._jit.online`).
+        """
+        return (3,)
 
     def initial_extra(self, n_features: int, n_classes: int) -> np.ndarray:
-        """K = 1."""
-        return np.ones(1)
+        """The update count 1, the scale 1, the norm not known."""
+        return np.array([1.0, 1.0, -1.0])

@@ -42,8 +42,10 @@ class ConfidenceWeighted(OnlineLearner):
 
     Parameters
     ----------
-    eta : float, default=0.95
-        The confidence, in (0.5, 1).
+    eta : float, default=0.7
+        The confidence, in (0.5, 1).  0.7 (φ ≈ 0.52) is the choice of LIBOL and SOL; a
+        confidence near 1 makes each update collapse the variance along its example, which on
+        noisy data leaves the weights stuck.
     a : float, default=1.0
         The initial variance (> 0).
     covariance : {"auto", "full", "diagonal"}, default="auto"
@@ -85,7 +87,7 @@ class ConfidenceWeighted(OnlineLearner):
     def __init__(
         self,
         *,
-        eta: float = 0.95,
+        eta: float = 0.7,
         a: float = 1.0,
         covariance: Literal["auto", "full", "diagonal"] = "auto",
         average: bool = False,
@@ -106,6 +108,14 @@ class ConfidenceWeighted(OnlineLearner):
         self.class_weight = class_weight
         self.random_state = random_state
         self.warm_start = warm_start
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # CW fits every label it is shown (the soft margin of SCW was made for this): on the
+        # three overlapping blobs of scikit-learn's training check its last iterate scores
+        # 0.80, under the 0.83 asked (its average, average=True, 0.92)
+        tags.classifier_tags.poor_score = True
+        return tags
 
     def hyper(self) -> tuple[float, ...]:
         """``(0, φ)``."""

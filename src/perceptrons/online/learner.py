@@ -23,6 +23,7 @@ from perceptrons._core.params import RANDOM_STATE, Interval, Kind, Options
 from perceptrons.linear import _model_file as model_file
 from perceptrons.linear._base import LinearPerceptronBase
 from perceptrons.linear.trainer import LinearState, StepParams
+from perceptrons.online.rules import end_epoch as end_rule_epoch
 from perceptrons.online.rules import run_rule
 
 #: the parameters every online learner takes
@@ -77,7 +78,9 @@ class OnlineLearner(LinearPerceptronBase):
         """The shape of the state's ``extra`` array for these data, or None when the rule keeps none.
 
         A second-order learner's is its covariance over the features and the bias (last):
-        (d + 1, d + 1) full, (d + 1,) diagonal, or (d + 1, K) diagonal with K > 2 classes.
+        the full Σ as its square root S (Σ = S Sᵀ, (d + 1, d + 1), see
+        :func:`perceptrons._jit.online.second_order_full_binary`), or the diagonal of Σ,
+        (d + 1,), or (d + 1, K) with K > 2 classes.
 
         Parameters
         ----------
@@ -112,7 +115,7 @@ class OnlineLearner(LinearPerceptronBase):
         if not self.second_order:
             return np.zeros(shape)
         s0 = self.initial_variance()
-        return np.eye(shape[0]) * s0 if self.covariance_ == "full" else np.full(shape, s0)
+        return np.eye(shape[0]) * np.sqrt(s0) if self.covariance_ == "full" else np.full(shape, s0)
 
     def initial_variance(self) -> float:
         """A second-order learner's Σ₀ = this · I (1 unless the learner says otherwise)."""
@@ -197,6 +200,7 @@ class OnlineLearner(LinearPerceptronBase):
             The epoch's updates when the caller counted them; else those of this learner's own
             passes since the last epoch ended, or the mistakes when it made none.
         """
+        end_rule_epoch(self.rule_name(), self._state)
         pending = getattr(self, "_pending_updates", None)
         if updates is None:
             updates = mistakes if pending is None else pending

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from perceptrons._core.params import Kind
 from perceptrons.online.learner import COMMON_CONSTRAINTS, OnlineLearner
 
 if TYPE_CHECKING:
     from typing import Any, Literal
-
-    import numpy as np
 
 
 class ROMMA(OnlineLearner):
@@ -74,6 +74,16 @@ class ROMMA(OnlineLearner):
         self.class_weight = class_weight
         self.random_state = random_state
         self.warm_start = warm_start
+
+    def extra_shape(self, n_features: int, n_classes: int) -> tuple[int, ...]:
+        """``(3,)``: unused, the weights' scale within an epoch and their squared norm
+        (:mod:`perceptrons._jit.online`).
+        """
+        return (3,)
+
+    def initial_extra(self, n_features: int, n_classes: int) -> np.ndarray:
+        """The scale 1, the norm not known."""
+        return np.array([1.0, 1.0, -1.0])
 
     def rule_name(self) -> str:
         """``"romma"`` or ``"romma-aggressive"``."""

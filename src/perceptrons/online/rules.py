@@ -65,3 +65,15 @@ def run_rule(rule, hyper, fit_intercept, state, Xop, yi, scale, perm):
         arrays = arrays[:-1] + (np.zeros((0,) + state.w.shape[1:]),)
     mistakes, updates = loop(Xop, yi, scale, perm, arrays, bool(fit_intercept), params)
     return int(mistakes), int(updates)
+
+
+#: the rules that keep their weights as a scale times a vector within an epoch
+SCALED = ("alma", "romma", "romma-aggressive")
+
+
+def end_epoch(rule, state):
+    """What a rule does once an epoch's passes are over, whatever blocks they came in: ALMA
+    and ROMMA write their scale into the weights (:func:`perceptrons._jit.online.fold_scale`).
+    """
+    if rule in SCALED:
+        K.fold_scale(state.w, state.b, state.extra)

@@ -44,8 +44,10 @@ class SCW(OnlineLearner):
         SCW-I (the step capped by ``C``) or SCW-II (the step softened by ``C``).
     C : float, default=1.0
         The aggressiveness (> 0).
-    eta : float, default=0.95
-        The confidence, in (0.5, 1).
+    eta : float, default=0.7
+        The confidence, in (0.5, 1).  0.7 (φ ≈ 0.52) is the choice of LIBOL and SOL; a
+        confidence near 1 makes each update collapse the variance along its example, which on
+        noisy data leaves the weights stuck.
     covariance : {"auto", "full", "diagonal"}, default="auto"
         As in :class:`~perceptrons.AROW`.
     average : bool, default=False
@@ -85,7 +87,7 @@ class SCW(OnlineLearner):
         *,
         variant: Literal["I", "II"] = "I",
         C: float = 1.0,
-        eta: float = 0.95,
+        eta: float = 0.7,
         covariance: Literal["auto", "full", "diagonal"] = "auto",
         average: bool = False,
         fit_intercept: bool = True,
