@@ -14,6 +14,7 @@ from perceptrons.theory.bounds import (
 )
 from perceptrons.theory.lp import FeasibilityResult, LinprogResult, linprog_perceptron, solve_feasibility
 from perceptrons.theory.margins import Margins, MaxMarginResult, margin, max_margin, radius
+from perceptrons.theory.mistake_bounds import MistakeBound, mistake_bound
 from perceptrons.theory.separability import SeparabilityResult, is_separable
 from perceptrons.theory.vc import CONCEPTS, GrowthResult, growth, labelings, sauer_bound, shatters
 
@@ -27,6 +28,7 @@ __all__ = [
     "LinprogResult",
     "Margins",
     "MaxMarginResult",
+    "MistakeBound",
     "NovikoffBound",
     "SeparabilityResult",
     "best_gamma",
@@ -38,6 +40,7 @@ __all__ = [
     "linprog_perceptron",
     "margin",
     "max_margin",
+    "mistake_bound",
     "novikoff_bound",
     "online_mistakes",
     "radius",
