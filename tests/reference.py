@@ -844,12 +844,13 @@ def online_second_order(
     return W, history
 
 
-def online_scaled(X, y, n_classes, *, rule, alpha=0.9, B=None, C=math.sqrt(2), fit_intercept=True, max_epochs=5):
+def online_scaled(X, y, n_classes, *, rule, alpha=0.9, B=None, C=None, fit_intercept=True, max_epochs=5):
     """ALMA₂ (Gentile 2001, p = 2) and ROMMA (Li & Long 2002; "romma-aggressive" updates on a
     margin below 1), on the joint vector z, the whole weight vector rescaled at an update."""
     rows, y, K = _online_rows(X, y, n_classes, fit_intercept)
     W = [[0.0] * len(rows[0]) for _ in range(K)]
     B = 1 / alpha if B is None else B
+    C = math.sqrt(2) if C is None else C
     k_alma = 1
     history = []
     for _ in range(max_epochs):

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from perceptrons.online.romma import ROMMA as ROMMA
     from perceptrons.online.scw import SCW as SCW
     from perceptrons.online.second_order_perceptron import SecondOrderPerceptron as SecondOrderPerceptron
+    from perceptrons.online.sklearn_pa import PassiveAggressiveClassifier as PassiveAggressiveClassifier
     from perceptrons.online.winnow import Winnow as Winnow
     from perceptrons.persistence import load_model as load_model
     from perceptrons.persistence import save_model as save_model

@@ -2,7 +2,17 @@
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from perceptrons import ALMA, AROW, ROMMA, SCW, ConfidenceWeighted, PassiveAggressive, SecondOrderPerceptron, Winnow
+from perceptrons import (
+    ALMA,
+    AROW,
+    ROMMA,
+    SCW,
+    ConfidenceWeighted,
+    PassiveAggressive,
+    PassiveAggressiveClassifier,
+    SecondOrderPerceptron,
+    Winnow,
+)
 
 # As for the perceptrons (tests/core/test_sklearn_checks_linear.py): an integer sample weight k is
 # not k copies of the example for a learner that updates example by example.
@@ -24,6 +34,7 @@ LEARNERS = [
     ROMMA(aggressive=True),
     Winnow(),
     Winnow(balanced=False),
+    PassiveAggressiveClassifier(),
 ]
 
 
@@ -33,8 +44,9 @@ LEARNERS = [
 MULTICLASS_COSTS = {"check_class_weight_classifiers": "mistake-driven: class weights scale updates, not costs"}
 
 
-# AROW, CW and the second-order perceptron pass it (an expected failure that passes fails the run)
-PASSES_COSTS = (AROW, ConfidenceWeighted, SecondOrderPerceptron)
+# AROW, CW, the second-order perceptron and scikit-learn's PA (one-vs-rest) pass it (an expected failure
+# that passes fails the run)
+PASSES_COSTS = (AROW, ConfidenceWeighted, SecondOrderPerceptron, PassiveAggressiveClassifier)
 
 
 def _expected(est):

@@ -34,6 +34,7 @@ ESTIMATORS = {
     "ALMA": Entry("perceptrons.online.alma", "alma", True),
     "ROMMA": Entry("perceptrons.online.romma", "romma", True),
     "Winnow": Entry("perceptrons.online.winnow", "winnow", True),
+    "PassiveAggressiveClassifier": Entry("perceptrons.online.sklearn_pa", None, True),
     "SequencePerceptron": Entry("perceptrons.structured.sequence", None, False),
     "Tagger": Entry("perceptrons.structured.tagging", None, False),
 }
