@@ -124,13 +124,20 @@ def build_models(directory):
     import scipy.sparse as sp
 
     from perceptrons import (
+        ALMA,
+        AROW,
+        ROMMA,
+        SCW,
         AveragedPerceptron,
         KernelPerceptron,
+        PassiveAggressive,
+        PassiveAggressiveClassifier,
         Perceptron,
         PocketPerceptron,
         SequencePerceptron,
         Tagger,
         VotedPerceptron,
+        Winnow,
         save_model,
     )
 
@@ -154,6 +161,16 @@ def build_models(directory):
         "kernel_voted3": (KernelPerceptron(voted=True, max_epochs=3), X, y3),
         "kernel_budget": (KernelPerceptron(budget=5, max_epochs=3, random_state=0), X, y2),
         "kernel_pre": (KernelPerceptron(kernel="precomputed", max_epochs=3), X @ X.T, y2),
+        # the online family: its extra state (a covariance, full as a square root or diagonal;
+        # negative weights; a scale and a count) and scikit-learn's PA with its averaged arrays
+        "pa_avg3": (PassiveAggressive(average=True, max_epochs=3), X, y3),
+        "arow_full": (AROW(covariance="full", max_epochs=3), X, y2),
+        "arow_diag3": (AROW(covariance="diagonal", average=True, max_epochs=3), Xs, y3),
+        "scw2": (SCW(variant="II", max_epochs=3), X, y2),
+        "alma3": (ALMA(max_epochs=3), X, y3),
+        "romma": (ROMMA(aggressive=True, max_epochs=3), X, y2),
+        "winnow3": (Winnow(max_epochs=3), (np.abs(X) > 0.5).astype(float), y3),
+        "sklearn_pa_avg3": (PassiveAggressiveClassifier(average=True, max_iter=3, tol=None), X, y3),
     }
     paths = {}
     import warnings

@@ -19,7 +19,7 @@ import numpy as np
 
 from perceptrons._core.averaging import mean_of_iterates
 from perceptrons._core.errors import PerceptronsError
-from perceptrons._core.params import RANDOM_STATE, Interval, Kind, Options
+from perceptrons._core.params import RANDOM_STATE, Interval, Kind, Options, seed_of
 from perceptrons.linear import _model_file as model_file
 from perceptrons.linear._base import LinearPerceptronBase
 from perceptrons.linear.trainer import LinearState, StepParams
@@ -247,4 +247,5 @@ class OnlineLearner(LinearPerceptronBase):
         for name, value in fitted.items():
             setattr(self, name, value)
         self._pending_updates = None
+        self._rng = np.random.default_rng(seed_of(self.random_state))  # partial_fit's shuffles
         return self
