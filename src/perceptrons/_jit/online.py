@@ -36,7 +36,16 @@ from numba import njit
 
 from perceptrons._compile.flags import NJIT_STRICT as NJIT
 from perceptrons._jit.linear import _runner_up
-from perceptrons._jit.rows import row_axpy, row_axpy_col, row_dot, row_entry, row_nnz, row_scores
+from perceptrons._jit.rows import (
+    SPARSE_AHEAD,
+    prefetch_row,
+    row_axpy,
+    row_axpy_col,
+    row_dot,
+    row_entry,
+    row_nnz,
+    row_scores,
+)
 from perceptrons._jit.visits import visit_count, visit_row
 
 _FLOAT_MAX = np.finfo(np.float64).max
@@ -83,8 +92,11 @@ def pa_binary(X, yi, scale, perm, state, fit_b, hyper):
     averaging = u.shape[0] > 0
     mistakes = updates = 0
     c = count[0]
-    for t in range(visit_count(perm, yi.shape[0])):
+    n_visit = visit_count(perm, yi.shape[0])
+    for t in range(n_visit):
         i = visit_row(perm, t)
+        ahead = visit_row(perm, min(t + SPARSE_AHEAD, n_visit - 1))
+        prefetch_row(X, ahead, w)  # the weights of a row ahead (perceptrons._jit.rows)
         a = scale[i]
         if a == 0.0:
             continue
@@ -95,19 +107,20 @@ def pa_binary(X, yi, scale, perm, state, fit_b, hyper):
         m = y * score
         if m <= 0.0:
             mistakes += 1
-        q = row_sqnorm(X, i) + (1.0 if fit_b else 0.0)
-        if not _finite(q):  # ‖x‖² overflowed: a step of 0 would be silent
-            return -1 - i, updates
-        if m < 1.0 and q > 0.0:
-            step = a * pa_step(variant, C, 1.0 - m, q) * y
-            row_axpy(X, i, step, w)
-            if fit_b:
-                b[0] += step
-            if averaging:
-                row_axpy(X, i, step * c, u)
+        if m < 1.0:  # ‖x‖² only for a row that updates: most rows of a long fit do not
+            q = row_sqnorm(X, i) + (1.0 if fit_b else 0.0)
+            if not _finite(q):  # ‖x‖² overflowed: a step of 0 would be silent
+                return -1 - i, updates
+            if q > 0.0:
+                step = a * pa_step(variant, C, 1.0 - m, q) * y
+                row_axpy(X, i, step, w)
                 if fit_b:
-                    ub[0] += step * c
-            updates += 1
+                    b[0] += step
+                if averaging:
+                    row_axpy(X, i, step * c, u)
+                    if fit_b:
+                        ub[0] += step * c
+                updates += 1
         c += 1
     count[0] = c
     return mistakes, updates
@@ -140,8 +153,11 @@ def pa_multiclass(X, yi, scale, perm, state, fit_b, hyper):
     scores = np.empty(W.shape[1])
     mistakes = updates = 0
     c = count[0]
-    for t in range(visit_count(perm, yi.shape[0])):
+    n_visit = visit_count(perm, yi.shape[0])
+    for t in range(n_visit):
         i = visit_row(perm, t)
+        ahead = visit_row(perm, min(t + SPARSE_AHEAD, n_visit - 1))
+        prefetch_row(X, ahead, W)  # the weights of a row ahead (perceptrons._jit.rows)
         a = scale[i]
         if a == 0.0:
             continue
@@ -153,18 +169,30 @@ def pa_multiclass(X, yi, scale, perm, state, fit_b, hyper):
             return -1 - i, updates
         if m <= 0.0:
             mistakes += 1
-        q = 2.0 * (row_sqnorm(X, i) + (1.0 if fit_b else 0.0))
-        if not _finite(q):
-            return -1 - i, updates
-        if m < 1.0 and q > 0.0:
-            _joint_update(X, i, a * pa_step(variant, C, 1.0 - m, q), k, r, W, bias, fit_b, U, ubias, c, averaging)
-            updates += 1
+        if m < 1.0:
+            q = 2.0 * (row_sqnorm(X, i) + (1.0 if fit_b else 0.0))
+            if not _finite(q):
+                return -1 - i, updates
+            if q > 0.0:
+                _joint_update(X, i, a * pa_step(variant, C, 1.0 - m, q), k, r, W, bias, fit_b, U, ubias, c, averaging)
+                updates += 1
         c += 1
     count[0] = c
     return mistakes, updates
 
 
 # ----------------------------------------------------------------------------- second order
+@njit(**_INLINE)
+def may_update(rule, m):
+    """Whether the rule can update at margin ``m``: AROW only below 1, the second-order
+    perceptron only on a mistake (their variance is then not needed); CW and SCW ask it."""
+    if rule == AROW:
+        return m < 1.0
+    if rule == SOP:
+        return m <= 0.0
+    return True
+
+
 @njit(**_INLINE)
 def second_order_step(rule, m, v, p1, phi):
     """``(α, β)`` of a second-order rule for margin ``m`` and variance ``v = zᵀΣz > 0``:
@@ -214,22 +242,32 @@ def second_order_diag_binary(X, yi, scale, perm, state, fit_b, hyper):
     d = w.shape[0]
     mistakes = updates = 0
     c = count[0]
-    for t in range(visit_count(perm, yi.shape[0])):
+    n_visit = visit_count(perm, yi.shape[0])
+    for t in range(n_visit):
         i = visit_row(perm, t)
+        ahead = visit_row(perm, min(t + SPARSE_AHEAD, n_visit - 1))
+        prefetch_row(X, ahead, w)  # the weights of a row ahead (perceptrons._jit.rows)
+        prefetch_row(X, ahead, S)
         a = scale[i]
         if a == 0.0:
             continue
         y = 1.0 if yi[i] == 1 else -1.0
-        score = row_dot(X, i, w) + b[0]
+        # the score and the variance in one pass: the two gathers of a column, w[j] and S[j],
+        # are in flight together
+        score = b[0]
+        v = S[d] if fit_b else 0.0
+        for p in range(row_nnz(X, i)):
+            j, x = row_entry(X, i, p)
+            score += w[j] * x
+            v += S[j] * x * x
         if not _finite(score):
             return -1 - i, updates
         m = y * score
         if m <= 0.0:
             mistakes += 1
-        v = S[d] if fit_b else 0.0
-        for p in range(row_nnz(X, i)):
-            j, x = row_entry(X, i, p)
-            v += S[j] * x * x
+        if not may_update(rule, m):
+            c += 1
+            continue
         if not _finite(v):  # the variance overflowed
             return -1 - i, updates
         if v <= 0.0:
@@ -268,8 +306,12 @@ def second_order_diag_multiclass(X, yi, scale, perm, state, fit_b, hyper):
     scores = np.empty(W.shape[1])
     mistakes = updates = 0
     c = count[0]
-    for t in range(visit_count(perm, yi.shape[0])):
+    n_visit = visit_count(perm, yi.shape[0])
+    for t in range(n_visit):
         i = visit_row(perm, t)
+        ahead = visit_row(perm, min(t + SPARSE_AHEAD, n_visit - 1))
+        prefetch_row(X, ahead, W)  # the weights of a row ahead (perceptrons._jit.rows)
+        prefetch_row(X, ahead, S)
         a = scale[i]
         if a == 0.0:
             continue
@@ -281,6 +323,9 @@ def second_order_diag_multiclass(X, yi, scale, perm, state, fit_b, hyper):
             return -1 - i, updates
         if m <= 0.0:
             mistakes += 1
+        if not may_update(rule, m):
+            c += 1
+            continue
         v = (S[d, k] + S[d, r]) if fit_b else 0.0
         for p in range(row_nnz(X, i)):
             j, x = row_entry(X, i, p)
@@ -339,8 +384,11 @@ def second_order_full_binary(X, yi, scale, perm, state, fit_b, hyper):
     g = np.empty(d + 1)  # S f = Σz
     mistakes = updates = 0
     c = count[0]
-    for t in range(visit_count(perm, yi.shape[0])):
+    n_visit = visit_count(perm, yi.shape[0])
+    for t in range(n_visit):
         i = visit_row(perm, t)
+        ahead = visit_row(perm, min(t + SPARSE_AHEAD, n_visit - 1))
+        prefetch_row(X, ahead, w)  # the weights of a row ahead (perceptrons._jit.rows)
         a = scale[i]
         if a == 0.0:
             continue
@@ -351,6 +399,9 @@ def second_order_full_binary(X, yi, scale, perm, state, fit_b, hyper):
         m = y * score
         if m <= 0.0:
             mistakes += 1
+        if not may_update(rule, m):
+            c += 1
+            continue
         for q in range(d + 1):
             f[q] = S[d, q] if fit_b else 0.0
         for p in range(row_nnz(X, i)):
@@ -468,8 +519,11 @@ def scaled_binary(X, yi, scale, perm, state, fit_b, hyper):
         n2 = mult * mult * _sqnorm(w, b, fit_b)
     mistakes = updates = 0
     c = count[0]
-    for t in range(visit_count(perm, yi.shape[0])):
+    n_visit = visit_count(perm, yi.shape[0])
+    for t in range(n_visit):
         i = visit_row(perm, t)
+        ahead = visit_row(perm, min(t + SPARSE_AHEAD, n_visit - 1))
+        prefetch_row(X, ahead, w)  # the weights of a row ahead (perceptrons._jit.rows)
         a = scale[i]
         if a == 0.0:
             continue
@@ -518,8 +572,11 @@ def scaled_multiclass(X, yi, scale, perm, state, fit_b, hyper):
     scores = np.empty(W.shape[1])
     mistakes = updates = 0
     c = count[0]
-    for t in range(visit_count(perm, yi.shape[0])):
+    n_visit = visit_count(perm, yi.shape[0])
+    for t in range(n_visit):
         i = visit_row(perm, t)
+        ahead = visit_row(perm, min(t + SPARSE_AHEAD, n_visit - 1))
+        prefetch_row(X, ahead, W)  # the weights of a row ahead (perceptrons._jit.rows)
         a = scale[i]
         if a == 0.0:
             continue
@@ -576,8 +633,12 @@ def winnow_binary(X, yi, scale, perm, state, fit_b, hyper):
     d = w.shape[0]
     mistakes = 0
     c = count[0]
-    for t in range(visit_count(perm, yi.shape[0])):
+    n_visit = visit_count(perm, yi.shape[0])
+    for t in range(n_visit):
         i = visit_row(perm, t)
+        ahead = visit_row(perm, min(t + SPARSE_AHEAD, n_visit - 1))
+        prefetch_row(X, ahead, w)  # the weights of a row ahead (perceptrons._jit.rows)
+        prefetch_row(X, ahead, neg)
         a = scale[i]
         if a == 0.0:
             continue
@@ -622,8 +683,12 @@ def winnow_multiclass(X, yi, scale, perm, state, fit_b, hyper):
     scores = np.empty(K)
     mistakes = 0
     c = count[0]
-    for t in range(visit_count(perm, yi.shape[0])):
+    n_visit = visit_count(perm, yi.shape[0])
+    for t in range(n_visit):
         i = visit_row(perm, t)
+        ahead = visit_row(perm, min(t + SPARSE_AHEAD, n_visit - 1))
+        prefetch_row(X, ahead, W)  # the weights of a row ahead (perceptrons._jit.rows)
+        prefetch_row(X, ahead, neg)
         a = scale[i]
         if a == 0.0:
             continue
