@@ -12,6 +12,9 @@ On a generated text-like LIBSVM file (``BENCH_STREAM_GB``, default 4 GB; Zipf co
    (``wait4``), interleaved, median of 2; test accuracy of both on a held-out file;
 4. the same two on a9a (converted), test accuracy on a9a.t.
 
+Our models on the large file: ``BENCH_STREAM_MODELS`` (default ``perceptron,averaged,pa,arow``:
+the PLA, the averaged perceptron, PA-I and AROW with its diagonal covariance).
+
 Files go to ``PERCEPTRONS_BENCH_DATA`` (default: a directory in the system's temp dir) and are
 reused by later runs.  Needs ``pip install 'perceptrons[bench,stream]'``.
 """
@@ -31,6 +34,8 @@ from zipf_data import head_slice, run_with_peak_rss, write_zipf_libsvm  # noqa: 
 
 WORK = Path(os.environ.get("PERCEPTRONS_BENCH_DATA", Path(tempfile.gettempdir()) / "perceptrons-bench"))
 SIZE = float(os.environ.get("BENCH_STREAM_GB", "4")) * 1e9
+#: the --model of our runs on the large file (the online family's: pa, arow, ...)
+MODELS = tuple(os.environ.get("BENCH_STREAM_MODELS", "perceptron,averaged,pa,arow").split(","))
 SLICE = min(1e9, SIZE)
 
 
@@ -190,7 +195,7 @@ def main():
     table(
         f"Whole 5-epoch runs on {size:.1f} GB (parse + cache + epochs), median of 2; test: 100 MB held out",
         ("run", "wall s", "peak RSS MB", "x VW", "test acc"),
-        whole_runs(big, test, 20, 2),
+        whole_runs(big, test, 20, 2, MODELS),
     )
     a9a = WORK / "a9a.svm"
     a9a_t = WORK / "a9a.t.svm"
@@ -200,7 +205,7 @@ def main():
     table(
         "a9a (32,561 rows; test a9a.t), median of 3",
         ("run", "wall s", "peak RSS MB", "x VW", "test acc"),
-        whole_runs(a9a, a9a_t, 18, 3),
+        whole_runs(a9a, a9a_t, 18, 3, MODELS),
     )
 
 

@@ -5,7 +5,7 @@ before the estimator are column scalers (``MaxAbsScaler``, ``StandardScaler(with
 each is fitted by its own ``partial_fit``, block by block in one pass over the epoch cache, and
 every epoch then divides each block's columns by the fitted scales.
 
-Sparse blocks are scaled on the columns their rows use.  A hashed source is as wide as its hash
+Sparse blocks are scaled on the columns their rows use, when those are few.  A hashed source is as wide as its hash
 space (2**28 columns at the top), and a scaler's ``partial_fit`` on a block that wide makes
 several arrays of that width per block (scikit-learn's column minima and maxima go through a CSC
 copy with one pointer a column): 21 GB of peak memory for six rows at 2**28 columns.  The
@@ -18,6 +18,7 @@ widened: a column no row uses has no value but zeros, so its mean, variance and 
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons._jit.scaling import scaled_values
 
 #: the pipeline steps a streamed fit learns block by block (``partial_fit``): column scalers
 COLUMN_SCALERS = ("MaxAbsScaler", "StandardScaler")
@@ -86,7 +87,13 @@ def fit_scalers(steps, blocks, n_features, sparse):
     """
     from sklearn.base import clone
 
+    if sparse and [type(step).__name__ for _, step in steps] == ["MaxAbsScaler"]:
+        return [_max_abs_scaler(steps[0][1], blocks, n_features)]
     cols = _used_columns(blocks(), n_features) if sparse and steps else None
+    if cols is not None and cols.shape[0] > n_features // 4:
+        # most columns used: narrowing would save little and cost a search per value (a third of
+        # a streamed fit of 1M Zipf columns went to it)
+        cols = None
     fitted = []
     for _, step in steps:
         step = clone(step)
@@ -94,6 +101,32 @@ def fit_scalers(steps, blocks, n_features, sparse):
             step.partial_fit(_narrowed(block, cols, fitted, n_features))
         fitted.append(step)
     return fitted if cols is None else [_widened(step, cols, n_features) for step in fitted]
+
+
+def _max_abs_scaler(step, blocks, n_features):
+    """``step`` (a MaxAbsScaler) fitted on sparse blocks in one compiled pass a block: the
+    largest |x| of each column, then the scales and counts as its own ``partial_fit`` sets them
+    (a scale below 10 ε is 1, as its ``_handle_zeros_in_scale`` makes it), through the public
+    attributes only.
+    """
+    from sklearn.base import clone
+
+    from perceptrons._jit.scaling import max_abs_columns
+
+    top = np.zeros(n_features)
+    rows = 0
+    dtype = np.float32  # scikit-learn's arrays take the values' type (binary values: float32 ones)
+    for block in blocks():
+        max_abs_columns(block.data, block.indices, top)
+        rows += block.n_rows
+        dtype = dtype if block.data is None else block.data.dtype
+    top = top.astype(dtype)  # exact: a largest |x| is one of the values
+    step = clone(step).fit(np.zeros((1, 1)))  # the fitted mark; every statistic is set below
+    step.max_abs_ = top
+    step.scale_ = np.where(top < 10 * np.finfo(dtype).eps, np.ones(1, dtype), top)
+    step.n_samples_seen_ = rows
+    step.n_features_in_ = n_features
+    return step
 
 
 def _used_columns(blocks, n_features):
@@ -178,7 +211,9 @@ class BlockScaling:
             for scale in self.scales:
                 X = X / scale
             return np.ascontiguousarray(X, dtype=self.w_dtype)
+        # the values' type as scikit-learn keeps it (float32 for the stream's values, each product
+        # rounded to it), then the weights'
         data = np.ones(block.indices.shape[0], np.float32) if block.data is None else block.data.copy()
         for reciprocal in self.reciprocals:
-            data *= reciprocal[block.indices]
+            scaled_values(data, block.indices, reciprocal, data)
         return (np.ascontiguousarray(data, dtype=self.w_dtype), block.indices, block.indptr)

@@ -59,7 +59,10 @@ def write_model(path, meta, arrays):
     # into the output as numpy writes it, not into memory first: a hashed model's arrays can
     # be gigabytes, and a second copy of them in a buffer doubled the peak of the fit
     with atomic_output(path, "wb") as f:
-        np.savez(f, __meta__=blob, **arrays)
+        try:
+            np.savez(f, __meta__=blob, **arrays)
+        except OSError as exc:  # zipfile's seek or tell reach the file itself (a full disk: ENOSPC)
+            raise PerceptronsError(f"{os.fspath(path)}: cannot write: {exc.strerror or exc}") from None
 
 
 #: a model holds a few tens of arrays (a tagger with clusters about 30); more is not ours
