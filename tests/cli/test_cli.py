@@ -196,7 +196,7 @@ UNUSED = [
     (["train", "D", "--model", "kernel", "--kernel", "linear", "--gamma", "2"], "--gamma: applies only"),
     (["train", "D", "--model", "kernel", "--degree", "2"], "--degree: applies only with --model kernel --kernel poly"),
     (["train", "D", "--model", "kernel", "--coef0", "1"], "--coef0: applies only"),
-    (["train", "D", "--model", "kernel", "--init", "random"], "--init: applies only to the linear models"),
+    (["train", "D", "--model", "kernel", "--init", "random"], "--init: applies only to the perceptrons"),
     (["train", "D", "--max-vectors", "3"], "--max-vectors: applies only with --model voted"),
     (["train", "D", "--hash-bits", "4"], "--hash-bits: applies only with --stream"),
     (["train", "D", "--cache", "c.cache"], "--cache: applies only with --stream"),
@@ -512,7 +512,11 @@ def test_analyze_takes_each_class_against_the_rest(run_cli, tmp_path):
     for c, part in zip("abc", got["one_vs_rest"]):
         a = analyze(X, np.where(y == c, "this class", "the rest"))
         assert part["class"] == c and part["separable"] == bool(a.certificate.separable)
-        assert (part["radius"], part["gamma"], part["mistakes"]) == (a.radius, a.gamma, a.mistakes)
+        # the command reads the table through its column pipeline, the library here through
+        # read_data: the same numbers, whose solver's last digit may differ (seen on one machine)
+        assert part["mistakes"] == a.mistakes
+        assert part["radius"] == pytest.approx(a.radius, rel=1e-12)
+        assert part["gamma"] == pytest.approx(a.gamma, rel=1e-9)
         assert part["mistakes"] <= part["bound"]["mistakes_at_most"]
 
 
