@@ -374,7 +374,12 @@ def dual_perceptron(
     ``budget``: at most that many support examples; when a new one is needed and the support is
     full, drop the oldest (policy "oldest") or the one at position ⌊u·size⌋ of the kept list
     (policy "random", u = uniforms[epoch][t]), where the kept list is ordered as the fast code
-    keeps it (the hole is filled by the oldest, which then leaves the front).
+    keeps it (the hole is filled by the oldest, which then leaves the front).  Policy "bpa"
+    (BPA-S, Wang & Vucetic 2010) drops the first kept m minimising ‖A_m‖²·(K(m,m) − K(m,i)²/K(i,i))
+    and adds A_m·K(m,i)/K(i,i) to the new example's coefficients after its update; "forgetron"
+    (Dekel et al. 2008, self-tuned) drops the oldest m, then shrinks every coefficient (and the
+    bias) by the largest φ ≤ 1 with ψ(σφ, μ) + Q ≤ 15/32·M, ψ(λ, μ) = λ² + 2λ − 2λμ, σ the
+    largest |A_m|, μ m's margin with the new example's update, M the updates so far.
     Returns a dict: alpha (updates per example), A (n lists of K), b, mistakes_per_epoch,
     support (kept examples), hypotheses [(A, b, survived_visits)] in order (the zero hypothesis
     first), visits.
@@ -387,6 +392,7 @@ def dual_perceptron(
     alpha = [0] * n
     kept = []  # kept support examples, front = next to leave under "oldest"
     history = []
+    q_sum, updates = 0.0, 0
     hypotheses = [[[row[:] for row in A], b[:], 0]]
     visits = 0
 
@@ -408,10 +414,41 @@ def dual_perceptron(
                 r = max((c for c in range(cols) if c != k), key=lambda c: (s[c], -c))
                 mistake = s[k] - s[r] <= margin
             if mistake:
+                carry, phi = None, 1.0
                 if budget is not None and i not in kept:
                     if len(kept) == budget:
-                        q = 0 if policy == "oldest" else min(int(uniforms[epoch][i] * len(kept)), len(kept) - 1)
+                        if policy == "random":
+                            q = min(int(uniforms[epoch][i] * len(kept)), len(kept) - 1)
+                        elif policy == "bpa":
+                            kii = kernel(X[i], X[i])
+
+                            def loss(m):
+                                kmi = kernel(X[m], X[i])
+                                return sum(v * v for v in A[m]) * (kernel(X[m], X[m]) - kmi * kmi / kii)
+
+                            q = min(range(len(kept)), key=lambda p: (loss(kept[p]), p))
+                        else:  # oldest, forgetron
+                            q = 0
                         m = kept[q]
+                        if policy == "bpa":
+                            carry = [amk * kernel(X[m], X[i]) / kernel(X[i], X[i]) for amk in A[m]]
+                        if policy == "forgetron":
+                            sm, kim = scores(m), kernel(X[i], X[m])
+                            if n_classes == 2:
+                                sm[0] += a * sign * kim
+                                mu = (1.0 if y[m] == 1 else -1.0) * sm[0]
+                            else:
+                                sm[k] += a * kim
+                                sm[r] -= a * kim
+                                mu = sm[y[m]] - max(sm[c] for c in range(cols) if c != y[m])
+                            sigma = max(abs(v) for v in A[m])
+                            room = 15 / 32 * (updates + 1) - q_sum
+                            psi_full = sigma * sigma + 2 * sigma - 2 * sigma * mu
+                            if sigma > 0 and psi_full > room:
+                                root = (-(1 - mu) + math.sqrt((1 - mu) ** 2 + max(room, 0.0))) / sigma
+                                phi = min(1.0, max(0.0, root))
+                            lam = sigma * phi
+                            q_sum += lam * lam + 2 * lam - 2 * lam * mu
                         if fit_intercept:  # the dropped example takes its share of the bias
                             b = [bk - amk for bk, amk in zip(b, A[m])]
                         A[m] = [0.0] * cols
@@ -419,6 +456,7 @@ def dual_perceptron(
                         kept.pop(0)
                     kept.append(i)
                 mistakes += 1
+                updates += 1
                 alpha[i] += 1
                 if n_classes == 2:
                     A[i][0] += a * sign
@@ -430,6 +468,13 @@ def dual_perceptron(
                     if fit_intercept:
                         b[k] += a
                         b[r] -= a
+                if carry is not None:
+                    A[i] = [v + d for v, d in zip(A[i], carry)]
+                    if fit_intercept:
+                        b = [bk + d for bk, d in zip(b, carry)]
+                if phi < 1.0:
+                    A = [[v * phi for v in row] for row in A]
+                    b = [bk * phi for bk in b]
                 hypotheses.append([[row[:] for row in A], b[:], 0])
             visits += 1
             hypotheses[-1][2] += 1

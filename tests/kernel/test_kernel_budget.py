@@ -21,7 +21,7 @@ def _noisy(n, n_classes, seed):
     return X, y
 
 
-@pytest.mark.parametrize("policy", ["random", "oldest"])
+@pytest.mark.parametrize("policy", ["random", "oldest", "bpa", "forgetron"])
 @pytest.mark.parametrize("n_classes", [2, 3])
 @pytest.mark.parametrize("fit_intercept", [True, False])
 def test_budget_run_matches_oracle(policy, n_classes, fit_intercept):
@@ -60,7 +60,9 @@ def test_budget_run_matches_oracle(policy, n_classes, fit_intercept):
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(1, 15), st.integers(0, 1000), st.sampled_from(["random", "oldest"]), st.booleans())
+@given(
+    st.integers(1, 15), st.integers(0, 1000), st.sampled_from(["random", "oldest", "bpa", "forgetron"]), st.booleans()
+)
 def test_support_never_exceeds_budget(budget, seed, policy, averaged):
     X, y = _noisy(60, 3, seed)
     clf = KernelPerceptron(
@@ -90,8 +92,9 @@ def test_predictions_use_only_the_kept_examples():
 def test_budget_larger_than_support_changes_nothing(averaged):
     # averaged given explicitly: its default "auto" averages only without a budget
     X, y = _noisy(50, 3, seed=8)
-    free = KernelPerceptron(gamma=0.5, max_epochs=4, averaged=averaged).fit(X, y)
-    roomy = KernelPerceptron(gamma=0.5, max_epochs=4, averaged=averaged, budget=50).fit(X, y)
+    # and the margin too: its "auto" is 1 without a budget and 0 with one
+    free = KernelPerceptron(gamma=0.5, max_epochs=4, averaged=averaged, margin=1.0).fit(X, y)
+    roomy = KernelPerceptron(gamma=0.5, max_epochs=4, averaged=averaged, margin=1.0, budget=50).fit(X, y)
     assert roomy.n_removed_ == 0
     assert roomy.alpha_.tolist() == free.alpha_.tolist()
     np.testing.assert_allclose(roomy.dual_coef_, free.dual_coef_, atol=1e-12)

@@ -22,6 +22,8 @@ from numba import njit
 from perceptrons._compile.flags import NJIT
 
 NEED_NOTHING = -1
+# which support example a full budget drops (``budget_policy``)
+RANDOM, OLDEST, FORGETRON, BPA = 0, 1, 2, 3
 
 
 @njit(**NJIT)
@@ -45,6 +47,60 @@ def _add_row(Ft, k, coef, row):
         Ft[k, q] += coef * row[q]
 
 
+@njit(**dict(NJIT, inline="always"))
+def _add_rows(Ft, cls, di, row_i, dm, row_m, n_cls):
+    """``Ft[k, :] += di[j]·row_i + dm[j]·row_m`` for the ``n_cls`` classes ``k = cls[j]``, in one
+    pass over the two rows: a full budget's update adds the new example's row and takes the
+    dropped one's (and, with BPA, what it carries over) to every class either touches, which
+    as one row-add per class and row was up to eight passes over Ft."""
+    for q in range(Ft.shape[1]):
+        ri = row_i[q]
+        rm = row_m[q]
+        for j in range(n_cls):
+            Ft[cls[j], q] += di[j] * ri + dm[j] * rm
+
+
+@njit(**NJIT)
+def _bpa_choice(ring, head, size, budget, A, row_i, kdiag, i):
+    """The position (from ``head``) of the kept example whose removal, its coefficients carried
+    over to the new example ``i`` as far as ``i`` represents it, changes the hypothesis least:
+    ``‖A[r]‖² · (K(r, r) − K(r, i)² / K(i, i))`` (BPA-S, Wang & Vucetic 2010, eq. 12)."""
+    best = np.inf
+    q_best = 0
+    kii = kdiag[i]
+    for q in range(size):
+        r = ring[(head + q) % budget]
+        norm2 = 0.0
+        for kk in range(A.shape[1]):
+            norm2 += A[r, kk] * A[r, kk]
+        kri = row_i[r]
+        loss = norm2 * (kdiag[r] - (kri * kri / kii if kii > 0.0 else 0.0))
+        if loss < best:
+            best = loss
+            q_best = q
+    return q_best
+
+
+@njit(**NJIT)
+def _forgetron_shrink(sigma, mu, mistakes, q_sum):
+    """The Forgetron's shrink φ of the removal of an example of weight σ whose margin under the
+    hypothesis with the new example is μ (Dekel, Shalev-Shwartz & Singer 2008, the self-tuned
+    Forgetron, Fig. 3): the largest φ ∈ (0, 1] with ψ(σφ, μ) + Q ≤ 15/32·M, ψ(λ, μ) = λ² + 2λ − 2λμ;
+    returns (φ, ψ(σφ, μ))."""
+    room = 15.0 / 32.0 * mistakes - q_sum
+    if sigma <= 0.0:
+        return 1.0, 0.0
+    psi_full = sigma * sigma + 2.0 * sigma - 2.0 * sigma * mu
+    if psi_full <= room:
+        return 1.0, psi_full
+    # σ²φ² + 2σ(1 − μ)φ − room = 0, its root in (0, 1]; none when the room is gone: φ = 0
+    disc = (1.0 - mu) * (1.0 - mu) + max(room, 0.0)
+    phi = (-(1.0 - mu) + np.sqrt(disc)) / sigma
+    phi = min(1.0, max(0.0, phi))
+    lam = sigma * phi
+    return phi, lam * lam + 2.0 * lam - 2.0 * lam * mu
+
+
 @njit(**NJIT)
 def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
     """Visit ``perm[start:]``; returns ``(position, example)`` of a missing kernel row, or
@@ -61,9 +117,13 @@ def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
       per example; count (1,) visits so far;
     * ``gram = (rows, slot_of, stamp, clock)``: the Gram rows kept (capacity, n); slot_of (n,)
       int64 (-1: not kept); stamp (capacity,) int64 last use; clock (1,);
-    * ``budgeted = (budget, policy, ring, ring_state, in_support, rand)``: with ``budget > 0``,
-      ring (budget,) int64 of kept examples, ring_state [head, size], in_support (n,) uint8,
-      rand (len(perm),) uniforms; ``policy`` 0 drops a random kept example, 1 the oldest;
+    * ``budgeted = (budget, policy, ring, ring_state, in_support, rand, kdiag, forget)``: with
+      ``budget > 0``, ring (budget,) int64 of kept examples, ring_state [head, size], in_support
+      (n,) uint8, rand (len(perm),) uniforms, kdiag (n,) the kernel's diagonal K(x_i, x_i),
+      forget (1,) the Forgetron's running Q; ``policy`` (RANDOM, OLDEST, FORGETRON, BPA) picks
+      the example a full budget drops: at random; the oldest; the oldest, the hypothesis then
+      shrunk by the Forgetron's φ; the one whose removal BPA-S finds cheapest, its coefficients
+      carried over to the new example;
     * ``log = (log_j, log_r, log_c, log_a, n_log)`` (voted): example, runner-up (-1 binary),
       visit counter and signed step of each update, written from ``n_log[0]`` on while there
       is room;
@@ -73,9 +133,16 @@ def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
     tau, fit_b, binary = rule
     Ft, b, A, U, ub, alpha, count = weights
     rows, slot_of, stamp, clock = gram
-    budget, policy, ring, ring_state, in_support, rand = budgeted
+    budget, policy, ring, ring_state, in_support, rand, kdiag, forget = budgeted
     log_j, log_r, log_c, log_a, n_log = log
     averaging = U.shape[0] > 0
+    carry = np.zeros(A.shape[1])  # BPA: the coefficients carried over to the new example
+    drop = np.zeros(A.shape[1])  # the dropped example's coefficients, to take from Ft
+    gain = np.zeros(A.shape[1])  # the new example's, to add to Ft
+    cls = np.empty(A.shape[1], dtype=np.int64)
+    di = np.empty(A.shape[1])
+    dm = np.empty(A.shape[1])
+    n_all = A.shape[0]
     c = count[0]
     for t in range(start, perm.shape[0]):
         i = perm[t]
@@ -96,12 +163,17 @@ def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
             if si < 0:
                 count[0] = c
                 return t, i
+            carried = False
+            shrink = 1.0
+            dropped = -1
             if budget > 0 and in_support[i] == 0:
                 head = ring_state[0]
                 size = ring_state[1]
                 if size == budget:
-                    if policy == 0:
+                    if policy == RANDOM:
                         q = min(int(rand[t] * size), size - 1)
+                    elif policy == BPA:
+                        q = _bpa_choice(ring, head, size, budget, A, rows[si], kdiag, i)
                     else:
                         q = 0
                     pos = (head + q) % budget
@@ -110,11 +182,43 @@ def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
                     if sm < 0:
                         count[0] = c
                         return t, m
+                    if policy == BPA and kdiag[i] > 0.0:
+                        carried = True
+                        for kk in range(A.shape[1]):
+                            carry[kk] = A[m, kk] * rows[si][m] / kdiag[i]
+                    elif policy == FORGETRON:
+                        # m's margin under the hypothesis with the new example (its step a·y,
+                        # or a to the true class and −a to the runner-up)
+                        kim = rows[si][m]
+                        sigma = 0.0
+                        for kk in range(A.shape[1]):
+                            sigma = max(sigma, abs(A[m, kk]))
+                        if binary:
+                            ym = 1.0 if yi[m] == 1 else -1.0
+                            mu = ym * (Ft[0, m] + b[0] + a * (1.0 if yi[i] == 1 else -1.0) * kim)
+                        else:
+                            km = yi[m]
+                            sc = np.empty(A.shape[1])
+                            for kk in range(A.shape[1]):
+                                sc[kk] = Ft[kk, m] + b[kk]
+                            sc[yi[i]] += a * kim
+                            sc[r] -= a * kim
+                            rm = -1
+                            best_other = -np.inf
+                            for kk in range(A.shape[1]):
+                                if kk != km and (rm < 0 or sc[kk] > best_other):
+                                    best_other = sc[kk]
+                                    rm = kk
+                            mu = sc[km] - best_other
+                        shrink, psi = _forgetron_shrink(sigma, mu, float(stats[0] + 1), forget[0])
+                        forget[0] += psi
                     # The bias is the weight of a constant feature that every kept example
-                    # carries, so a dropped example takes its share of the bias with it.
+                    # carries, so a dropped example takes its share of the bias with it.  Its row
+                    # leaves Ft with the new example's update below, in the same pass.
+                    dropped = sm
                     for kk in range(A.shape[1]):
+                        drop[kk] = -A[m, kk]
                         if A[m, kk] != 0.0:
-                            _add_row(Ft, kk, -A[m, kk], rows[sm])
                             if fit_b:
                                 b[kk] -= A[m, kk]
                             A[m, kk] = 0.0
@@ -139,7 +243,8 @@ def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
             if binary:
                 step = a * y
                 A[i, 0] += step
-                _add_row(Ft, 0, step, row)
+                if dropped < 0:
+                    _add_row(Ft, 0, step, row)
                 if fit_b:
                     b[0] += step
                 if averaging:
@@ -150,8 +255,9 @@ def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
                 step = a
                 A[i, k] += a
                 A[i, r] -= a
-                _add_row(Ft, k, a, row)
-                _add_row(Ft, r, -a, row)
+                if dropped < 0:
+                    _add_row(Ft, k, a, row)
+                    _add_row(Ft, r, -a, row)
                 if fit_b:
                     b[k] += a
                     b[r] -= a
@@ -161,6 +267,43 @@ def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
                     if fit_b:
                         ub[k] += c * a
                         ub[r] -= c * a
+            if carried:  # BPA: the removed example's coefficients, as far as i represents it
+                for kk in range(A.shape[1]):
+                    d = carry[kk]
+                    if d != 0.0:
+                        A[i, kk] += d
+                        if fit_b:
+                            b[kk] += d
+                        if averaging:
+                            U[i, kk] += c * d
+                            if fit_b:
+                                ub[kk] += c * d
+            if dropped >= 0:  # one pass over the new row and the dropped one
+                for kk in range(A.shape[1]):
+                    gain[kk] = carry[kk] if carried else 0.0
+                if binary:
+                    gain[0] += step
+                else:
+                    gain[k] += a
+                    gain[r] -= a
+                n_cls = 0
+                for kk in range(A.shape[1]):
+                    if gain[kk] != 0.0 or drop[kk] != 0.0:
+                        cls[n_cls] = kk
+                        di[n_cls] = gain[kk]
+                        dm[n_cls] = drop[kk]
+                        n_cls += 1
+                _add_rows(Ft, cls, di, row, dm, rows[dropped], n_cls)
+            if shrink < 1.0:  # the Forgetron: the whole hypothesis shrunk by φ
+                for kk in range(A.shape[1]):
+                    for q in range(n_all):
+                        if averaging and A[q, kk] != 0.0:
+                            U[q, kk] += c * (shrink - 1.0) * A[q, kk]
+                        A[q, kk] *= shrink
+                        Ft[kk, q] *= shrink
+                    if averaging and fit_b:
+                        ub[kk] += c * (shrink - 1.0) * b[kk]
+                    b[kk] *= shrink
             alpha[i] += 1
             stats[0] += 1
             p = n_log[0]

@@ -120,7 +120,7 @@ PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
     "--margin",
     type=MARGIN,
     default=None,
-    help="Update when y·f(x) ≤ margin  [default: the model's own: kernel 1, else 0].",
+    help="Update when y·f(x) ≤ margin  [default: the model's own: kernel 1, or 0 with --budget; else 0].",
 )
 @click.option(
     "--intercept/--no-intercept",
@@ -149,10 +149,11 @@ PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
 @click.option("--budget", type=BUDGET, default=None, help="kernel: keep at most B support examples.")
 @click.option(
     "--budget-policy",
-    type=click.Choice(["random", "oldest"]),
-    default="random",
+    type=click.Choice(["bpa", "forgetron", "random", "oldest"]),
+    default="bpa",
     show_default=True,
-    help="kernel: which support example a full budget drops.",
+    help="kernel: which support example a full budget drops: bpa carries its coefficients over to the new "
+    "example (the most accurate), forgetron the oldest and shrinks the rest, or one at random or the oldest.",
 )
 @click.option(
     "--cache-size",
@@ -225,6 +226,7 @@ def command(
             "degree": (kernel_model and kernel == "poly", "with --model kernel --kernel poly"),
             "coef0": (kernel_model and kernel in ("poly", "sigmoid"), "with --model kernel --kernel poly or sigmoid"),
             "gamma": (kernel_model and kernel != "linear", "with --model kernel and a kernel other than linear"),
+            "budget_policy": (kernel_model and budget is not None, "with --model kernel --budget"),
             "init": (
                 not kernel_model and not online_model,
                 "to the perceptrons (a kernel model starts from no support examples, an online learner from its rule's)",

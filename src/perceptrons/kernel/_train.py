@@ -41,6 +41,8 @@ class DualState:
         self.ring = np.zeros(max(self.budget, 1), dtype=np.int64)
         self.ring_state = np.zeros(2, dtype=np.int64)
         self.in_support = np.zeros(n, dtype=np.uint8)
+        self.kdiag = _EMPTY_F  # the kernel's diagonal, set where a policy reads it (BPA)
+        self.forget = np.zeros(1)  # the Forgetron's running Q
         self.log = log
         self.logs = []
         self.stats = np.zeros(2, dtype=np.int64)
@@ -118,7 +120,7 @@ def run_epochs(
                 (tau, fit_intercept, binary),
                 weights,
                 gram,
-                (state.budget, policy, state.ring, state.ring_state, state.in_support, rand),
+                (state.budget, policy, state.ring, state.ring_state, state.in_support, rand, state.kdiag, state.forget),
                 (log_j, log_r, log_c, log_a, n_log),
                 state.stats,
             )

@@ -182,6 +182,20 @@ class KernelBlock:
         G = fn(X, Y, self.gamma, self.degree, self.coef0, x_sq, y_sq)
         return np.ascontiguousarray(G, dtype=self.dtype)
 
+    def diagonal(self, X, x_sq=None):
+        """K(x_i, x_i) of every row, float64: from the squared norms for the named kernels, row by
+        row for a callable.
+        """
+        if callable(self.kernel):
+            return np.array([float(self._call_user(X[i : i + 1], X[i : i + 1])[0, 0]) for i in range(X.shape[0])])
+        x_sq = sq_norms(X) if x_sq is None else x_sq
+        if self.kernel == "rbf":
+            return np.ones(X.shape[0])
+        if self.kernel == "linear":
+            return x_sq
+        inner = self.gamma * x_sq + self.coef0
+        return np.power(inner, self.degree) if self.kernel == "poly" else np.tanh(inner)
+
     def _call_user(self, X, Y):
         name = kernel_label(self.kernel)
         try:
