@@ -8,6 +8,9 @@ import click
 
 from perceptrons.io.labels import is_float
 
+#: an integer as a user types it: digits, with a sign (``1e20`` and ``3.0`` are not integers)
+DIGITS = re.compile(r"^[+-]?[0-9]+$")
+
 
 class FiniteFloat(click.ParamType):
     """A finite float, optionally within ``[low, high]`` (either end open).
@@ -63,7 +66,6 @@ class BoundedInt(click.ParamType):
     """
 
     name = "integer"
-    _DIGITS = re.compile(r"^[+-]?[0-9]+$")
 
     def __init__(self, low, high):
         self.low, self.high = low, high
@@ -78,7 +80,7 @@ class BoundedInt(click.ParamType):
             number = value
         else:
             text = str(value).strip()
-            if not self._DIGITS.match(text) or len(text) > 40:
+            if not DIGITS.match(text) or len(text) > 40:
                 self.fail(f"{str(value)[:40]!r} is not an integer; expected {self.describe()}", param, ctx)
             number = int(text)
         if not self.low <= number <= self.high:
@@ -164,7 +166,7 @@ def _typed(text):
         return low == "true"
     if low == "none":
         return None
-    if BoundedInt._DIGITS.match(text) and len(text) <= 40:
+    if DIGITS.match(text) and len(text) <= 40:
         return int(text)
     if is_float(text):
         number = float(text)

@@ -11,7 +11,7 @@ import os
 import click
 
 from perceptrons._core.errors import PerceptronsError
-from perceptrons.cli._common import progress_bar
+from perceptrons.cli._common import progress_bar, weighted_line
 from perceptrons.cli._naming import note_path
 from perceptrons.cli._options import BoundedInt
 from perceptrons.cli._prepare import final
@@ -207,3 +207,32 @@ def _fit(estimator, src, cache_path, shuffle_buffer, check):
                 estimator, src, cache=cache_path, shuffle_buffer=shuffle_buffer, callback=on_epoch, progress=progress
             )
     return any(issubclass(w.category, ConvergenceWarning) for w in caught)
+
+
+def scaled_model(estimator, scale):
+    """``(the model a streamed fit trains, its summary lines)``: the estimator behind the
+    ``--scale`` step in a Pipeline, or alone with ``--scale none``."""
+    if scale == "none":
+        return estimator, []
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import MaxAbsScaler, StandardScaler
+
+    if scale == "standard":
+        step, how = StandardScaler(with_mean=False), "divided by its standard deviation (not centred)"
+    else:
+        step, how = MaxAbsScaler(), "divided by its largest |x|"
+    line = f"{'columns':<10} each {how}, fitted in a pass over the epoch cache; --scale none keeps them as read"
+    return Pipeline([("scale", step), ("model", estimator)]), [line]
+
+
+def test_accuracy(estimator, test):
+    """The test accuracy lines of a streamed source (none without ``--test``), before the model is written."""
+    from perceptrons import stream
+
+    if test is None:
+        return []
+    res = stream.evaluate(estimator, test)
+    lines = [f"test acc   {res['accuracy']:.4f}"]
+    if "weighted_accuracy" in res:
+        lines.append(weighted_line(res["weighted_accuracy"], "test accuracy", 11))
+    return lines

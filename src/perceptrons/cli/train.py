@@ -52,9 +52,8 @@ DEDICATED = {
     "max_vectors": "--max-vectors",
     **{name: "--" + name.replace("_", "-") for name in KERNEL_OPTIONS + ("gamma", "degree", "coef0")},
 }
-#: the --model names of the online family (passive-aggressive, AROW, ...)
+#: the --model names of the online family, and the models of the linear training protocol (streamed, mixed)
 ONLINE = tuple(name for name, cls in CLI_NAMES.items() if ESTIMATORS[cls].module.startswith("perceptrons.online."))
-#: the models a stream or a cluster trains: those of the linear training protocol
 PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
 
 
@@ -500,7 +499,7 @@ def _train_cluster_files(data, output, model_name, label, fmt, test_path, params
     estimator = estimator_class(cls)(**params)
     estimator, stopped = _on_cluster(estimator, src, None, shards, scheduler, workers, mixing)
     check_label_text(estimator.classes_, f"{src.spec}: label")
-    scores = _stream_accuracy(estimator, test)
+    scores = _stream.test_accuracy(estimator, test)
     save_model(estimator, output, info={"label_column": label})
     _outcome(
         cls, output, f"{src.spec} ({len(src.paths)} files), {estimator.n_features_in_} features", estimator, stopped
@@ -528,11 +527,11 @@ def _train_stream(
     src = _stream.source_of(data, fmt, label, hash_bits, text)
     test = _stream.source_of(test_path, fmt, label, hash_bits, text) if test_path else None
     estimator = estimator_class(cls)(**params)
-    model, scaled = _stream_model(estimator, scale)
+    model, scaled = _stream.scaled_model(estimator, scale)
 
     def finish():  # checks of the fitted model, then the model written: a failure removes the cache this run made
         check_label_text(estimator.classes_, f"{src.spec}: label")
-        scores = _stream_accuracy(model, test)
+        scores = _stream.test_accuracy(model, test)
         save_model(model, output, info=stream_info(label, fmt, hash_bits, text))
         return scores
 
@@ -543,35 +542,6 @@ def _train_stream(
     _outcome(cls, output, f"{files}, {estimator.n_features_in_} features", estimator, stopped_early)
     for line in [f"last epoch {estimator.mistakes_per_epoch_[-1]} mistakes", *scaled, *scores]:
         click.echo(line)
-
-
-def _stream_model(estimator, scale):
-    """``(the model a streamed fit trains, its summary lines)``: the estimator behind the
-    ``--scale`` step in a Pipeline, or alone with ``--scale none``."""
-    if scale == "none":
-        return estimator, []
-    from sklearn.pipeline import Pipeline
-    from sklearn.preprocessing import MaxAbsScaler, StandardScaler
-
-    if scale == "standard":
-        step, how = StandardScaler(with_mean=False), "divided by its standard deviation (not centred)"
-    else:
-        step, how = MaxAbsScaler(), "divided by its largest |x|"
-    line = f"{'columns':<10} each {how}, fitted in a pass over the epoch cache; --scale none keeps them as read"
-    return Pipeline([("scale", step), ("model", estimator)]), [line]
-
-
-def _stream_accuracy(estimator, test):
-    """The test accuracy lines of a streamed source (none without ``--test``), before the model is written."""
-    from perceptrons import stream
-
-    if test is None:
-        return []
-    res = stream.evaluate(estimator, test)
-    lines = [f"test acc   {res['accuracy']:.4f}"]
-    if "weighted_accuracy" in res:
-        lines.append(weighted_line(res["weighted_accuracy"], "test accuracy", 11))
-    return lines
 
 
 def _on_cluster(estimator, X, y, shards, scheduler, workers, mixing, weighted=None):

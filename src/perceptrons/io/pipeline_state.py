@@ -121,10 +121,8 @@ def pipeline_state(obj, final_state):
 
 #: a scaler's arrays of one value a column, and the value of a column its fit saw only zeros in
 _SCALER_REST = {"mean_": 0.0, "var_": 0.0, "max_abs_": 0.0, "scale_": 1.0}
-
-
-def _scaler_fields(cls):
-    return ("mean_", "var_", "scale_") if cls == "StandardScaler" else ("max_abs_", "scale_")
+#: each scaler's arrays of one value a column
+_SCALER_FIELDS = {"StandardScaler": ("mean_", "var_", "scale_"), "MaxAbsScaler": ("max_abs_", "scale_")}
 
 
 def _scaler_state(obj, _):
@@ -133,12 +131,12 @@ def _scaler_state(obj, _):
     zeros ("columns"); the others are restored as such, so its file and its load are as small
     as the data it saw.
     """
-    meta = {"class": type(obj).__name__, "n_features": int(obj.n_features_in_)}
-    n = meta["n_features"]
+    n = int(obj.n_features_in_)
+    meta = {"class": type(obj).__name__, "n_features": n}
     if hasattr(obj, "feature_names_in_"):
         _refuse(obj, "it was fitted on a table with column names; fit it on an array")
     seen = np.broadcast_to(np.asarray(obj.n_samples_seen_), (n,)).astype(np.int64)
-    values = {f: getattr(obj, f) for f in _scaler_fields(meta["class"])}
+    values = {f: getattr(obj, f) for f in _SCALER_FIELDS[meta["class"]]}
     rest = int(seen.max()) if n else 0
     kept = seen != rest
     for field, value in values.items():
@@ -399,7 +397,7 @@ def _restore_scaler(state, _):
         cols is None or bool(np.all(cols[1:] > cols[:-1])), "columns", "expected distinct columns in increasing order"
     )
     k = n if cols is None else cols.shape[0]
-    for field in _scaler_fields(cls):
+    for field in _SCALER_FIELDS[cls]:
         present = state.bool(f"has_{field}")
         if field == "scale_":
             value = _finite_positive(state, field, k) if present else None

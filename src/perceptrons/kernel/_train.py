@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 
+from perceptrons._core.finite import largest_magnitude, overflow_error
 from perceptrons._jit.dual import epoch_dual
 
 _EMPTY_I = np.zeros(0, dtype=np.int64)
@@ -163,3 +164,14 @@ def _prefetch(cache, state, yi, scale, perm, t, need, tau, binary, block):
             cand = cand[_at_risk(state, yi, cand, tau, binary)][: room - 1]
             idx.extend(cand.tolist())
     cache.fetch(np.array(idx, dtype=np.int64), pinned=(int(perm[t]), int(need)), valued=valued)
+
+
+def training_overflow(kernel, X, i, first):
+    """The error for a training score that overflowed: X is finite (validated), so the cause is
+    the scale of the features (or of a precomputed kernel), not bad input.  ``i`` is the row of
+    ``X`` (whose rows from ``first`` on are the batch, the others the support kept)."""
+    where = f"row {i - first}" if i >= first else f"support example {i}"
+    what = f"KernelPerceptron: the decision value of training {where}"
+    if kernel == "precomputed":
+        return overflow_error(what, largest_magnitude(X), "kernel values", "scale the kernel matrix")
+    return overflow_error(what, largest_magnitude(X))

@@ -15,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from perceptrons._core.data import validate_data
 from perceptrons._core.errors import PerceptronsError
-from perceptrons._core.finite import finite_scores, largest_magnitude, overflow_error
+from perceptrons._core.finite import finite_scores
 from perceptrons._core.labels import check_classes, check_same_classes, encode_labels, sample_scale
 from perceptrons._core.params import (
     CALLBACK,
@@ -32,7 +32,7 @@ from perceptrons._jit.dual import BPA, FORGETRON, OLDEST, RANDOM
 from perceptrons.kernel import _support
 from perceptrons.kernel._gram_rows import make_gram_rows
 from perceptrons.kernel._predict import DualModel, block_scores
-from perceptrons.kernel._train import DualState, run_epochs
+from perceptrons.kernel._train import DualState, run_epochs, training_overflow
 from perceptrons.kernel.kernels import (
     KERNEL_NAMES,
     USES_GAMMA,
@@ -84,52 +84,36 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     margin : finite float ≥ 0 or "auto", default="auto"
         Update whenever ``y·f(x) ≤ margin`` (multiclass: true minus runner-up score); 0 is the
         classic rule, > 0 the perceptron with margin (Krauth & Mézard 1987; Li et al. 2002).
-        ``"auto"`` is 1 without a ``budget`` and 0 with one (``margin_`` holds the value used):
-        a full budget's removals keep pushing examples back inside a margin, and on MNIST
-        8k/2k at budget 1000 with ``"bpa"`` the margin of 1 made 12,344 updates and took 4x the
-        time of the margin of 0 (10,292 new support examples, each a kernel row), for 0.951
-        against 0.9525.
-        The default 1 is one kernel value of RBF (K(x, x) = 1): every training example is
-        pushed at least that far from the boundary (it was 0).
+        ``"auto"``: 1, one kernel value of RBF, without a ``budget``; 0 with one, whose drops keep
+        pushing examples back inside a margin (MNIST 8k/2k at budget 1000, BPA: 12,344 updates
+        at margin 1, 4,375 at 0, for 0.951 and 0.9525).  ``margin_`` holds the value used.
     averaged : bool or "auto", default="auto"
-        Predict with the mean of all intermediate hypotheses, each weighted by the number of
-        visits it survived (Freund & Schapire 1999), kept as one extra coefficient per support
-        example (Daumé's trick) — never by storing the hypotheses.  ``"auto"`` averages unless
-        ``voted=True`` or a ``budget`` is set (there the average forgets the removed examples'
-        share of the run, and the last iterate predicts better); it was ``False`` before.
+        Predict with the mean of all intermediate hypotheses, each weighted by the visits it
+        survived (Freund & Schapire 1999), kept lazily (Daumé's trick).  ``"auto"`` averages
+        unless ``voted=True`` or a ``budget`` is set (it was ``False`` before).
     voted : bool, default=False
         Predict by the survival-weighted vote of the intermediate hypotheses' predictions
         (Freund & Schapire 1999), replayed from the update log (one record per update).
     budget : int in [1, 10⁷] or None, default=None
         Keep at most this many support examples: when a new one is needed and the budget is
-        full, one is dropped (Randomized Budget Perceptron, Cavallanti et al. 2007), together
-        with its share of the bias.  Averaging then runs over the kept examples only: when the
-        support turns over quickly the average forgets most of the run, so with a small budget
-        on noisy data the last iterate is often the better predictor.
+        full, one is dropped (``budget_policy``) with its share of the bias.  Averaging then
+        runs over the kept examples only, so a budget predicts with the last iterate.
     budget_policy : {"random", "oldest", "forgetron", "bpa"}, default="bpa"
-        Which support example a full budget drops: one at random (Cavallanti et al. 2007); the
-        oldest; the oldest, the whole hypothesis then shrunk so that the removals' damage stays
-        bounded (the self-tuned Forgetron, Dekel, Shalev-Shwartz & Singer 2008: shrink φ with
-        ψ(σφ, μ) + Q ≤ 15/32·M, ψ(λ, μ) = λ² + 2λ − 2λμ; with more classes, σ the largest of
-        the example's coefficients and μ its margin over the runner-up); or the one whose
-        removal changes the hypothesis least once its coefficients are carried over to the new
-        example, ``‖A_r‖²·(K(r, r) − K(r, i)²/K(i, i))`` (BPA-S, Wang & Vucetic 2010).  The
-        Forgetron's running Q starts afresh with each ``partial_fit`` call.  On MNIST 8k/2k at
-        budget 1000 (``benchmarks/bench_budget.py``): BPA 0.9525, the Forgetron 0.931, random
-        0.850, oldest 0.85 (the unbudgeted fit 0.970 with 2,458 support examples); BPA is the
-        default (it was random).
+        Which support example a full budget drops: the one whose removal changes the hypothesis
+        least once its coefficients are carried over to the new example,
+        ``‖A_r‖²·(K(r, r) − K(r, i)²/K(i, i))`` (BPA-S, Wang & Vucetic 2010; the default, it was
+        random); the oldest, the hypothesis then shrunk (the self-tuned Forgetron, Dekel et al.
+        2008; with more classes σ is the example's largest coefficient and μ its margin over the
+        runner-up; its running Q restarts with each ``partial_fit``); one at random (Cavallanti
+        et al. 2007); or the oldest.  MNIST 8k/2k at budget 1000: BPA 0.9525, Forgetron 0.9135,
+        random 0.894, oldest 0.853 (unbudgeted: 0.970, 2,458 support examples).
     fit_intercept : bool, default=False
-        Learn a bias updated like a weight of a constant feature 1 (``b += a·y``).  With a
-        bounded kernel (RBF values are ≤ 1) each update moves the bias as much as a whole
-        kernel term, and an RBF feature space needs no bias to separate; on MNIST digits and
-        scikit-learn's digits ``fit_intercept=False`` was the more accurate choice, so it is the
-        default (it was ``True``).  Set ``True`` for ``"linear"`` and ``"poly"`` kernels whose
-        separator must not pass through the origin.
+        Learn a bias updated like a weight of a constant feature 1 (``b += a·y``).  An RBF
+        feature space needs none, and on the digits sets none was more accurate (it was
+        ``True``); set ``True`` for ``"linear"`` and ``"poly"`` separators off the origin.
     max_epochs : int, default=10
-        Upper bound on passes; hitting it raises a ``ConvergenceWarning``.  With the margin
-        and the average the accuracy levels off within 5–10 epochs on the data sets of
-        ``benchmarks/bench_defaults.py`` (noisy data such as a9a loses accuracy with more);
-        it was 100, which ran to separation and took up to 5 × as long.
+        Upper bound on passes (it was 100); the averaged accuracy levels off within 5–10 epochs
+        on the data sets of ``benchmarks/bench_defaults.py``.
     order : {"cyclic", "shuffle"}, default="cyclic"
     class_weight : dict, "balanced" or None, default=None
         Multiplies each example's update by its class's weight.
@@ -182,12 +166,10 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     positive class (sign(0) = +1, Gormley); scikit-learn predicts the negative one.
     ``voted=True`` with ``budget`` is refused: the vote log grows with every update.
 
-    The defaults (averaged, a margin of 1, no bias, 10 epochs, ``gamma="scale"``) were chosen on
-    validation splits (``benchmarks/bench_defaults.py``): on MNIST 8,000 / 2,000 they reach about
-    0.970 in half of ``SVC``'s fit time; ``KernelPerceptron(averaged=False, margin=0.0, fit_intercept=True, max_epochs=100)``
-    gives the dual PLA of earlier versions, which runs to separation.
-    ``check_sample_weight_equivalence_on_{dense,sparse}_data`` do not apply, as for
-    :class:`perceptrons.Perceptron`: an online learner need not err on a copy right after an update.
+    The defaults were chosen on validation splits (``benchmarks/bench_defaults.py``: MNIST 8k/2k
+    about 0.970 in half of ``SVC``'s fit time); ``averaged=False, margin=0.0, fit_intercept=True,
+    max_epochs=100`` is the dual PLA of earlier versions.  scikit-learn's sample-weight
+    equivalence checks do not apply, as for :class:`perceptrons.Perceptron`.
 
     References
     ----------
@@ -447,7 +429,9 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         finite = np.isfinite(state.Ft).all(axis=0) & np.isfinite(state.b).all()
         if not finite.all():
             self.converged_ = False
-            raise self._overflow_error(X, int(np.flatnonzero(~finite)[0]), 0 if visit is None else int(visit[0]))
+            raise training_overflow(
+                self.kernel, X, int(np.flatnonzero(~finite)[0]), 0 if visit is None else int(visit[0])
+            )
         self.mistakes_per_epoch_ += mistakes
         self.support_size_per_epoch_ += sizes
         self.converged_ = mistakes[-1] == 0
@@ -455,21 +439,6 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         self.n_removed_ += int(state.stats[1]) - before[1]
         self.n_kernel_rows_ += int(cache.rows_computed)
         return stopped
-
-    def _overflow_error(self, X, i, first):
-        """The error for a training score that overflowed: X is finite (validated), so the
-        cause is the scale of the features (or of a precomputed kernel), not bad input.
-        """
-        where = f"row {i - first}" if i >= first else f"support example {i}"
-        top = largest_magnitude(X)
-        if self.kernel == "precomputed":
-            return overflow_error(
-                f"KernelPerceptron: the decision value of training {where}",
-                top,
-                "kernel values",
-                "scale the kernel matrix",
-            )
-        return overflow_error(f"KernelPerceptron: the decision value of training {where}", top)
 
     def _finalize(self):
         S = self._support

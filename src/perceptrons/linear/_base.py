@@ -1,10 +1,8 @@
 """The machinery the linear estimators share: validation, labels, the training protocol, state.
 
-Every way of training, ``fit`` and ``partial_fit`` included, goes through the protocol of
-:mod:`perceptrons.linear.trainer`.  A concrete estimator names its parameters and, where it
-differs from the plain PLA, overrides one part: ``_averaging`` (the lazy sum of iterates),
-``_log_updates`` (every update logged, for the voted perceptron), ``_loop`` (another compiled
-loop, as the pocket's) or ``_finalize`` (the running state into ``coef_``).
+Every way of training goes through the protocol of :mod:`perceptrons.linear.trainer`.  A concrete
+estimator names its parameters and overrides, where it differs from the PLA, ``_averaging``,
+``_log_updates`` (the voted perceptron), ``_loop`` (the pocket's) or ``_finalize``.
 """
 
 from __future__ import annotations
@@ -110,12 +108,10 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         Raises
         ------
         PerceptronsError
-            With ``warm_start=True`` on a fitted estimator, when ``y`` has other classes or ``X``
-            another number of features than the previous fit: the weights to continue from have
-            one row per class and one column per feature, so there is nothing to continue.  As
-            scikit-learn (``MLPClassifier``, ``SGDClassifier``) does, this is refused rather than
-            silently restarting; the fitted model is left as it was.  Set ``warm_start=False``
-            to start afresh.  Also raised when a score overflows (finite features too large).
+            With ``warm_start=True``, when ``y`` has other classes or ``X`` another number of
+            features than the previous fit: refused, as scikit-learn's ``SGDClassifier`` does,
+            rather than silently restarting (the fitted model is left as it was).  Also when a
+            score overflows (finite features too large).
         """
         self._validate_params()
         check_param(callback, "callback", CALLBACK, type(self).__name__)
@@ -463,10 +459,9 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
-        reset : bool
-            Set ``n_features_in_`` from ``X`` (else ``X`` must have that many columns).
-        finite : bool
-            Refuse NaN and infinity in ``X``.
+        reset, finite : bool
+            Set ``n_features_in_`` from ``X`` (else ``X`` must have that many columns); refuse
+            NaN and infinity in ``X``.
 
         Returns
         -------
@@ -476,8 +471,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         return self._check_Xy(X, y, reset=reset, finite=finite)
 
     # ------------------------------------------------------------------ hooks
-    def _reset_history(self):
-        """Start the fitted histories afresh (fit, and the first partial_fit)."""
+    def _reset_history(self):  # fit, and the first partial_fit
         self.n_updates_ = 0
         self.mistakes_per_epoch_ = []
         self.n_epochs_ = 0
@@ -512,9 +506,8 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
 
     def _check_features_kept(self, top_feature):
         """Refuse a model whose scores lost their features to underflow (:func:`underflow_error`):
-        the weights that scored the training rows, or the model's own (an average, or the
-        pocket's, which stays 0 when every score lost its features).  The products are computed
-        in the weights' type (float32 for CSR float32 rows and binary ones)."""
+        the weights that scored the training rows, or the model's own (an average, the pocket's),
+        the products in the weights' type."""
         w = self._state.w
         for weights in (w, self.coef_):
             lost = underflow_error(weights, w.dtype, top_feature)
@@ -529,14 +522,10 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         )
 
     def _widen_unless_exact(self, Xop, scale):
-        """float64 weights from here on, unless float32 ones stay exact or were asked for.
-
-        Binary CSR gets float32 weights (:func:`~perceptrons._core.operands.weight_dtype`) because
-        its updates are whole numbers; with a sample or class weight that is not whole, or
-        random initial weights, they are not, and float32 rounded them (weights ~1e-5 off the
-        same fit on dense rows).  The float32 weights so far are exact, so widening changes none.
-        CSR with float32 values keeps its float32 weights, as documented.
-        """
+        """float64 weights from here on, unless float32 ones stay exact or were asked for: binary
+        CSR's updates are whole numbers, but not with a sample or class weight that is not whole,
+        or random initial weights (float32 rounded them ~1e-5 off the dense fit).  The float32
+        weights so far are exact, so widening changes none; float32 CSR values keep float32."""
         if not is_binary(Xop) or (self.init == "zeros" and bool(np.all(scale == np.round(scale)))):
             return
         self._state = self._state.widened()

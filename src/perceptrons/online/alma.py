@@ -105,7 +105,7 @@ class ALMA(OnlineLearner):
 
     def extra_shape(self, n_features: int, n_classes: int) -> tuple[int, ...]:
         """``(3,)``: k (the updates so far plus one), the weights' scale within an epoch and
-        their squared norm (:mod:`perceptrons._jit.online`).
+        their squared norm (:mod:`perceptrons._jit.scaled`).
         """
         return (3,)
 

@@ -79,7 +79,7 @@ class OnlineLearner(LinearPerceptronBase):
 
         A second-order learner's is its covariance over the features and the bias (last):
         the full Σ as its square root S (Σ = S Sᵀ, (d + 1, d + 1), see
-        :func:`perceptrons._jit.online.second_order_full_binary`), or the diagonal of Σ,
+        :func:`perceptrons._jit.second_order.second_order_full_binary`), or the diagonal of Σ,
         (d + 1,), or (d + 1, K) with K > 2 classes.
 
         Parameters
@@ -172,7 +172,7 @@ class OnlineLearner(LinearPerceptronBase):
             state.w[...] = start
             if self.fit_intercept:
                 state.b[...] = start
-        self._state = state._replace(extra=self.initial_extra(d, k))
+        self._state = LinearState(state.w, state.b, state.u, state.ub, state.count, self.initial_extra(d, k))
         self._pending_updates = None
 
     def _widen_unless_exact(self, Xop, scale):

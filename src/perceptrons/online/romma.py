@@ -77,7 +77,7 @@ class ROMMA(OnlineLearner):
 
     def extra_shape(self, n_features: int, n_classes: int) -> tuple[int, ...]:
         """``(3,)``: unused, the weights' scale within an epoch and their squared norm
-        (:mod:`perceptrons._jit.online`).
+        (:mod:`perceptrons._jit.scaled`).
         """
         return (3,)
 

@@ -1,6 +1,7 @@
 """The online family's update rules by name: which compiled loop runs each, and its parameters.
 
-The one table of the family's loops (:mod:`perceptrons._jit.online`).  An estimator names its
+The one table of the family's loops (:mod:`perceptrons._jit.online`, ``second_order``, ``scaled``
+and ``winnow``).  An estimator names its
 rule and its parameters (:meth:`~perceptrons.online.learner.OnlineLearner.hyper`); ``fit``,
 ``partial_fit``, a streamed fit and a worker of parameter mixing all run :func:`run_rule` with
 them, so a rule added here trains every way.
@@ -10,28 +11,31 @@ Only the compiled loops are imported: no estimator.
 
 import numpy as np
 
-from perceptrons._jit import online as K
+from perceptrons._jit import online as PA
+from perceptrons._jit import scaled as SC
+from perceptrons._jit import second_order as SO
+from perceptrons._jit import winnow as WI
 
 #: rule name -> (loop on two classes, loop on more, the rule's code in the loop)
 RULES = {
-    "pa": (K.pa_binary, K.pa_multiclass, K.PA),
-    "pa1": (K.pa_binary, K.pa_multiclass, K.PA1),
-    "pa2": (K.pa_binary, K.pa_multiclass, K.PA2),
-    "arow-diagonal": (K.second_order_diag_binary, K.second_order_diag_multiclass, K.AROW),
-    "arow-full": (K.second_order_full_binary, None, K.AROW),
-    "cw-diagonal": (K.second_order_diag_binary, K.second_order_diag_multiclass, K.CW),
-    "cw-full": (K.second_order_full_binary, None, K.CW),
-    "scw1-diagonal": (K.second_order_diag_binary, K.second_order_diag_multiclass, K.SCW1),
-    "scw1-full": (K.second_order_full_binary, None, K.SCW1),
-    "scw2-diagonal": (K.second_order_diag_binary, K.second_order_diag_multiclass, K.SCW2),
-    "scw2-full": (K.second_order_full_binary, None, K.SCW2),
-    "sop-diagonal": (K.second_order_diag_binary, K.second_order_diag_multiclass, K.SOP),
-    "sop-full": (K.second_order_full_binary, None, K.SOP),
-    "alma": (K.scaled_binary, K.scaled_multiclass, K.ALMA),
-    "romma": (K.scaled_binary, K.scaled_multiclass, K.ROMMA),
-    "romma-aggressive": (K.scaled_binary, K.scaled_multiclass, K.ROMMA_AGGRESSIVE),
-    "winnow-positive": (K.winnow_binary, K.winnow_multiclass, K.WINNOW_POSITIVE),
-    "winnow-balanced": (K.winnow_binary, K.winnow_multiclass, K.WINNOW_BALANCED),
+    "pa": (PA.pa_binary, PA.pa_multiclass, PA.PA),
+    "pa1": (PA.pa_binary, PA.pa_multiclass, PA.PA1),
+    "pa2": (PA.pa_binary, PA.pa_multiclass, PA.PA2),
+    "arow-diagonal": (SO.second_order_diag_binary, SO.second_order_diag_multiclass, SO.AROW),
+    "arow-full": (SO.second_order_full_binary, None, SO.AROW),
+    "cw-diagonal": (SO.second_order_diag_binary, SO.second_order_diag_multiclass, SO.CW),
+    "cw-full": (SO.second_order_full_binary, None, SO.CW),
+    "scw1-diagonal": (SO.second_order_diag_binary, SO.second_order_diag_multiclass, SO.SCW1),
+    "scw1-full": (SO.second_order_full_binary, None, SO.SCW1),
+    "scw2-diagonal": (SO.second_order_diag_binary, SO.second_order_diag_multiclass, SO.SCW2),
+    "scw2-full": (SO.second_order_full_binary, None, SO.SCW2),
+    "sop-diagonal": (SO.second_order_diag_binary, SO.second_order_diag_multiclass, SO.SOP),
+    "sop-full": (SO.second_order_full_binary, None, SO.SOP),
+    "alma": (SC.scaled_binary, SC.scaled_multiclass, SC.ALMA),
+    "romma": (SC.scaled_binary, SC.scaled_multiclass, SC.ROMMA),
+    "romma-aggressive": (SC.scaled_binary, SC.scaled_multiclass, SC.ROMMA_AGGRESSIVE),
+    "winnow-positive": (WI.winnow_binary, WI.winnow_multiclass, WI.WINNOW_POSITIVE),
+    "winnow-balanced": (WI.winnow_binary, WI.winnow_multiclass, WI.WINNOW_BALANCED),
 }
 
 
@@ -73,7 +77,7 @@ SCALED = ("alma", "romma", "romma-aggressive")
 
 def end_epoch(rule, state):
     """What a rule does once an epoch's passes are over, whatever blocks they came in: ALMA
-    and ROMMA write their scale into the weights (:func:`perceptrons._jit.online.fold_scale`).
+    and ROMMA write their scale into the weights (:func:`perceptrons._jit.scaled.fold_scale`).
     """
     if rule in SCALED:
-        K.fold_scale(state.w, state.b, state.extra)
+        SC.fold_scale(state.w, state.b, state.extra)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import warnings
 from numbers import Integral, Real
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
@@ -32,6 +33,12 @@ from perceptrons._core.operands import operand_values, to_operand
 from perceptrons._core.params import RANDOM_STATE, Interval, Kind, Options, validate_params
 from perceptrons._jit import sgd_pa as K
 from perceptrons.io.model_state import FLOATS
+
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    from numpy.typing import ArrayLike
+    from scipy.sparse import sparray, spmatrix
 
 #: scikit-learn's bound of its seeds (a C long on every platform)
 MAX_INT = np.iinfo(np.int32).max
@@ -135,22 +142,22 @@ class PassiveAggressiveClassifier(ClassifierMixin, BaseEstimator):
     def __init__(
         self,
         *,
-        C=1.0,
-        fit_intercept=True,
-        max_iter=1000,
-        tol=1e-3,
-        early_stopping=False,
-        validation_fraction=0.1,
-        n_iter_no_change=5,
-        shuffle=True,
-        verbose=0,
-        loss="hinge",
-        n_jobs=None,
-        random_state=None,
-        warm_start=False,
-        class_weight=None,
-        average=False,
-    ):
+        C: float = 1.0,
+        fit_intercept: bool = True,
+        max_iter: int = 1000,
+        tol: float | None = 1e-3,
+        early_stopping: bool = False,
+        validation_fraction: float = 0.1,
+        n_iter_no_change: int = 5,
+        shuffle: bool = True,
+        verbose: int = 0,
+        loss: Literal["hinge", "squared_hinge"] = "hinge",
+        n_jobs: int | None = None,
+        random_state: int | np.random.RandomState | None = None,
+        warm_start: bool = False,
+        class_weight: dict[Any, float] | Literal["balanced"] | None = None,
+        average: bool | int = False,
+    ) -> None:
         self.C = C
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
@@ -168,7 +175,13 @@ class PassiveAggressiveClassifier(ClassifierMixin, BaseEstimator):
         self.average = average
 
     # ------------------------------------------------------------------ public API
-    def fit(self, X, y, coef_init=None, intercept_init=None):
+    def fit(
+        self,
+        X: ArrayLike | spmatrix | sparray,
+        y: ArrayLike,
+        coef_init: ArrayLike | None = None,
+        intercept_init: ArrayLike | None = None,
+    ) -> PassiveAggressiveClassifier:
         """Fit the model, one binary classifier per class.
 
         Parameters
@@ -218,7 +231,9 @@ class PassiveAggressiveClassifier(ClassifierMixin, BaseEstimator):
             )
         return self
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(
+        self, X: ArrayLike | spmatrix | sparray, y: ArrayLike, classes: ArrayLike | None = None
+    ) -> PassiveAggressiveClassifier:
         """One epoch over the rows given.
 
         Parameters
@@ -480,7 +495,7 @@ class PassiveAggressiveClassifier(ClassifierMixin, BaseEstimator):
         return score
 
     # ------------------------------------------------------------------ prediction
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Confidence scores: ``X @ coef_.T + intercept_``.
 
         Parameters
@@ -497,7 +512,7 @@ class PassiveAggressiveClassifier(ClassifierMixin, BaseEstimator):
             scores = finite_scores(X @ self.coef_.T + self.intercept_, self.coef_)
         return scores.ravel() if scores.shape[1] == 1 else scores
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """The class of each row: ``classes_[1]`` where the score is > 0 (two classes), else the
         class of the largest score (the lowest index on ties).
 

@@ -19,6 +19,7 @@ import math
 import warnings
 from dataclasses import dataclass, field
 from numbers import Integral
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,6 +28,11 @@ from perceptrons._core.params import Interval, check_param
 from perceptrons.theory._common import augment, check_X, radius_of, signed_labels
 from perceptrons.theory.bounds import fs_optimal_direction
 from perceptrons.theory.margins import max_margin
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+    from scipy.sparse import sparray, spmatrix
+    from sklearn.base import BaseEstimator
 
 
 @dataclass(frozen=True)
@@ -64,7 +70,9 @@ class MistakeBound:
         return self.observed <= self.bound
 
 
-def mistake_bound(model, X, y, *, passes: int = 1) -> MistakeBound:
+def mistake_bound(
+    model: BaseEstimator, X: ArrayLike | spmatrix | sparray, y: ArrayLike, *, passes: int = 1
+) -> MistakeBound:
     """The mistake bound of ``model``'s algorithm on the sequence ``(X, y)``, and its actual count.
 
     Parameters
