@@ -49,7 +49,7 @@ numpydoc_validation_exclude = {
     # are the fields, documented once, as Attributes.  Their methods are still checked.
     (
         r"^perceptrons\.theory\.(Analysis|NovikoffBound|FreundSchapireBound|Margins|MaxMarginResult"
-        r"|SeparabilityResult|FeasibilityResult|LinprogResult|GrowthResult)$"
+        r"|SeparabilityResult|FeasibilityResult|LinprogResult|GrowthResult|MistakeBound)$"
     ),
     r"^perceptrons\.lifting\.Circle$",
     r"^perceptrons\.distributed\.MixingBound$",

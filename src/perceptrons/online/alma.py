@@ -99,16 +99,38 @@ class ALMA(OnlineLearner):
         self.warm_start = warm_start
 
     def hyper(self) -> tuple[float, ...]:
-        """``(α, B, C)``."""
+        """``(α, B, C)``.
+
+        Returns
+        -------
+        tuple of float
+        """
         B = 1.0 / self.alpha if self.B is None else self.B
         return (float(self.alpha), float(B), float(self.C))
 
     def extra_shape(self, n_features: int, n_classes: int) -> tuple[int, ...]:
         """``(3,)``: k (the updates so far plus one), the weights' scale within an epoch and
         their squared norm (:mod:`perceptrons._jit.scaled`).
+
+        Parameters
+        ----------
+        n_features, n_classes : int
+
+        Returns
+        -------
+        tuple of int or None
         """
         return (3,)
 
     def initial_extra(self, n_features: int, n_classes: int) -> np.ndarray:
-        """The update count 1, the scale 1, the norm not known."""
+        """The update count 1, the scale 1, the norm not known.
+
+        Parameters
+        ----------
+        n_features, n_classes : int
+
+        Returns
+        -------
+        ndarray
+        """
         return np.array([1.0, 1.0, -1.0])

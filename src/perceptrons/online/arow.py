@@ -99,5 +99,10 @@ class AROW(OnlineLearner):
         self.warm_start = warm_start
 
     def hyper(self) -> tuple[float, ...]:
-        """``(r, 0)``."""
+        """``(r, 0)``.
+
+        Returns
+        -------
+        tuple of float
+        """
         return (float(self.r), 0.0)

@@ -118,9 +118,19 @@ class ConfidenceWeighted(OnlineLearner):
         return tags
 
     def hyper(self) -> tuple[float, ...]:
-        """``(0, φ)``."""
+        """``(0, φ)``.
+
+        Returns
+        -------
+        tuple of float
+        """
         return (0.0, confidence_quantile(self.eta))
 
     def initial_variance(self) -> float:
-        """``a``."""
+        """``a``.
+
+        Returns
+        -------
+        float
+        """
         return float(self.a)

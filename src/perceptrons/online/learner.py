@@ -67,11 +67,21 @@ class OnlineLearner(LinearPerceptronBase):
 
     # ------------------------------------------------------------------ what a learner names
     def rule_name(self) -> str:
-        """The rule this learner runs, with its parameters as they are now."""
+        """The rule this learner runs, with its parameters as they are now.
+
+        Returns
+        -------
+        str
+        """
         return f"{self.rule}-{self.covariance_}" if self.second_order else self.rule
 
     def hyper(self) -> tuple[float, ...]:
-        """The rule's parameters, as its compiled loop reads them."""
+        """The rule's parameters, as its compiled loop reads them.
+
+        Returns
+        -------
+        tuple of float
+        """
         return ()
 
     def extra_shape(self, n_features: int, n_classes: int) -> tuple[int, ...] | None:
@@ -118,7 +128,12 @@ class OnlineLearner(LinearPerceptronBase):
         return np.eye(shape[0]) * np.sqrt(s0) if self.covariance_ == "full" else np.full(shape, s0)
 
     def initial_variance(self) -> float:
-        """A second-order learner's Σ₀ = this · I (1 unless the learner says otherwise)."""
+        """A second-order learner's Σ₀ = this · I (1 unless the learner says otherwise).
+
+        Returns
+        -------
+        float
+        """
         return 1.0
 
     def choose_covariance(self, n_features: int, n_classes: int) -> str:

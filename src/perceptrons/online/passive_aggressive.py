@@ -125,9 +125,19 @@ class PassiveAggressive(OnlineLearner):
         self.warm_start = warm_start
 
     def rule_name(self) -> str:
-        """``"pa"``, ``"pa1"`` or ``"pa2"``: the variant."""
+        """``"pa"``, ``"pa1"`` or ``"pa2"``: the variant.
+
+        Returns
+        -------
+        str
+        """
         return self.variant
 
     def hyper(self) -> tuple[float, ...]:
-        """``(C,)``."""
+        """``(C,)``.
+
+        Returns
+        -------
+        tuple of float
+        """
         return (float(self.C),)

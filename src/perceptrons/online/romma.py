@@ -78,13 +78,35 @@ class ROMMA(OnlineLearner):
     def extra_shape(self, n_features: int, n_classes: int) -> tuple[int, ...]:
         """``(3,)``: unused, the weights' scale within an epoch and their squared norm
         (:mod:`perceptrons._jit.scaled`).
+
+        Parameters
+        ----------
+        n_features, n_classes : int
+
+        Returns
+        -------
+        tuple of int or None
         """
         return (3,)
 
     def initial_extra(self, n_features: int, n_classes: int) -> np.ndarray:
-        """The scale 1, the norm not known."""
+        """The scale 1, the norm not known.
+
+        Parameters
+        ----------
+        n_features, n_classes : int
+
+        Returns
+        -------
+        ndarray
+        """
         return np.array([1.0, 1.0, -1.0])
 
     def rule_name(self) -> str:
-        """``"romma"`` or ``"romma-aggressive"``."""
+        """``"romma"`` or ``"romma-aggressive"``.
+
+        Returns
+        -------
+        str
+        """
         return "romma-aggressive" if self.aggressive else "romma"

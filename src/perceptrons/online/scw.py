@@ -110,9 +110,19 @@ class SCW(OnlineLearner):
         self.warm_start = warm_start
 
     def rule_name(self) -> str:
-        """``"scw1-…"`` or ``"scw2-…"`` with the covariance that runs."""
+        """``"scw1-…"`` or ``"scw2-…"`` with the covariance that runs.
+
+        Returns
+        -------
+        str
+        """
         return f"scw{len(self.variant)}-{self.covariance_}"
 
     def hyper(self) -> tuple[float, ...]:
-        """``(C, φ)``."""
+        """``(C, φ)``.
+
+        Returns
+        -------
+        tuple of float
+        """
         return (float(self.C), confidence_quantile(self.eta))

@@ -90,9 +90,19 @@ class SecondOrderPerceptron(OnlineLearner):
         self.warm_start = warm_start
 
     def hyper(self) -> tuple[float, ...]:
-        """``(0, 0)``: the rule has no parameter beyond Σ₀."""
+        """``(0, 0)``: the rule has no parameter beyond Σ₀.
+
+        Returns
+        -------
+        tuple of float
+        """
         return (0.0, 0.0)
 
     def initial_variance(self) -> float:
-        """``1/a``."""
+        """``1/a``.
+
+        Returns
+        -------
+        float
+        """
         return 1.0 / float(self.a)

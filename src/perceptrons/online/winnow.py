@@ -115,26 +115,63 @@ class Winnow(OnlineLearner):
         return tags
 
     def rule_name(self) -> str:
-        """``"winnow-balanced"`` or ``"winnow-positive"``."""
+        """``"winnow-balanced"`` or ``"winnow-positive"``.
+
+        Returns
+        -------
+        str
+        """
         return "winnow-balanced" if self.balanced else "winnow-positive"
 
     def hyper(self) -> tuple[float, ...]:
-        """``(ln α, θ)``."""
+        """``(ln α, θ)``.
+
+        Returns
+        -------
+        tuple of float
+        """
         return (math.log(self.alpha), self.threshold_)
 
     def extra_shape(self, n_features: int, n_classes: int) -> tuple[int, ...] | None:
-        """The negative weights of balanced Winnow, the bias's last: (d + 1,) or (d + 1, K)."""
+        """The negative weights of balanced Winnow, the bias's last: (d + 1,) or (d + 1, K).
+
+        Parameters
+        ----------
+        n_features, n_classes : int
+
+        Returns
+        -------
+        tuple of int or None
+        """
         if not self.balanced:
             return None
         return (n_features + 1,) if n_classes == 2 else (n_features + 1, n_classes)
 
     def initial_extra(self, n_features: int, n_classes: int) -> np.ndarray:
-        """Ones (balanced), or nothing."""
+        """Ones (balanced), or nothing.
+
+        Parameters
+        ----------
+        n_features, n_classes : int
+
+        Returns
+        -------
+        ndarray
+        """
         shape = self.extra_shape(n_features, n_classes)
         return np.zeros(0) if shape is None else np.ones(shape)
 
     def initial_weights(self, n_features: int, n_classes: int) -> float:
-        """1, with θ set for these data."""
+        """1, with θ set for these data.
+
+        Parameters
+        ----------
+        n_features, n_classes : int
+
+        Returns
+        -------
+        float
+        """
         self.threshold_ = self._threshold(n_features)
         return 1.0
 
