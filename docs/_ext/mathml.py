@@ -28,7 +28,11 @@ def visit_inline(self, node):
 
 
 def visit_block(self, node):
-    self.body.append(f'<div class="math-block">{_mathml(self, node, block=True)}</div>')
+    # Equations apart by a blank line are apart on the page, as Sphinx's own renderers show them
+    # (one per line); one MathML block of all of them ran past the column on narrow pages.
+    for part in (p.strip() for p in node.astext().split("\n\n")):
+        if part:
+            self.body.append(f'<div class="math-block">{_mathml(self, nodes.math_block(part, part), block=True)}</div>')
     raise nodes.SkipNode
 
 

@@ -30,12 +30,15 @@ class ConfidenceWeighted(OnlineLearner):
 
     .. math::
 
-        \alpha = \max\Bigl(0, \frac{-m\psi + \sqrt{m^2\phi^4/4 + v\phi^2\zeta}}{v\zeta}\Bigr),\quad
-        u = \tfrac14\bigl(-\alpha v\phi + \sqrt{\alpha^2 v^2\phi^2 + 4v}\bigr)^2,\quad
-        \beta = \frac{\alpha\phi}{\sqrt{u} + v\alpha\phi},
+        \alpha = \max\Bigl(0, \frac{-m\psi + \sqrt{m^2\phi^4/4 + v\phi^2\zeta}}{v\zeta}\Bigr)
 
-        \mu \leftarrow \mu + \alpha\, y\, \Sigma x,\qquad
-        \Sigma \leftarrow \Sigma - \beta\, \Sigma x x^\top \Sigma,
+        u = \tfrac14\bigl(-\alpha v\phi + \sqrt{\alpha^2 v^2\phi^2 + 4v}\bigr)^2
+
+        \beta = \frac{\alpha\phi}{\sqrt{u} + v\alpha\phi}
+
+        \mu \leftarrow \mu + \alpha\, y\, \Sigma x
+
+        \Sigma \leftarrow \Sigma - \beta\, \Sigma x x^\top \Sigma
 
     from :math:`\mu = 0`, :math:`\Sigma = aI`.  CW adapts fast and trusts every example: on
     noisy labels prefer :class:`~perceptrons.AROW` or :class:`~perceptrons.SCW`.

@@ -23,9 +23,13 @@ class ROMMA(OnlineLearner):
 
     .. math::
 
-        w \leftarrow c\, w + d\, y\, x,\qquad
-        c = \frac{\|x\|^2\|w\|^2 - y\,(w\cdot x)}{D},\quad
-        d = \frac{\|w\|^2\,(1 - y\,(w\cdot x))}{D},\quad D = \|x\|^2\|w\|^2 - (w\cdot x)^2.
+        w \leftarrow c\, w + d\, y\, x
+
+        D = \|x\|^2\|w\|^2 - (w\cdot x)^2
+
+        c = \bigl(\|x\|^2\|w\|^2 - y\,(w\cdot x)\bigr) / D
+
+        d = \|w\|^2\,\bigl(1 - y\,(w\cdot x)\bigr) / D
 
     Where :math:`D` vanishes (x parallel to w) the first update is made again.
 

@@ -26,15 +26,16 @@ class SCW(OnlineLearner):
 
     .. math::
 
-        \text{SCW-I:}\quad \alpha = \min\Bigl(C, \max\Bigl(0, \frac{-m\psi + \sqrt{m^2\phi^4/4 +
-        v\phi^2\zeta}}{v\zeta}\Bigr)\Bigr)
+        \text{SCW-I:}\ \alpha = \min\bigl(C, \max(0, \alpha_{\mathrm{CW}})\bigr),\quad
+        \alpha_{\mathrm{CW}} = \frac{-m\psi + \sqrt{m^2\phi^4/4 + v\phi^2\zeta}}{v\zeta}
 
-        \text{SCW-II:}\quad \alpha = \max\Bigl(0, \frac{-(2mn + \phi^2 m v) + \gamma}{2(n^2 +
-        nv\phi^2)}\Bigr),\quad n = v + \frac{1}{2C},\quad \gamma = \phi\sqrt{\phi^2 m^2 v^2 +
-        4nv(n + v\phi^2)}
+        \text{SCW-II:}\ \alpha = \max\Bigl(0, \frac{-(2mn + \phi^2 m v) + \gamma}{2(n^2 + nv\phi^2)}\Bigr)
 
-        u = \tfrac14\bigl(-\alpha v\phi + \sqrt{\alpha^2 v^2\phi^2 + 4v}\bigr)^2,\qquad
-        \beta = \frac{\alpha\phi}{\sqrt{u} + v\alpha\phi},
+        n = v + \frac{1}{2C},\qquad \gamma = \phi\sqrt{\phi^2 m^2 v^2 + 4nv(n + v\phi^2)}
+
+        u = \tfrac14\bigl(-\alpha v\phi + \sqrt{\alpha^2 v^2\phi^2 + 4v}\bigr)^2
+
+        \beta = \frac{\alpha\phi}{\sqrt{u} + v\alpha\phi}
 
     from :math:`\mu = 0`, :math:`\Sigma = I`.
 
