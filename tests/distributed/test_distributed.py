@@ -770,3 +770,57 @@ def test_a_lost_worker_is_one_warning_of_ours_not_dask_s_records(capfd):
     err = capfd.readouterr().err
     assert "distributed." not in err and " - WARNING - " not in err and " - ERROR - " not in err, err
     assert any(r.name.startswith("distributed") for r in seen)  # the records are in our log
+
+
+# ---------------------------------------------------------------------- columns scaled on the cluster
+def _scaled_shards(tmp_path, k=3):
+    """LIBSVM shard files whose columns sit on scales from 1 to 5000."""
+    from sklearn.datasets import dump_svmlight_file
+
+    X, y = _data("csr", 2)
+    X = sp.csr_matrix(X.multiply(np.resize([1.0, 100.0, 5000.0], X.shape[1])))
+    for part in range(k):
+        rows = slice(part * 200, (part + 1) * 200)
+        dump_svmlight_file(X[rows], y[rows], str(tmp_path / f"p{part}.svm"), zero_based=False)
+    return str(tmp_path / "p*.svm")
+
+
+def test_shard_files_scaled_by_the_merged_maxima_are_the_streamed_fit(client, tmp_path):
+    """A MaxAbsScaler before the estimator: each worker sends its columns' largest |x|, the
+    client takes their maximum and each worker divides its shard by it.  On one shard that is
+    the streamed fit of the same files, scaler and weights, bit for bit."""
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import MaxAbsScaler
+
+    from perceptrons import stream
+
+    files = _scaled_shards(tmp_path)
+    make = lambda: make_pipeline(MaxAbsScaler(), AveragedPerceptron(max_epochs=4))  # noqa: E731
+    mixed = _quiet_ipm(make(), files, shards=1, client=client)
+    streamed = stream.fit(make(), files)
+    np.testing.assert_array_equal(mixed[0].scale_, streamed[0].scale_)
+    assert mixed[0].n_samples_seen_ == streamed[0].n_samples_seen_ == 600
+    np.testing.assert_array_equal(mixed[-1].coef_, streamed[-1].coef_)
+    np.testing.assert_array_equal(mixed[-1].intercept_, streamed[-1].intercept_)
+    two = _quiet_ipm(make(), files, shards=3, client=client)
+    np.testing.assert_array_equal(two[0].scale_, streamed[0].scale_)  # maxima merge exactly
+    with pytest.raises(PerceptronsError, match="one MaxAbsScaler before the estimator"):
+        from sklearn.preprocessing import StandardScaler
+
+        _quiet_ipm(make_pipeline(StandardScaler(with_mean=False), Perceptron()), files, shards=1, client=client)
+
+
+@pytest.mark.slow
+def test_cli_scales_the_columns_of_shard_files(tmp_path):
+    from perceptrons import load_model
+
+    files = _scaled_shards(tmp_path)
+    r = _cli("train", files, "-o", str(tmp_path / "m.npz"), "--workers", "2", "--epochs", "3")
+    assert r.returncode == 0, r.stderr
+    assert "merged from every worker's shards" in r.stdout
+    model = load_model(tmp_path / "m.npz")
+    assert [type(s).__name__ for _, s in model.steps] == ["MaxAbsScaler", "AveragedPerceptron"]
+    r = _cli("evaluate", str(tmp_path / "m.npz"), str(tmp_path / "p0.svm"))
+    assert r.returncode == 0 and "accuracy" in r.stdout, r.stderr
+    r = _cli("train", files, "-o", str(tmp_path / "s.npz"), "--workers", "2", "--scale", "standard")
+    assert r.returncode == 2 and "--scale: applies only as auto, maxabs or none to shard files" in r.stderr

@@ -111,3 +111,26 @@ def summary(model):
         f"shards     {model.n_shards_}   weights moved {moved}/epoch   "
         f"{sum(model.seconds_per_epoch_) / max(len(model.seconds_per_epoch_), 1):.3f} s/epoch"
     ]
+
+
+def on_cluster(model, X, y, shards, scheduler, workers, mixing, weighted=None):
+    """``distributed.fit`` of ``model`` (an estimator, or a Pipeline ending in one) with the epoch
+    bar; Ctrl-C between epochs.  Returns ``(fitted, stopped at --epochs)``."""
+    from perceptrons import distributed
+    from perceptrons.cli._common import interrupt_between_epochs
+
+    final = model.steps[-1][1] if hasattr(model, "steps") else model
+    with interrupt_between_epochs() as check:
+        return fit(
+            distributed.fit,
+            final.max_epochs,
+            check,
+            estimator=model,
+            X=X,
+            y=y,
+            **(weighted or {}),
+            shards=shards,
+            client=scheduler,
+            n_workers=workers,
+            mixing=mixing,
+        )

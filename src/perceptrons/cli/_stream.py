@@ -209,9 +209,10 @@ def _fit(estimator, src, cache_path, shuffle_buffer, check):
     return any(issubclass(w.category, ConvergenceWarning) for w in caught)
 
 
-def scaled_model(estimator, scale):
-    """``(the model a streamed fit trains, its summary lines)``: the estimator behind the
-    ``--scale`` step in a Pipeline, or alone with ``--scale none``."""
+def scaled_model(estimator, scale, fitted="fitted in a pass over the epoch cache"):
+    """``(the model a streamed or sharded fit trains, its summary lines)``: the estimator behind
+    the ``--scale`` step in a Pipeline, or alone with ``--scale none``; ``fitted`` says how the
+    step learns."""
     if scale == "none":
         return estimator, []
     from sklearn.pipeline import Pipeline
@@ -221,7 +222,7 @@ def scaled_model(estimator, scale):
         step, how = StandardScaler(with_mean=False), "divided by its standard deviation (not centred)"
     else:
         step, how = MaxAbsScaler(), "divided by its largest |x|"
-    line = f"{'columns':<10} each {how}, fitted in a pass over the epoch cache; --scale none keeps them as read"
+    line = f"{'columns':<10} each {how}, {fitted}; --scale none keeps them as read"
     return Pipeline([("scale", step), ("model", estimator)]), [line]
 
 

@@ -245,8 +245,9 @@ def command(
             ),
             **{k: (stream, "with --stream") for k in ("cache_path", "hash_bits", "shuffle_buffer", "text_column")},
             "scale": (
-                not cluster_files,
-                "in memory or with --stream: a fit from shard files reads features as they are",
+                not cluster_files or scale != "standard",
+                "as auto, maxabs or none to shard files on a cluster (their workers' column maxima merge "
+                "exactly, their standard deviations would not)",
             ),
             "missing_indicator": (
                 not stream and not cluster_files and data_format(data, fmt) in TABLE_FORMATS,
@@ -327,7 +328,7 @@ def command(
     if cluster:
         if cluster_files:
             return _train_cluster_files(
-                data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, mixing
+                data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, mixing, scale
             )
     # a VW file's importance weights weigh the updates, as in a streamed or distributed fit
     prepared = read_training(data, label, fmt, scale, missing_indicator, dense=model_name == "kernel")
@@ -367,7 +368,7 @@ def command(
         )
     estimator = estimator_class(cls)(**params)
     if cluster:
-        estimator, stopped = _on_cluster(estimator, X, y, shards, scheduler, workers, mixing, weighted)
+        estimator, stopped = _distributed.on_cluster(estimator, X, y, shards, scheduler, workers, mixing, weighted)
         model = compose(prepared.prep, estimator)
         scores = _accuracies(model, (prepared.raw, y, weight), test)
         save_model(model, output, info=prepared.info)
@@ -489,22 +490,28 @@ def _report(cls, output, prepared, estimator, stopped, scores):
         click.echo(line)
 
 
-def _train_cluster_files(data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, mixing):
-    """``train SHARDS --workers/--scheduler``: each shard's files read by the worker that keeps it."""
+def _train_cluster_files(
+    data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, mixing, scale
+):
+    """``train SHARDS --workers/--scheduler``: each shard's files read by the worker that keeps
+    it, and its columns divided by each column's largest |x| over every shard (``--scale``
+    auto, maxabs), as a streamed fit's are."""
     from perceptrons.persistence import save_model
 
     cls = CLI_NAMES[model_name]
     src = _stream.source_of(data, fmt, label, None, None)
     test = _stream.source_of(test_path, fmt, label, None, None) if test_path else None
     estimator = estimator_class(cls)(**params)
-    estimator, stopped = _on_cluster(estimator, src, None, shards, scheduler, workers, mixing)
+    model, scaled = _stream.scaled_model(estimator, scale, "merged from every worker's shards")
+    model, stopped = _distributed.on_cluster(model, src, None, shards, scheduler, workers, mixing)
+    estimator = model[-1] if scaled else model
     check_label_text(estimator.classes_, f"{src.spec}: label")
-    scores = _stream.test_accuracy(estimator, test)
-    save_model(estimator, output, info={"label_column": label})
+    scores = _stream.test_accuracy(model, test)
+    save_model(model, output, info={"label_column": label})
     _outcome(
         cls, output, f"{src.spec} ({len(src.paths)} files), {estimator.n_features_in_} features", estimator, stopped
     )
-    for line in [*_distributed.summary(estimator), *scores]:
+    for line in [*_distributed.summary(estimator), *scaled, *scores]:
         click.echo(line)
 
 
@@ -542,26 +549,6 @@ def _train_stream(
     _outcome(cls, output, f"{files}, {estimator.n_features_in_} features", estimator, stopped_early)
     for line in [f"last epoch {estimator.mistakes_per_epoch_[-1]} mistakes", *scaled, *scores]:
         click.echo(line)
-
-
-def _on_cluster(estimator, X, y, shards, scheduler, workers, mixing, weighted=None):
-    """``distributed.fit`` with the epoch bar; Ctrl-C between epochs. (fitted, stopped at --epochs)."""
-    from perceptrons import distributed
-
-    with interrupt_between_epochs() as check:
-        return _distributed.fit(
-            distributed.fit,
-            estimator.max_epochs,
-            check,
-            estimator=estimator,
-            X=X,
-            y=y,
-            **(weighted or {}),
-            shards=shards,
-            client=scheduler,
-            n_workers=workers,
-            mixing=mixing,
-        )
 
 
 def _epoch_text(epoch, estimator, fit, fits):

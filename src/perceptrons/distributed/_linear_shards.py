@@ -11,6 +11,7 @@ from perceptrons._core.finite import largest_magnitude
 from perceptrons._core.labels import encode_labels, sample_scale
 from perceptrons._core.operands import to_operand
 from perceptrons.distributed._inputs import file_stamps, first_changed, split_rows
+from perceptrons.io.block_scaling import BlockScaling, column_max_abs, scales_nothing
 from perceptrons.io.blocks import Block, join
 from perceptrons.io.labels import file_labels
 from perceptrons.io.sources import Source
@@ -113,8 +114,9 @@ def on_worker_from_arrays(X, y, where):
     return RawShard(block, [(where, 1, block.n_rows)], {})
 
 
-def on_worker_summary(raw):
-    """What the client needs to know of a raw shard: rows, width, storage, labels."""
+def on_worker_summary(raw, max_abs=False):
+    """What the client needs to know of a raw shard: rows, width, storage, labels, and with
+    ``max_abs`` each column's largest |x| (a max-abs scaler of the whole data is their maximum)."""
     b = raw.block
     labels, counts = np.unique(b.y, return_counts=True)
     values = b.X if not b.sparse else b.data
@@ -132,11 +134,14 @@ def on_worker_summary(raw):
         "top": top,
         "where": raw.spans[0][0],
         "stamps": raw.stamps,
+        "max_abs": column_max_abs(b) if max_abs else None,
     }
 
 
-def on_worker_encode(raw, classes, class_weight, n_features, stamps):
-    """The raw shard with labels as class indices and updates scaled by class weight.
+def on_worker_encode(raw, classes, class_weight, n_features, stamps, scalers=()):
+    """The raw shard with labels as class indices, updates scaled by class weight, and its
+    columns divided by the fitted ``scalers`` (a max-abs scaler of the whole data), as a
+    streamed fit divides its blocks (:class:`~perceptrons.io.block_scaling.BlockScaling`).
 
     ``stamps`` are the raw shard's as its summary gave them. Dask remakes a shard lost with a
     worker by reading its files again; a file changed since would train on rows that the
@@ -157,7 +162,11 @@ def on_worker_encode(raw, classes, class_weight, n_features, stamps):
         scale = sample_scale(b.weight, class_weight, yi, classes, b.n_rows)
     except PerceptronsError as exc:
         raise PerceptronsError(f"{raw.spans[0][0]}: {exc}") from None
-    return LinearShard(b.operand(), yi, scale, raw.spans)
+    Xop = b.operand()
+    if scalers and not scales_nothing(scalers):
+        w_dtype = np.float32 if b.sparse and (b.data is None or b.data.dtype == np.float32) else np.float64
+        Xop = BlockScaling(scalers, w_dtype).operand(b)
+    return LinearShard(Xop, yi, scale, raw.spans)
 
 
 def on_worker_epoch(shard, params, state, epoch, index):

@@ -24,6 +24,7 @@ from perceptrons.distributed._inputs import (
     split_rows,
 )
 from perceptrons.distributed._loop import Shards, run_epochs
+from perceptrons.io.block_scaling import max_abs_scaler, pipeline_parts
 from perceptrons.io.sources import Source, shard_paths
 from perceptrons.linear._base import LinearPerceptronBase
 from perceptrons.linear.trainer import LinearState
@@ -60,9 +61,12 @@ def fit(
 
     Parameters
     ----------
-    estimator : Perceptron, AveragedPerceptron, or a learner of the online family
-        (:mod:`perceptrons.online`: each shard runs its rule; its ``extra`` array, a covariance
-        say, is mixed as the weights are, and an epoch without mistakes ends the fit).
+    estimator : Perceptron, AveragedPerceptron, a learner of the online family, or a Pipeline
+        of a ``MaxAbsScaler`` and one of them.  An online learner's shards run its rule
+        (:mod:`perceptrons.online`); its ``extra`` array, a covariance say, is mixed as the
+        weights are, and an epoch without mistakes ends the fit.  With a ``MaxAbsScaler`` the
+        workers send each column's largest |x|, scale their shards by the merged maxima, and
+        the fitted Pipeline is returned.
         Its parameters apply as in ``fit``: ``max_epochs``, ``fit_intercept``, ``margin``,
         ``class_weight``, ``init``, ``order`` ("cyclic", or "shuffle": each shard's rows in an
         order drawn from (random_state, epoch, shard)).  ``order="random-mistake"``, the pocket
@@ -117,6 +121,7 @@ def fit(
     >>> clf.predict(X).tolist() == y.tolist()  # doctest: +SKIP
     True
     """
+    steps, estimator, pipeline = _scaled(estimator)
     _check(estimator)
     check_run(
         "distributed.fit", client=client, n_workers=n_workers, mixing=mixing, callback=callback, dashboard=dashboard
@@ -130,6 +135,11 @@ def fit(
     elif sample_weight is not None:
         raise PerceptronsError("sample_weight applies to in-memory rows; files carry their own weights")
     files = _file_makers(X, S, options) if kind == "files" else None  # the files' options checked here
+    if kind == "arrays" and steps:  # rows in memory: the scaler fitted here, as fit would
+        from sklearn.base import clone
+
+        fitted = [clone(step).fit(X) for step in steps]
+        X = fitted[0].transform(X)
     with connect(client, default_workers(n_workers, client, S), dashboard) as c:
         if S is None and kind == "arrays":
             S = len(c.scheduler_info()["workers"])
@@ -137,8 +147,12 @@ def fit(
             shard_set, classes, d = _from_arrays(c, estimator, X, y, sample_weight, S)
         else:
             makers, width = files or (_dask_makers(c, X, y, S), None)
-            shard_set, classes, d = _from_raw(c, estimator, makers, width)
-        return _train(estimator, shard_set, classes, d, mixing, callback)
+            shard_set, classes, d, fitted = _from_raw(c, estimator, makers, width, steps)
+        fit = _train(estimator, shard_set, classes, d, mixing, callback)
+    if not steps:
+        return fit
+    pipeline.set_params(**{name: step for (name, _), step in zip(steps, fitted)})  # scikit-learn's set_params
+    return pipeline
 
 
 def _train(estimator, shard_set, classes, d, mixing, callback):
@@ -264,12 +278,29 @@ def _partitions(collection):
     return parts.ravel().tolist() if hasattr(parts, "ravel") else list(parts)
 
 
-def _from_raw(client, estimator, makers, width):
-    """Shards read on the workers: their summaries decide the classes and the width, then each
-    is encoded where it lives.
+def _scaled(estimator):
+    """``(scaler steps, our estimator, the pipeline)`` of a Pipeline whose steps before the
+    estimator are a MaxAbsScaler, or ``([], estimator, None)``.  Only a max-abs scaler: the
+    workers' column maxima merge into the whole data's exactly.
+    """
+    if type(estimator).__name__ != "Pipeline":
+        return [], estimator, None
+    steps, final = pipeline_parts(estimator)  # column scalers only, refused otherwise
+    if [type(step).__name__ for _, step in steps] not in ([], ["MaxAbsScaler"]):
+        raise PerceptronsError(
+            "distributed.fit scales columns with one MaxAbsScaler before the estimator, whose "
+            "shards' statistics merge exactly; a StandardScaler's would not"
+        )
+    return steps, final, estimator
+
+
+def _from_raw(client, estimator, makers, width, steps=()):
+    """Shards read on the workers: their summaries decide the classes, the width and the
+    column scales (``steps``: a max-abs scaler, fitted on the maxima they send), then each is
+    encoded where it lives.  Returns ``(shards, classes, width, fitted scalers)``.
     """
     raw = Shards(client, makers)
-    summaries = raw.map(ls.on_worker_summary)
+    summaries = raw.map(ls.on_worker_summary, bool(steps))
     for s in summaries:
         if not s["finite"]:
             raise PerceptronsError(f"{s['where']}: the data hold NaN or infinity; expected finite values")
@@ -282,8 +313,16 @@ def _from_raw(client, estimator, makers, width):
         raise PerceptronsError(f"a shard has features beyond the hashed width {d}")
     # encoded where each raw shard lives; the raw futures are then let go (the shard keeps their
     # arrays), and a lost shard is recomputed by Dask from its lineage: read, then encode
+    fitted = []
+    if steps:
+        top = np.zeros(d)
+        for s in summaries:
+            np.maximum(top[: s["max_abs"].shape[0]], s["max_abs"], out=top[: s["max_abs"].shape[0]])
+        dtypes = {s["dtype"] for s in summaries} - {None}
+        dtype = np.float64 if "<f8" in dtypes else np.float32
+        fitted = [max_abs_scaler(steps[0][1], top, sum(s["rows"] for s in summaries), dtype)]
     makers = [
-        lambda c, f=f, st=s["stamps"]: c.submit(ls.on_worker_encode, f, classes, cw, d, st, pure=False)
+        lambda c, f=f, st=s["stamps"]: c.submit(ls.on_worker_encode, f, classes, cw, d, st, fitted, pure=False)
         for f, s in zip(raw.futures, summaries)
     ]
     ready = Shards(client, makers)
@@ -291,4 +330,4 @@ def _from_raw(client, estimator, makers, width):
     float32 = summaries[0]["sparse"] and {s["dtype"] for s in summaries} <= {None, "<f4"}
     ready.w_dtype = np.float32 if float32 else np.float64
     ready.top_feature = lambda: max(s["top"] for s in summaries)
-    return ready, classes, d
+    return ready, classes, d, fitted

@@ -105,12 +105,8 @@ def fit_scalers(steps, blocks, n_features, sparse):
 
 def _max_abs_scaler(step, blocks, n_features):
     """``step`` (a MaxAbsScaler) fitted on sparse blocks in one compiled pass a block: the
-    largest |x| of each column, then the scales and counts as its own ``partial_fit`` sets them
-    (a scale below 10 ε is 1, as its ``_handle_zeros_in_scale`` makes it), through the public
-    attributes only.
+    largest |x| of each column (:func:`max_abs_scaler` makes the scaler of them).
     """
-    from sklearn.base import clone
-
     from perceptrons._jit.scaling import max_abs_columns
 
     top = np.zeros(n_features)
@@ -120,12 +116,36 @@ def _max_abs_scaler(step, blocks, n_features):
         max_abs_columns(block.data, block.indices, top)
         rows += block.n_rows
         dtype = dtype if block.data is None else block.data.dtype
-    top = top.astype(dtype)  # exact: a largest |x| is one of the values
+    return max_abs_scaler(step, top, rows, dtype)
+
+
+def max_abs_scaler(step, top, rows, dtype):
+    """A fresh copy of the MaxAbsScaler ``step``, fitted: columns whose largest |x| is ``top``,
+    over ``rows`` rows of values of ``dtype``, its arrays as its own fit sets them (a scale below
+    10 ε is 1, as its ``_handle_zeros_in_scale`` makes it), through the public attributes only.
+
+    Parameters
+    ----------
+    step : sklearn.preprocessing.MaxAbsScaler
+    top : ndarray of shape (n_features,)
+        Each column's largest |x| (maxima merge exactly: shards and blocks give the whole's).
+    rows : int
+    dtype : numpy dtype
+        The values' type, which scikit-learn's arrays take.
+
+    Returns
+    -------
+    sklearn.preprocessing.MaxAbsScaler
+    """
+    from sklearn.base import clone
+
+    dtype = np.dtype(dtype)
+    top = np.asarray(top).astype(dtype)  # exact: a largest |x| is one of the values
     step = clone(step).fit(np.zeros((1, 1)))  # the fitted mark; every statistic is set below
     step.max_abs_ = top
     step.scale_ = np.where(top < 10 * np.finfo(dtype).eps, np.ones(1, dtype), top)
-    step.n_samples_seen_ = rows
-    step.n_features_in_ = n_features
+    step.n_samples_seen_ = int(rows)
+    step.n_features_in_ = top.shape[0]
     return step
 
 
@@ -178,6 +198,17 @@ def scales_nothing(steps):
     features, or columns already scaled), so that the epochs can read the blocks as they are.
     """
     return all(step.scale_ is None or np.all(step.scale_ == 1) for step in steps)
+
+
+def column_max_abs(block):
+    """Each column's largest |x| in a block (sparse: one compiled pass), float64."""
+    if not block.sparse:
+        return np.abs(block.X).max(axis=0).astype(np.float64) if block.n_rows else np.zeros(block.X.shape[1])
+    from perceptrons._jit.scaling import max_abs_columns
+
+    top = np.zeros(block.n_features)
+    max_abs_columns(block.data, block.indices, top)
+    return top
 
 
 class BlockScaling:
