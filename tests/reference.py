@@ -804,10 +804,28 @@ def _joint(W, x, k, binary):
     return scores[k] - scores[r], z
 
 
-def online_pa(X, y, n_classes, *, variant="pa1", C=1.0, fit_intercept=True, max_epochs=5, weights=None):
-    """PA, PA-I, PA-II (Crammer et al. 2006, Fig. 1): τ = ℓ/‖z‖², min(C, ℓ/‖z‖²), ℓ/(‖z‖² + 1/2C)."""
+def _add_into(total, W):
+    """total += W, row by row (the running sum behind an averaged model's mean of iterates)."""
+    for t, w in zip(total, W):
+        for j, wj in enumerate(w):
+            t[j] += wj
+
+
+def _mean(total, visits, W):
+    """The mean of the iterates: ``total / visits`` (W itself before any visit)."""
+    return W if visits == 0 else [[t / visits for t in row] for row in total]
+
+
+def online_pa(
+    X, y, n_classes, *, variant="pa1", C=1.0, fit_intercept=True, max_epochs=5, weights=None, average=False
+):
+    """PA, PA-I, PA-II (Crammer et al. 2006, Fig. 1): τ = ℓ/‖z‖², min(C, ℓ/‖z‖²), ℓ/(‖z‖² + 1/2C).
+
+    A weight ``a`` scales the step (0: the row is not visited); ``average`` returns the mean of the
+    weights held after each visit instead of the last ones."""
     rows, y, K = _online_rows(X, y, n_classes, fit_intercept)
     W = [[0.0] * len(rows[0]) for _ in range(K)]
+    total, visits = [[0.0] * len(rows[0]) for _ in range(K)], 0
     weights = weights or [1.0] * len(rows)
     history = []
     for _ in range(max_epochs):
@@ -824,10 +842,12 @@ def online_pa(X, y, n_classes, *, variant="pa1", C=1.0, fit_intercept=True, max_
                 for (c, j), v in z.items():
                     W[c][j] += a * tau * v
                 updates += 1
+            _add_into(total, W)
+            visits += 1
         history.append((mistakes, updates))
         if updates == 0:
             break
-    return W, history
+    return (_mean(total, visits, W) if average else W), history
 
 
 def _second_order_coefficients(rule, m, v, p1, phi):
@@ -852,41 +872,61 @@ def _second_order_coefficients(rule, m, v, p1, phi):
 
 
 def online_second_order(
-    X, y, n_classes, *, rule, p1=1.0, phi=0.0, sigma0=1.0, full=False, fit_intercept=True, max_epochs=5
+    X,
+    y,
+    n_classes,
+    *,
+    rule,
+    p1=1.0,
+    phi=0.0,
+    sigma0=1.0,
+    full=False,
+    fit_intercept=True,
+    max_epochs=5,
+    weights=None,
+    average=False,
 ):
     """AROW, CW, SCW-I/II and the second-order perceptron over the joint features, with the full
     covariance Σ (a dict of (i, j) entries over (class, feature) keys) or only its diagonal.
 
     Σ starts at sigma0·I; on an update μ += α Σz (the label folded into z) and
-    Σ −= β (Σz)(Σz)ᵀ, keeping only the diagonal when ``full`` is False.
+    Σ −= β (Σz)(Σz)ᵀ, keeping only the diagonal when ``full`` is False.  A weight ``a`` scales the
+    mean's step, not Σ's (0: the row is not visited); ``average`` as in :func:`online_pa`.
     """
     rows, y, K = _online_rows(X, y, n_classes, fit_intercept)
     D = len(rows[0])
     W = [[0.0] * D for _ in range(K)]
     keys = [(c, j) for c in range(K) for j in range(D)]
     S = {(p, p): sigma0 for p in keys}
+    total, visits = [[0.0] * D for _ in range(K)], 0
+    weights = weights or [1.0] * len(rows)
     history = []
     for _ in range(max_epochs):
         mistakes = updates = 0
-        for x, k in zip(rows, y):
+        for x, k, a in zip(rows, y, weights):
+            if a == 0:
+                continue
+            visits += 1
             m, z = _joint(W, x, k, K == 1)
             mistakes += m <= 0
             g = {p: sum(S.get((p, q), 0.0) * zq for q, zq in z.items()) for p in keys}
             v = sum(g[p] * zp for p, zp in z.items())
             if v <= 0:
+                _add_into(total, W)
                 continue
             alpha, beta = _second_order_coefficients(rule, m, v, p1, phi)
             if alpha > 0:
                 for c, j in keys:
-                    W[c][j] += alpha * g[(c, j)]
+                    W[c][j] += a * alpha * g[(c, j)]
                 for p in keys:
                     for q in keys if full else [p]:
                         S[(p, q)] = S.get((p, q), 0.0) - beta * g[p] * g[q]
                 updates += 1
+            _add_into(total, W)
         history.append((mistakes, updates))
         if updates == 0:
             break
-    return W, history
+    return (_mean(total, visits, W) if average else W), history
 
 
 def online_scaled(X, y, n_classes, *, rule, alpha=0.9, B=None, C=None, fit_intercept=True, max_epochs=5):

@@ -46,6 +46,12 @@ SELECTION = [
     "io/test_vw.py::test_random_lines_match_the_oracle",
     "io/test_vw.py::test_long_rows_grow_the_row_buffer",
     "io/test_vw.py::test_errors_name_the_line_and_byte",
+    # the online family and the scikit-learn-equal passive-aggressive
+    "online/test_oracle_online.py",
+    "online/test_sklearn_pa.py::test_the_same_weights_as_scikit_learn",
+    "online/test_sklearn_pa.py::test_partial_fit_and_warm_start_as_scikit_learn",
+    # the streamed scaling's max-abs fit and its scaled blocks
+    "io/test_block_scaling.py",
 ]
 
 

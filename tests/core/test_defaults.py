@@ -33,7 +33,7 @@ CHANGED = {
     PocketPerceptron: {"max_epochs": (1000, 20)},
     KernelPerceptron: {
         "averaged": (False, "auto"),
-        "margin": (0.0, 1.0),
+        "margin": (0.0, "auto"),
         "fit_intercept": (True, False),
         "max_epochs": (100, 10),
     },

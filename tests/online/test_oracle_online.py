@@ -58,8 +58,8 @@ def oracle_weights(W, k, fit_intercept):
     return (W[:, :-1], W[:, -1]) if fit_intercept else (W, np.zeros(W.shape[0]))
 
 
-def check(est, X, y, k, W, history, fit_intercept, storage):
-    est.fit(STORAGES[storage](X), y)
+def check(est, X, y, k, W, history, fit_intercept, storage, sample_weight=None):
+    est.fit(STORAGES[storage](X), y, sample_weight=sample_weight)
     coef, intercept = oracle_weights(W, k, fit_intercept)
     assert [(m, u) for m, u in history] == list(
         zip(est.mistakes_per_epoch_, np.diff([0] + list(np.cumsum(history, axis=0)[:, 1])))
@@ -111,6 +111,35 @@ def test_second_order(storage, fit_intercept, covariance, k, rule):
     est.set_params(max_epochs=5, fit_intercept=fit_intercept)
     check(est, X, y, k, W, hist, fit_intercept, storage)
     assert est.covariance_ == covariance
+
+
+def weights(n, seed=5):
+    """Sample weights with zeros (rows not visited), halves and a few large ones."""
+    return np.random.default_rng(seed).choice([0.0, 0.5, 1.0, 3.0], size=n, p=[0.2, 0.3, 0.3, 0.2])
+
+
+@pytest.mark.parametrize("storage", ["dense", "csr"])
+@pytest.mark.parametrize("k", [2, 3])
+def test_passive_aggressive_averaged_and_weighted(storage, k):
+    X, y = data(6, k)
+    a = weights(len(y))
+    W, hist = ref.online_pa(X.tolist(), y.tolist(), k, variant="pa1", C=0.3, weights=a.tolist(), average=True)
+    est = PassiveAggressive(variant="pa1", C=0.3, max_epochs=5, average=True)
+    check(est, X, y, k, W, hist, True, storage, sample_weight=a)
+
+
+@pytest.mark.parametrize("storage", ["dense", "csr"])
+@pytest.mark.parametrize("covariance, k", [("full", 2), ("diagonal", 2), ("diagonal", 3)])
+@pytest.mark.parametrize("rule", ["arow", "sop"])
+def test_second_order_averaged_and_weighted(storage, covariance, k, rule):
+    X, y = data(7, k)
+    a = weights(len(y))
+    make, kw = SECOND_ORDER[rule]
+    W, hist = ref.online_second_order(
+        X.tolist(), y.tolist(), k, rule=rule, full=covariance == "full", weights=a.tolist(), average=True, **kw
+    )
+    est = make(covariance).set_params(max_epochs=5, average=True)
+    check(est, X, y, k, W, hist, True, storage, sample_weight=a)
 
 
 @pytest.mark.parametrize("storage, fit_intercept", PARAMS)

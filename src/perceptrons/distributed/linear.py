@@ -65,7 +65,7 @@ def fit(
         of a ``MaxAbsScaler`` and one of them.  An online learner's shards run its rule
         (:mod:`perceptrons.online`); its ``extra`` array, a covariance say, is mixed as the
         weights are, and an epoch without mistakes ends the fit.  With a ``MaxAbsScaler`` the
-        workers send each column's largest |x|, scale their shards by the merged maxima, and
+        workers send each column's largest absolute value, scale their shards by the merged maxima, and
         the fitted Pipeline is returned.
         Its parameters apply as in ``fit``: ``max_epochs``, ``fit_intercept``, ``margin``,
         ``class_weight``, ``init``, ``order`` ("cyclic", or "shuffle": each shard's rows in an
