@@ -816,9 +816,7 @@ def _mean(total, visits, W):
     return W if visits == 0 else [[t / visits for t in row] for row in total]
 
 
-def online_pa(
-    X, y, n_classes, *, variant="pa1", C=1.0, fit_intercept=True, max_epochs=5, weights=None, average=False
-):
+def online_pa(X, y, n_classes, *, variant="pa1", C=1.0, fit_intercept=True, max_epochs=5, weights=None, average=False):
     """PA, PA-I, PA-II (Crammer et al. 2006, Fig. 1): τ = ℓ/‖z‖², min(C, ℓ/‖z‖²), ℓ/(‖z‖² + 1/2C).
 
     A weight ``a`` scales the step (0: the row is not visited); ``average`` returns the mean of the

@@ -17,6 +17,8 @@ _PUBLIC = {
     "save_model": "perceptrons.persistence",
     "load_model": "perceptrons.persistence",
     "trace_updates": "perceptrons.linear.trace",
+    "tokenize": "perceptrons.text.tokenizer",
+    "sentences": "perceptrons.text.sentences",
 }
 
 __all__ = sorted(_PUBLIC) + ["__version__"]
@@ -48,6 +50,8 @@ if TYPE_CHECKING:
     from perceptrons.persistence import save_model as save_model
     from perceptrons.structured.sequence import SequencePerceptron as SequencePerceptron
     from perceptrons.structured.tagging import Tagger as Tagger
+    from perceptrons.text.sentences import sentences as sentences
+    from perceptrons.text.tokenizer import tokenize as tokenize
 
 
 # Hints as strings, not ``from __future__ import annotations``: that statement imports the

@@ -1,0 +1,1 @@
+"""Raw text into words and sentences, as UD English EWT cuts them."""

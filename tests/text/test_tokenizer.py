@@ -1,0 +1,150 @@
+"""The tokenizer: EWT's conventions case by case, its words against EWT dev's gold words, the
+words as a partition of the text's characters on any input, and linear time on hostile lines."""
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perceptrons import tokenize
+from perceptrons.text.scoring import gold_sentences, span_f1
+from perceptrons.text.tokenizer import token_spans
+
+CASES = {
+    # clitics, as EWT splits them
+    "I don't know": ["I", "do", "n't", "know"],
+    "it's fine": ["it", "'s", "fine"],
+    "we can't, won't": ["we", "ca", "n't", ",", "wo", "n't"],
+    "You're, I'm, they've, we'll, she'd": [
+        "You",
+        "'re",
+        ",",
+        "I",
+        "'m",
+        ",",
+        "they",
+        "'ve",
+        ",",
+        "we",
+        "'ll",
+        ",",
+        "she",
+        "'d",
+    ],
+    "it’s curly": ["it", "’s", "curly"],
+    "Bush's plan": ["Bush", "'s", "plan"],
+    "cannot gonna dont": ["can", "not", "gon", "na", "do", "nt"],
+    "the 60's": ["the", "60's"],
+    "O'Connell": ["O'Connell"],
+    # hyphens: split, but not after EWT's prefixes nor between digits
+    "search-engine": ["search", "-", "engine"],
+    "e-mail non-human re-read": ["e-mail", "non-human", "re-read"],
+    "full-fledged 3-year-old": ["full", "-", "fledged", "3", "-", "year", "-", "old"],
+    "call x3-9890": ["call", "x3-9890"],
+    # kept whole
+    "see http://example.com/a-b_c?x=1.": ["see", "http://example.com/a-b_c?x=1", "."],
+    "(www.example.org)": ["(", "www.example.org", ")"],
+    "mail jo.smith+x@mail.example.co.uk now": ["mail", "jo.smith+x@mail.example.co.uk", "now"],
+    "$1,000.50 at 10:30 on 11/20/2000, 713-853-3989 or +44": [
+        "$",
+        "1,000.50",
+        "at",
+        "10:30",
+        "on",
+        "11/20/2000",
+        ",",
+        "713-853-3989",
+        "or",
+        "+44",
+    ],
+    "great:) :-( ;) <3": ["great", ":)", ":-(", ";)", "<3"],
+    "Re:Draft": ["Re", ":", "Draft"],
+    "Dr. Smith, U.S. and e.g. George W. Bush": ["Dr.", "Smith", ",", "U.S.", "and", "e.g.", "George", "W.", "Bush"],
+    "file 02-05-02.doc and Amazon.com": ["file", "02-05-02.doc", "and", "Amazon.com"],
+    "#audiobooks": ["#audiobooks"],
+    # punctuation runs
+    "What?! No... wait!!! --- ok ''": ["What", "?!", "No", "...", "wait", "!!!", "---", "ok", "''"],
+    "=====": ["====="],
+    # any script: words are Unicode words
+    "Привет, мир! 東京は晴れ。": ["Привет", ",", "мир", "!", "東京は晴れ", "。"],
+    "": [],
+    "   \n\t ": [],
+}
+
+
+@pytest.mark.parametrize("text", list(CASES), ids=range(len(CASES)))
+def test_ewt_conventions(text):
+    assert tokenize(text) == CASES[text]
+
+
+def test_control_characters_separate_words():
+    assert tokenize("a\x00b\x1bc\x7fd") == ["a", "b", "c", "d"]
+
+
+def test_a_lone_surrogate_is_a_character():
+    assert tokenize("a\ud800b c") == ["a", "\ud800", "b", "c"]
+
+
+@pytest.mark.parametrize("bad", [b"bytes", None, 3, ["a", "list"]])
+def test_not_a_str_is_a_type_error(bad):
+    with pytest.raises(TypeError, match="tokenize takes a str"):
+        tokenize(bad)
+
+
+_TRICKY = "aZ9é東 -'’`.@:/#+,;!?()\"$%=*<>\n\t\x00"
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from(_TRICKY), max_size=80) | st.text(st.characters(exclude_categories=()), max_size=40)
+)
+def test_words_partition_the_non_space_characters(text):
+    spans = token_spans(text)
+    covered = set()
+    last = 0
+    for s, e in spans:
+        assert last <= s < e <= len(text)
+        last = e
+        assert not any(c.isspace() for c in text[s:e])
+        covered.update(range(s, e))
+    blank = {i for i, c in enumerate(text) if c.isspace() or c in "\x00\x7f" or "\x00" <= c <= "\x08"}
+    control = {i for i, c in enumerate(text) if "\x0e" <= c <= "\x1f" or "\x7f" <= c <= "\x9f"}
+    assert covered == set(range(len(text))) - blank - control
+
+
+#: lines that would make a backtracking pattern scan far from every start
+HOSTILE = ["a.", "a@", "1-", "x-", "e-", "http://", "a'", ":", "-", "a.b", "@a.", "#a"]
+
+
+@pytest.mark.parametrize("unit", HOSTILE)
+def test_time_grows_linearly_on_a_line_without_a_space(unit):
+    def seconds(n):
+        text = unit * (n // len(unit))
+        start = time.perf_counter()
+        words = token_spans(text)
+        assert words and words[-1][1] <= len(text)
+        return time.perf_counter() - start
+
+    seconds(1 << 14)  # warm
+    small, large = min(seconds(1 << 18) for _ in range(2)), min(seconds(1 << 20) for _ in range(2))
+    # four times the text: about four times the time when linear, sixteen when quadratic
+    assert large < 10 * small + 0.05, (small, large)
+
+
+@pytest.mark.slow
+def test_ten_megabytes_without_a_newline():
+    text = ("word-word e.g. x@y.z 1,000 " * 400_000)[: 10 << 20]
+    words = tokenize(text)
+    assert len(words) > 1_000_000 and all(w for w in words)
+
+
+@pytest.mark.data
+def test_ewt_dev_words_f1(shared_data):
+    gold = gold_sentences(shared_data("ud-english-ewt") / "dev.conllu")
+    predicted, expected = [], []
+    for k, s in enumerate(gold):
+        predicted += [(k, a, b) for a, b in token_spans(s.text)]
+        expected += [(k, a, b) for a, b in s.spans]
+    p, r, f, _, _ = span_f1(predicted, expected)
+    assert f >= 0.98, (p, r, f)
