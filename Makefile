@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test check docs bench fuzz install clean browser aot
+.PHONY: demo test check docs bench fuzz install clean browser aot pretrained
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -71,3 +71,8 @@ fuzz: $(VENV)/.installed-dev
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info demo-output docs/_build docs/auto_examples docs/generated docs/sg_execution_times.rst src/perceptrons/_compile/prebuilt*.so
+
+# the packaged English tagger (src/perceptrons/pretrained), fitted again on ../shared/data's UD
+# English EWT; its figures are written into the README
+pretrained: $(VENV)/.installed-dev aot
+	$(BIN)/python tools/build_pretrained.py

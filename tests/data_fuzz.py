@@ -370,6 +370,17 @@ def readers(name, path):
         from perceptrons.io.lines import utf8_lines
 
         yield "utf8_lines", lambda: [line.split() for _, line in utf8_lines(path)]
+
+        def raw():  # `tag predict --pretrained`: the text cut into sentences and words
+            from perceptrons.text.sentences import sentence_word_spans
+
+            for _, line in utf8_lines(path):
+                cut = sentence_word_spans(line)
+                spans = [span for words in cut for span in words]
+                if not all(cut) or any(b <= a or a < d for (_, d), (a, b) in zip([(0, 0), *spans], spans)):
+                    raise Broken(f"raw text: {line!r} cut into {cut}")
+
+        yield "sentence_word_spans", raw
     elif fmt == "points":  # `vc --points`
         from perceptrons.cli.vc import read_points
 
@@ -510,6 +521,8 @@ def cli_runner(workdir):
             for given in ("text", "conllu"):  # the file's format, and a wrong --format
                 yield ["tag", "predict", models["conllu"], path, "--format", given, "-o", out]
             yield ["tag", "predict", models["conllu"], path, "--format", "text", "--confidence", "-o", out]
+            yield ["tag", "predict", "--pretrained", "en", path, "-o", out]
+            yield ["tag", "predict", "--pretrained", "en", path, "--format", "conllu", "-o", out]
         elif fmt == "points":
             for concept in ("halfplanes", "disks", "rectangles"):
                 yield ["vc", "--concept", concept, "--points", path]

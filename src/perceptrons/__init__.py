@@ -19,6 +19,8 @@ _PUBLIC = {
     "trace_updates": "perceptrons.linear.trace",
     "tokenize": "perceptrons.text.tokenizer",
     "sentences": "perceptrons.text.sentences",
+    "pos_tag": "perceptrons.text.pos_tag",
+    "pos_tag_sents": "perceptrons.text.pos_tag",
 }
 
 __all__ = sorted(_PUBLIC) + ["__version__"]
@@ -50,6 +52,8 @@ if TYPE_CHECKING:
     from perceptrons.persistence import save_model as save_model
     from perceptrons.structured.sequence import SequencePerceptron as SequencePerceptron
     from perceptrons.structured.tagging import Tagger as Tagger
+    from perceptrons.text.pos_tag import pos_tag as pos_tag
+    from perceptrons.text.pos_tag import pos_tag_sents as pos_tag_sents
     from perceptrons.text.sentences import sentences as sentences
     from perceptrons.text.tokenizer import tokenize as tokenize
 

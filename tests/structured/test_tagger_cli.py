@@ -356,3 +356,72 @@ def test_predict_writes_the_probabilities_of_the_tags(files, capsys):
     assert out.splitlines()[1] == ""
     for line, ts, cs in zip(out.splitlines()[::2], tags[::2], conf[::2]):
         assert [tok.rsplit("/", 2)[1:] for tok in line.split()] == [[t, f"{p:.4f}"] for t, p in zip(ts, cs)]
+
+
+# ---------------------------------------------------------------- --pretrained: the packaged model
+RAW = "I don't e-mail Dr. Smith.\nCall me at 10:30 please.\n\nThe rules start on Monday.\n"
+
+
+def test_pretrained_tags_raw_text_as_pos_tag_sents_does(tmp_path, capsys):
+    from perceptrons import pos_tag_sents
+
+    (tmp_path / "raw.txt").write_text(RAW, encoding="utf-8")
+    code, out, err = run(capsys, "tag", "predict", "--pretrained", "en", tmp_path / "raw.txt")
+    assert code == 0, err
+    lines = out.splitlines()
+    expected = [s for paragraph in RAW.split("\n\n") for s in pos_tag_sents(paragraph.strip())]
+    assert lines == [" ".join(f"{w}/{t}" for w, t in s) for s in expected]
+    assert lines[0].startswith("I/PRON do/AUX n't/PART e-mail/")
+    # the same file as whitespace-split text, when asked
+    code, out, _ = run(capsys, "tag", "predict", "--pretrained", "eng", "--format", "text", tmp_path / "raw.txt")
+    assert code == 0 and out.splitlines()[0].split()[1] == "don't/" + out.splitlines()[0].split()[1].split("/")[-1]
+
+
+def test_pretrained_fills_conllu_and_evaluates(tmp_path, capsys):
+    path = tmp_path / "gold.conllu"
+    path.write_text(conllu(SENTS), encoding="utf-8")
+    code, out, err = run(capsys, "tag", "predict", "--pretrained", "en", path, "-o", tmp_path / "out.conllu")
+    assert code == 0, err
+    tagged = read_conllu(tmp_path / "out.conllu", "upos")
+    assert [s.words for s in tagged] == [s[0] for s in SENTS]
+    from perceptrons import Tagger
+
+    predicted = Tagger.pretrained("en").predict([s[0] for s in SENTS])
+    assert [s.tags for s in tagged] == predicted
+    code, out, err = run(capsys, "tag", "evaluate", "--pretrained", "en", path)
+    assert code == 0, err
+    right = sum(p == g for s, tags in zip(SENTS, predicted) for p, g in zip(tags, s[1]))
+    assert out.splitlines()[1] == f"token accuracy    {right / sum(len(s[1]) for s in SENTS):.4f}"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--pretrained", "fr", "F"],
+            "Invalid value for '--pretrained': 'fr': no such pretrained model; the names are en",
+        ),
+        (["--pretrained", "../en", "F"], "'../en': no such pretrained model"),
+        (["--pretrained", "en", "M", "F"], "--pretrained en is the model: give FILE alone, not a MODEL file too"),
+        (["--pretrained", "en"], "Missing argument 'FILE'"),
+        (["F"], "Missing argument 'FILE' (or give --pretrained NAME and FILE)"),
+        ([], "Missing argument 'MODEL'"),
+        (["--pretrained", "en", "missing.txt"], "missing.txt: no such file"),
+    ],
+)
+def test_pretrained_misuse_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "F").write_text(RAW, encoding="utf-8")
+    code, out, err = run(capsys, "tag", "predict", *args)
+    assert code == 2 and out == ""
+    assert message in err and "Traceback" not in err
+    assert len([line for line in err.splitlines() if line.startswith("error")]) == 1
+
+
+def test_pretrained_raw_text_refuses_a_nul_and_bad_utf8(tmp_path, capsys):
+    (tmp_path / "nul.txt").write_bytes(b"fine line\nbad \x00 line\n")
+    code, _, err = run(capsys, "tag", "predict", "--pretrained", "en", tmp_path / "nul.txt")
+    assert code == 2 and "nul.txt:2: a NUL byte; expected text" in err
+    (tmp_path / "latin.txt").write_bytes(b"caf\xe9\n")
+    code, _, err = run(capsys, "tag", "predict", "--pretrained", "en", tmp_path / "latin.txt")
+    assert code == 2 and "latin.txt" in err and "Traceback" not in err

@@ -68,3 +68,14 @@ def test_ewt_dev_boundaries(shared_data):
     # a floor under today's 0.919 (P 0.979, R 0.866): sentences without final punctuation are
     # where it loses
     assert f >= 0.9 and p >= 0.95, (p, r, f)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab A.?!\"')\n -")), max_size=80))
+def test_sentence_words_are_the_words_of_the_text_cut_at_the_sentence_spans(text):
+    from perceptrons.text.sentences import sentence_word_spans, sentence_words
+
+    cut = sentence_word_spans(text)
+    assert all(cut) and [w for s in cut for w in s] == token_spans(text)
+    assert [(s[0][0], s[-1][1]) for s in cut] == sentence_spans(text)
+    assert sentence_words(text) == [[text[a:b] for a, b in s] for s in cut]

@@ -289,6 +289,29 @@ def _word_tag(word, tag, conf=None):
     return f"{word}/{tag}" if conf is None else f"{word}/{tag}/{conf:.4f}"
 
 
+def _read_raw(path):
+    """Sentences of a file of raw text, cut into sentences and words as UD English EWT cuts
+    them; a paragraph (lines up to a blank line) at a time, so memory holds one paragraph."""
+    from perceptrons.io.lines import utf8_lines
+    from perceptrons.text.sentences import sentence_words
+
+    out, paragraph = [], []
+
+    def flush():
+        out.extend(sentence_words("\n".join(paragraph)))
+        paragraph.clear()
+
+    for lineno, line in utf8_lines(path):
+        if "\x00" in line:  # it would pass into a word and the output (CoNLL-U refuses it too)
+            raise PerceptronsError(f"{path}:{lineno}: a NUL byte; expected text")
+        if line.strip():
+            paragraph.append(line)
+        else:
+            flush()
+    flush()
+    return out
+
+
 def _read_plain(path):
     """Sentences of a plain-text file: one a line, split on whitespace."""
     from perceptrons.io.lines import utf8_lines
@@ -301,12 +324,56 @@ def _read_plain(path):
     return sentences
 
 
-def _load(model, column):
+def _check_pretrained(ctx, param, value):
+    """--pretrained: a name of the package's table, never a path."""
+    if value is not None:
+        from perceptrons.pretrained.catalogue import lookup
+
+        try:
+            return lookup(value)
+        except PerceptronsError as exc:
+            raise click.BadParameter(str(exc), ctx, param) from None
+    return value
+
+
+PRETRAINED_OPTION = click.option(
+    "--pretrained",
+    metavar="NAME",
+    default=None,
+    callback=_check_pretrained,
+    help="Use a model that ships inside the package instead of a MODEL file: 'en' (UD English EWT, UPOS).",
+)
+
+
+def _model_and_file(ctx, model, file, pretrained, name):
+    """(MODEL or None, FILE): with --pretrained the one path given is the file to read."""
+    if pretrained is None:
+        if model is None or file is None:
+            raise click.UsageError(
+                f"Missing argument '{'MODEL' if model is None else name}' (or give --pretrained NAME and {name})"
+            )
+        return model, file
+    if file is not None:
+        raise click.UsageError(f"--pretrained {pretrained} is the model: give {name} alone, not a MODEL file too")
+    if model is None:
+        raise click.UsageError(f"Missing argument '{name}'")
+    ctx.meta["perceptrons.input"] = model  # errors that name no file are about this one
+    return None, model
+
+
+def _load(model, column, pretrained=None):
     """(tagger, column): the model, and the tag column to read and write, which is the one the
     model was trained on unless ``--column`` says another (refused: its tags are of another set)."""
     from perceptrons.persistence import load_model
 
-    tagger, info = load_model(model, expect="Tagger", with_info=True)
+    if pretrained is not None:
+        from perceptrons.pretrained.catalogue import model_file
+
+        with model_file(pretrained) as path:
+            tagger, info = load_model(path, expect="Tagger", with_info=True)
+        model = f"--pretrained {pretrained}"
+    else:
+        tagger, info = load_model(model, expect="Tagger", with_info=True)
     check_label_text(tagger.model_.classes_, f"{model}: model tag", field=True)
     trained_on = info.get("tag_column")
     if column is not None and trained_on is not None and column != trained_on:
@@ -319,16 +386,19 @@ def _load(model, column):
 
 
 @command.command(name="predict")
-@click.argument("model", type=click.Path(dir_okay=False), callback=note_path)
-@click.argument("file", type=click.Path(dir_okay=False), callback=note_input)
+@click.argument("model", required=False, metavar="[MODEL]", type=click.Path(dir_okay=False), callback=note_path)
+@click.argument("file", required=False, metavar="FILE", type=click.Path(dir_okay=False), callback=note_input)
+@PRETRAINED_OPTION
 @MODEL_COLUMN_OPTION
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["conllu", "text"]),
+    type=click.Choice(["conllu", "text", "raw"]),
     default=None,
-    help="Input format; by default .conllu and .conll files (any case) and files whose first line has "
-    "the ten CoNLL-U columns are CoNLL-U, anything else plain text.",
+    help="Input format: CoNLL-U; text (a sentence a line, words apart by white space); or raw (any "
+    "text, cut into sentences and words as UD English EWT cuts them).  By default .conllu and .conll "
+    "files (any case) and files whose first line has the ten CoNLL-U columns are CoNLL-U; anything "
+    "else is raw with --pretrained, text with a MODEL file.",
 )
 @click.option(
     "-o",
@@ -344,17 +414,21 @@ def _load(model, column):
     help="Also write each tag's probability (as NLTK's return_conf): UPOSConf=0.9731 (XPOSConf for xpos) "
     "in the MISC column of CoNLL-U, word/TAG/0.9731 in text.",
 )
-def predict(model, file, column, fmt, output, confidence):
-    """Tag FILE: CoNLL-U in → CoNLL-U out (tag column filled), or plain text (one sentence a line,
-    whitespace-tokenised) → word/TAG lines."""
+@click.pass_context
+def predict(ctx, model, file, pretrained, column, fmt, output, confidence):
+    """Tag FILE with MODEL or --pretrained NAME: CoNLL-U in → CoNLL-U out (tag column filled), or
+    text → word/TAG lines, a sentence a line."""
+    model, file = _model_and_file(ctx, model, file, pretrained, "FILE")
     if file == "-":
         raise click.BadParameter("-: tag predict reads a file; standard input is not supported here", param_hint="FILE")
-    check_output_path(output, [("MODEL", model), ("FILE", file)], stream_ok=True)
-    tagger, column = _load(model, column)
+    check_output_path(output, [("MODEL", model), ("FILE", file)] if model else [("FILE", file)], stream_ok=True)
+    tagger, column = _load(model, column, pretrained)
     if fmt is None:
         from perceptrons.io.conllu import guess_format
 
         fmt = guess_format(file)
+        if fmt == "text" and pretrained is not None:
+            fmt = "raw"
     if fmt == "conllu":
         from perceptrons.io.conllu import format_conllu, read_conllu
 
@@ -362,7 +436,7 @@ def predict(model, file, column, fmt, output, confidence):
         tags, conf = _tags(tagger, [s.words for s in sents], confidence)
         text = format_conllu(sents, tags, column, conf)
     else:
-        sents = _read_plain(file)
+        sents = _read_raw(file) if fmt == "raw" else _read_plain(file)
         tags, conf = _tags(tagger, sents, confidence)
         rows = zip(sents, tags, conf) if confidence else zip(sents, tags)
         text = "".join(" ".join(_word_tag(*token) for token in zip(*row)) + "\n" for row in rows)
@@ -373,14 +447,18 @@ def predict(model, file, column, fmt, output, confidence):
 
 
 @command.command(name="evaluate")
-@click.argument("model", type=click.Path(dir_okay=False), callback=note_path)
-@click.argument("test", type=click.Path(dir_okay=False), callback=note_input)
+@click.argument("model", required=False, metavar="[MODEL]", type=click.Path(dir_okay=False), callback=note_path)
+@click.argument("test", required=False, metavar="TEST", type=click.Path(dir_okay=False), callback=note_input)
+@PRETRAINED_OPTION
 @MODEL_COLUMN_OPTION
-def evaluate(model, test, column):
-    """Token and sentence accuracy, known vs unknown words, and per-tag precision/recall/F1 on TEST."""
+@click.pass_context
+def evaluate(ctx, model, test, pretrained, column):
+    """Token and sentence accuracy, known vs unknown words, and per-tag precision/recall/F1 on TEST
+    (CoNLL-U), tagged by MODEL or --pretrained NAME."""
+    model, test = _model_and_file(ctx, model, test, pretrained, "TEST")
     if not os.path.exists(test):
         raise click.BadParameter(f"{test}: no such file", param_hint="TEST")
-    tagger, column = _load(model, column)
+    tagger, column = _load(model, column, pretrained)
     from perceptrons.io.conllu import read_conllu
     from perceptrons.structured.metrics import tagging_report
 

@@ -181,6 +181,35 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
         self.rare_count = rare_count
         self.random_state = random_state
 
+    @classmethod
+    def pretrained(cls, name: str = "en") -> Tagger:
+        """A tagger trained on a treebank, shipped inside the package.
+
+        Parameters
+        ----------
+        name : str, default="en"
+            A name of :data:`perceptrons.pretrained.catalogue.MODELS`: ``"en"`` (also ``"eng"``),
+            UD English EWT's UPOS tags with Brown clusters.  A name is never a path: anything
+            else is refused with one line listing the names.
+
+        Returns
+        -------
+        Tagger
+            Fitted, loaded through :func:`perceptrons.load_model`'s checks; its tags are UPOS.
+            Its words are UD English EWT's: :func:`perceptrons.tokenize` cuts raw text so.
+
+        Examples
+        --------
+        >>> from perceptrons import Tagger
+        >>> Tagger.pretrained("en").tag(["I", "saw", "her", "duck", "."])[1]
+        ('saw', 'VERB')
+        """
+        from perceptrons.persistence import load_model
+        from perceptrons.pretrained.catalogue import model_file
+
+        with model_file(name) as path:
+            return load_model(path, expect=cls.__name__)
+
     def fit(
         self,
         sentences: Sequence[Sequence[str]] | Iterable[Sequence[tuple[str, str]]],

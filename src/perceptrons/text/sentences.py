@@ -35,6 +35,28 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     >>> [text[s:e] for s, e in sentence_spans(text)]
     ['Dr. Smith left.', 'He said: "Bye!" and went']
     """
+    return [(words[0][0], words[-1][1]) for words in sentence_word_spans(text)]
+
+
+def sentence_word_spans(text: str) -> list[list[tuple[int, int]]]:
+    """The spans of each sentence's words: :func:`perceptrons.text.tokenizer.token_spans` of
+    ``text`` cut where the sentences end, so the text is read once for both.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    list of list of tuple of (int, int)
+        A list of word spans a sentence; none is empty.
+
+    Examples
+    --------
+    >>> text = "Hi. I don't."
+    >>> [[text[a:b] for a, b in words] for words in sentence_word_spans(text)]
+    [['Hi', '.'], ['I', 'do', "n't", '.']]
+    """
     words = token_spans(text)
     out = []
     first = 0
@@ -60,14 +82,33 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         if end < 0 and j + 1 < n and _BLANK_LINE.search(text, e, words[j + 1][0]):
             end = j
         if end >= 0:
-            out.append((words[first][0], words[end][1]))
+            out.append(words[first : end + 1])
             first = end + 1
             j = end + 1
         else:
             j += 1
     if first < n:
-        out.append((words[first][0], words[-1][1]))
+        out.append(words[first:])
     return out
+
+
+def sentence_words(text: str) -> list[list[str]]:
+    """The words of each sentence of ``text``, as the packaged English tagger takes them.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    list of list of str
+
+    Examples
+    --------
+    >>> sentence_words("It rains. We stay.")
+    [['It', 'rains', '.'], ['We', 'stay', '.']]
+    """
+    return [[text[a:b] for a, b in words] for words in sentence_word_spans(text)]
 
 
 def _closes(text, span):

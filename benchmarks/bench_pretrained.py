@@ -1,0 +1,109 @@
+"""Raw text to tags, one sentence a call: the packaged English tagger against NLTK's pipeline.
+
+Issue 54 §5.  The anchor, measured in the same run: NLTK's ``TreebankWordTokenizer().tokenize``
+then ``PerceptronTagger.tag``, NLTK's tagger retrained on UD English EWT's train set (UPOS,
+``nr_iter=5``) and tagging from its saved JSON form, as in ``bench_tagger.py`` (NLTK's own
+packaged model is Penn Treebank tags and a download away).  Ours: ``tokenize`` then
+``tag`` of ``Tagger.pretrained("en")``, and ``pos_tag(text)`` (which also looks for sentence
+boundaries).  The input is each EWT test sentence's raw text (its ``# text`` line), one call a
+sentence.  Times are medians of ``--repeats`` interleaved runs; each pipeline's accuracy is the
+share of the gold words that come out with their span and their tag.
+
+Run:  python benchmarks/bench_pretrained.py [--data ../shared/data] [--repeats 5]
+"""
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_DATA = HERE.parent.parent / "shared" / "data"
+
+
+def nltk_tagger(train_path):
+    from nltk.tag.perceptron import PerceptronTagger
+
+    from perceptrons.io.conllu import read_conllu
+
+    tagger = PerceptronTagger(load=False)
+    tagger.train([list(zip(s.words, s.tags)) for s in read_conllu(train_path, "upos")], nr_iter=5)
+    loaded = PerceptronTagger(load=False)  # tag from the saved form, as ours tags from its file
+    loaded.decode_json_params(json.loads(json.dumps(p)) for p in tagger.encode_json_obj())
+    return loaded
+
+
+def end_to_end(gold, spans, tags):
+    from perceptrons.text.scoring import span_f1
+
+    predicted = [(k, a, b, t) for k, (sp, ts) in enumerate(zip(spans, tags)) for (a, b), t in zip(sp, ts)]
+    expected = [(k, a, b, t) for k, s in enumerate(gold) for (a, b), t in zip(s.spans, s.tags)]
+    return span_f1(predicted, expected)[1]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default=str(DEFAULT_DATA))
+    ap.add_argument("--repeats", type=int, default=5)
+    args = ap.parse_args()
+    ewt = Path(args.data) / "ud-english-ewt"
+
+    from nltk.tokenize import TreebankWordTokenizer
+
+    from perceptrons import Tagger, pos_tag, tokenize
+    from perceptrons.text.scoring import gold_sentences
+    from perceptrons.text.tokenizer import token_spans
+
+    gold = gold_sentences(ewt / "test.conllu", "upos")
+    texts = [s.text for s in gold]
+    treebank, theirs = TreebankWordTokenizer(), nltk_tagger(ewt / "train.conllu")
+    ours = Tagger.pretrained("en")
+
+    def run_nltk():
+        for text in texts:
+            theirs.tag(treebank.tokenize(text))
+
+    def run_ours():
+        for text in texts:
+            ours.tag(tokenize(text))
+
+    def run_pos_tag():
+        for text in texts:
+            pos_tag(text)
+
+    runs = {
+        "NLTK Treebank + PerceptronTagger": run_nltk,
+        "tokenize + Tagger.tag": run_ours,
+        "pos_tag(text)": run_pos_tag,
+    }
+    for run in runs.values():  # warm: caches, the first compiled calls, the model read
+        run()
+    times = {name: [] for name in runs}
+    for _ in range(args.repeats):
+        for name, run in runs.items():
+            t0 = time.perf_counter()
+            run()
+            times[name].append(time.perf_counter() - t0)
+
+    nltk_spans = [list(treebank.span_tokenize(t)) for t in texts]
+    nltk_tags = [[tag for _, tag in theirs.tag([t[a:b] for a, b in sp])] for t, sp in zip(texts, nltk_spans)]
+    our_spans = [token_spans(t) for t in texts]
+    our_tags = [[tag for _, tag in ours.tag([t[a:b] for a, b in sp])] for t, sp in zip(texts, our_spans)]
+    accuracy = {
+        "NLTK Treebank + PerceptronTagger": end_to_end(gold, nltk_spans, nltk_tags),
+        "tokenize + Tagger.tag": end_to_end(gold, our_spans, our_tags),
+        "pos_tag(text)": None,
+    }
+    anchor = statistics.median(times["NLTK Treebank + PerceptronTagger"])
+    n_words = sum(len(s.spans) for s in gold)
+    print(f"EWT test raw text: {len(texts)} sentences, {n_words} gold words, one sentence a call")
+    print(f"{'pipeline':<34} {'median s':>9} {'ratio':>7} {'gold words right':>17}")
+    for name in runs:
+        t = statistics.median(times[name])
+        acc = "" if accuracy[name] is None else f"{accuracy[name]:.4f}"
+        print(f"{name:<34} {t:>9.3f} {anchor / t:>6.2f}x {acc:>17}")
+
+
+if __name__ == "__main__":
+    main()

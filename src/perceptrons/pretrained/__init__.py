@@ -1,0 +1,1 @@
+"""Models that ship inside the package, reached by a name from a fixed table (:mod:`.catalogue`)."""
