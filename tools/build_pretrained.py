@@ -82,7 +82,9 @@ def main():
     )
     print(table.splitlines()[1])
     print(table.splitlines()[3])
-    print(f"trained in {seconds:.1f} s; written to {args.output}")
+    shown = Path(args.output).resolve()
+    shown = shown.relative_to(ROOT) if shown.is_relative_to(ROOT) else shown.name
+    print(f"trained in {seconds:.1f} s; written to {shown}")
     readme = Path(args.readme).read_text(encoding="utf-8")
     if BEGIN in readme and END in readme:
         head, rest = readme.split(BEGIN, 1)

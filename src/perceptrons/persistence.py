@@ -203,7 +203,7 @@ def load_model(path: str | os.PathLike[str], expect: str | Sequence[str] | None 
         and isinstance(info.get("label_column"), (str, type(None)))
         and (info.get("tag_column") is None or (isinstance(info["tag_column"], str) and info["tag_column"] in COLUMNS)),
         "info",
-        "expected an object whose label_column is a string or null, and tag_column 'upos', 'xpos' or absent",
+        f"expected an object whose label_column is a string or null, and tag_column one of {sorted(COLUMNS)} or absent",
     )
     if name == "Pipeline":
         from perceptrons.io.pipeline_state import restore_pipeline

@@ -76,13 +76,14 @@ def test_attribute_table_on_ewt_words(shared_data):
 
 
 # every byte class the pass treats apart: case, digits, hyphen, newline runs, other ASCII, and
-# characters beyond ASCII of 2, 3 and 4 bytes, whose lower case and flags Python gives: one
+# characters beyond ASCII of 2, 3 and 4 bytes, whose lower case, shape and flags Python gives: one
 # whose lower case is longer (İ), a title case (ǅ), a final sigma (Σ lowers by context), digits
 # that are not ASCII (１, ٣, and ² which isdigit but is no decimal), a combining accent, a
 # ligature, a lone surrogate; in words of 0 to 20 characters
 CHARS = st.sampled_from(
     list("aAzZ09-\n\t ~._XxdD")
     + ["\x00", "\x7f", "é", "Ü", "ß", "İ", "ǅ", "Σ", "ж", "Ж", "１", "٣", "²", "\u0301", "ﬁ", "😀", "\ud800"]
+    + ["中", "क", "\u093f", "ـ"]  # a letter without case, a script with spacing marks, a modifier letter
 )
 
 

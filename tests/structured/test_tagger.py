@@ -341,3 +341,41 @@ def test_sentences_and_tags_may_be_generators():
     a = Tagger(max_epochs=2, min_count=1, random_state=0).fit(TRAIN, TAGS)
     b = Tagger(max_epochs=2, min_count=1, random_state=0).fit((s for s in TRAIN), (t for t in TAGS))
     np.testing.assert_array_equal(np.asarray(a.model_.coef_), np.asarray(b.model_.coef_))
+
+
+# ------------------------------------------------------------ any script (issue 54 §4)
+_LATIN = "abcdefghijklmnopqrstuvwxyz"
+_CYRILLIC = "абвгдежзийклмнопрстуфхцчшщ"
+_TO_CYRILLIC = str.maketrans(_LATIN + _LATIN.upper() + "0123456789", _CYRILLIC + _CYRILLIC.upper() + "٠١٢٣٤٥٦٧٨٩")
+
+
+def _spelled_corpus(seed, n=300):
+    """Sentences whose tags follow from spelling (capitals, digits, suffixes) and context."""
+    rng = np.random.default_rng(seed)
+    stems = ["".join(rng.choice(list(_LATIN), size=rng.integers(2, 7))) for _ in range(60)]
+    kinds = [
+        (lambda s: s.capitalize(), "PROPN"),
+        (lambda s: s + "ing", "VERB"),
+        (lambda s: s + "ly", "ADV"),
+        (lambda s: str(len(s) * 7) + "-" + s[:1], "NUM"),
+        (lambda s: s, "NOUN"),
+    ]
+    sents, tags = [], []
+    for _ in range(n):
+        picks = rng.integers(0, len(kinds), size=rng.integers(2, 9))
+        words = [kinds[k][0](stems[rng.integers(len(stems))]) for k in picks]
+        sents.append(words)
+        tags.append([kinds[k][1] for k in picks])
+    return sents, tags
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_same_treebank_in_another_script_gets_the_same_tags(seed):
+    """No feature assumes Latin letters: the corpus spelled in Cyrillic letters (case kept)
+    and Arabic-Indic digits trains the same tagger, tag for tag, on unseen words too."""
+    sents, tags = _spelled_corpus(seed)
+    test, _ = _spelled_corpus(seed + 100, n=100)
+    latin = Tagger(max_epochs=4).fit(sents, tags)
+    cyrillic = Tagger(max_epochs=4).fit([[w.translate(_TO_CYRILLIC) for w in s] for s in sents], tags)
+    assert latin.predict(test) == cyrillic.predict([[w.translate(_TO_CYRILLIC) for w in s] for s in test])
+    assert latin.score(test, _spelled_corpus(seed + 100, n=100)[1]) > 0.8

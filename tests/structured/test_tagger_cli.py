@@ -425,3 +425,41 @@ def test_pretrained_raw_text_refuses_a_nul_and_bad_utf8(tmp_path, capsys):
     (tmp_path / "latin.txt").write_bytes(b"caf\xe9\n")
     code, _, err = run(capsys, "tag", "predict", "--pretrained", "en", tmp_path / "latin.txt")
     assert code == 2 and "latin.txt" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- --column feats
+def _feats_conllu(sents):
+    """CoNLL-U whose FEATS column is a function of the word; '_' for punctuation."""
+    feats = {"The": "Definite=Def|PronType=Art", "A": "Definite=Ind|PronType=Art", "a": "Definite=Ind|PronType=Art"}
+    out = []
+    for k, (words, upos, _) in enumerate(sents):
+        out.append(f"# sent_id = {k}")
+        for i, (w, u) in enumerate(zip(words, upos), 1):
+            f = feats.get(
+                w, "_" if u == "PUNCT" else "Number=Plur" if w.endswith("s") and u == "NOUN" else "Number=Sing"
+            )
+            out.append(f"{i}\t{w}\t{w.lower()}\t{u}\t_\t{f}\t0\tdep\t_\t_")
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def test_feats_column_trains_predicts_and_evaluates_with_underscore_as_a_tag(tmp_path, capsys):
+    path = tmp_path / "feats.conllu"
+    path.write_text(_feats_conllu(SENTS * 5), encoding="utf-8")
+    code, out, err = run(capsys, "tag", "train", path, "--column", "feats", "--epochs", "5", "-o", tmp_path / "m.npz")
+    assert code == 0, err
+    code, out, err = run(capsys, "tag", "predict", tmp_path / "m.npz", path)  # the model's column by default
+    assert code == 0, err
+    predicted = [line.split("\t") for line in out.splitlines() if line and not line.startswith("#")]
+    gold = [line.split("\t") for line in _feats_conllu(SENTS * 5).splitlines() if line and not line.startswith("#")]
+    assert [p[5] for p in predicted] == [g[5] for g in gold]  # learnt, '_' included
+    assert [p[3] for p in predicted] == [g[3] for g in gold]  # the other columns untouched
+    code, out, err = run(capsys, "tag", "evaluate", tmp_path / "m.npz", path)
+    assert code == 0 and "token accuracy    1.0000" in out
+
+
+def test_a_feats_column_of_nothing_but_underscores_is_refused(tmp_path, capsys):
+    path = tmp_path / "none.conllu"
+    path.write_text(conllu(SENTS, with_mwt=False), encoding="utf-8")  # FEATS '_' everywhere
+    code, _, err = run(capsys, "tag", "train", path, "--column", "feats", "-o", tmp_path / "m.npz")
+    assert code == 2 and "the feats column is empty ('_' on every token); choose another with --column" in err

@@ -167,7 +167,7 @@ def test_weight_dtypes_are_checked(models, tmp_path, dtype):
         (("params", "order"), ["cyclic"]),
         (("params", "no_such_parameter"), 1),
         (("info",), []),
-        (("info", "tag_column"), "feats"),  # the CoNLL-U column a tagger was trained on
+        (("info", "tag_column"), "lemma"),  # the CoNLL-U column a tagger was trained on: not a tag column
         (("info", "tag_column"), 1),
         (("info", "tag_column"), ["upos"]),  # unhashable: a membership test must not raise TypeError
         (("info", "label_column"), ["y"]),

@@ -5,10 +5,9 @@ dictionary numbers them: 0.21–0.59 s for EWT train's 19,674 words, against 0.0
 word's strings (the same bytes: lower case, prefixes, suffixes, shape, short shape, flags)
 are written straight into one buffer and interned (:func:`~perceptrons._jit.intern.intern`),
 in the order the Python loop numbers them.  Of a word that is not ASCII, Python gives only
-what needs Unicode's tables: its lower case and three flags.  When Python made all its
+what needs Unicode's tables: its lower case, its shape and three flags.  When Python made all its
 strings, EWT train's words mapped onto Cyrillic letters took 323–391 ms; they now take
-106–120 ms, the same words in Latin letters 43–75 ms (more distinct strings: the shapes of
-letters beyond ASCII are the letters themselves).
+106–120 ms, the same words in Latin letters 43–75 ms.
 """
 
 import numpy as np
@@ -31,34 +30,37 @@ def _word_strings(words, a, b, lower, parts, out, p, ends, low, shape):
 
     An ASCII word (``parts[0] < 0``) is made entirely here.  For another, Python gives what
     takes Unicode's tables: its lower case ``lower[parts[0]:parts[1]]`` (``str.lower``, which may
-    change the length) and the flags ``parts[2]`` (1: a digit, 2: the first character upper case,
-    4: ``str.isupper``).  Prefixes, suffixes, the shape's six and six, and the runs of the short
+    change the length), its shape ``lower[parts[1]:parts[3]]`` (``word_shape``, by Unicode
+    category; never longer than the word) and the flags ``parts[2]`` (1: a digit, 2: the first
+    character upper case, 4: ``str.isupper``).  Prefixes, suffixes, the shape's six and six, and the runs of the short
     shape count characters: UTF-8 lead bytes.  ``low`` and ``shape`` are scratch of the word's
     and its lower case's length in bytes or more.  Written without helper functions: each one a
     compiled pass calls adds to the first call's compilation.
     """
     nw = b - a
-    # shape: X x d for ASCII upper, lower, digit, every other byte as it is (str.translate
-    # leaves the other characters alone)
-    for i in range(a, b):
-        c = words[i]
-        shape[i - a] = 88 if _A <= c <= _Z else (120 if _LA <= c <= _LZ else (100 if _D0 <= c <= _D9 else c))
     ascii = parts[0] < 0  # then a byte is a character
     if ascii:
-        nl = nw
+        # shape: X x d for upper, lower, digit, every other byte as it is (str.translate
+        # leaves the other characters alone)
+        ns = nl = nw
         for i in range(a, b):
             c = words[i]
+            shape[i - a] = 88 if _A <= c <= _Z else (120 if _LA <= c <= _LZ else (100 if _D0 <= c <= _D9 else c))
             low[i - a] = c + 32 if _A <= c <= _Z else c
     else:
+        # Python's Unicode tables made both: the shape (word_shape) right after the lower case
         nl = parts[1] - parts[0]
         for i in range(nl):
             low[i] = lower[parts[0] + i]
-    n, m = nl, nw  # characters of the lower case, of the word (and of its shape)
+        ns = parts[3] - parts[1]
+        for i in range(ns):
+            shape[i] = lower[parts[1] + i]
+    n, m = nl, ns  # characters of the lower case, of the shape
     if not ascii:
         n = m = 0
         for i in range(nl):
             n += (low[i] & 0xC0) != 0x80
-        for i in range(nw):
+        for i in range(ns):
             m += (shape[i] & 0xC0) != 0x80
     # w=word, l=lower
     out[p] = 119
@@ -109,7 +111,7 @@ def _word_strings(words, a, b, lower, parts, out, p, ends, low, shape):
     out[q + 2] = 61
     q += 3
     ci = -1  # the character of byte i
-    for i in range(nw):
+    for i in range(ns):
         lead = (shape[i] & 0xC0) != 0x80
         ci += lead
         if m <= 12 or ci < 6 or ci >= m - 6:
@@ -127,9 +129,9 @@ def _word_strings(words, a, b, lower, parts, out, p, ends, low, shape):
     q += 3
     ps, pe = 0, 0  # the previous character's bytes in ``shape``
     i = 0
-    while i < nw:
+    while i < ns:
         e = i + 1
-        while e < nw and (shape[e] & 0xC0) == 0x80:
+        while e < ns and (shape[e] & 0xC0) == 0x80:
             e += 1
         same = e - i == pe - ps and shape[i] != 10
         if same:

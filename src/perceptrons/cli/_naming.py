@@ -85,7 +85,7 @@ def note_path(ctx, param, value):
     would name it as nothing (": no such file").
     """
     if value == "":
-        hint = param.opts[0] if isinstance(param, click.Option) else param.human_readable_name
+        hint = param.opts[0] if isinstance(param, click.Option) else param.name.upper()  # not a "[MODEL]" metavar
         raise click.BadParameter("an empty path; expected a file name", param_hint=hint)
     if value is not None:
         ctx.meta.setdefault("perceptrons.paths", []).append(str(value))

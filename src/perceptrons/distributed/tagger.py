@@ -71,7 +71,7 @@ def fit_tagger(
     tags : list of list of str, optional
     shards : int, optional
         S.  Default: the number of workers in memory, the number of files otherwise.
-    column : {"upos", "xpos"}, default="upos"
+    column : {"upos", "xpos", "feats"}, default="upos"
         The CoNLL-U tag column (files).
     client, n_workers, mixing, callback, dashboard
         As in :func:`perceptrons.distributed.fit`.

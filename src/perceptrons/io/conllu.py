@@ -19,7 +19,7 @@ from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import check_path
 from perceptrons.io.atomic import atomic_write_bytes
 from perceptrons.io.conllu_bytes import scan_file
-from perceptrons.io.conllu_format import NAMES, tag_column
+from perceptrons.io.conllu_format import NAMES, UNDERSCORE_IS_A_VALUE, tag_column
 from perceptrons.io.lines import utf8_lines
 
 #: extensions read as CoNLL-U (any case).  CoNLL-X ``.conll`` files (the CoNLL 2006/2007 shared
@@ -83,7 +83,7 @@ def iter_conllu(path, column="upos", keep_lines=True):
     Parameters
     ----------
     path : str or path-like
-    column : {"upos", "xpos"}
+    column : {"upos", "xpos", "feats"}
         Which tag column goes into ``Sentence.tags`` (``"_"`` where the file has none).
     keep_lines : bool
         Keep the raw lines, needed to write the sentences back (:func:`format_conllu`); training
@@ -266,7 +266,7 @@ def check_tags(sentences, path, column):
         raise PerceptronsError(
             f"{path}: the {column} column is empty ('_' on every token); choose another with --column"
         )
-    if missing:
+    if missing and column not in UNDERSCORE_IS_A_VALUE:
         s, i = missing[0]
         raise PerceptronsError(
             f"{path}:{s.first_line + s.token_lines[i]}: the {column} column is '_' on {len(missing)} of {n} tokens"

@@ -36,7 +36,7 @@ def stream_conllu(path, column="upos", keep_lines=True, block_bytes=None):
     ----------
     path : str or path-like
         A regular file.
-    column : {"upos", "xpos"}
+    column : {"upos", "xpos", "feats"}
     keep_lines : bool
     block_bytes : int, optional
         Bytes read at a time (default :data:`BLOCK_BYTES`).

@@ -143,7 +143,7 @@ def read_corpus(path, column="upos"):
     Parameters
     ----------
     path : str or path-like
-    column : {"upos", "xpos"}
+    column : {"upos", "xpos", "feats"}
 
     Returns
     -------

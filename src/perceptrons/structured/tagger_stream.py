@@ -36,7 +36,7 @@ import numpy as np
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import CALLBACK, PATH, Interval, Options, check_param, check_path
 from perceptrons.io.cache import file_identity
-from perceptrons.io.conllu_format import COLUMNS
+from perceptrons.io.conllu_format import COLUMNS, UNDERSCORE_IS_A_VALUE
 from perceptrons.io.conllu_stream import stream_conllu
 from perceptrons.structured.words import corpus_types
 
@@ -63,7 +63,7 @@ def fit_stream(
         Its parameters, with ``shuffle=False`` and ``patience=None``.
     paths : str, path-like or list of them
         Regular ``.conllu`` files, read in order (several times).
-    column : {"upos", "xpos"}, default="upos"
+    column : {"upos", "xpos", "feats"}, default="upos"
     chunk_sentences : int, default=2000
     callback : callable, default=None
         ``callback(epoch, mistakes, elapsed_seconds)`` after each epoch; ``False`` stops.
@@ -186,7 +186,7 @@ class TagCheck:
             raise PerceptronsError(
                 f"{path}: the {self.column} column is empty ('_' on every token); choose another with --column"
             )
-        if self.missing:
+        if self.missing and self.column not in UNDERSCORE_IS_A_VALUE:
             raise PerceptronsError(
                 f"{path}:{self.first}: the {self.column} column is '_' on {self.missing} of {self.n} tokens"
             )

@@ -416,7 +416,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
     def fit_stream(
         self,
         paths: str | os.PathLike | Sequence[str | os.PathLike],
-        column: Literal["upos", "xpos"] = "upos",
+        column: Literal["upos", "xpos", "feats"] = "upos",
         chunk_sentences: int = 2000,
         callback: Callable[[int, int, float], object] | None = None,
     ) -> Tagger:
@@ -433,8 +433,9 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
         ----------
         paths : str, path-like or list of them
             ``.conllu`` files, read in the order given.
-        column : {"upos", "xpos"}, default="upos"
-            The tag column; every token must have a tag (not ``_``).
+        column : {"upos", "xpos", "feats"}, default="upos"
+            The tag column; every token must have a tag (not ``_``; in ``feats``, where ``_`` is
+            the tag of a word without features, some token must have features).
         chunk_sentences : int, default=2000
             Sentences read, featurised and trained on at a time.
         callback : callable, default=None

@@ -37,7 +37,7 @@ def gold_sentences(path, column="upos"):
     Parameters
     ----------
     path : str or path-like
-    column : {"upos", "xpos"}
+    column : {"upos", "xpos", "feats"}
 
     Returns
     -------
