@@ -87,8 +87,10 @@ def pos_tag(tokens: str | Sequence[str], lang: str = "en") -> list[tuple[str, st
     ('refuse', 'VERB')
     """
     if isinstance(tokens, str):
-        tagger = _model(lang)
-        return [pair for sentence in tagger.tag_sents(sentence_words(tokens)) for pair in sentence]
+        tagger, cut = _model(lang), sentence_words(tokens)
+        if len(cut) == 1:  # a sentence a call, as NLTK's users call it: tag's path is the shorter
+            return tagger.tag(cut[0])
+        return [pair for sentence in tagger.tag_sents(cut) for pair in sentence]
     words = _words(tokens, "tokens")
     return _model(lang).tag(words)
 
