@@ -34,14 +34,6 @@ def nltk_tagger(train_path):
     return loaded
 
 
-def end_to_end(gold, spans, tags):
-    from perceptrons.text.scoring import span_f1
-
-    predicted = [(k, a, b, t) for k, (sp, ts) in enumerate(zip(spans, tags)) for (a, b), t in zip(sp, ts)]
-    expected = [(k, a, b, t) for k, s in enumerate(gold) for (a, b), t in zip(s.spans, s.tags)]
-    return span_f1(predicted, expected)[1]
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=str(DEFAULT_DATA))
@@ -52,7 +44,7 @@ def main():
     from nltk.tokenize import TreebankWordTokenizer
 
     from perceptrons import Tagger, pos_tag, tokenize
-    from perceptrons.text.scoring import gold_sentences
+    from perceptrons.text.scoring import gold_sentences, tagged_span_scores
     from perceptrons.text.tokenizer import token_spans
 
     gold = gold_sentences(ewt / "test.conllu", "upos")
@@ -91,8 +83,8 @@ def main():
     our_spans = [token_spans(t) for t in texts]
     our_tags = [[tag for _, tag in ours.tag([t[a:b] for a, b in sp])] for t, sp in zip(texts, our_spans)]
     accuracy = {
-        "NLTK Treebank + PerceptronTagger": end_to_end(gold, nltk_spans, nltk_tags),
-        "tokenize + Tagger.tag": end_to_end(gold, our_spans, our_tags),
+        "NLTK Treebank + PerceptronTagger": tagged_span_scores(gold, nltk_spans, nltk_tags)[0],
+        "tokenize + Tagger.tag": tagged_span_scores(gold, our_spans, our_tags)[0],
         "pos_tag(text)": None,
     }
     anchor = statistics.median(times["NLTK Treebank + PerceptronTagger"])

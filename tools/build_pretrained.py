@@ -30,16 +30,12 @@ def tagged(path):
 
 def end_to_end(tagger, path):
     """(share of gold words with the right span and tag, F1 of the same) of raw text."""
-    from perceptrons.text.scoring import gold_sentences, span_f1
+    from perceptrons.text.scoring import gold_sentences, tagged_span_scores
     from perceptrons.text.tokenizer import token_spans
 
     gold = gold_sentences(path, "upos")
     cut = [token_spans(s.text) for s in gold]
-    tags = tagger.predict([[s.text[a:b] for a, b in spans] for s, spans in zip(gold, cut)])
-    predicted = [(k, a, b, t) for k, (spans, ts) in enumerate(zip(cut, tags)) for (a, b), t in zip(spans, ts)]
-    expected = [(k, a, b, t) for k, s in enumerate(gold) for (a, b), t in zip(s.spans, s.tags)]
-    _, recall, f1, _, _ = span_f1(predicted, expected)
-    return recall, f1
+    return tagged_span_scores(gold, cut, tagger.predict([[s.text[a:b] for a, b in sp] for s, sp in zip(gold, cut)]))
 
 
 def main():
@@ -85,7 +81,7 @@ def main():
     shown = Path(args.output).resolve()
     shown = shown.relative_to(ROOT) if shown.is_relative_to(ROOT) else shown.name
     print(f"trained in {seconds:.1f} s; written to {shown}")
-    readme = Path(args.readme).read_text(encoding="utf-8")
+    readme = Path(args.readme).read_text(encoding="utf-8") if Path(args.readme).is_file() else ""
     if BEGIN in readme and END in readme:
         head, rest = readme.split(BEGIN, 1)
         readme = head + table + rest.split(END, 1)[1]

@@ -93,7 +93,7 @@ def test_ewt_test_gold_words_and_raw_text_end_to_end(shared_data):
     """Issue 54's figures on EWT test: UPOS on the gold words, and raw text tagged end to end
     (a gold word counts when a predicted word has its span and its tag) at least 0.94."""
     from perceptrons.io.conllu import read_conllu
-    from perceptrons.text.scoring import gold_sentences, span_f1
+    from perceptrons.text.scoring import gold_sentences, tagged_span_scores
     from perceptrons.text.tokenizer import token_spans
 
     path = shared_data("ud-english-ewt") / "test.conllu"
@@ -103,11 +103,8 @@ def test_ewt_test_gold_words_and_raw_text_end_to_end(shared_data):
     assert right / sum(len(s.tags) for s in gold_words) >= 0.955
 
     gold = gold_sentences(path, "upos")
-    predicted, expected = [], []
-    for k, (s, p) in enumerate(zip(gold, pos_tag_sents([s.text for s in gold]))):
-        spans = token_spans(s.text)
-        assert [w for w, _ in p] == [s.text[a:b] for a, b in spans]
-        predicted += [(k, a, b, t) for (a, b), (_, t) in zip(spans, p)]
-        expected += [(k, a, b, t) for (a, b), t in zip(s.spans, s.tags)]
-    _, recall, _, _, _ = span_f1(predicted, expected)
+    tagged = pos_tag_sents([s.text for s in gold])
+    spans = [token_spans(s.text) for s in gold]
+    assert [[w for w, _ in p] for p in tagged] == [[s.text[a:b] for a, b in sp] for s, sp in zip(gold, spans)]
+    recall, _ = tagged_span_scores(gold, spans, [[t for _, t in p] for p in tagged])
     assert recall >= 0.94, recall

@@ -66,3 +66,25 @@ def test_span_f1():
         (2 / 3, 2 / 4, 4 / 7, 3, 4)
     )
     assert span_f1([], [(0, 1)]) == (0.0, 0.0, 0.0, 0, 1)
+
+
+def test_tagged_span_scores_count_a_word_right_only_with_its_span_and_its_tag():
+    from perceptrons.text.scoring import GoldSentence, tagged_span_scores
+
+    gold = [
+        GoldSentence(
+            "I don't.",
+            [(0, 1), (2, 4), (4, 7), (7, 8)],
+            ["I", "do", "n't", "."],
+            ["PRON", "AUX", "PART", "PUNCT"],
+            True,
+            False,
+        )
+    ]
+    # a split missed ("don't" whole) and a wrong tag on "I": one of four gold words right
+    recall, f1 = tagged_span_scores(gold, [[(0, 1), (2, 7), (7, 8)]], [["NOUN", "AUX", "PUNCT"]])
+    assert recall == 0.25 and f1 == 2 * (1 / 3) * 0.25 / (1 / 3 + 0.25)
+    assert tagged_span_scores(gold, [[(0, 1), (2, 4), (4, 7), (7, 8)]], [["PRON", "AUX", "PART", "PUNCT"]]) == (
+        1.0,
+        1.0,
+    )
