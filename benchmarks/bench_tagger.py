@@ -249,7 +249,7 @@ def main():
     variants = []
     if args.variants:
         for name, params in VARIANTS:
-            t, secs, _, _, acc, _ = run_ours(train, dev, test, **params)
+            t, secs, _, _, acc, *_ = run_ours(train, dev, test, **params)
             variants.append((name, max(t.model_.dev_scores_), acc, secs))
     if variants:
         print()
