@@ -291,7 +291,8 @@ def _word_tag(word, tag, conf=None):
 
 def _read_raw(path):
     """Sentences of a file of raw text, cut into sentences and words as UD English EWT cuts
-    them; a paragraph (lines up to a blank line) at a time, so memory holds one paragraph."""
+    them, a paragraph (lines up to a blank line) at a time: a sentence never runs on past a
+    blank line, and the text held at once is one paragraph's."""
     from perceptrons.io.lines import utf8_lines
     from perceptrons.text.sentences import sentence_words
 
