@@ -576,15 +576,20 @@ def lp_improvement_phase(A, z, sigma, max_steps):
 # Oracle of perceptrons.structured.features: the same templates, extracted token by token with
 # strings, the slow way the type-level numpy path replaces.
 def word_shape(word):
+    """A character by its Unicode category: an upper- or title-case letter "X", any other
+    letter "x", a decimal digit (of any script) "d", a combining mark nothing, the rest itself."""
+    import unicodedata
+
     out = []
     for ch in word:
-        if "A" <= ch <= "Z":
+        cat = unicodedata.category(ch)
+        if cat in ("Lu", "Lt"):
             out.append("X")
-        elif "a" <= ch <= "z":
+        elif cat.startswith("L"):
             out.append("x")
-        elif "0" <= ch <= "9":
+        elif cat == "Nd":
             out.append("d")
-        else:
+        elif not cat.startswith("M"):
             out.append(ch)
     return "".join(out)
 

@@ -136,6 +136,32 @@ def test_cluster_features_equal_per_token_oracle():
     assert "bc[0]=bc=11011" in decode(fm, Xn.indices[Xn.indptr[1] : Xn.indptr[2]])  # ARROW → arrow's path
 
 
+def test_cluster_features_of_many_unseen_words_equal_the_oracle():
+    """Sixteen words or more go through the compiled lookup, which leaves the cluster strings to
+    Python (ids looked up once a path): the same features as the per-token oracle, for words
+    found by their own, lower-case or capitalised spelling, by their lower case's path only, or
+    not at all."""
+    clusters = WordClusters(PATHS)
+    names = RICH + CLUSTER
+    fm = FeatureMap(names, min_count=1, clusters=clusters)
+    fm.fit_transform(TRAIN)
+    trained = set().union(*(ref.token_features(w, i, names, PATHS) for w in TRAIN for i in range(len(w))))
+    new = [
+        ["ARROW", "Banana", "BOATS", "THE", "An", "Zyx", "flies", "Saw", "LIKE", "Old"],
+        ["the", "OLD", "Man", "MAN", "arrows", "Bananas", "x-ray", "Ünïcode", "SAW", "THE", "qq", "The"],
+    ]
+    assert len({w for s in new for w in s}) >= 16
+    Xn, _ = fm.transform(new)
+    r = 0
+    for words in new:
+        for i in range(len(words)):
+            got = decode(fm, Xn.indices[Xn.indptr[r] : Xn.indptr[r + 1]])
+            assert got == ref.token_features(words, i, names, PATHS) & trained, (words, i)
+            r += 1
+    words = sorted({w for s in new for w in s})
+    assert fm.cluster_attribute_ids(words).tolist() == fm.python_attribute_ids(words)[:, -5:].tolist()
+
+
 def test_tagger_with_clusters_round_trips_without_the_source(tmp_path, paths_file):
     tagger = Tagger(max_epochs=10, min_count=1, clusters=str(paths_file)).fit(TRAIN, TAGS)
     assert "bc[0]" in tagger.features_.templates

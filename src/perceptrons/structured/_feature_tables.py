@@ -12,8 +12,8 @@ from perceptrons._core.readonly import read_only
 from perceptrons.structured.words import (
     ATTRIBUTES,
     CLUSTER_ATTRIBUTES,
-    cluster_attributes,
     pack_strings,
+    path_strings,
     unicode_parts,
     word_attributes,
 )
@@ -62,14 +62,14 @@ class CompiledTables:
         the attribute strings of unseen words (Python gives the lower case and flags of those
         that are not ASCII: :func:`~perceptrons.structured.words.unicode_parts`): Python made
         ~16 strings a word and looked each up in the vocabulary dict, ~10 µs an unseen word.
-        Python still makes the strings of every word when there are clusters.  A call for
-        fewer than 16 words stays in Python: the compiled pass has a fixed cost of ~13 µs
+        With clusters, Python adds the cluster attributes of the unseen words
+        (:meth:`cluster_attribute_ids`).  A call for fewer than 16 words stays in Python: the compiled pass has a fixed cost of ~13 µs
         (encoding, arrays, dispatch).  Words of EWT test, repeated: 1 word 3 µs in Python against
         14 compiled, 16 words 37 against 21, 64 words 169 against 41.  The word cache, whose
         usual call is a sentence's few new words, does not come here: it looks them up and sums
         their rows in one compiled call (:func:`~perceptrons._jit.word_cache.cache_words`).
         """
-        if self.clusters is not None or len(types) < self._compiled_lookup_from:
+        if len(types) < self._compiled_lookup_from:
             get = self.vocab_.get
             found = self._row_of_id()[np.array([get("w=" + w, -1) for w in types], dtype=np.int64)]
             ids = self.python_attribute_ids([w for w, r in zip(types, found.tolist()) if r < 0])
@@ -81,6 +81,9 @@ class CompiledTables:
         found = np.empty(len(types), dtype=np.int64)
         ids = np.empty((len(types), len(ATTRIBUTES)), dtype=np.int64)
         n = lookup_words(words, bounds, lower, parts, *self.lookup_tables(), found, ids)
+        if self.clusters is not None and n:  # the compiled pass left their columns at −1
+            unseen = [w for w, r in zip(types, found.tolist()) if r < 0]
+            ids[:n, len(ATTRIBUTES) - len(CLUSTER_ATTRIBUTES) :] = self.cluster_attribute_ids(unseen)
         return found, ids[:n].astype(dtype, copy=False)
 
     def python_attribute_ids(self, words):
@@ -104,9 +107,32 @@ class CompiledTables:
         without clusters."""
         if self.clusters is None:
             return np.empty((len(words), 0), dtype=np.int64)
-        get, clusters = self.vocab_.get, self.clusters
-        ids = [get(a, -1) for w in words for a in cluster_attributes(w, clusters)]
+        # a word's cluster strings follow from its path and its lower case's path, and there
+        # are a thousand paths: their ids are looked up once a path, not once a word
+        by_path = self._ids_of_paths()
+        lookup, paths, ids_of = self.clusters.lookup, self.clusters.paths, self._path_ids
+        none = (-1,) * (len(CLUSTER_ATTRIBUTES) - 1)
+        ids = []
+        for w in words:
+            path, lower = lookup(w), paths.get(w.lower())
+            ids.extend(none if path is None else ids_of(by_path, path)[:-1])
+            ids.append(-1 if lower is None else ids_of(by_path, lower)[-1])
         return np.array(ids, dtype=np.int64).reshape(len(words), len(CLUSTER_ATTRIBUTES))
+
+    def _ids_of_paths(self):
+        """path → the ids of its cluster strings, for the vocabulary of now (emptied when the
+        vocabulary is replaced, as pruning after a fit does)."""
+        cached = self.__dict__.get("_by_path")
+        if cached is None or cached[0] is not self.vocab_:
+            self._by_path = cached = (self.vocab_, {})
+        return cached[1]
+
+    def _path_ids(self, by_path, path):
+        ids = by_path.get(path)
+        if ids is None:
+            get = self.vocab_.get
+            ids = by_path[path] = tuple(get(a, -1) for a in path_strings(path))
+        return ids
 
     def _row_of_id(self):
         """The ``type_table_`` row of each attribute id (−1: none; the last entry answers id −1).

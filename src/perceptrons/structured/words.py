@@ -106,11 +106,14 @@ def word_attributes(word, clusters=None):
 _NO_CLUSTER = (None,) * len(CLUSTER_ATTRIBUTES)
 
 
-def cluster_attributes(word, clusters):
-    """The cluster attribute strings of one word (the last ``len(CLUSTER_ATTRIBUTES)`` of
-    :func:`word_attributes`), for the lookups that make the others in compiled code.
+def path_strings(path):
+    """The cluster strings of a word whose path is ``path``: the path and its 4-, 6- and 10-bit
+    prefixes, then the string of a lower case whose path it is (``CLUSTER_ATTRIBUTES``' order).
+
+    The compiled lookups make a word's other strings; Python looks these up, once a path
+    (:meth:`~perceptrons.structured._feature_tables.CompiledTables.cluster_attribute_ids`).
     """
-    return _cluster_attributes(word, word.lower(), clusters)
+    return ("bc=" + path, "bc4=" + path[:4], "bc6=" + path[:6], "bc10=" + path[:10], "bcl=" + path)
 
 
 def _cluster_attributes(word, low, clusters):
@@ -118,15 +121,8 @@ def _cluster_attributes(word, low, clusters):
         return _NO_CLUSTER
     path = clusters.lookup(word)
     lower = clusters.paths.get(low)
-    if path is None:
-        return (None, None, None, None, None if lower is None else "bcl=" + lower)
-    return (
-        "bc=" + path,
-        "bc4=" + path[:4],
-        "bc6=" + path[:6],
-        "bc10=" + path[:10],
-        None if lower is None else "bcl=" + lower,
-    )
+    head = (None, None, None, None) if path is None else path_strings(path)[:-1]
+    return (*head, None if lower is None else path_strings(lower)[-1])
 
 
 @lru_cache(maxsize=8192)
