@@ -14,13 +14,10 @@ Run:  python benchmarks/bench_pretrained.py [--data ../shared/data] [--repeats 5
 """
 
 import argparse
-import json
-import statistics
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-DEFAULT_DATA = HERE.parent.parent / "shared" / "data"
+from _common import DATA, interleaved, nltk_as_saved
 
 
 def nltk_tagger(train_path):
@@ -30,14 +27,12 @@ def nltk_tagger(train_path):
 
     tagger = PerceptronTagger(load=False)
     tagger.train([list(zip(s.words, s.tags)) for s in read_conllu(train_path, "upos")], nr_iter=5)
-    loaded = PerceptronTagger(load=False)  # tag from the saved form, as ours tags from its file
-    loaded.decode_json_params(json.loads(json.dumps(p)) for p in tagger.encode_json_obj())
-    return loaded
+    return nltk_as_saved(tagger)  # tag from the saved form, as ours tags from its file
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default=str(DEFAULT_DATA))
+    ap.add_argument("--data", default=str(DATA))
     ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args()
     ewt = Path(args.data) / "ud-english-ewt"
@@ -80,12 +75,7 @@ def main():
     }
     for run in runs.values():  # warm: caches, the first compiled calls, the model read
         run()
-    times = {name: [] for name in runs}
-    for _ in range(args.repeats):
-        for name, run in runs.items():
-            t0 = time.perf_counter()
-            run()
-            times[name].append(time.perf_counter() - t0)
+    times = dict(zip(runs, interleaved(list(runs.values()), args.repeats)))
 
     nltk_spans = [list(treebank.span_tokenize(t)) for t in texts]
     nltk_tags = [[tag for _, tag in theirs.tag([t[a:b] for a, b in sp])] for t, sp in zip(texts, nltk_spans)]
@@ -96,12 +86,12 @@ def main():
         "tokenize + Tagger.tag": tagged_span_scores(gold, our_spans, our_tags)[0],
         "pos_tag(text)": None,
     }
-    anchor = statistics.median(times["NLTK Treebank + PerceptronTagger"])
+    anchor = times["NLTK Treebank + PerceptronTagger"]
     n_words = sum(len(s.spans) for s in gold)
     print(f"EWT test raw text: {len(texts)} sentences, {n_words} gold words, one sentence a call")
     print(f"{'pipeline':<34} {'median s':>9} {'ratio':>7} {'gold words right':>17}")
     for name in runs:
-        t = statistics.median(times[name])
+        t = times[name]
         acc = "" if accuracy[name] is None else f"{accuracy[name]:.4f}"
         print(f"{name:<34} {t:>9.3f} {anchor / t:>6.2f}x {acc:>17}")
     print(f"{'the same, cold (one pass, fresh)':<34} {cold:>9.3f} {anchor / cold:>6.2f}x")

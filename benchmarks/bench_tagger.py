@@ -19,7 +19,6 @@ Run:  python benchmarks/bench_tagger.py [--data ../shared/data] [--repeats 3]
 """
 
 import argparse
-import json
 import os
 import resource
 import statistics
@@ -30,6 +29,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _common import nltk_as_saved
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data"
@@ -113,11 +113,7 @@ def run_nltk(train, test):
     t0 = time.perf_counter()
     tagger.train(data, nr_iter=5)
     t_train = time.perf_counter() - t0
-    # tag with the model as saved and loaded (what save_to_json writes and load_from_json reads,
-    # without the files), as ours is read from its model file: NLTK's weights built up by
-    # training lie scattered in memory, and a tagger straight out of train() tags ~1.7x slower
-    loaded = PerceptronTagger(load=False)
-    loaded.decode_json_params(json.loads(json.dumps(p)) for p in tagger.encode_json_obj())
+    loaded = nltk_as_saved(tagger)
     t0 = time.perf_counter()
     pred = [[t for _, t in loaded.tag(s.words)] for s in test]
     t_tag = time.perf_counter() - t0
