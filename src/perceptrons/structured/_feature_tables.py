@@ -63,8 +63,8 @@ class CompiledTables:
         that are not ASCII: :func:`~perceptrons.structured.words.unicode_parts`): Python made
         ~16 strings a word and looked each up in the vocabulary dict, ~10 µs an unseen word.
         With clusters, Python adds the cluster attributes of the unseen words
-        (:meth:`cluster_attribute_ids`).  A call for fewer than 16 words stays in Python: the compiled pass has a fixed cost of ~13 µs
-        (encoding, arrays, dispatch).  Words of EWT test, repeated: 1 word 3 µs in Python against
+        (:meth:`cluster_attribute_ids`).  A call for fewer than 16 words stays in Python: the
+        compiled pass has a fixed cost of ~13 µs (encoding, arrays, dispatch).  Words of EWT test, repeated: 1 word 3 µs in Python against
         14 compiled, 16 words 37 against 21, 64 words 169 against 41.  The word cache, whose
         usual call is a sentence's few new words, does not come here: it looks them up and sums
         their rows in one compiled call (:func:`~perceptrons._jit.word_cache.cache_words`).
