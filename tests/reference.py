@@ -327,6 +327,90 @@ def structured_perceptron(
     return (W, trans, start, stop, E[:n_edge], T2), mean
 
 
+def delayed_structured_perceptron(sequences, n_features, n_tags, rounds):
+    """Collins' perceptron in threads that exchange their updates after every round (checks
+    perceptrons.threads.rounds), written out with lists: first order, Viterbi by brute force.
+
+    ``rounds``: per epoch, its rounds, each a list of S chunks of sequence indices.  In a round
+    every thread decodes its chunk with its own copy of the weights, updating the copy at once;
+    then every copy makes the other threads' updates.  Thread i counts its visits from where the
+    threads before it in the round end.  Returns (last weights, mean weights), each
+    (W[f][t], trans, start, stop); the mean is over the iterates of the visits in that count
+    order (each update made right after its visit), summed explicitly.
+    """
+
+    def zeros(*shape):
+        return [0.0] * shape[0] if len(shape) == 1 else [zeros(*shape[1:]) for _ in range(shape[0])]
+
+    def blank():
+        return [zeros(n_features, n_tags), zeros(n_tags, n_tags), zeros(n_tags), zeros(n_tags)]
+
+    def add(weights, delta, sign=1.0):
+        (W, trans, start, stop), (dW, dtrans, dstart, dstop) = weights, delta
+        for f in range(n_features):
+            for t in range(n_tags):
+                W[f][t] += sign * dW[f][t]
+        for a in range(n_tags):
+            for b in range(n_tags):
+                trans[a][b] += sign * dtrans[a][b]
+            start[a] += sign * dstart[a]
+            stop[a] += sign * dstop[a]
+
+    def phi(tokens, tags):
+        out = blank()
+        for x, t in zip(tokens, tags):
+            for f, v in x.items():
+                out[0][f][t] += v
+        out[2][tags[0]] += 1.0
+        out[3][tags[-1]] += 1.0
+        for i in range(1, len(tags)):
+            out[1][tags[i - 1]][tags[i]] += 1.0
+        return out
+
+    S = len(rounds[0][0])
+    copies = [blank() for _ in range(S)]
+    updates = []  # (visit count, delta) of every update, every thread
+    count = 0
+    for epoch in rounds:
+        for chunks in epoch:
+            logs = []
+            for i, chunk in enumerate(chunks):
+                W, trans, start, stop = copies[i]
+                c = count + sum(len(ch) for ch in chunks[:i])
+                log = []
+                for s in chunk:
+                    tokens, gold = sequences[s][:2]
+                    emit = [[sum(v * W[f][t] for f, v in x.items()) for t in range(n_tags)] for x in tokens]
+                    pred = brute_force_decode(emit, trans, start, stop)[1]
+                    if list(pred) != list(gold):
+                        delta = phi(tokens, gold)
+                        add(delta, phi(tokens, pred), -1.0)
+                        add(copies[i], delta)
+                        log.append((c, delta))
+                    c += 1
+                logs.append(log)
+            for i in range(S):
+                for j, log in enumerate(logs):
+                    if j != i:
+                        for _, delta in log:
+                            add(copies[i], delta)
+            updates += [u for log in logs for u in log]
+            count += sum(len(ch) for ch in chunks)
+    total, w = blank(), blank()
+    for t in range(count):
+        for c, delta in updates:
+            if c == t:
+                add(w, delta)
+        add(total, w)
+    mean = [
+        [[v / count for v in row] for row in total[0]],
+        [[v / count for v in row] for row in total[1]],
+        [v / count for v in total[2]],
+        [v / count for v in total[3]],
+    ]
+    return copies[0], mean
+
+
 # ----------------------------------------------------------------------------- kernel perceptron
 # Oracle of perceptrons._jit.dual.epoch_dual / voted_scores: the dual PLA written the slow way,
 # re-summing f(x_i) = Σ_j A[j][k]·K(x_j, x_i) + b[k] over the support at every visit, and keeping

@@ -52,6 +52,10 @@ SELECTION = [
     "online/test_sklearn_pa.py::test_partial_fit_and_warm_start_as_scikit_learn",
     # the streamed scaling's max-abs fit and its scaled blocks
     "io/test_block_scaling.py",
+    # training in threads: the compiled mix, the structured loop's update log and its replay
+    "threads/test_mixing.py",
+    "threads/test_rounds.py::test_another_copy_makes_the_same_updates",
+    "threads/test_rounds.py::test_threads_equal_the_delayed_update_oracle",
 ]
 
 

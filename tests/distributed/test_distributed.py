@@ -824,3 +824,29 @@ def test_cli_scales_the_columns_of_shard_files(tmp_path):
     assert r.returncode == 0 and "accuracy" in r.stdout, r.stderr
     r = _cli("train", files, "-o", str(tmp_path / "s.npz"), "--workers", "2", "--scale", "standard")
     assert r.returncode == 2 and "--scale: applies only as auto, maxabs or none to shard files" in r.stderr
+
+
+@pytest.mark.parametrize(
+    "name", ["Perceptron", "AveragedPerceptron", "PassiveAggressive", "AROW", "SecondOrderPerceptron", "Winnow"]
+)
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_threads_mix_as_the_cluster_does(client, name, n_classes):
+    """A fit in 2 threads is parameter mixing of the epoch's two halves, by the cluster's own mix:
+    the same model as 2 shards of the same rows on the cluster, bit for bit."""
+    import perceptrons
+
+    cls = getattr(perceptrons, name)
+    X, y = _data("dense", n_classes)
+    if name == "Winnow":
+        X = np.abs(X)
+    threads = _quiet_fit(cls(max_epochs=3, n_jobs=2), X, y)
+    ipm = _quiet_ipm(cls(max_epochs=3), X, y, shards=2, client=client)
+    assert np.array_equal(threads.coef_, ipm.coef_)
+    assert np.array_equal(threads.intercept_, ipm.intercept_)
+    assert threads.mistakes_per_epoch_ == ipm.mistakes_per_epoch_
+    # the threads count an online learner's updates (a margin rule updates on rows it got right,
+    # too); the cluster's tasks return their mistakes only, which it counts as the updates
+    if name.endswith("Perceptron"):
+        assert threads.n_updates_ == ipm.n_updates_
+    else:
+        assert threads.n_updates_ >= sum(threads.mistakes_per_epoch_)

@@ -40,6 +40,7 @@ CONTEXT = {
     ("train", "--shuffle-buffer"): "train {d} --stream -o {o}",
     ("train", "--workers"): "train {d} -o {o}",
     ("train", "--shards"): "train {d} --workers 1 -o {o}",
+    ("train", "--n-jobs"): "train {d} -o {o}",
     ("predict", "--hash-bits"): "predict {m} {d} --stream",
     ("evaluate", "--hash-bits"): "evaluate {m} {d} --stream",
     ("trace", "--epochs"): "trace {d}",
@@ -53,6 +54,7 @@ CONTEXT = {
     ("tag train", "--chunk-sentences"): "tag train {c} --stream -o {o}",
     ("tag train", "--workers"): "tag train {c} -o {o}",
     ("tag train", "--shards"): "tag train {c} --workers 1 -o {o}",
+    ("tag train", "--n-jobs"): "tag train {c} -o {o}",
     ("report", "--epochs"): "report {d} -o {o}",
     ("report", "--seed"): "report {d} -o {o}",
 }

@@ -302,6 +302,7 @@ def train_epoch(
     count,
     averaged,
     decoder,
+    log,
 ):
     """One pass of Collins' perceptron over the sequences in the order ``perm``.
 
@@ -313,6 +314,12 @@ def train_epoch(
     Edge features (``Xe``, weights ``E`` of shape (n_edge_features, T, T),
     possibly empty) make the transitions lexicalised, see :func:`transitions`; a non-empty
     ``trans2`` (T, T, T) adds second-order (tag triple) weights.
+
+    ``log``: None, or ``(updates, paths)`` that receive every update, so that another copy of
+    the weights can make it too (:func:`replay`): row j of ``updates`` (int64, a row per
+    sequence of ``perm``) holds the j-th updated sequence, the visit count it was updated at,
+    and where in ``paths`` (int64, room for the tokens of ``perm``'s sequences) the tags it
+    was made against start.
 
     Returns (sequences with a mistake, tokens with a wrong tag); (−1 − s, 0) when the emission
     scores of sequence s overflowed (see :func:`emissions`): the pass stops there.
@@ -331,6 +338,7 @@ def train_epoch(
     top = column_maxima(trans)
     mistakes = 0
     wrong_tokens = 0
+    logged = 0
     if perm.shape[0] > 0:
         _prefetch_sequence(X, offsets, perm[0], W)
     for q in range(perm.shape[0]):
@@ -353,6 +361,13 @@ def train_epoch(
             if path[r] != y[lo + r]:
                 wrong += 1
         if wrong:
+            if log is not None:
+                log[0][mistakes, 0] = s
+                log[0][mistakes, 1] = np.int64(c)
+                log[0][mistakes, 2] = logged
+                for r in range(n):
+                    log[1][logged + r] = path[r]
+                logged += n
             mistakes += 1
             wrong_tokens += wrong
             _update(
@@ -381,6 +396,62 @@ def train_epoch(
                 a, b = y[lo + r - 1], y[lo + r]
                 top[b] = max(top[b], trans[a, b])
     return mistakes, wrong_tokens
+
+
+@njit(**NJIT_STRICT)
+def replay(
+    X,
+    Xe,
+    y,
+    offsets,
+    updates,
+    n_updates,
+    paths,
+    W,
+    trans,
+    E,
+    trans2,
+    start,
+    stop,
+    U,
+    Utrans,
+    UE,
+    Utrans2,
+    Ustart,
+    Ustop,
+    averaged,
+):
+    """Make the first ``n_updates`` updates that :func:`train_epoch` logged (on another copy of
+    the weights) on these weights and sums, in the order they were made: each the same
+    Φ(gold) − Φ(predicted) at the same visit count (:func:`_update`)."""
+    for j in range(n_updates):
+        s = updates[j, 0]
+        c = float(updates[j, 1])
+        k = updates[j, 2]
+        lo = offsets[s]
+        n = offsets[s + 1] - lo
+        _update(
+            X,
+            Xe,
+            lo,
+            n,
+            y,
+            paths[k : k + n],
+            W,
+            trans,
+            E,
+            trans2,
+            start,
+            stop,
+            U,
+            Utrans,
+            UE,
+            Utrans2,
+            Ustart,
+            Ustop,
+            c,
+            averaged,
+        )
 
 
 @njit(**NJIT_STRICT)

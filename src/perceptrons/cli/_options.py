@@ -88,6 +88,19 @@ class BoundedInt(click.ParamType):
         return number
 
 
+class Jobs(BoundedInt):
+    """``--n-jobs``: threads to train in, or −1 for every core."""
+
+    def describe(self):
+        return f"a number of threads in [1, {self.high}], or -1 for every core"
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if number == 0:
+            self.fail(f"0 threads; expected {self.describe()}", param, ctx)
+        return number
+
+
 class WordOrFloat(click.ParamType):
     """One of a few words (``scale``, ``auto``) or a number of a :class:`FiniteFloat` type."""
 
@@ -121,7 +134,8 @@ GAMMA = FiniteFloat(0.0, 1e100, low_open=True)
 CACHE_MB = FiniteFloat(0.0, 2.0**20, low_open=True)  # megabytes: up to 1 TiB of kernel rows
 GAMMA_OR_WORD = WordOrFloat(("scale", "auto"), GAMMA)
 MAX_POINTS = BoundedInt(1, 30)  # vc tests up to 2^m labelings
-DEMO_SEED = BoundedInt(0, 2**32 - 4)  # the demo also seeds seed+1 … seed+3
+DEMO_SEED = BoundedInt(0, 2**32 - 4)
+JOBS = Jobs(-1, 1024)  # the demo also seeds seed+1 … seed+3
 
 
 def refuse_unused(ctx, rules):

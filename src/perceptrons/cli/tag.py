@@ -13,7 +13,7 @@ from perceptrons._core.errors import PerceptronsError
 from perceptrons.cli import _distributed
 from perceptrons.cli._common import check_label_text, interrupt_between_epochs, progress_bar
 from perceptrons.cli._naming import note_input, note_path
-from perceptrons.cli._options import COUNT, EPOCHS, SEED, refuse_unused
+from perceptrons.cli._options import COUNT, EPOCHS, JOBS, SEED, refuse_unused
 from perceptrons.cli._paths import check_output_path
 from perceptrons.io.conllu_format import COLUMNS
 
@@ -113,6 +113,13 @@ def command():
     help="--stream: sentences read and trained on at a time  [default: 2000]",
 )
 @click.option(
+    "--n-jobs",
+    type=JOBS,
+    default=None,
+    help="Threads to train in (-1: every core); they exchange their updates every 1,024 sentences a "
+    "thread. Not with --stream or --workers  [default: 1]",
+)
+@click.option(
     "-o", "--output", required=True, type=click.Path(dir_okay=False), callback=note_path, help="Model file to write."
 )
 @_distributed.distributed_options
@@ -131,6 +138,7 @@ def train(
     seed,
     stream,
     chunk_sentences,
+    n_jobs,
     output,
     workers,
     scheduler,
@@ -152,6 +160,10 @@ def train(
     cluster = _distributed.wanted(workers, scheduler, shards, mixing)
     if cluster and (stream or dev_path or patience is not None):
         raise click.UsageError("--workers/--scheduler do not take --stream, --dev or --patience")
+    refuse_unused(
+        click.get_current_context(),
+        {"n_jobs": (not stream and not cluster, "to a fit in memory on this machine: not with --stream or --workers")},
+    )
     clusters_file = clusters if clusters and os.path.isfile(clusters) else None  # not a packaged name
     from perceptrons.io.sources import shard_paths
 
@@ -174,6 +186,7 @@ def train(
         edges=edges,
         markov_order=2 if second_order else 1,
         random_state=seed,
+        n_jobs=n_jobs,
     )
     if cluster:
         from perceptrons import distributed

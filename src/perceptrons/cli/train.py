@@ -29,6 +29,7 @@ from perceptrons.cli._options import (
     DEGREE,
     EPOCHS,
     GAMMA_OR_WORD,
+    JOBS,
     MARGIN,
     SEED,
     ModelParam,
@@ -54,6 +55,8 @@ DEDICATED = {
 }
 #: the --model names of the online family, and the models of the linear training protocol (streamed, mixed)
 ONLINE = tuple(name for name, cls in CLI_NAMES.items() if ESTIMATORS[cls].module.startswith("perceptrons.online."))
+#: the models that train in threads (``--n-jobs``)
+THREADED = ("perceptron", "averaged")
 PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
 
 
@@ -169,6 +172,13 @@ PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
     callback=note_path,
     help="Data file to report test accuracy on.",
 )
+@click.option(
+    "--n-jobs",
+    type=JOBS,
+    default=None,
+    help="perceptron, averaged: threads to train in (-1: every core); each trains on a share of every "
+    "epoch and the copies are mixed after it  [default: 1]",
+)
 @_calibrate.CALIBRATE_OPTION
 @stream_options
 @_distributed.distributed_options
@@ -198,6 +208,7 @@ def command(
     budget_policy,
     cache_size,
     test_path,
+    n_jobs,
     calibrate,
     stream,
     cache_path,
@@ -255,6 +266,10 @@ def command(
             ),
             "label": (labelled_by_name(data, fmt), LABEL_WHERE),
             "calibrate": (not stream and not (workers or scheduler), "in memory, on this machine"),
+            "n_jobs": (
+                model_name in THREADED and not stream and not (workers or scheduler),
+                f"with --model {' or '.join(THREADED)}, in memory, on this machine",
+            ),
         },
     )
     cluster = _distributed.wanted(workers, scheduler, shards, mixing)
@@ -323,6 +338,7 @@ def command(
         init=None if online_model else init,
         margin=margin,
         random_state=seed,
+        n_jobs=n_jobs,
         **extra,
     )
     if cluster:

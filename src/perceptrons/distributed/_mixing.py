@@ -127,6 +127,11 @@ def mix(start, states, mu, pairs):
     out = {"count": np.array([C], dtype=np.int64)}
     for wk, uk in pairs:
         summed = uk is not None and start[uk].size > 0
+        if not any(isinstance(s[wk], tuple) for s in states):
+            _mix_whole(out, start, states, mu, wk, uk if summed else None, cs, C, whole)
+            if uk is not None and not summed:
+                out[uk] = start[uk]
+            continue
         n = start[wk].shape[0]
         parts = [_rows_of(s[wk], s[uk] if summed else None, n) for s in states]
         # the rows some shard changed, and where each shard's rows sit among them: by marking
@@ -171,6 +176,32 @@ def mix(start, states, mu, pairs):
         u[R] = (base + sum_u) + drift
         out[uk] = u
     return out
+
+
+def _mix_whole(out, start, states, mu, wk, uk, cs, C, whole):
+    """:func:`mix` of one pair when every shard sent its arrays whole: the same sums, in the
+    same order, in one compiled pass with no rows to look up."""
+    from perceptrons._jit.mix import mix_whole
+
+    w0 = start[wk]
+    out[wk] = w = np.empty_like(w0)
+    u0 = start[uk].reshape(-1) if uk is not None else np.zeros(0)
+    u = np.empty_like(u0)
+    flat = lambda key: tuple(s[key].reshape(-1) for s in states)  # noqa: E731
+    mix_whole(
+        w0.reshape(-1),
+        flat(wk),
+        u0,
+        flat(uk) if uk is not None else (u0,) * len(states),
+        np.asarray(mu, dtype=np.float64),
+        np.asarray(cs, dtype=np.int64),
+        C,
+        whole,
+        w.reshape(-1),
+        u,
+    )
+    if uk is not None:
+        out[uk] = u.reshape(start[uk].shape)
 
 
 def _rows_of(w, u, n):

@@ -27,12 +27,10 @@ from perceptrons.distributed._loop import Shards, run_epochs
 from perceptrons.io.block_scaling import max_abs_scaler, pipeline_parts
 from perceptrons.io.sources import Source, shard_paths
 from perceptrons.linear._base import LinearPerceptronBase
-from perceptrons.linear.trainer import LinearState
+from perceptrons.linear.trainer import MIXED, LinearState
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-
-_PAIRS = (("w", "u"), ("b", "ub"), ("extra", None))  # extra: an online learner's (LinearState.extra)
 
 
 def fit(
@@ -177,7 +175,7 @@ def _train(estimator, shard_set, classes, d, mixing, callback):
         ls.on_worker_epoch,
         params,
         state._asdict(),
-        _PAIRS,
+        MIXED,
         max_epochs=estimator.max_epochs,
         mixing=mixing,
         on_epoch=on_epoch,

@@ -37,13 +37,17 @@ from perceptrons._core.visits import check_visit_room
 from perceptrons._jit import linear as K
 from perceptrons.linear import _model_file as model_file
 from perceptrons.linear.trainer import (
+    MIXED,
     LinearState,
     StepParams,
     nonfinite_score_error,
     overflow_in_training,
+    row_sizes,
     run_epoch,
+    threaded,
     top_of,
 )
+from perceptrons.threads.jobs import threads_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -265,13 +269,38 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         self.converged_ = False
         random_mistake = self.order == "random-mistake" and not online
         buf = np.empty(n, dtype=np.int64) if random_mistake else None
+        S = 1 if online or random_mistake else self._threads()
+        if S == 1 or n < 2 * S:
+            self._epochs(Xop, yi, scale, n_epochs, rng, callback, online, buf, None)
+            return
+        from perceptrons.threads.mixing import MixedCopies
+
+        train = threaded(self.step_params(0), Xop, yi, scale)
+        # each thread trains an S-th of every epoch; the copies are mixed after it, an online
+        # learner's extra state with them, as on a cluster
+        with MixedCopies(self._state._asdict(), MIXED, S, "error", row_sizes(Xop)) as mixed:
+            self._epochs(Xop, yi, scale, n_epochs, rng, callback, online, buf, lambda o: mixed.epoch(o, train))
+
+    def _threads(self):
+        """The threads a fit trains in: ``n_jobs``'s where the estimator takes it, else one."""
+        if "n_jobs" not in self._parameter_constraints:
+            return 1
+        return threads_of(self.n_jobs, type(self).__name__)
+
+    def _epochs(self, Xop, yi, scale, n_epochs, rng, callback, online, buf, in_threads):
+        """The epochs of a fit: each one pass of :meth:`epoch` (or of ``in_threads(order) ->
+        (mistakes, updates)``, a fit in threads), then its book-keeping."""
+        n = yi.shape[0]
         start = time.perf_counter()
         for epoch in range(1, n_epochs + 1):
-            if random_mistake:
+            if buf is not None:
                 mistakes, updates = self._random_mistake_step(Xop, yi, scale, buf, rng.random())
             else:
                 perm = rng.permutation(n) if self.order == "shuffle" else None  # None: in order
-                mistakes, updates = self.epoch(Xop, yi, scale, perm), None  # None: one update a mistake
+                if in_threads is None:
+                    mistakes, updates = self.epoch(Xop, yi, scale, perm), None  # None: one update a mistake
+                else:
+                    mistakes, updates = in_threads(np.arange(n) if perm is None else perm)
             if mistakes < 0:
                 raise nonfinite_score_error(Xop, -1 - int(mistakes))
             self._after_epoch(Xop, yi, scale)

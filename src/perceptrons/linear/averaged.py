@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from perceptrons._core.averaging import mean_of_iterates
 from perceptrons.linear._base import LinearPerceptronBase
+from perceptrons.threads.jobs import N_JOBS
 
 if TYPE_CHECKING:
     from typing import Any, Literal
@@ -31,7 +32,7 @@ class AveragedPerceptron(LinearPerceptronBase):
         (or above) its accuracy after 1000, at 1/100 of the cost on data that is not separable
         (``benchmarks/bench_defaults.py``).  Separable data still stop at the first epoch
         without mistakes; hitting the bound is the intended fit and raises no warning.
-    fit_intercept, order, init, margin, class_weight, random_state, warm_start
+    fit_intercept, order, init, margin, class_weight, random_state, warm_start, n_jobs
         As in :class:`Perceptron`.
 
     Attributes
@@ -67,6 +68,8 @@ class AveragedPerceptron(LinearPerceptronBase):
     predicts_last_iterate = False
     _averaging = True
 
+    _parameter_constraints = {**LinearPerceptronBase._parameter_constraints, "n_jobs": N_JOBS}
+
     def __init__(
         self,
         *,
@@ -78,6 +81,7 @@ class AveragedPerceptron(LinearPerceptronBase):
         class_weight: dict[Any, float] | Literal["balanced"] | None = None,
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
+        n_jobs: int | None = None,
     ) -> None:
         self.fit_intercept = fit_intercept
         self.max_epochs = max_epochs
@@ -87,6 +91,7 @@ class AveragedPerceptron(LinearPerceptronBase):
         self.class_weight = class_weight
         self.random_state = random_state
         self.warm_start = warm_start
+        self.n_jobs = n_jobs
 
     def _weights(self):
         s = self._state

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from perceptrons.linear._base import LinearPerceptronBase
+from perceptrons.threads.jobs import N_JOBS
 
 if TYPE_CHECKING:
     from typing import Any, Literal
@@ -47,6 +48,13 @@ class Perceptron(LinearPerceptronBase):
         Continue from the previous fit's weights (and, for the averaged and voted perceptrons,
         its running average or vote).  The data must have the same classes and number of
         features as before; otherwise ``fit`` raises rather than restarting silently.
+    n_jobs : int or None, default=None
+        Threads to train in (:doc:`/threads`): None or 1, one; −1, every core.  Thread i
+        trains its own copy of the weights on the i-th of S parts of each epoch, and the copies
+        are mixed after it by their mistakes, as on a cluster (McDonald, Hall & Mann 2010).  The
+        result depends on ``n_jobs``, and is the same for a given ``n_jobs`` and
+        ``random_state``; 1 is the serial fit.  ``order="random-mistake"``, ``partial_fit`` and
+        fewer than 2·S rows train in one thread.
 
     Attributes
     ----------
@@ -94,6 +102,8 @@ class Perceptron(LinearPerceptronBase):
     ([[3.0, 1.0]], 3, [3, 0])
     """
 
+    _parameter_constraints = {**LinearPerceptronBase._parameter_constraints, "n_jobs": N_JOBS}
+
     def __init__(
         self,
         *,
@@ -105,6 +115,7 @@ class Perceptron(LinearPerceptronBase):
         class_weight: dict[Any, float] | Literal["balanced"] | None = None,
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
+        n_jobs: int | None = None,
     ) -> None:
         self.fit_intercept = fit_intercept
         self.max_epochs = max_epochs
@@ -114,3 +125,4 @@ class Perceptron(LinearPerceptronBase):
         self.class_weight = class_weight
         self.random_state = random_state
         self.warm_start = warm_start
+        self.n_jobs = n_jobs

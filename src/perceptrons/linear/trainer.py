@@ -237,3 +237,57 @@ def step(params, state, shard, epoch, index=0):
         )
         end_rule_epoch(params.rule, state)
     return state, mistakes
+
+
+#: what parameter mixing mixes of a :class:`LinearState`: each weight array and its averaging
+#: sums, and an online learner's ``extra`` (a covariance, say) as weights
+MIXED = (("w", "u"), ("b", "ub"), ("extra", None))
+
+
+def threaded(params, Xop, yi, scale):
+    """How a fit in threads (:class:`perceptrons.threads.mixing.MixedCopies`) trains a thread's
+    copy of the state on its part of an epoch's rows: :func:`step`'s loop on a chunk of rows.
+
+    Parameters
+    ----------
+    params : StepParams
+        The estimator's (its ``order`` and ``seed`` are not read: the chunk is the order).
+    Xop, yi, scale
+        The rows as the compiled loops read them, their class indices and update scales.
+
+    Returns
+    -------
+    callable
+        ``train(copy, chunk) -> (mistakes, updates)``: a pass over the rows ``chunk`` on
+        ``copy`` (a dict of a :class:`LinearState`'s arrays).
+
+    Raises
+    ------
+    PerceptronsError
+        From ``train``: a row whose score is not finite.
+    """
+
+    def train(copy, chunk):
+        state = LinearState(**copy)
+        if params.rule is None:
+            mistakes, _ = run_epoch(
+                params.fit_intercept, params.margin, params.averaging, state, Xop, yi, scale, chunk, None
+            )
+            updates = mistakes
+        else:
+            mistakes, updates = run_rule(params.rule, params.hyper, params.fit_intercept, state, Xop, yi, scale, chunk)
+            end_rule_epoch(params.rule, state)
+        if mistakes < 0:
+            raise nonfinite_score_error(Xop, -1 - mistakes)
+        return mistakes, updates
+
+    return train
+
+
+def row_sizes(Xop):
+    """What each row costs an epoch, for cutting an epoch into chunks of equal cost (None: dense
+    rows, all alike).
+    """
+    if not isinstance(Xop, tuple):
+        return None
+    return np.diff(Xop[-1]).astype(np.int64) + 1  # its values, and a visit

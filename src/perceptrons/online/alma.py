@@ -39,7 +39,7 @@ class ALMA(OnlineLearner):
         Default :math:`1/\alpha`, the paper's choice.
     C : float, default=√2
         The paper's choice.
-    fit_intercept, max_epochs, order, class_weight, random_state, warm_start
+    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
         As in :class:`~perceptrons.PassiveAggressive`; a sample or class weight scales the step.
 
     Attributes
@@ -87,6 +87,7 @@ class ALMA(OnlineLearner):
         class_weight: dict[Any, float] | Literal["balanced"] | None = None,
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
+        n_jobs: int | None = None,
     ) -> None:
         self.alpha = alpha
         self.B = B
@@ -97,6 +98,7 @@ class ALMA(OnlineLearner):
         self.class_weight = class_weight
         self.random_state = random_state
         self.warm_start = warm_start
+        self.n_jobs = n_jobs
 
     def hyper(self) -> tuple[float, ...]:
         """``(α, B, C)``.

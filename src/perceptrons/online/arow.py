@@ -42,7 +42,7 @@ class AROW(OnlineLearner):
         diagonal is the paper's choice for text).  ``covariance_`` says which ran.
     average : bool, default=False
         Predict with the mean of the weight vectors held after each example.
-    fit_intercept, max_epochs, order, class_weight, random_state, warm_start
+    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
         As in :class:`~perceptrons.PassiveAggressive`; a sample or class weight scales the
         step of the mean, not the covariance's.
 
@@ -87,6 +87,7 @@ class AROW(OnlineLearner):
         class_weight: dict[Any, float] | Literal["balanced"] | None = None,
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
+        n_jobs: int | None = None,
     ) -> None:
         self.r = r
         self.covariance = covariance
@@ -97,6 +98,7 @@ class AROW(OnlineLearner):
         self.class_weight = class_weight
         self.random_state = random_state
         self.warm_start = warm_start
+        self.n_jobs = n_jobs
 
     def hyper(self) -> tuple[float, ...]:
         """``(r, 0)``.

@@ -54,7 +54,7 @@ class ConfidenceWeighted(OnlineLearner):
     covariance : {"auto", "full", "diagonal"}, default="auto"
         As in :class:`~perceptrons.AROW`.
     average : bool, default=False
-    fit_intercept, max_epochs, order, class_weight, random_state, warm_start
+    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
         As in :class:`~perceptrons.AROW`.
 
     Attributes
@@ -100,6 +100,7 @@ class ConfidenceWeighted(OnlineLearner):
         class_weight: dict[Any, float] | Literal["balanced"] | None = None,
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
+        n_jobs: int | None = None,
     ) -> None:
         self.eta = eta
         self.a = a
@@ -111,6 +112,7 @@ class ConfidenceWeighted(OnlineLearner):
         self.class_weight = class_weight
         self.random_state = random_state
         self.warm_start = warm_start
+        self.n_jobs = n_jobs
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

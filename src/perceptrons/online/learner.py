@@ -25,6 +25,7 @@ from perceptrons.linear._base import LinearPerceptronBase
 from perceptrons.linear.trainer import LinearState, StepParams
 from perceptrons.online.rules import end_epoch as end_rule_epoch
 from perceptrons.online.rules import run_rule
+from perceptrons.threads.jobs import N_JOBS
 
 #: the parameters every online learner takes
 COMMON_CONSTRAINTS = {
@@ -34,6 +35,7 @@ COMMON_CONSTRAINTS = {
     "class_weight": (None, Options("balanced"), Kind(dict, "a dict")),
     "random_state": RANDOM_STATE,
     "warm_start": (Kind(bool, "a bool"),),
+    "n_jobs": N_JOBS,
 }
 
 

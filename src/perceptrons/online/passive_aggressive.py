@@ -54,6 +54,10 @@ class PassiveAggressive(OnlineLearner):
     random_state : int, RandomState or None, default=None
         Seeds ``order="shuffle"``.
     warm_start : bool, default=False
+    n_jobs : int or None, default=None
+        Threads to train in (:doc:`/threads`): each trains an S-th of every epoch from the mixed
+        weights, and the copies (their second-order state too) are mixed after it; as in
+        :class:`~perceptrons.Perceptron`.
 
     Attributes
     ----------
@@ -113,6 +117,7 @@ class PassiveAggressive(OnlineLearner):
         class_weight: dict[Any, float] | Literal["balanced"] | None = None,
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
+        n_jobs: int | None = None,
     ) -> None:
         self.variant = variant
         self.C = C
@@ -123,6 +128,7 @@ class PassiveAggressive(OnlineLearner):
         self.class_weight = class_weight
         self.random_state = random_state
         self.warm_start = warm_start
+        self.n_jobs = n_jobs
 
     def rule_name(self) -> str:
         """``"pa"``, ``"pa1"`` or ``"pa2"``: the variant.

@@ -37,7 +37,7 @@ class ROMMA(OnlineLearner):
     ----------
     aggressive : bool, default=False
         Update on every example with margin below 1, not only on mistakes (aggressive ROMMA).
-    fit_intercept, max_epochs, order, class_weight, random_state, warm_start
+    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
         As in :class:`~perceptrons.PassiveAggressive`; a sample or class weight scales ``d``.
 
     Attributes
@@ -70,6 +70,7 @@ class ROMMA(OnlineLearner):
         class_weight: dict[Any, float] | Literal["balanced"] | None = None,
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
+        n_jobs: int | None = None,
     ) -> None:
         self.aggressive = aggressive
         self.fit_intercept = fit_intercept
@@ -78,6 +79,7 @@ class ROMMA(OnlineLearner):
         self.class_weight = class_weight
         self.random_state = random_state
         self.warm_start = warm_start
+        self.n_jobs = n_jobs
 
     def extra_shape(self, n_features: int, n_classes: int) -> tuple[int, ...]:
         """``(3,)``: unused, the weights' scale within an epoch and their squared norm

@@ -52,7 +52,7 @@ class SCW(OnlineLearner):
     covariance : {"auto", "full", "diagonal"}, default="auto"
         As in :class:`~perceptrons.AROW`.
     average : bool, default=False
-    fit_intercept, max_epochs, order, class_weight, random_state, warm_start
+    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
         As in :class:`~perceptrons.AROW`.
 
     Attributes
@@ -97,6 +97,7 @@ class SCW(OnlineLearner):
         class_weight: dict[Any, float] | Literal["balanced"] | None = None,
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
+        n_jobs: int | None = None,
     ) -> None:
         self.variant = variant
         self.C = C
@@ -109,6 +110,7 @@ class SCW(OnlineLearner):
         self.class_weight = class_weight
         self.random_state = random_state
         self.warm_start = warm_start
+        self.n_jobs = n_jobs
 
     def rule_name(self) -> str:
         """``"scw1-…"`` or ``"scw2-…"`` with the covariance that runs.

@@ -36,7 +36,7 @@ class SecondOrderPerceptron(OnlineLearner):
     covariance : {"auto", "full", "diagonal"}, default="auto"
         As in :class:`~perceptrons.AROW` (the diagonal keeps A's diagonal).
     average : bool, default=False
-    fit_intercept, max_epochs, order, class_weight, random_state, warm_start
+    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
         As in :class:`~perceptrons.AROW`.
 
     Attributes
@@ -78,6 +78,7 @@ class SecondOrderPerceptron(OnlineLearner):
         class_weight: dict[Any, float] | Literal["balanced"] | None = None,
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
+        n_jobs: int | None = None,
     ) -> None:
         self.a = a
         self.covariance = covariance
@@ -88,6 +89,7 @@ class SecondOrderPerceptron(OnlineLearner):
         self.class_weight = class_weight
         self.random_state = random_state
         self.warm_start = warm_start
+        self.n_jobs = n_jobs
 
     def hyper(self) -> tuple[float, ...]:
         """``(0, 0)``: the rule has no parameter beyond Σ₀.

@@ -41,7 +41,7 @@ class Winnow(OnlineLearner):
         θ.  ``"auto"``: the number of features for positive Winnow (Littlestone's choice for
         Boolean features), 0 for balanced Winnow (its bias weights learn a threshold).
     balanced : bool, default=True
-    fit_intercept, max_epochs, order, class_weight, random_state, warm_start
+    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
         As in :class:`~perceptrons.PassiveAggressive`; a sample or class weight raises the
         factor to its power.
 
@@ -96,6 +96,7 @@ class Winnow(OnlineLearner):
         class_weight: dict[Any, float] | Literal["balanced"] | None = None,
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
+        n_jobs: int | None = None,
     ) -> None:
         self.alpha = alpha
         self.threshold = threshold
@@ -106,6 +107,7 @@ class Winnow(OnlineLearner):
         self.class_weight = class_weight
         self.random_state = random_state
         self.warm_start = warm_start
+        self.n_jobs = n_jobs
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -37,15 +37,19 @@ from perceptrons.structured._operands import (
 )
 from perceptrons.structured._sequence_decoding import SequenceDecoder
 from perceptrons.structured._sequence_trainer import (
+    MIX_EVERY,
+    SUMS,
     WEIGHTS,
     SequenceBlock,
     SequenceParams,
     SequenceState,
     new_state,
     run_pass,
+    threaded,
 )
 from perceptrons.structured._sequence_weights import final_of
 from perceptrons.structured.decoders import DECODERS
+from perceptrons.threads.jobs import N_JOBS, threads_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -81,6 +85,7 @@ class SequenceModel(SequenceDecoder):
         "patience": (None, Interval(Integral, 1, None)),
         "markov_order": (Options(1, 2),),
         "random_state": RANDOM_STATE,
+        "n_jobs": N_JOBS,
     }
 
     def __init__(
@@ -93,6 +98,7 @@ class SequenceModel(SequenceDecoder):
         patience: int | None = None,
         markov_order: Literal[1, 2] = 1,
         random_state: int | np.random.RandomState | None = None,
+        n_jobs: int | None = None,
     ) -> None:
         self.decoder = decoder
         self.markov_order = markov_order
@@ -101,6 +107,7 @@ class SequenceModel(SequenceDecoder):
         self.shuffle = shuffle
         self.patience = patience
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     # ------------------------------------------------------------------ public API
     # ------------------------------------------------------------------ public API
@@ -445,14 +452,34 @@ class SequenceModel(SequenceDecoder):
     # ------------------------------------------------------------------ the loop
     # ------------------------------------------------------------------ the loop
     def _train(self, op, eop, yi, offsets, forced, n_epochs, dev_ops, callback, online=False):
-        n_seq = offsets.shape[0] - 1
-        rng = self._rng
         self.converged_, self._stopped = False, False
+        block = SequenceBlock(op, eop, yi, offsets, forced)
+        S = 1 if online else threads_of(self.n_jobs, type(self).__name__)
+        if S == 1 or offsets.shape[0] - 1 <= MIX_EVERY:  # one round would be the serial fit's
+            self._epochs(block, n_epochs, None, dev_ops, callback)
+            return
+        from perceptrons.threads.rounds import Rounds
+
+        # the other threads' copies; a model that does not average never writes its sums
+        shared = SUMS if not self.averaged else ()
+        copies = [self._state] + [
+            SequenceState(*(a if k in shared else a.copy() for k, a in zip(SequenceState._fields, self._state)))
+            for _ in range(S - 1)
+        ]
+        train, replay = threaded(self.averaged, self.decoder, block)
+        with Rounds(copies, train, replay, MIX_EVERY) as rounds:
+            self._epochs(block, n_epochs, rounds.epoch, dev_ops, callback)
+
+    def _epochs(self, block, n_epochs, in_threads, dev_ops, callback):
+        """The epochs of a fit: each one pass of :meth:`epoch` over ``block``, or of ``in_threads``
+        (``in_threads(perm) -> (mistakes, wrong)``, a fit in threads), then its book-keeping."""
+        n_seq = block.offsets.shape[0] - 1
+        rng = self._rng
         best, best_score, since_best = None, -1.0, 0
         t0 = time.perf_counter()
         for epoch in range(1, n_epochs + 1):
-            perm = rng.permutation(n_seq) if self.shuffle else np.arange(n_seq, dtype=np.int64)
-            m, wrong = self.epoch(SequenceBlock(op, eop, yi, offsets, forced), perm.astype(np.int64))
+            perm = (rng.permutation(n_seq) if self.shuffle else np.arange(n_seq)).astype(np.int64)
+            m, wrong = self.epoch(block, perm) if in_threads is None else in_threads(perm)
             self.n_epochs_ += 1
             self.mistakes_per_epoch_.append(int(m))
             self.token_mistakes_per_epoch_.append(int(wrong))

@@ -54,6 +54,13 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator, SequenceModel):
         2 adds a weight for every tag triple (second-order transitions); Viterbi then costs
         O(n·T³) instead of O(n·T²).
     random_state : int, RandomState or None, default=None
+    n_jobs : int or None, default=None
+        Threads to train in (:doc:`/threads`): None or 1, one; −1, every core.  Each thread
+        keeps a copy of the weights; each epoch is cut into rounds of 1,024 sequences a thread,
+        and before its next round a thread makes the updates the others made in this one (the
+        perceptron with updates delayed by a round).  Fewer than 1,025 sequences train in one
+        thread.  The result depends on ``n_jobs``, and is the same for a given ``n_jobs`` and
+        ``random_state``; 1 is the serial fit.
 
     Attributes
     ----------

@@ -24,6 +24,7 @@ from perceptrons.structured.nltk_api import NLTKTaggerAPI, split_tagged, token_a
 from perceptrons.structured.tagger_stream import TagCheck, count_keys, fit_stream, survey
 from perceptrons.structured.templates import CLUSTER, TEMPLATE_SETS, uses_clusters
 from perceptrons.structured.words import corpus_types
+from perceptrons.threads.jobs import N_JOBS
 
 if TYPE_CHECKING:
     import os
@@ -75,6 +76,13 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
         Drop features seen fewer times in training (on EWT, 2 keeps a third of the features
         at the same development accuracy).
     random_state : int, RandomState or None, default=0
+    n_jobs : int or None, default=None
+        Threads to train in (:doc:`/threads`): None or 1, one; −1, every core.  Each thread
+        keeps a copy of the weights; each epoch is cut into rounds of 1,024 sentences a thread,
+        and before its next round a thread makes the updates the others made in this one (the
+        perceptron with updates delayed by a round).  Fewer than 1,025 sentences train in one
+        thread.  The result depends on ``n_jobs``, and is the same for a given ``n_jobs`` and
+        ``random_state``; 1 is the serial fit.
 
     Attributes
     ----------
@@ -142,6 +150,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
         "markov_order": (Options(1, 2),),
         "rare_count": (Interval(Integral, 0, None),),
         "random_state": RANDOM_STATE,
+        "n_jobs": N_JOBS,
     }
 
     def __init__(
@@ -163,6 +172,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
         markov_order: Literal[1, 2] = 1,
         rare_count: int = 0,
         random_state: int | np.random.RandomState | None = 0,
+        n_jobs: int | None = None,
     ) -> None:
         self.templates = templates
         self.clusters = clusters
@@ -180,6 +190,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
         self.markov_order = markov_order
         self.rare_count = rare_count
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     @classmethod
     def pretrained(cls, name: str = "en") -> Tagger:
@@ -555,6 +566,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
             patience=self.patience,
             markov_order=self.markov_order,
             random_state=self.random_state,
+            n_jobs=self.n_jobs,
         )
 
 

@@ -1,0 +1,53 @@
+"""``n_jobs``: how many threads a fit trains in, read as scikit-learn and joblib read it."""
+
+import os
+import warnings
+from numbers import Integral
+
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.params import Interval
+
+#: the constraint of an estimator's ``n_jobs``: None (one thread), a positive count, or a
+#: negative one counted back from the cores (−1: every core, −2: all but one)
+N_JOBS = (None, Interval(Integral, 1, None), Interval(Integral, None, -1))
+
+
+def cores():
+    """The cores this process may run on (its CPU affinity, where the system has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - macOS and Windows have no affinity call
+        return os.cpu_count() or 1
+
+
+def threads_of(n_jobs, owner):
+    """The threads a fit with this ``n_jobs`` trains in (its range already checked).
+
+    A count is taken as given, above the cores too: the result of a fit depends on its number
+    of threads, so ``n_jobs=8`` gives the same model on 2 cores as on 8 (a warning says the
+    threads share fewer cores).  A negative count is counted back from the cores, as joblib
+    does (−1: every core), and refused when it leaves none.
+
+    Raises
+    ------
+    PerceptronsError
+        ``n_jobs`` below −(cores).
+    """
+    if n_jobs is None or n_jobs == 1:
+        return 1
+    n = cores()
+    if n_jobs < 0:
+        if n + 1 + n_jobs < 1:
+            raise PerceptronsError(
+                f"The 'n_jobs' parameter of {owner} is {n_jobs}, which leaves no thread on this machine's "
+                f"{n} core(s): -1 is every core, -2 all but one"
+            )
+        return n + 1 + n_jobs
+    if n_jobs > n:
+        warnings.warn(
+            f"{owner}: n_jobs={n_jobs} threads share this process's {n} core(s); the model is the one "
+            f"{n_jobs} cores would train, in more time than n_jobs={n} would take",
+            UserWarning,
+            stacklevel=5,
+        )
+    return int(n_jobs)
