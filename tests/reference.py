@@ -832,37 +832,45 @@ def multiclass_pocket(X, y, n_classes, *, fit_intercept=True, max_epochs=100, ra
 
 
 # ----------------------------------------------------------------------------- iterative parameter mixing
-def ipm(shards, *, mixing="error", max_epochs=10, fit_intercept=True):
+def ipm(shards, *, mixing="error", max_epochs=10, fit_intercept=True, rounds=1):
     """McDonald, Hall & Mann's iterative parameter mixing over binary cyclic PLAs (checks
     perceptrons.distributed and its mix of the averaging sums).
 
-    ``shards`` is a list of (X, y).  Returns (w, b, mean of every iterate's w, mean b, the
-    per-epoch list of each shard's mistakes).  The mean runs over each example visited on every
-    shard in every epoch, the explicit way.
+    ``shards`` is a list of (X, y).  With ``rounds`` R each shard's epoch is cut into R
+    consecutive parts (rows ``r·n//R`` to ``(r+1)·n//R``), and the weights are mixed after each.
+    Returns (w, b, mean of every iterate's w, mean b, the per-epoch list of each shard's
+    mistakes).  The mean runs over each example visited on every shard in every epoch, the
+    explicit way.
     """
     d = len(shards[0][0][0])
     w, b = [0.0] * d, 0.0
     sum_w, sum_b, visits, history = [0.0] * d, 0.0, 0, []
     for _ in range(max_epochs):
-        results, ks = [], []
-        for X, y in shards:
-            wi, bi, k = list(w), b, 0
-            for x, label in zip(X, y):
-                if label * (dot(wi, x) + bi) <= 0:
-                    k += 1
-                    wi = [wj + label * xj for wj, xj in zip(wi, x)]
-                    bi += label if fit_intercept else 0.0
-                sum_w = [s + v for s, v in zip(sum_w, wi)]
-                sum_b += bi
-                visits += 1
-            results.append((wi, bi))
-            ks.append(k)
-        history.append(ks)
-        total = sum(ks)
-        mu = [1.0 / len(shards)] * len(shards) if mixing == "uniform" or total == 0 else [k / total for k in ks]
-        w = [sum(m * r[0][j] for m, r in zip(mu, results)) for j in range(d)]
-        b = sum(m * r[1] for m, r in zip(mu, results))
-        if total == 0:
+        epoch_ks = [0] * len(shards)
+        for r in range(rounds):
+            results, ks = [], []
+            for X, y in shards:
+                n = len(y)
+                wi, bi, k = list(w), b, 0
+                for x, label in zip(
+                    X[r * n // rounds : (r + 1) * n // rounds], y[r * n // rounds : (r + 1) * n // rounds]
+                ):
+                    if label * (dot(wi, x) + bi) <= 0:
+                        k += 1
+                        wi = [wj + label * xj for wj, xj in zip(wi, x)]
+                        bi += label if fit_intercept else 0.0
+                    sum_w = [s + v for s, v in zip(sum_w, wi)]
+                    sum_b += bi
+                    visits += 1
+                results.append((wi, bi))
+                ks.append(k)
+            total = sum(ks)
+            mu = [1.0 / len(shards)] * len(shards) if mixing == "uniform" or total == 0 else [k / total for k in ks]
+            w = [sum(m * r_[0][j] for m, r_ in zip(mu, results)) for j in range(d)]
+            b = sum(m * r_[1] for m, r_ in zip(mu, results))
+            epoch_ks = [a + k for a, k in zip(epoch_ks, ks)]
+        history.append(epoch_ks)
+        if sum(epoch_ks) == 0:
             break
     return w, b, [s / visits for s in sum_w], sum_b / visits, history
 

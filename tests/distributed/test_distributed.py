@@ -162,25 +162,52 @@ def test_one_shard_sequence_perceptron_is_the_serial_fit_bit_for_bit(client):
 # ---------------------------------------------------------------------- the oracle
 @pytest.mark.parametrize("mixing", ["error", "uniform"])
 @pytest.mark.parametrize("S", [2, 3])
-def test_ipm_and_its_true_average_match_the_oracle(client, mixing, S):
-    """Weights mixed as McDonald et al. mix them, and coef_ the mean of every iterate visited on
-    every shard (tests/reference.py spells both out), with the weights sent as changed rows."""
+@pytest.mark.parametrize("rounds", [1, 3])
+def test_ipm_and_its_true_average_match_the_oracle(client, mixing, S, rounds):
+    """Weights mixed as McDonald et al. mix them (``rounds`` times an epoch), and coef_ the mean
+    of every iterate visited on every shard (tests/reference.py spells both out), with the
+    weights sent as changed rows."""
     import reference
 
     rng = np.random.default_rng(S)
     X = rng.normal(size=(90, 5000))  # wide enough that the weights come back as changed rows
     X[rng.random(X.shape) < 0.995] = 0
     y = np.where(X[:, :40].sum(axis=1) + 0.3 * rng.normal(size=90) > 0, 1, -1)
-    clf = _quiet_ipm(AveragedPerceptron(max_epochs=4), sp.csr_matrix(X), y, shards=S, client=client, mixing=mixing)
+    clf = _quiet_ipm(
+        AveragedPerceptron(max_epochs=4), sp.csr_matrix(X), y, shards=S, client=client, mixing=mixing, rounds=rounds
+    )
     bounds = np.linspace(0, 90, S + 1).round().astype(int)
     parts = [(X[a:b].tolist(), y[a:b].tolist()) for a, b in zip(bounds[:-1], bounds[1:])]
-    w, b, avg_w, avg_b, history = reference.ipm(parts, mixing=mixing, max_epochs=4)
+    w, b, avg_w, avg_b, history = reference.ipm(parts, mixing=mixing, max_epochs=4, rounds=rounds)
     assert clf.shard_mistakes_.tolist() == history
     np.testing.assert_allclose(clf.last_coef_[0], w, rtol=1e-9, atol=1e-9)
     np.testing.assert_allclose(clf.coef_[0], avg_w, rtol=1e-9, atol=1e-9)
     assert clf.intercept_[0] == pytest.approx(avg_b, rel=1e-9, abs=1e-9)
     # the weights came back as the rows that changed, not as 5000 values
-    assert clf.bytes_per_epoch_ < 2 * S * 5000 * 8
+    assert clf.bytes_per_epoch_ < 2 * S * rounds * 5000 * 8
+    assert clf.mixing_weights_.shape == (len(history) * rounds, S)
+
+
+@pytest.mark.parametrize("cls", [Perceptron, AveragedPerceptron])
+def test_one_shard_in_rounds_is_the_serial_fit_bit_for_bit(client, cls):
+    """One shard's epoch cut into parts, each from the state the part before left: the serial
+    epoch itself."""
+    X, y = _data("csr", 3)
+    serial = _quiet_fit(cls(max_epochs=3), X, y)
+    ipm = _quiet_ipm(cls(max_epochs=3), X, y, shards=1, client=client, rounds=4)
+    assert np.array_equal(ipm.coef_, serial.coef_)
+    assert np.array_equal(ipm.intercept_, serial.intercept_)
+    assert ipm.mistakes_per_epoch_ == serial.mistakes_per_epoch_
+
+
+def test_rounds_out_of_range_are_refused_before_a_cluster_starts():
+    X, y = _data("dense", 2)
+    for bad in (0, 1.5, 10_001):
+        with pytest.raises(
+            PerceptronsError,
+            match=r"^The 'rounds' parameter of distributed.fit must be an int in the range \[1, 10000\]",
+        ):
+            distributed.fit(Perceptron(), X, y, rounds=bad)
 
 
 # ---------------------------------------------------------------------- the theory

@@ -169,14 +169,14 @@ def on_worker_encode(raw, classes, class_weight, n_features, stamps, scalers=())
     return LinearShard(Xop, yi, scale, raw.spans)
 
 
-def on_worker_epoch(shard, params, state, epoch, index):
-    """One perceptron epoch of the serial estimator's compiled loop on one shard, from ``state``:
-    the linear family's pure step (:func:`perceptrons.linear.trainer.step`).
+def on_worker_epoch(shard, params, state, epoch, index, part=(0, 1)):
+    """One perceptron epoch (or ``part`` of one) of the serial estimator's compiled loop on one
+    shard, from ``state``: the linear family's pure step (:func:`perceptrons.linear.trainer.step`).
 
     Pure: it runs on its own copy of the state, and a shuffled order is drawn from (seed, epoch,
     shard), so a re-run gives the same result.
     """
-    state, m = step(params, LinearState(**state), shard, epoch, index)  # the task's own copy (_loop._remote)
+    state, m = step(params, LinearState(**state), shard, epoch, index, part)  # the task's own copy (_loop._remote)
     if m < 0:
         raise PerceptronsError(
             f"{shard.locate(-1 - m)}: a score overflowed float64 (the features are too large for "

@@ -69,7 +69,8 @@ class Broadcast:
 
 @dataclass
 class History:
-    """What an IPM fit records per epoch: each shard's mistakes, the mixing weights, bytes moved."""
+    """What an IPM fit records: each shard's mistakes per epoch, the mixing weights of every
+    round (``rounds`` a row per epoch), the bytes an epoch moved."""
 
     shard_mistakes: list = field(default_factory=list)
     mixing_weights: list = field(default_factory=list)
@@ -77,12 +78,15 @@ class History:
     seconds_per_epoch: list = field(default_factory=list)
 
 
-def run_epochs(shards, task, params, state, pairs, *, max_epochs, mixing, on_epoch):
+def run_epochs(shards, task, params, state, pairs, *, max_epochs, mixing, on_epoch, rounds=1):
     """Up to ``max_epochs`` IPM epochs from ``state``; stops at an epoch without mistakes.
 
-    ``task(shard, params, state, epoch, index) -> (state, mistakes, extra)`` runs one perceptron
-    epoch (``params``: what the step needs besides the shard and the state, a few hundred bytes, sent with every task) of the serial estimator's compiled loop on one shard.  ``on_epoch(epoch, state,
-    mistakes, extras, seconds)`` sees each mixed state; returning ``False`` stops.
+    ``task(shard, params, state, epoch, index, part) -> (state, mistakes, extra)`` runs part
+    ``part = (r, rounds)`` of one perceptron epoch (``params``: what the step needs besides the
+    shard and the state, a few hundred bytes, sent with every task) of the serial estimator's
+    compiled loop on one shard.  Each epoch is ``rounds`` such parts, each followed by a mix.
+    ``on_epoch(epoch, state, mistakes, extras, seconds)`` sees the state mixed at the end of each
+    epoch, with the epoch's mistakes per shard; returning ``False`` stops.
 
     Returns
     -------
@@ -93,18 +97,25 @@ def run_epochs(shards, task, params, state, pairs, *, max_epochs, mixing, on_epo
     history = History()
     for epoch in range(1, max_epochs + 1):
         t0 = time.perf_counter()
-        sent = outbound(state, pairs, len(shards))
-        results = _one_epoch(shards, task, params, sent, pairs, epoch)
-        states = [r[0] for r in results]
-        mistakes = np.array([r[1] for r in results], dtype=np.int64)
-        mu = mixing_weights(mistakes, mixing)
-        # the bytes of the states that went out to the shards and came back
-        history.bytes_per_epoch = len(shards) * nbytes(sent) + sum(nbytes(s) for s in states)
-        state = mix(state, states, mu, pairs)
+        mistakes = np.zeros(len(shards), dtype=np.int64)
+        extras, moved = None, 0
+        for r in range(rounds):
+            sent = outbound(state, pairs, len(shards))
+            results = _one_epoch(shards, task, params, sent, pairs, epoch, (r, rounds))
+            states = [x[0] for x in results]
+            k = np.array([x[1] for x in results], dtype=np.int64)
+            mu = mixing_weights(k, mixing)
+            # the bytes of the states that went out to the shards and came back
+            moved += len(shards) * nbytes(sent) + sum(nbytes(x) for x in states)
+            state = mix(state, states, mu, pairs)
+            mistakes += k
+            history.mixing_weights.append(mu)
+            part = [x[2] for x in results]
+            extras = part if extras is None else [None if a is None else a + b for a, b in zip(extras, part)]
+        history.bytes_per_epoch = moved
         history.shard_mistakes.append(mistakes)
-        history.mixing_weights.append(mu)
         history.seconds_per_epoch.append(time.perf_counter() - t0)
-        go_on = on_epoch(epoch, state, mistakes, [r[2] for r in results], history.seconds_per_epoch[-1])
+        go_on = on_epoch(epoch, state, mistakes, extras, history.seconds_per_epoch[-1])
         if go_on is False or mistakes.sum() == 0:
             break
     return state, history
@@ -126,14 +137,15 @@ def _send(client, state):
     return client.scatter([state], hash=False)[0]
 
 
-def _remote(shard, task, pairs, params, sent, epoch, index):
-    """On a worker: one epoch from the state sent, returned as the rows that changed."""
-    end, mistakes, extra = task(shard, params, restore(sent, pairs), epoch, index)
+def _remote(shard, task, pairs, params, sent, epoch, index, part):
+    """On a worker: part of one epoch from the state sent, returned as the rows that changed."""
+    end, mistakes, extra = task(shard, params, restore(sent, pairs), epoch, index, part)
     return pack(sent, end, pairs), mistakes, extra
 
 
-def _one_epoch(shards, task, params, state, pairs, epoch):
-    """Every shard's epoch from ``state``; re-run (same inputs, same results) after a worker is lost."""
+def _one_epoch(shards, task, params, state, pairs, epoch, part):
+    """Every shard's part of an epoch from ``state``; re-run (same inputs, same results) after a
+    worker is lost."""
     client = shards.client
     for attempt in range(MAX_RETRIES + 1):
         try:
@@ -141,7 +153,7 @@ def _one_epoch(shards, task, params, state, pairs, epoch):
                 shards.refresh()
             state_f = _send(client, state)
             futures = [
-                client.submit(_remote, f, task, pairs, params, state_f, epoch, i, pure=False)
+                client.submit(_remote, f, task, pairs, params, state_f, epoch, i, part, pure=False)
                 for i, f in enumerate(shards.futures)
             ]
             return client.gather(futures)

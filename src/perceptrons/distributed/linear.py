@@ -46,6 +46,7 @@ def fit(
     callback: Callable[[int, int, float], object] | None = None,
     source_options: dict | None = None,
     dashboard: bool | str = False,
+    rounds: int = 1,
 ):
     """Fit a linear perceptron by iterative parameter mixing (IPM) on a Dask cluster.
 
@@ -96,6 +97,10 @@ def fit(
         :class:`~perceptrons.io.sources.Source` takes them.
     dashboard : bool or str, default=False
         Start the LocalCluster's dashboard (on Dask's default port, or this address).
+    rounds : int, default=1
+        Mixes an epoch: each shard's epoch is cut into this many consecutive parts, and the
+        states are mixed after each (each part a task).  More rounds keep the shards closer to
+        the serial fit, at a round trip of the state each.
 
     Returns
     -------
@@ -122,7 +127,13 @@ def fit(
     steps, estimator, pipeline = _scaled(estimator)
     _check(estimator)
     check_run(
-        "distributed.fit", client=client, n_workers=n_workers, mixing=mixing, callback=callback, dashboard=dashboard
+        "distributed.fit",
+        client=client,
+        n_workers=n_workers,
+        mixing=mixing,
+        callback=callback,
+        dashboard=dashboard,
+        rounds=rounds,
     )
     kind = _kind(X)
     options = check_source_options(source_options, "distributed.fit", kind == "files")
@@ -146,14 +157,14 @@ def fit(
         else:
             makers, width = files or (_dask_makers(c, X, y, S), None)
             shard_set, classes, d, fitted = _from_raw(c, estimator, makers, width, steps)
-        fit = _train(estimator, shard_set, classes, d, mixing, callback)
+        fit = _train(estimator, shard_set, classes, d, mixing, callback, rounds)
     if not steps:
         return fit
     pipeline.set_params(**{name: step for (name, _), step in zip(steps, fitted)})  # scikit-learn's set_params
     return pipeline
 
 
-def _train(estimator, shard_set, classes, d, mixing, callback):
+def _train(estimator, shard_set, classes, d, mixing, callback, rounds):
     """The IPM epochs through the estimator's training protocol (:mod:`perceptrons.linear.trainer`):
     the workers run its pure step, the client its book-keeping.
     """
@@ -179,6 +190,7 @@ def _train(estimator, shard_set, classes, d, mixing, callback):
         max_epochs=estimator.max_epochs,
         mixing=mixing,
         on_epoch=on_epoch,
+        rounds=rounds,
     )
     estimator.finish(shard_set.top_feature, state=LinearState(**state))
     estimator.n_shards_ = len(shard_set)

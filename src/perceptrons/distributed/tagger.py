@@ -48,6 +48,7 @@ def fit_tagger(
     mixing: str = "error",
     callback: Callable[[int, int, float], object] | None = None,
     dashboard: bool | str = False,
+    rounds: int = 1,
 ) -> Tagger:
     """Fit a :class:`~perceptrons.Tagger` by iterative parameter mixing on a Dask cluster.
 
@@ -73,7 +74,7 @@ def fit_tagger(
         S.  Default: the number of workers in memory, the number of files otherwise.
     column : {"upos", "xpos", "feats"}, default="upos"
         The CoNLL-U tag column (files).
-    client, n_workers, mixing, callback, dashboard
+    client, n_workers, mixing, callback, dashboard, rounds
         As in :func:`perceptrons.distributed.fit`.
 
     Returns
@@ -88,7 +89,9 @@ def fit_tagger(
     """
     owner = "distributed.fit_tagger"
     _check_model(tagger, Tagger, "tagger", owner)
-    check_run(owner, client=client, n_workers=n_workers, mixing=mixing, callback=callback, dashboard=dashboard)
+    check_run(
+        owner, client=client, n_workers=n_workers, mixing=mixing, callback=callback, dashboard=dashboard, rounds=rounds
+    )
     check_param(column, "column", (Options(*COLUMNS),), owner)
     check_shards(shards)
     files = looks_like_files(sentences)
@@ -122,7 +125,7 @@ def fit_tagger(
         else:
             pieces = _memory_shards(model, args, S, assume_binary=True)  # a FeatureMap's 1s
             makers = [lambda c, p=p: c.scatter(p, hash=False) for p in pieces]
-        _train(model, state, Shards(c, makers), mixing, callback)
+        _train(model, state, Shards(c, makers), mixing, callback, rounds)
     return tagger.finish()
 
 
@@ -140,6 +143,7 @@ def fit_sequences(
     mixing: str = "error",
     callback: Callable[[int, int, float], object] | None = None,
     dashboard: bool | str = False,
+    rounds: int = 1,
 ) -> SequencePerceptron:
     """Fit a :class:`~perceptrons.SequencePerceptron` by iterative parameter mixing on a Dask
     cluster: S contiguous groups of whole sequences, scattered once; see :func:`fit_tagger`.
@@ -150,7 +154,7 @@ def fit_sequences(
         Its parameters (``patience`` is refused: no development set here).
     X, y, lengths, X_edge, forced
         As in :meth:`SequencePerceptron.fit`.
-    shards, client, n_workers, mixing, callback, dashboard
+    shards, client, n_workers, mixing, callback, dashboard, rounds
         As in :func:`perceptrons.distributed.fit`.
 
     Returns
@@ -165,7 +169,9 @@ def fit_sequences(
     """
     owner = "distributed.fit_sequences"
     _check_model(model, SequencePerceptron, "model", owner)
-    check_run(owner, client=client, n_workers=n_workers, mixing=mixing, callback=callback, dashboard=dashboard)
+    check_run(
+        owner, client=client, n_workers=n_workers, mixing=mixing, callback=callback, dashboard=dashboard, rounds=rounds
+    )
     check_shards(shards)
     X, y = model.check_data(X, y)
     n = X.shape[0]
@@ -178,7 +184,8 @@ def fit_sequences(
         # as fit keeps them: float32 emission weights when binary and exact, with one shard only
         state = model.begin(np.unique(y), X.shape[1], n_edge, n_tokens=n if S == 1 and binary else None)
         pieces = _memory_shards(model, args, S, assume_binary=False)
-        _train(model, state, Shards(c, [lambda c, p=p: c.scatter(p, hash=False) for p in pieces]), mixing, callback)
+        shard_set = Shards(c, [lambda c, p=p: c.scatter(p, hash=False) for p in pieces])
+        _train(model, state, shard_set, mixing, callback, rounds)
     return model
 
 
@@ -191,7 +198,7 @@ def _check_model(model, cls, name, owner):
     model.check_training("mixing")
 
 
-def _train(model, state, shard_set, mixing, callback):
+def _train(model, state, shard_set, mixing, callback, rounds):
     """The IPM epochs from ``state`` (what ``model.begin`` gave) through the model's training
     protocol (:mod:`perceptrons.structured._sequence_trainer`): the workers run its pure step,
     the client its book-keeping.
@@ -216,6 +223,7 @@ def _train(model, state, shard_set, mixing, callback):
         max_epochs=model.max_epochs,
         mixing=mixing,
         on_epoch=on_epoch,
+        rounds=rounds,
     )
     model.n_shards_ = len(shard_set)
     model.shard_mistakes_ = np.array(history.shard_mistakes, dtype=np.int64)
@@ -277,13 +285,14 @@ def _as_surveyed(paths, surveyed):
         )
 
 
-def _on_worker_epoch(shard, params, state, epoch, index):
-    """One structured-perceptron epoch of the compiled loop on one shard, from ``state``: the
-    sequence family's pure step (:func:`perceptrons.structured._sequence_trainer.step`).
+def _on_worker_epoch(shard, params, state, epoch, index, part=(0, 1)):
+    """One structured-perceptron epoch (or ``part`` of one) of the compiled loop on one shard,
+    from ``state``: the sequence family's pure step
+    (:func:`perceptrons.structured._sequence_trainer.step`).
     """
     full = dict(state)  # the task's own copy (_loop._remote)
     for w, u in zip(WEIGHTS, SUMS):
         if u not in full:  # not averaging: the loop is given empty sums it never touches
             full[u] = np.zeros(full[w].shape)
-    after, (m, wrong) = step(params, SequenceState(**full), shard, epoch, index)
+    after, (m, wrong) = step(params, SequenceState(**full), shard, epoch, index, part)
     return {k: getattr(after, k) for k in state}, m, wrong

@@ -199,9 +199,9 @@ def run_epoch(fit_intercept, margin, averaging, state, Xop, yi, scale, perm, log
     return int(mistakes), int(n_log)
 
 
-def step(params, state, shard, epoch, index=0):
+def step(params, state, shard, epoch, index=0, part=(0, 1)):
     """The pure step of parameter mixing: one epoch of the perceptron (or of an online learner's
-    rule) over ``shard`` from ``state``.
+    rule) over ``shard`` from ``state``, or part of one.
 
     Parameters
     ----------
@@ -211,6 +211,9 @@ def step(params, state, shard, epoch, index=0):
     shard : object with ``X`` (a compiled loop's operand), ``yi`` and ``scale``
     epoch, index : int
         The epoch (from 1) and the shard's index, which seed a shuffled order.
+    part : (int, int), default=(0, 1)
+        ``(r, R)``: the r-th of R consecutive parts of the epoch's order (mixing R times an
+        epoch); (0, 1) is the whole epoch.
 
     Returns
     -------
@@ -224,9 +227,13 @@ def step(params, state, shard, epoch, index=0):
     Structured Perceptron". NAACL-HLT, §4: each shard runs one epoch of the serial perceptron
     from the mixed weights.
     """
+    n = shard.yi.shape[0]
     perm = None  # in order
     if params.order == "shuffle":
-        perm = np.random.default_rng([params.seed, epoch, index]).permutation(shard.yi.shape[0]).astype(np.int64)
+        perm = np.random.default_rng([params.seed, epoch, index]).permutation(n).astype(np.int64)
+    r, R = part
+    if R > 1:
+        perm = (np.arange(n, dtype=np.int64) if perm is None else perm)[r * n // R : (r + 1) * n // R]
     if params.rule is None:
         mistakes, _ = run_epoch(
             params.fit_intercept, params.margin, params.averaging, state, shard.X, shard.yi, shard.scale, perm, None

@@ -154,9 +154,9 @@ def run_pass(averaged, decoder, state, block, perm, log=None):
     return int(mistakes), int(wrong)
 
 
-def step(params, state, block, epoch, index=0):
+def step(params, state, block, epoch, index=0, part=(0, 1)):
     """The pure step of parameter mixing: one structured-perceptron epoch over ``block`` from
-    ``state`` (the task's own copy, updated in place and returned).
+    ``state`` (the task's own copy, updated in place and returned), or part of one.
 
     Parameters
     ----------
@@ -165,6 +165,9 @@ def step(params, state, block, epoch, index=0):
     block : SequenceBlock
     epoch, index : int
         The epoch (from 1) and the shard's index, which seed a shuffled order.
+    part : (int, int), default=(0, 1)
+        ``(r, R)``: the r-th of R consecutive parts of the epoch's order (mixing R times an
+        epoch); (0, 1) is the whole epoch.
 
     Returns
     -------
@@ -180,7 +183,8 @@ def step(params, state, block, epoch, index=0):
     perm = np.arange(n, dtype=np.int64)
     if params.shuffle:
         perm = np.random.default_rng([params.seed, epoch, index]).permutation(n).astype(np.int64)
-    return state, run_pass(params.averaged, params.decoder, state, block, perm)
+    r, R = part
+    return state, run_pass(params.averaged, params.decoder, state, block, perm[r * n // R : (r + 1) * n // R])
 
 
 #: sequences a thread trains on between two exchanges of updates (:mod:`perceptrons.threads`):
