@@ -603,7 +603,9 @@ def test_cli_conflicting_options(tmp_path):
     r = _cli("train", "x.svm", "-o", str(tmp_path / "m.npz"), "--workers", "2", "--scheduler", "tcp://h:1")
     assert r.returncode == 2 and "not both" in r.stderr
     r = _cli("train", "x.svm", "-o", str(tmp_path / "m.npz"), "--shards", "2")
-    assert r.returncode == 2 and "--shards and --mixing go with" in r.stderr
+    assert r.returncode == 2 and "--shards, --mixing and --rounds go with" in r.stderr
+    r = _cli("tag", "train", "x.conllu", "-o", str(tmp_path / "m.npz"), "--rounds", "2")
+    assert r.returncode == 2 and "--shards, --mixing and --rounds go with" in r.stderr
 
 
 def _fit_under_way(tmp_path, *options, env=None, starting=False):

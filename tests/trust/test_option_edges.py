@@ -41,6 +41,7 @@ CONTEXT = {
     ("train", "--workers"): "train {d} -o {o}",
     ("train", "--shards"): "train {d} --workers 1 -o {o}",
     ("train", "--n-jobs"): "train {d} -o {o}",
+    ("train", "--rounds"): "train {d} --workers 1 -o {o}",
     ("predict", "--hash-bits"): "predict {m} {d} --stream",
     ("evaluate", "--hash-bits"): "evaluate {m} {d} --stream",
     ("trace", "--epochs"): "trace {d}",
@@ -55,11 +56,12 @@ CONTEXT = {
     ("tag train", "--workers"): "tag train {c} -o {o}",
     ("tag train", "--shards"): "tag train {c} --workers 1 -o {o}",
     ("tag train", "--n-jobs"): "tag train {c} -o {o}",
+    ("tag train", "--rounds"): "tag train {c} --workers 1 -o {o}",
     ("report", "--epochs"): "report {d} -o {o}",
     ("report", "--seed"): "report {d} -o {o}",
 }
 #: options whose largest values start as many worker processes: slow
-CLUSTER = {"--workers", "--shards"}
+CLUSTER = {"--workers", "--shards", "--rounds"}
 #: what a message of the command line never says: the library's own wording and names
 LIBRARY_WORDS = re.compile(r"parameter of \w|Got .* instead|n_features_hint|CacheWriter|Traceback|_[a-z]+\(")
 

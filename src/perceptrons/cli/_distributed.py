@@ -11,6 +11,7 @@ from perceptrons.cli._options import BoundedInt
 
 WORKERS = BoundedInt(1, max_workers())  # the library's own bound: 8 a core
 SHARDS = BoundedInt(1, 1 << 20)
+ROUNDS = BoundedInt(1, 100)  # each a round trip of the state: tens of milliseconds
 
 DISTRIBUTED_OPTIONS = [
     click.option(
@@ -38,6 +39,13 @@ DISTRIBUTED_OPTIONS = [
         show_default=True,
         help="--workers/--scheduler: weight each shard by its mistakes, or equally.",
     ),
+    click.option(
+        "--rounds",
+        type=ROUNDS,
+        default=1,
+        show_default=True,
+        help="--workers/--scheduler: mixes an epoch (each shard's epoch cut into that many parts).",
+    ),
 ]
 
 
@@ -48,13 +56,13 @@ def distributed_options(f):
     return f
 
 
-def wanted(workers, scheduler, shards, mixing):
+def wanted(workers, scheduler, shards, mixing, rounds=1):
     """Whether the options ask for a distributed fit; their conflicts refused first."""
     if workers is not None and scheduler is not None:
         raise click.UsageError("give --workers (a local cluster) or --scheduler (an existing one), not both")
     if workers is None and scheduler is None:
-        if shards is not None or mixing != "error":
-            raise click.UsageError("--shards and --mixing go with --workers or --scheduler")
+        if shards is not None or mixing != "error" or rounds != 1:
+            raise click.UsageError("--shards, --mixing and --rounds go with --workers or --scheduler")
         return False
     return True
 
@@ -113,7 +121,7 @@ def summary(model):
     ]
 
 
-def on_cluster(model, X, y, shards, scheduler, workers, mixing, weighted=None):
+def on_cluster(model, X, y, shards, scheduler, workers, mixing, weighted=None, rounds=1):
     """``distributed.fit`` of ``model`` (an estimator, or a Pipeline ending in one) with the epoch
     bar; Ctrl-C between epochs.  Returns ``(fitted, stopped at --epochs)``."""
     from perceptrons import distributed
@@ -133,4 +141,5 @@ def on_cluster(model, X, y, shards, scheduler, workers, mixing, weighted=None):
             client=scheduler,
             n_workers=workers,
             mixing=mixing,
+            rounds=rounds,
         )

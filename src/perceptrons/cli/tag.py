@@ -144,6 +144,7 @@ def train(
     scheduler,
     shards,
     mixing,
+    rounds,
 ):
     """Train a tagger on TRAIN (.conllu) and save it to MODEL.
 
@@ -157,7 +158,7 @@ def train(
     refuse_unused(
         click.get_current_context(), {"seed": (not stream, "without --stream: a streamed fit keeps the file's order")}
     )
-    cluster = _distributed.wanted(workers, scheduler, shards, mixing)
+    cluster = _distributed.wanted(workers, scheduler, shards, mixing, rounds)
     if cluster and (stream or dev_path or patience is not None):
         raise click.UsageError("--workers/--scheduler do not take --stream, --dev or --patience")
     refuse_unused(
@@ -207,6 +208,7 @@ def train(
                 client=scheduler,
                 n_workers=workers,
                 mixing=mixing,
+                rounds=rounds,
                 callback=on_epoch,
             )
     elif stream:

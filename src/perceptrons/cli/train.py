@@ -219,6 +219,7 @@ def command(
     scheduler,
     shards,
     mixing,
+    rounds,
 ):
     """Train a perceptron on DATA (CSV/TSV with header, LIBSVM, or .npz) and save it to MODEL.
 
@@ -272,7 +273,7 @@ def command(
             ),
         },
     )
-    cluster = _distributed.wanted(workers, scheduler, shards, mixing)
+    cluster = _distributed.wanted(workers, scheduler, shards, mixing, rounds)
     if cluster and stream:
         raise click.UsageError("--stream trains on this machine; --workers/--scheduler read the shards on the workers")
     if cluster and model_name not in PROTOCOL or cluster and model_name == "voted":
@@ -344,7 +345,18 @@ def command(
     if cluster:
         if cluster_files:
             return _train_cluster_files(
-                data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, mixing, scale
+                data,
+                output,
+                model_name,
+                label,
+                fmt,
+                test_path,
+                params,
+                workers,
+                scheduler,
+                shards,
+                (mixing, rounds),
+                scale,
             )
     # a VW file's importance weights weigh the updates, as in a streamed or distributed fit
     prepared = read_training(data, label, fmt, scale, missing_indicator, dense=model_name == "kernel")
@@ -384,7 +396,9 @@ def command(
         )
     estimator = estimator_class(cls)(**params)
     if cluster:
-        estimator, stopped = _distributed.on_cluster(estimator, X, y, shards, scheduler, workers, mixing, weighted)
+        estimator, stopped = _distributed.on_cluster(
+            estimator, X, y, shards, scheduler, workers, mixing, weighted, rounds
+        )
         model = compose(prepared.prep, estimator)
         scores = _accuracies(model, (prepared.raw, y, weight), test)
         save_model(model, output, info=prepared.info)
@@ -507,7 +521,7 @@ def _report(cls, output, prepared, estimator, stopped, scores):
 
 
 def _train_cluster_files(
-    data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, mixing, scale
+    data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, schedule, scale
 ):
     """``train SHARDS --workers/--scheduler``: each shard's files read by the worker that keeps
     it, and its columns divided by each column's largest |x| over every shard (``--scale``
@@ -519,7 +533,8 @@ def _train_cluster_files(
     test = _stream.source_of(test_path, fmt, label, None, None) if test_path else None
     estimator = estimator_class(cls)(**params)
     model, scaled = _stream.scaled_model(estimator, scale, "merged from every worker's shards")
-    model, stopped = _distributed.on_cluster(model, src, None, shards, scheduler, workers, mixing)
+    mixing, rounds = schedule
+    model, stopped = _distributed.on_cluster(model, src, None, shards, scheduler, workers, mixing, rounds=rounds)
     estimator = model[-1] if scaled else model
     check_label_text(estimator.classes_, f"{src.spec}: label")
     scores = _stream.test_accuracy(model, test)
