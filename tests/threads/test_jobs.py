@@ -58,7 +58,10 @@ def test_more_threads_than_cores_warn_and_train_that_many():
         (["--n-jobs", "0"], "--n-jobs': 0 threads; expected a number of threads in [1, 1024], or -1 for every core"),
         (["--n-jobs", "-2"], "--n-jobs': -2 is out of range; expected a number of threads in [1, 1024], or -1"),
         (["--n-jobs", "1.5"], "--n-jobs': '1.5' is not an integer"),
-        (["--n-jobs", "2", "--model", "pocket"], "--n-jobs: applies only with --model perceptron or averaged"),
+        (
+            ["--n-jobs", "2", "--model", "pocket"],
+            "--n-jobs: applies only with --model perceptron, averaged or an online",
+        ),
     ],
 )
 def test_the_cli_refuses_a_bad_n_jobs(tmp_path, run_cli, argv, message):
@@ -69,3 +72,16 @@ def test_the_cli_refuses_a_bad_n_jobs(tmp_path, run_cli, argv, message):
     assert message in err
     assert "Traceback" not in err
     assert not (tmp_path / "m.npz").exists()
+
+
+def test_the_cli_trains_an_online_model_in_threads(tmp_path, run_cli):
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((200, 3))
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,c,label\n" + "".join(f"{a},{b},{c},{'x' if a + b > 0 else 'y'}\n" for a, b, c in X))
+    code, out, err = run_cli(["train", str(data), "--model", "pa", "--n-jobs", "2", "-o", str(tmp_path / "m.npz")])
+    assert code == 0, err
+    from perceptrons import load_model
+
+    model = load_model(str(tmp_path / "m.npz"))
+    assert model[-1].n_jobs == 2 if hasattr(model, "steps") else model.n_jobs == 2

@@ -56,7 +56,7 @@ DEDICATED = {
 #: the --model names of the online family, and the models of the linear training protocol (streamed, mixed)
 ONLINE = tuple(name for name, cls in CLI_NAMES.items() if ESTIMATORS[cls].module.startswith("perceptrons.online."))
 #: the models that train in threads (``--n-jobs``)
-THREADED = ("perceptron", "averaged")
+THREADED = ("perceptron", "averaged", *ONLINE)
 PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
 
 
@@ -176,8 +176,8 @@ PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
     "--n-jobs",
     type=JOBS,
     default=None,
-    help="perceptron, averaged: threads to train in (-1: every core); each trains on a share of every "
-    "epoch and the copies are mixed after it  [default: 1]",
+    help="perceptron, averaged and the online models: threads to train in (-1: every core); each trains "
+    "on a share of every epoch and the copies are mixed after it  [default: 1]",
 )
 @_calibrate.CALIBRATE_OPTION
 @stream_options
@@ -269,7 +269,7 @@ def command(
             "calibrate": (not stream and not (workers or scheduler), "in memory, on this machine"),
             "n_jobs": (
                 model_name in THREADED and not stream and not (workers or scheduler),
-                f"with --model {' or '.join(THREADED)}, in memory, on this machine",
+                "with --model perceptron, averaged or an online model, in memory, on this machine",
             ),
         },
     )
