@@ -110,7 +110,6 @@ class SequenceModel(SequenceDecoder):
         self.n_jobs = n_jobs
 
     # ------------------------------------------------------------------ public API
-    # ------------------------------------------------------------------ public API
     def fit(
         self,
         X: ArrayLike | sp.spmatrix | sp.sparray,
@@ -449,7 +448,6 @@ class SequenceModel(SequenceDecoder):
         block = self.operands(X, y, lengths, X_edge=X_edge, forced=forced, assume_binary=assume_binary)
         return self.epoch(block)
 
-    # ------------------------------------------------------------------ the loop
     # ------------------------------------------------------------------ the loop
     def _train(self, op, eop, yi, offsets, forced, n_epochs, dev_ops, callback, online=False):
         self.converged_, self._stopped = False, False

@@ -59,6 +59,25 @@ class SequenceState(NamedTuple):
         memory map: numba refuses a write to a read-only array)."""
         return SequenceState(*(a if a.flags.writeable else a.copy() for a in self))
 
+    def loop_arrays(self):
+        """The weights and their sums in the order the compiled loops take them (``train_epoch``,
+        ``replay``): ``E`` and ``trans2`` None when empty, so that the loops are compiled
+        without the code that reads them."""
+        return (
+            self.W,
+            self.trans,
+            none_if_empty(self.E),
+            none_if_empty(self.trans2),
+            self.start,
+            self.stop,
+            self.U,
+            self.Utrans,
+            self.UE,
+            self.Utrans2,
+            self.Ustart,
+            self.Ustop,
+        )
+
 
 def new_state(d, n_edge, T, markov_order, w_dtype=np.float64):
     """Zero weights and sums for ``d`` features, ``n_edge`` edge features and ``T`` tags."""
@@ -131,18 +150,7 @@ def run_pass(averaged, decoder, state, block, perm, log=None):
         block.offsets,
         perm,
         block.forced,
-        s.W,
-        s.trans,
-        none_if_empty(s.E),
-        none_if_empty(s.trans2),
-        s.start,
-        s.stop,
-        s.U,
-        s.Utrans,
-        s.UE,
-        s.Utrans2,
-        s.Ustart,
-        s.Ustop,
+        *s.loop_arrays(),
         s.count,
         averaged,
         decoder_code(decoder),
@@ -224,28 +232,6 @@ def threaded(averaged, decoder, block):
 
     def replay(state, log):
         updates, n, paths = log
-        s = state
-        K.replay(
-            block.op,
-            block.eop,
-            block.yi,
-            block.offsets,
-            updates,
-            n,
-            paths,
-            s.W,
-            s.trans,
-            none_if_empty(s.E),
-            none_if_empty(s.trans2),
-            s.start,
-            s.stop,
-            s.U,
-            s.Utrans,
-            s.UE,
-            s.Utrans2,
-            s.Ustart,
-            s.Ustop,
-            averaged,
-        )
+        K.replay(block.op, block.eop, block.yi, block.offsets, updates, n, paths, *state.loop_arrays(), averaged)
 
     return train, replay
