@@ -163,11 +163,17 @@ def test_one_shard_sequence_perceptron_is_the_serial_fit_bit_for_bit(client):
 @pytest.mark.parametrize("mixing", ["error", "uniform"])
 @pytest.mark.parametrize("S", [2, 3])
 @pytest.mark.parametrize("rounds", [1, 3])
-def test_ipm_and_its_true_average_match_the_oracle(client, mixing, S, rounds):
+@pytest.mark.parametrize("mixed_on", ["client", "workers"])
+def test_ipm_and_its_true_average_match_the_oracle(client, monkeypatch, mixing, S, rounds, mixed_on):
     """Weights mixed as McDonald et al. mix them (``rounds`` times an epoch), and coef_ the mean
     of every iterate visited on every shard (tests/reference.py spells both out), with the
-    weights sent as changed rows."""
+    weights sent as changed rows; mixed by the client (a small state) or on the workers."""
     import reference
+
+    from perceptrons.distributed import _loop
+
+    if mixed_on == "workers":  # as every state of 1 MB or more is
+        monkeypatch.setattr(_loop, "SCATTER_BYTES", 0)
 
     rng = np.random.default_rng(S)
     X = rng.normal(size=(90, 5000))  # wide enough that the weights come back as changed rows
@@ -183,9 +189,52 @@ def test_ipm_and_its_true_average_match_the_oracle(client, mixing, S, rounds):
     np.testing.assert_allclose(clf.last_coef_[0], w, rtol=1e-9, atol=1e-9)
     np.testing.assert_allclose(clf.coef_[0], avg_w, rtol=1e-9, atol=1e-9)
     assert clf.intercept_[0] == pytest.approx(avg_b, rel=1e-9, abs=1e-9)
-    # the weights came back as the rows that changed, not as 5000 values
-    assert clf.bytes_per_epoch_ < 2 * S * rounds * 5000 * 8
+    # the weights came back as the rows that changed, not as 5000 values: what the epoch moved
+    # besides the state out to each shard each round, and (mixed on the workers) the mixed
+    # state to the client at the last epoch
+    arrays = clf._state._asdict()
+    sent = sum(a.nbytes for k, a in arrays.items() if k not in ("u", "ub"))
+    fetched = sum(a.nbytes for a in arrays.values()) if mixed_on == "workers" else 0
+    back = clf.bytes_per_epoch_ - S * rounds * sent - fetched
+    assert 0 < back < S * rounds * 5000 * 8
     assert clf.mixing_weights_.shape == (len(history) * rounds, S)
+
+
+@pytest.mark.parametrize("mixing", ["error", "uniform"])
+@pytest.mark.parametrize("S, fan_in", [(5, 2), (7, 3)])
+def test_a_mix_in_a_tree_is_the_flat_mix(client, monkeypatch, mixing, S, fan_in):
+    """With more shards than a mixing task reads, groups are mixed into virtual shards first
+    (perceptrons.distributed._tree): the flat mix up to the order floats are added in, the same
+    mistakes, and the averaged weights of the oracle."""
+    import reference
+
+    from perceptrons.distributed import _loop, _tree
+
+    monkeypatch.setattr(_loop, "SCATTER_BYTES", 0)  # mixed on the workers, as a state of 1 MB or more is
+    rng = np.random.default_rng(S)
+    X = rng.normal(size=(140, 5000))  # the changed rows travel, between the levels too
+    X[rng.random(X.shape) < 0.995] = 0
+    y = np.where(X[:, :40].sum(axis=1) + 0.3 * rng.normal(size=140) > 0, 1, -1)
+    fit = lambda: _quiet_ipm(  # noqa: E731
+        AveragedPerceptron(max_epochs=4), sp.csr_matrix(X), y, shards=S, client=client, mixing=mixing, rounds=2
+    )
+    flat = fit()
+    monkeypatch.setattr(_tree, "FAN_IN", fan_in)
+    tree = fit()
+    assert tree.shard_mistakes_.tolist() == flat.shard_mistakes_.tolist()
+    np.testing.assert_allclose(tree.last_coef_, flat.last_coef_, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(tree.coef_, flat.coef_, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(tree.intercept_, flat.intercept_, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(tree.mixing_weights_, flat.mixing_weights_)
+    bounds = np.linspace(0, 140, S + 1).round().astype(int)
+    parts = [(X[a:b].tolist(), y[a:b].tolist()) for a, b in zip(bounds[:-1], bounds[1:])]
+    w, b, avg_w, avg_b, history = reference.ipm(parts, mixing=mixing, max_epochs=4, rounds=2)
+    assert tree.shard_mistakes_.tolist() == history
+    np.testing.assert_allclose(tree.last_coef_[0], w, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(tree.coef_[0], avg_w, rtol=1e-9, atol=1e-9)
+    assert tree.intercept_[0] == pytest.approx(avg_b, rel=1e-9, abs=1e-9)
+    # the groups' rows travelled between the levels too
+    assert tree.bytes_per_epoch_ > flat.bytes_per_epoch_
 
 
 @pytest.mark.parametrize("cls", [Perceptron, AveragedPerceptron])
@@ -342,7 +391,8 @@ def test_the_result_is_an_ordinary_estimator(client, tmp_path):
     save_model(clf, tmp_path / "m.npz")
     back = load_model(tmp_path / "m.npz")
     assert np.array_equal(back.predict(X), clf.predict(X))
-    # out: the weights without the sums (each shard sums from zero), to 2 shards; back: all of it
+    # out: the weights without the sums (each shard sums from zero), to 2 shards; back: all of
+    # it from each shard to the client, which mixes a state this small itself
     arrays = clf._state._asdict()
     sent = sum(a.nbytes for k, a in arrays.items() if k not in ("u", "ub"))
     assert clf.bytes_per_epoch_ == 2 * sent + 2 * sum(a.nbytes for a in arrays.values())
@@ -495,8 +545,10 @@ def _kill_a_worker_after(client, epoch_to_kill):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("source", ["memory", "files"])
-def test_killing_a_worker_mid_training_changes_nothing(tmp_path, source):
+@pytest.mark.parametrize("source, kill_after", [("memory", 2), ("files", 2), ("memory", 7)])
+def test_killing_a_worker_mid_training_changes_nothing(tmp_path, source, kill_after):
+    """The epochs since the last state the client received (every CHECKPOINT_EVERY = 5 epochs)
+    run again: after epoch 2, from the start; after epoch 7, from epoch 5's state."""
     X, y = _data("csr", 2)
     data, labels = X, y
     if source == "files":
@@ -508,11 +560,16 @@ def test_killing_a_worker_mid_training_changes_nothing(tmp_path, source):
             )
         data, labels = str(tmp_path / "p*.svm"), None
     with connect(n_workers=2) as c:
-        calm = _quiet_ipm(AveragedPerceptron(max_epochs=6), data, labels, client=c, shards=2)
+        calm = _quiet_ipm(AveragedPerceptron(max_epochs=9), data, labels, client=c, shards=2)
         hit = _quiet_ipm(
-            AveragedPerceptron(max_epochs=6), data, labels, client=c, shards=2, callback=_kill_a_worker_after(c, 2)
+            AveragedPerceptron(max_epochs=9),
+            data,
+            labels,
+            client=c,
+            shards=2,
+            callback=_kill_a_worker_after(c, kill_after),
         )
-    assert hit.n_epochs_ == calm.n_epochs_ == 6
+    assert hit.n_epochs_ == calm.n_epochs_ == 9
     assert np.array_equal(hit.coef_, calm.coef_) and np.array_equal(hit.intercept_, calm.intercept_)
     assert np.array_equal(hit.shard_mistakes_, calm.shard_mistakes_)
 

@@ -248,7 +248,8 @@ def _quiet():
         n = forward.lost
         warnings.warn(
             f"{n} worker{'s were' if n > 1 else ' was'} lost during the fit and restarted; {'their' if n > 1 else 'its'} shards "
-            f"were sent again and the epoch rerun, so the model is unchanged (Dask's records: the "
+            f"were sent again and the epochs since the client's last copy of the state run again, so the model is "
+            f"unchanged (Dask's records: the "
             f"{LOG.name!r} logger)",
             WorkerLostWarning,
             stacklevel=3,

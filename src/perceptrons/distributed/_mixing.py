@@ -21,25 +21,31 @@ import numpy as np
 SPARSE_MIN = 4096
 
 
-def mixing_weights(mistakes, how):
+def mixing_weights(mistakes, how, shards=None):
     """μ of one epoch: ``kᵢ / Σk`` (``"error"``) or ``1/S`` (``"uniform"``).
 
     When no shard made a mistake every wᵢ equals w̄ and μ does not matter; it is taken uniform.
     (McDonald, Hall & Mann 2010, §4: error-weighted mixing is what their Theorem 3 bounds.)
+
+    ``shards``: when an entry stands for a group of shards (a mix in a tree,
+    :mod:`perceptrons.distributed._tree`), how many; uniform weights are then in proportion to
+    it, and a group's weight is the sum of its shards'.
     """
     k = np.asarray(mistakes, dtype=np.float64)
     total = float(k.sum())
-    if how == "uniform" or total == 0.0:
-        return np.full(k.shape[0], 1.0 / k.shape[0])
-    return k / total
+    if how == "error" and total > 0.0:
+        return k / total
+    n = np.ones(k.shape[0]) if shards is None else np.asarray(shards, dtype=np.float64)
+    return n / float(n.sum())
 
 
 # ---------------------------------------------------------------------- what travels
 def outbound(state, pairs, n_shards):
-    """The state as sent to the shards: without the averaging sums when there are several."""
+    """The state as sent to the shards: without the averaging sums when there are several (a
+    state sent so already is its own outbound)."""
     if n_shards == 1:
         return state
-    sums = {u for _, u in pairs if u is not None and state[u].size > 0}
+    sums = {u for _, u in pairs if u is not None and u in state and state[u].size > 0}
     return {k: v for k, v in state.items() if k not in sums}
 
 

@@ -23,7 +23,7 @@ from perceptrons.distributed._inputs import (
     mixing_seed,
     split_rows,
 )
-from perceptrons.distributed._loop import Shards, run_epochs
+from perceptrons.distributed._loop import Shards, run_epochs, scatter_one
 from perceptrons.io.block_scaling import max_abs_scaler, pipeline_parts
 from perceptrons.io.sources import Source, shard_paths
 from perceptrons.linear._base import LinearPerceptronBase
@@ -224,7 +224,7 @@ def _from_arrays(client, estimator, X, y, sample_weight, S):
     classes, yi = fit_labels(y)
     scale = sample_scale(sample_weight, estimator.class_weight, yi, classes, X.shape[0])
     pieces = ls.array_shards(X, yi, scale, S)
-    shard_set = Shards(client, [lambda c, p=p: c.scatter(p, hash=False) for p in pieces])
+    shard_set = Shards(client, [lambda c, p=p: scatter_one(c, p) for p in pieces])
 
     shard_set.w_dtype = weight_dtype(pieces[0].X)
     shard_set.top_feature = lambda: largest_magnitude(operand_values(to_operand(X)))

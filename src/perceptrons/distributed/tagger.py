@@ -21,7 +21,7 @@ from perceptrons.distributed._inputs import (
     mixing_seed,
     split_rows,
 )
-from perceptrons.distributed._loop import Broadcast, Shards, run_epochs
+from perceptrons.distributed._loop import Broadcast, Shards, run_epochs, scatter_one
 from perceptrons.io.cache import file_stamp
 from perceptrons.io.conllu_format import COLUMNS
 from perceptrons.structured._sequence_trainer import SUMS, WEIGHTS, SequenceState, step
@@ -124,7 +124,7 @@ def fit_tagger(
             ]
         else:
             pieces = _memory_shards(model, args, S, assume_binary=True)  # a FeatureMap's 1s
-            makers = [lambda c, p=p: c.scatter(p, hash=False) for p in pieces]
+            makers = [lambda c, p=p: scatter_one(c, p) for p in pieces]
         _train(model, state, Shards(c, makers), mixing, callback, rounds)
     return tagger.finish()
 
@@ -184,7 +184,7 @@ def fit_sequences(
         # as fit keeps them: float32 emission weights when binary and exact, with one shard only
         state = model.begin(np.unique(y), X.shape[1], n_edge, n_tokens=n if S == 1 and binary else None)
         pieces = _memory_shards(model, args, S, assume_binary=False)
-        shard_set = Shards(c, [lambda c, p=p: c.scatter(p, hash=False) for p in pieces])
+        shard_set = Shards(c, [lambda c, p=p: scatter_one(c, p) for p in pieces])
         _train(model, state, shard_set, mixing, callback, rounds)
     return model
 
@@ -210,6 +210,8 @@ def _train(model, state, shard_set, mixing, callback, rounds):
     elapsed = [0.0]
 
     def on_epoch(epoch, mixed, mistakes, extras, seconds):
+        # mixed: the epoch's state, or None in the epochs the client does not receive it (no
+        # callback can look at the model then); the last is always received
         model.end_epoch(int(mistakes.sum()), int(sum(extras)), mixed=mixed)
         elapsed[0] += seconds
         return callback is None or callback(epoch, int(mistakes.sum()), elapsed[0]) is not False
@@ -224,6 +226,7 @@ def _train(model, state, shard_set, mixing, callback, rounds):
         mixing=mixing,
         on_epoch=on_epoch,
         rounds=rounds,
+        every_state=callback is not None,
     )
     model.n_shards_ = len(shard_set)
     model.shard_mistakes_ = np.array(history.shard_mistakes, dtype=np.int64)
