@@ -259,14 +259,19 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--only", choices=["accuracy", "speed", "overhead"], default=None)
+    ap.add_argument(
+        "--only",
+        choices=["accuracy", "speed", "overhead", "timing"],
+        default=None,
+        help="one section; timing: speed, overhead and the projection",
+    )
     args = ap.parse_args()
     if args.only in (None, "accuracy"):
         accuracy_section(args.quick)
     loads = None
-    if args.only in (None, "speed"):
+    if args.only in (None, "speed", "timing"):
         loads = speed_section(args.quick, 1 if args.quick else args.rounds)
-    if args.only in (None, "overhead"):
+    if args.only in (None, "overhead", "timing"):
         model = overhead_section(args.quick)
         if loads:
             projection(model, loads)

@@ -190,12 +190,10 @@ def test_ipm_and_its_true_average_match_the_oracle(client, monkeypatch, mixing, 
     np.testing.assert_allclose(clf.coef_[0], avg_w, rtol=1e-9, atol=1e-9)
     assert clf.intercept_[0] == pytest.approx(avg_b, rel=1e-9, abs=1e-9)
     # the weights came back as the rows that changed, not as 5000 values: what the epoch moved
-    # besides the state out to each shard each round, and (mixed on the workers) the mixed
-    # state to the client at the last epoch
+    # besides the state out to each shard each round
     arrays = clf._state._asdict()
     sent = sum(a.nbytes for k, a in arrays.items() if k not in ("u", "ub"))
-    fetched = sum(a.nbytes for a in arrays.values()) if mixed_on == "workers" else 0
-    back = clf.bytes_per_epoch_ - S * rounds * sent - fetched
+    back = clf.bytes_per_epoch_ - S * rounds * sent
     assert 0 < back < S * rounds * 5000 * 8
     assert clf.mixing_weights_.shape == (len(history) * rounds, S)
 

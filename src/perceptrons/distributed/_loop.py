@@ -148,10 +148,10 @@ def run_epochs(shards, task, params, state, pairs, *, max_epochs, mixing, on_epo
         t1 = time.perf_counter()
         history.shard_mistakes.append(mistakes)
         history.seconds_per_epoch.append(t1 - t0)
-        # moved: the state or its changed rows to every shard each round, and the groups' rows
-        # up a tree; the shards' rows; the mixed state to the client when it received it
+        # moved: the state to every shard each round, and the groups' rows up a tree; back: the
+        # shards' rows.  Not counted: the state the client receives every few epochs
         back = sum(r[2] for shards_of_round in record for r in shards_of_round)
-        history.bytes_per_epoch = moved + back + (0 if state is None or run.small else nbytes(state))
+        history.bytes_per_epoch = moved + back
         t0 = t1
         go_on = on_epoch(epoch, state, mistakes, extras, history.seconds_per_epoch[-1])
         if go_on is False and state is None:

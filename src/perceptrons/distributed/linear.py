@@ -107,7 +107,8 @@ def fit(
     estimator
         Fitted as by ``fit`` (``coef_``, ``n_updates_`` = Σ mistakes, ...), plus
         ``shard_mistakes_`` (n_epochs, S), ``mixing_weights_`` (n_epochs, S), ``n_shards_``,
-        ``bytes_per_epoch_`` (weights and sums sent to the shards and back in an epoch) and
+        ``bytes_per_epoch_`` (weights and sums sent to the shards and back in the last epoch; not
+        the state the client receives every few epochs) and
         ``seconds_per_epoch_``.
 
     References
