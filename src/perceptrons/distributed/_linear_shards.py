@@ -176,13 +176,13 @@ def on_worker_epoch(shard, params, state, epoch, index, part=(0, 1)):
     Pure: it runs on its own copy of the state, and a shuffled order is drawn from (seed, epoch,
     shard), so a re-run gives the same result.
     """
-    state, m = step(params, LinearState(**state), shard, epoch, index, part)  # the task's own copy (_loop._remote)
+    state, (m, updates) = step(params, LinearState(**state), shard, epoch, index, part)  # the task's own copy
     if m < 0:
         raise PerceptronsError(
             f"{shard.locate(-1 - m)}: a score overflowed float64 (the features are too large for "
             "these weights); scale the features down"
         )
-    return state._asdict(), m, None
+    return state._asdict(), m, updates
 
 
 # ---------------------------------------------------------------------- on the client

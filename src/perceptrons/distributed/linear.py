@@ -105,7 +105,7 @@ def fit(
     Returns
     -------
     estimator
-        Fitted as by ``fit`` (``coef_``, ``n_updates_`` = Σ mistakes, ...), plus
+        Fitted as by ``fit`` (``coef_``, ``n_updates_``, ...), plus
         ``shard_mistakes_`` (n_epochs, S), ``mixing_weights_`` (n_epochs, S), ``n_shards_``,
         ``bytes_per_epoch_`` (weights and sums sent to the shards and back in the last epoch; not
         the state the client receives every few epochs) and
@@ -174,8 +174,8 @@ def _train(estimator, shard_set, classes, d, mixing, callback, rounds):
     elapsed = [0.0]
     stopped = [False]
 
-    def on_epoch(epoch, mixed, mistakes, _extra, seconds):
-        estimator.end_epoch(int(mistakes.sum()))
+    def on_epoch(epoch, mixed, mistakes, updates, seconds):
+        estimator.end_epoch(int(mistakes.sum()), int(sum(updates)))
         elapsed[0] += seconds
         if callback is not None and callback(epoch, int(mistakes.sum()), elapsed[0]) is False:
             stopped[0] = True

@@ -217,9 +217,10 @@ def step(params, state, shard, epoch, index=0, part=(0, 1)):
 
     Returns
     -------
-    (LinearState, int)
-        The state after the pass, and its mistakes (``−1 − i`` when row ``i``'s score is not
-        finite).
+    (LinearState, (int, int))
+        The state after the pass, and its (mistakes, updates): an online learner's rule may
+        update on a row it got right.  Mistakes are ``−1 − i`` when row ``i``'s score is not
+        finite.
 
     References
     ----------
@@ -238,12 +239,13 @@ def step(params, state, shard, epoch, index=0, part=(0, 1)):
         mistakes, _ = run_epoch(
             params.fit_intercept, params.margin, params.averaging, state, shard.X, shard.yi, shard.scale, perm, None
         )
+        updates = mistakes
     else:
-        mistakes, _ = run_rule(
+        mistakes, updates = run_rule(
             params.rule, params.hyper, params.fit_intercept, state, shard.X, shard.yi, shard.scale, perm
         )
         end_rule_epoch(params.rule, state)
-    return state, mistakes
+    return state, (mistakes, updates)
 
 
 #: what parameter mixing mixes of a :class:`LinearState`: each weight array and its averaging
