@@ -2,14 +2,15 @@
 structured perceptron.
 
 Each shard lives on a worker as the result of a future (scattered once, or loaded there from its
-files).  The state is sent once, at the start; from then on it stays on the cluster: each
-round the shards' workers fetch the mixed state from the worker that mixed it, their own states
-go up to the mixing tasks (:mod:`perceptrons.distributed._tree`), and the client receives only
-the mixed state once an epoch, with the counts.  A task is a pure function of (shard, state,
-epoch), so when a worker is lost its tasks run again elsewhere with the same result: shards made
-by a task are recomputed by Dask itself, scattered ones are scattered again from the client's
-copy, and the epoch is re-run from the client's copy of its start.  The result is the
-undisturbed run's, bit for bit.
+files).  A state of 1 MB or more is sent once, at the start; from then on it stays on the
+cluster: each round the shards' workers fetch the mixed state from the worker that mixed it,
+their own states go up to the mixing tasks (:mod:`perceptrons.distributed._tree`), and the
+client receives the counts every epoch and the mixed state every :data:`CHECKPOINT_EVERY`
+epochs.  A smaller one the client mixes itself, every round.  A task is a pure function of
+(shard, state, epoch), so when a worker is lost its tasks run again elsewhere with the same
+result: shards made by a task are recomputed by Dask itself, scattered ones are scattered again
+from the client's copy, and the epochs since the last state the client received are re-run from
+it.  The result is the undisturbed run's, bit for bit.
 """
 
 import concurrent.futures

@@ -1,9 +1,10 @@
 """The mix on the workers, in a tree when there are many shards.
 
-The shards' states never pass through the client: each shard's task leaves a :class:`Part` on
-its worker, mixing tasks on the workers combine them, and the mixed state stays there as the
-next round's start (a :class:`Mixed`).  The client receives the mixed state once an epoch, and
-only the counts besides.
+A state of 1 MB or more never passes through the client between the shards: each shard's task
+leaves a :class:`Part` on its worker, mixing tasks on the workers combine them, and the mixed
+state stays there as the next round's start (a :class:`Mixed`).  The client receives the counts
+every epoch and the state every few (:mod:`perceptrons.distributed._loop`).  A smaller state the
+client mixes itself, with the same functions (:func:`submit_round`).
 
 With at most :data:`FAN_IN` shards one task mixes them all with :func:`~perceptrons.distributed._mixing.mix`,
 in shard order: the flat mix, bit for bit.  With more, groups of :data:`FAN_IN` are mixed first
