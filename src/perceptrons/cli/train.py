@@ -308,7 +308,17 @@ def command(
 
     from perceptrons.persistence import save_model
 
+    common = dict(
+        fit_intercept=intercept,
+        max_epochs=epochs,
+        order=order,
+        init=None if online_model else init,
+        margin=margin,
+        random_state=seed,
+        **extra,
+    )
     if stream:
+        voted = {"max_vectors": max_vectors} if model_name == "voted" else {}
         return _train_stream(
             data,
             output,
@@ -321,27 +331,9 @@ def command(
             shuffle_buffer,
             text_column,
             scale,
-            _given(
-                fit_intercept=intercept,
-                max_epochs=epochs,
-                order=order,
-                init=None if online_model else init,
-                margin=margin,
-                random_state=seed,
-                **({"max_vectors": max_vectors} if model_name == "voted" else {}),
-                **extra,
-            ),
+            _given(**common, **voted),
         )
-    params = _given(
-        fit_intercept=intercept,
-        max_epochs=epochs,
-        order=order,
-        init=None if online_model else init,
-        margin=margin,
-        random_state=seed,
-        n_jobs=n_jobs,
-        **extra,
-    )
+    params = _given(**common, n_jobs=n_jobs)
     if cluster:
         if cluster_files:
             return _train_cluster_files(
