@@ -137,6 +137,13 @@ def test_a_tuple_fits_only_with_its_length_and_items():
     assert not _aot._fits(ok[:2], slot)
     assert not _aot._fits(list(ok), slot)
     assert not _aot._fits((*ok[:2], np.zeros(2, np.int32)), slot)
+    (mixed,) = parse("(i8:1,int,none,f8:2r)")
+    assert [s.kind for s in mixed.items] == ["array", "int", "none", "array"]
+    ok = (np.zeros(2, np.int64), 3, None, np.zeros((2, 2)))
+    assert _aot._fits(ok, mixed)
+    assert not _aot._fits(ok[:3], mixed)
+    assert not _aot._fits((ok[0], 3.0, None, ok[3]), mixed)
+    assert not _aot._fits((*ok[:3], np.zeros(2)), mixed)
 
 
 def test_an_argument_that_does_not_fit_goes_to_the_jit():

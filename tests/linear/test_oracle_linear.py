@@ -393,7 +393,7 @@ def test_loops_given_none_equal_loops_given_the_arrays(storage, k):
         (np.arange(50), np.zeros((0,) + shape[1:]), np.zeros((0, 3), np.int64)),
     ]:
         w, b, ub, count = np.zeros(shape), np.zeros(nb), np.zeros(nb), np.zeros(1, np.int64)
-        out = [epoch(Xop, yi, scale, perm, w, b, True, 0.0, sums, ub, count, log, None) for _ in range(3)]
+        out = [epoch(Xop, yi, scale, perm, w, b, (True, 0.0), sums, ub, count, log, None) for _ in range(3)]
         runs.append((out, w, b, ub, count))
     (out0, *arrays0), (out1, *arrays1) = runs
     assert out0 == out1

@@ -113,7 +113,7 @@ def test_confidences_read_the_decoded_paths(c, decoder, n_seq):
     n, T = emit.shape
     path = np.empty(n, dtype=np.int64)
     buffers = np.empty((n, T)), np.zeros((n, T), np.int32), np.empty((n, T, T)), np.zeros((n, T, T), np.int32)
-    D.decode_one(decoder, emit, n, trans, per_position, trans2, start, stop, *buffers, path, np.empty(0))
+    D.decode_one(decoder, emit, n, trans, per_position, trans2, start, stop, (*buffers, path), np.empty(0))
     # per-position transitions τᵢ = trans[0] + E[i] through one edge feature per token
     E = trans - trans[0] if per_position else np.zeros((0, T, T))
     Xe = (np.tile(np.arange(n, dtype=np.int32), n_seq), np.arange(n * n_seq + 1, dtype=np.int64))

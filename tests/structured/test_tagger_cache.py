@@ -349,7 +349,7 @@ def test_add_words_writes_table_rows_unseen_rows_and_their_sums(ewt, rare_count)
     attrs = np.full((9, n_attr), -7, dtype=np.int32)
     rare = np.zeros(9, dtype=np.bool_)
     emit = np.full((9, cache.ks.shape[0], cache.W.shape[1]), np.nan)
-    add_words(found, unseen, *cache._known, *cache._one_part, cache.W, attrs, rare, emit, 3)
+    add_words(found, unseen, cache._known, cache._one_part, cache.W, (attrs, rare, emit), 3)
     expect = np.array([fm.type_table_[r] if r >= 0 else unseen[u] for r, u in zip(found, np.cumsum(found < 0) - 1)])
     np.testing.assert_array_equal(attrs[3:8], expect)
     assert (attrs[:3] == -7).all() and (attrs[8] == -7).all()  # nothing outside the new rows

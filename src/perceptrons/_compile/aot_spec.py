@@ -9,7 +9,8 @@ JIT otherwise.
 
 A slot is ``<numpy type code>:<ndim>`` for a C-contiguous aligned array of that dtype, which
 the kernel may write, ``...r`` for one it only reads (writable arrays are accepted there too),
-``int`` for a Python or numpy int64, ``none`` for None, and ``(<slot>)*<n>`` for a tuple of n.
+``int`` for a Python or numpy int64, ``none`` for None, ``(<slot>)*<n>`` for a tuple of n
+alike, and ``(<slot>,<slot>,…)`` for a tuple of those (a kernel takes its tables grouped).
 These are the types the tagger's calls have (``tests/compile/test_aot.py`` checks each against the
 JIT's own signature after tagging EWT).
 """
@@ -26,12 +27,12 @@ EXPORTS = {
     "word_emissions": ("word_cache", "i4:2 b1:1 i4:2 i8:1 i8:1 b1:1 b1:1 i8:1 f4:2 f8:3"),
     "cache_words": (
         "word_cache",
-        "u1:1r i8:1 u1:1r i8:2 i8:2 i8:1 i8:1 u1:1r i8:1 i8:1 i4:2 i4:1 int i4:2 i8:1 i8:1 b1:1 b1:1 i8:1 f4:2 "
-        "i4:2 b1:1 f8:3 int",
+        "u1:1r i8:1 u1:1r i8:2 i8:2 (i8:1,i8:1,u1:1r,i8:1,i8:1) (i4:2,i4:1,int) (i4:2,i8:1,i8:1,b1:1,b1:1,i8:1) "
+        "f4:2 (i4:2,b1:1,f8:3) int",
     ),
     "tag_cached": (
         "word_cache",
-        "i8:1 i8:1 i8:1 f8:3 i4:2 b1:1 i8:1 i8:1 i8:2 int i8:2 u8:1 f4:2 f8:2 f8:1 none f8:1 f8:1 none i8:1",
+        "i8:1 i8:1 i8:1 (f8:3,i4:2,b1:1,i8:1) (i8:1,i8:2,int,i8:2,u8:1) f4:2 (f8:2,f8:1,none,f8:1,f8:1,none) i8:1",
     ),
 }
 
@@ -49,8 +50,10 @@ def parse(slots):
 def _slot(word):
     if word in ("int", "none"):
         return Slot(word, None, 0, False, ())
-    if word.startswith("("):
+    if word.startswith("(") and ")*" in word:
         inner, n = word[1:].split(")*")
         return Slot("tuple", None, 0, False, (_slot(inner),) * int(n))
+    if word.startswith("("):
+        return Slot("tuple", None, 0, False, tuple(_slot(item) for item in word[1:-1].split(",")))
     code, dims = word.split(":")
     return Slot("array", code, int(dims.rstrip("r")), not dims.endswith("r"), ())

@@ -110,6 +110,42 @@ def validate_data(estimator, X="no_validation", y="no_validation", **kwargs):
         return sklearn_validate_data(estimator, X, y, **kwargs)
 
 
+def linear_rows(estimator, X, y="no_validation", reset=False, finite=True):
+    """``X`` (and ``y``, when given) checked by :func:`validate_data` and converted as the linear
+    family's compiled loops take them: CSR, or a C-ordered array, of float32 or float64.
+
+    Parameters
+    ----------
+    estimator : fitted or fitting estimator
+        ``reset`` sets its ``n_features_in_`` from ``X``; else ``X`` must have that many columns.
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,), optional
+        Not given: ``X`` alone, for prediction.  None: refused, as a fit needs labels.
+    reset, finite : bool
+        Refuse NaN and infinity in ``X`` when ``finite``.
+
+    Returns
+    -------
+    X, or (X, y)
+
+    Raises
+    ------
+    PerceptronsError
+        ``y`` None, or ``X`` without a sample when ``y`` is given.
+    """
+    options = dict(
+        reset=reset, accept_sparse="csr", accept_large_sparse=True, dtype=[np.float64, np.float32], order="C"
+    )
+    if isinstance(y, str) and y == "no_validation":
+        return validate_data(estimator, X, **options)
+    if y is None:
+        raise PerceptronsError(f"{type(estimator).__name__} requires y to be passed, but the target y is None")
+    X, y = validate_data(estimator, X, y, ensure_all_finite=finite, **options)
+    if X.shape[0] == 0:
+        raise PerceptronsError("X is empty: 0 samples")
+    return X, y
+
+
 def check_warm_width(X, n_features, owner):
     """Refuse a warm fit on another number of columns than ``n_features``, before X is converted
     or anything fitted changes (validate_data would say it too, but as a plain ValueError)."""

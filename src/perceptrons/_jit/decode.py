@@ -298,9 +298,11 @@ def viterbi2(emit, n, trans, per_position, trans2, start, stop, delta, bp, path)
 
 
 @njit(**NJIT_STRICT)
-def decode_one(decoder, emit, n, trans, per_position, trans2, start, stop, delta, bp, delta2, bp2, path, top):
+def decode_one(decoder, emit, n, trans, per_position, trans2, start, stop, work, top):
     """Decode one sequence into ``path[:n]`` with the decoder ``decoder`` (:data:`VITERBI` or
-    :data:`GREEDY`); the tables are :func:`workspace`'s.  Returns the path's score."""
+    :data:`GREEDY`); ``work = (delta, bp, delta2, bp2, path)`` are :func:`workspace`'s tables.
+    Returns the path's score."""
+    delta, bp, delta2, bp2, path = work
     # both tests written out on the arguments themselves: numba prunes a branch on None only so
     if decoder is None:
         if trans2 is not None and trans2.shape[0] > 0:
@@ -331,8 +333,8 @@ def longest(offsets):
 @njit(**NJIT_STRICT)
 def workspace(maxlen, T, lex, second_order):
     """Decoding tables sized once for the longest sequence, reused for every sequence:
-    (transitions per position, emissions, first-order DP and back-pointers, second-order DP and
-    back-pointers, path)."""
+    (transitions per position, emissions, the tables of :func:`decode_one`: first-order DP and
+    back-pointers, second-order DP and back-pointers, path)."""
     tr = np.empty((maxlen if lex else 1, T, T))
     emit = np.empty((maxlen, T))
     delta = np.empty((maxlen, T))
@@ -343,4 +345,4 @@ def workspace(maxlen, T, lex, second_order):
     delta2 = np.empty((m2, T, T))
     bp2 = np.empty((m2, T, T), dtype=np.int32)
     path = np.empty(maxlen, dtype=np.int64)
-    return tr, emit, delta, bp, delta2, bp2, path
+    return tr, emit, (delta, bp, delta2, bp2, path)

@@ -76,10 +76,14 @@ def _counting_sort(src, m, by, counts, dst):
 
 
 @njit(**NJIT_STRICT)
-def _two_part(rows1, a1, rows2, a2, table, rare, withhold, min_count, base, scratch, counts, colrow, kept):
+def _two_part(parts, table, rare, withhold, min_count, base, scratch, counts, colrow, kept):
     """A conjunction: values ``v₁·V + v₂``, sorted by two stable counting sorts (v₂, then v₁:
     O(n_tokens + V), no comparison sort and no hash table), then counted in runs of equal
-    values.  Kept values into ``kept``, columns into ``colrow``; returns how many."""
+    values.  Kept values into ``kept``, columns into ``colrow``; returns how many.
+
+    ``parts = (rows1, a1, rows2, a2)``: each token's table row at the first part's offset and
+    the first part's attribute, then the same for the second part."""
+    rows1, a1, rows2, a2 = parts
     V = counts.shape[0] - 1
     v1, v2, order, present = scratch[0], scratch[1], scratch[2], scratch[3]
     m = np.int64(0)  # not a literal 0: numba would compile _counting_sort once more for it
@@ -165,10 +169,7 @@ def fit_columns(tok, pos, slen, table, spec, rare, n_values, min_count, col):
             )
         else:
             n = _two_part(
-                rows[k1 - lo],
-                a1,
-                rows[k2 - lo],
-                a2,
+                (rows[k1 - lo], a1, rows[k2 - lo], a2),
                 table,
                 rare,
                 withhold,

@@ -105,9 +105,11 @@ def compact_rows(col, indptr, indices):
 
 
 @njit(**NJIT_STRICT)
-def token_features(tok, pos, slen, table, type_cols, spec, rare, n_values, hashed, which, col, indptr, indices):
+def token_features(tokens, table, type_cols, spec, rare, n_values, hashed, which, col, indptr, indices):
     """Feature columns of every token: neighbours, dictionary lookup, CSR.
 
+    ``tokens = (tok, pos, slen)``: each token's type row, its position in its sentence and that
+    sentence's length (n_tokens,) each.
     ``spec`` (n_templates, 6) rows: kind (0 bias, 1 one part, 2 two parts), attribute and offset
     of each part, whether the template names the current word (withheld for ``rare`` tokens;
     ``rare`` empty: none).  ``table`` (n_types + 2, n_attributes): attribute ids of each type,
@@ -124,6 +126,7 @@ def token_features(tok, pos, slen, table, type_cols, spec, rare, n_values, hashe
     before they are packed into CSR ``indptr`` (n_tokens + 1,) and ``indices``.  Returns the
     number of entries.
     """
+    tok, pos, slen = tokens
     N = tok.shape[0]
     nt = spec.shape[0]
     bos = table.shape[0] - 2

@@ -111,11 +111,13 @@ def update_multiclass(X, i, a, k, r, Wt, bias, fit_b, Ut, ubias, c):
 
 
 @njit(**NJIT)
-def epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, u, ub, count, log, dense_k):
+def epoch_binary(X, yi, scale, perm, w, b, rule, u, ub, count, log, dense_k):
     """One pass over ``perm`` (None: the examples in their own order); returns (mistakes, updates logged).
 
-    Shapes: w, u (d,) float64 (u None when not averaging); b, ub (1,); count (1,) int64.
+    Shapes: w, u (d,) float64 (u None when not averaging); b, ub (1,); count (1,) int64;
+    ``rule = (fit_b, tau)``: whether the bias learns, and the margin of a mistake.
     """
+    fit_b, tau = rule
     n_log = 0
     mistakes = 0
     c = count[0]
@@ -154,11 +156,13 @@ def epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, u, ub, count, log, dense_
 
 
 @njit(**NJIT)
-def epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, Ut, ubias, count, log, dense_k):
+def epoch_multiclass(X, yi, scale, perm, Wt, bias, rule, Ut, ubias, count, log, dense_k):
     """One pass over ``perm`` (None: in order) with K weight columns; returns (mistakes, updates logged).
 
-    Shapes: Wt, Ut (d, K) float64 (Ut None when not averaging); bias, ubias (K,); count (1,) int64.
+    Shapes: Wt, Ut (d, K) float64 (Ut None when not averaging); bias, ubias (K,); count (1,) int64;
+    ``rule = (fit_b, tau)`` as in :func:`epoch_binary`.
     """
+    fit_b, tau = rule
     scores = np.empty(Wt.shape[1])
     n_log = 0
     mistakes = 0

@@ -32,8 +32,20 @@ from perceptrons._jit.visits import visit_count, visit_row
 
 
 @njit(**NJIT)
-def pocket_epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, pw, pb, run, perr, ratchet, dense_k):
-    """One pocket epoch; returns the mistakes of the running PLA."""
+def pocket_epoch_binary(X, yi, scale, perm, w, b, rule, pocket, dense_k):
+    """One pocket epoch; returns the mistakes of the running PLA.
+
+    ``rule = (fit_b, tau)`` as in :func:`perceptrons._jit.linear.epoch_binary`; ``pocket =
+    (pw, pb, run, perr, ratchet)``: the pocket's weights and bias, its state arrays (see the
+    module's docstring) and whether the ratchet is on.
+    """
+    fit_b, tau = rule
+    # by index, not unpacked: see perceptrons._jit
+    pw = pocket[0]
+    pb = pocket[1]
+    run = pocket[2]
+    perr = pocket[3]
+    ratchet = pocket[4]
     mistakes = 0
     n_visit = visit_count(perm, yi.shape[0])
     for t in range(n_visit):
@@ -74,8 +86,14 @@ def pocket_epoch_binary(X, yi, scale, perm, w, b, fit_b, tau, pw, pb, run, perr,
 
 
 @njit(**NJIT)
-def pocket_epoch_multiclass(X, yi, scale, perm, Wt, bias, fit_b, tau, pW, pbias, run, perr, ratchet, dense_k):
+def pocket_epoch_multiclass(X, yi, scale, perm, Wt, bias, rule, pocket, dense_k):
     """Multiclass twin of :func:`pocket_epoch_binary` (argmax over the columns of ``Wt``)."""
+    fit_b, tau = rule
+    pW = pocket[0]
+    pbias = pocket[1]
+    run = pocket[2]
+    perr = pocket[3]
+    ratchet = pocket[4]
     scores = np.empty(Wt.shape[1])
     mistakes = 0
     n_visit = visit_count(perm, yi.shape[0])

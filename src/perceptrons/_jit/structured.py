@@ -15,7 +15,9 @@ Arrays in, arrays out.  Conventions shared by every function here:
   token i − 1 into token i (lexicalised transitions); ``E`` of shape (0, T, T), or None, turns
   them off.  The library passes None (and a first-order model's ``trans2`` as None): numba then
   compiles the loops without the code that reads them (:mod:`perceptrons._jit.decode`);
-* ``forced`` (n_tokens,) holds a tag index that a token must take, or −1 (empty array: none).
+* ``forced`` (n_tokens,) holds a tag index that a token must take, or −1 (empty array: none);
+* a tuple of arrays that a loop writes is read by index, never unpacked (see
+  :mod:`perceptrons._jit`).
 
 All loops use the strict flags: every sum is taken in a fixed order, so the pure-Python
 oracles of ``tests/reference.py`` reproduce scores and weights exactly.
@@ -141,33 +143,30 @@ def transitions(Xe, lo, n, trans, E, out):
 
 
 @njit(**NJIT_STRICT)
-def decode_all(
-    X,
-    Xe,
-    offsets,
-    forced,
-    W,
-    trans,
-    E,
-    trans2,
-    start,
-    stop,
-    decoder,
-    out,
-    scores,
-):
+def _lexicalise(Xe, lo, n, trans, E, out):
+    """:func:`transitions` into ``out`` when there are edge features: ``E`` not None, not empty.
+    The test is written on the argument itself, where numba prunes the branch on None."""
+    if E is not None and E.shape[0] > 0:
+        transitions(Xe, lo, n, trans, E, out)
+
+
+@njit(**NJIT_STRICT)
+def decode_all(X, Xe, offsets, forced, weights, decoder, out, scores):
     """Decode every sequence; ``out`` (n_tokens,) receives the tag indices.  Returns −1, or the
     first sequence whose emission scores overflowed (see :func:`emissions`): decoding stops there.
 
+    ``weights = (W, trans, E, trans2, start, stop)`` (``E`` and ``trans2`` None when absent).
     ``Xe`` are the binary edge features (CSR, n_tokens rows) scored by ``E``
     (n_edge_features, T, T); with ``E`` empty the transitions are ``trans`` everywhere.
     ``scores`` (n_tokens, T), when not empty, are the tokens' emission scores already computed
     (see :func:`factored_emissions`), and the CSR features are not read.
     """
+    W, trans, E, trans2, start, stop = weights
     T = W.shape[1]
     n_seq = offsets.shape[0] - 1
     lex = present(E)
-    tr, emit, delta, bp, delta2, bp2, path = workspace(longest(offsets), T, lex, present(trans2))
+    tr, emit, work = workspace(longest(offsets), T, lex, present(trans2))
+    path = work[4]
     copy_into(tr[0], trans)
     top = column_maxima(trans)
     if n_seq > 0 and scores.shape[0] == 0:
@@ -177,49 +176,38 @@ def decode_all(
         n = offsets[s + 1] - lo
         if n == 0:
             continue
-        if E is not None and lex:  # as written: numba prunes on None
-            transitions(Xe, lo, n, trans, E, tr)
+        _lexicalise(Xe, lo, n, trans, E, tr)
         if scores.shape[0] > 0:
-            decode_one(decoder, scores[lo : lo + n], n, tr, lex, trans2, start, stop, delta, bp, delta2, bp2, path, top)
+            decode_one(decoder, scores[lo : lo + n], n, tr, lex, trans2, start, stop, work, top)
         else:
             if not emissions(X, lo, lo + n, W, forced, emit):
                 return s
             if s + 1 < n_seq:  # as in train_epoch: the next sequence's rows load during decoding
                 _prefetch_sequence(X, offsets, s + 1, W)
-            decode_one(decoder, emit, n, tr, lex, trans2, start, stop, delta, bp, delta2, bp2, path, top)
+            decode_one(decoder, emit, n, tr, lex, trans2, start, stop, work, top)
         for r in range(n):
             out[lo + r] = path[r]
     return np.int64(-1)
 
 
 @njit(**NJIT_STRICT)
-def _update(
-    X,
-    Xe,
-    lo,
-    n,
-    y,
-    path,
-    W,
-    trans,
-    E,
-    trans2,
-    start,
-    stop,
-    U,
-    Utrans,
-    UE,
-    Utrans2,
-    Ustart,
-    Ustop,
-    c,
-    averaged,
-):
+def _update(X, Xe, lo, n, y, path, weights, sums, c, averaged):
     """Φ(gold) − Φ(predicted), added to the weights and (times c) to the averaging sums.
 
-    Only the parts where the two sequences differ are touched: identical tokens and identical
-    tag pairs cancel exactly.
+    ``weights = (W, trans, E, trans2, start, stop)`` and ``sums`` the same six for the
+    averaging sums (``E`` and ``trans2`` None when absent, their sums then unread).  Only the
+    parts where the two sequences differ are touched: identical tokens and identical tag pairs
+    cancel exactly.  Each array receives its additions in the order of the tokens.
     """
+    # by index, one name a statement, not unpacked: see perceptrons._jit
+    W = weights[0]
+    trans = weights[1]
+    start = weights[4]
+    stop = weights[5]
+    U = sums[0]
+    Utrans = sums[1]
+    Ustart = sums[4]
+    Ustop = sums[5]
     for r in range(n):
         g = y[lo + r]
         p = path[r]
@@ -250,25 +238,8 @@ def _update(
             if averaged:
                 Utrans[ga, gb] += c
                 Utrans[pa, pb] -= c
-            if E is not None and E.shape[0] > 0:  # as written: numba prunes on None
-                eindices, eindptr = Xe
-                for k in range(eindptr[lo + r], eindptr[lo + r + 1]):
-                    f = eindices[k]
-                    E[f, ga, gb] += 1.0
-                    E[f, pa, pb] -= 1.0
-                    if averaged:
-                        UE[f, ga, gb] += c
-                        UE[f, pa, pb] -= c
-    if trans2 is not None and trans2.shape[0] > 0:  # as written: numba prunes on None
-        for r in range(2, n):
-            g0, g1, g2 = y[lo + r - 2], y[lo + r - 1], y[lo + r]
-            p0, p1, p2 = path[r - 2], path[r - 1], path[r]
-            if g0 != p0 or g1 != p1 or g2 != p2:
-                trans2[g0, g1, g2] += 1.0
-                trans2[p0, p1, p2] -= 1.0
-                if averaged:
-                    Utrans2[g0, g1, g2] += c
-                    Utrans2[p0, p1, p2] -= c
+    _update_edges(Xe, lo, n, y, path, weights[2], sums[2], c, averaged)
+    _update_second(lo, n, y, path, weights[3], sums[3], c, averaged)
     gl = y[lo + n - 1]
     pl = path[n - 1]
     if gl != pl:
@@ -280,30 +251,45 @@ def _update(
 
 
 @njit(**NJIT_STRICT)
-def train_epoch(
-    X,
-    Xe,
-    y,
-    offsets,
-    perm,
-    forced,
-    W,
-    trans,
-    E,
-    trans2,
-    start,
-    stop,
-    U,
-    Utrans,
-    UE,
-    Utrans2,
-    Ustart,
-    Ustop,
-    count,
-    averaged,
-    decoder,
-    log,
-):
+def _update_edges(Xe, lo, n, y, path, E, UE, c, averaged):
+    """The edge features' part of :func:`_update`: where the gold and predicted tag pairs
+    differ, each edge feature of the token raises the gold pair's ``E`` and lowers the
+    predicted one's."""
+    if E is not None and E.shape[0] > 0:  # as written: numba prunes on None
+        eindices, eindptr = Xe
+        for r in range(1, n):
+            ga = y[lo + r - 1]
+            gb = y[lo + r]
+            pa = path[r - 1]
+            pb = path[r]
+            if ga != pa or gb != pb:
+                for k in range(eindptr[lo + r], eindptr[lo + r + 1]):
+                    f = eindices[k]
+                    E[f, ga, gb] += 1.0
+                    E[f, pa, pb] -= 1.0
+                    if averaged:
+                        UE[f, ga, gb] += c
+                        UE[f, pa, pb] -= c
+
+
+@njit(**NJIT_STRICT)
+def _update_second(lo, n, y, path, trans2, Utrans2, c, averaged):
+    """The second-order part of :func:`_update`: the gold tag triples raised, the predicted
+    ones lowered, where they differ."""
+    if trans2 is not None and trans2.shape[0] > 0:  # as written: numba prunes on None
+        for r in range(2, n):
+            g0, g1, g2 = y[lo + r - 2], y[lo + r - 1], y[lo + r]
+            p0, p1, p2 = path[r - 2], path[r - 1], path[r]
+            if g0 != p0 or g1 != p1 or g2 != p2:
+                trans2[g0, g1, g2] += 1.0
+                trans2[p0, p1, p2] -= 1.0
+                if averaged:
+                    Utrans2[g0, g1, g2] += c
+                    Utrans2[p0, p1, p2] -= c
+
+
+@njit(**NJIT_STRICT)
+def train_epoch(X, Xe, y, offsets, perm, forced, weights, sums, count, averaged, decoder, log):
     """One pass of Collins' perceptron over the sequences in the order ``perm``.
 
     Lazy averaging (Daumé's form of the timestamp trick): with c the number of sequences seen
@@ -311,9 +297,10 @@ def train_epoch(
     weight vectors after each of the C sequences seen so far is then ``W − U / C`` — so averaging
     costs only the features an update touches, never a copy of the weights.
 
-    Edge features (``Xe``, weights ``E`` of shape (n_edge_features, T, T),
-    possibly empty) make the transitions lexicalised, see :func:`transitions`; a non-empty
-    ``trans2`` (T, T, T) adds second-order (tag triple) weights.
+    ``weights = (W, trans, E, trans2, start, stop)`` and ``sums = (U, Utrans, UE, Utrans2,
+    Ustart, Ustop)``, as :func:`_update` takes them.  Edge features (``Xe``, weights ``E`` of
+    shape (n_edge_features, T, T), or None) make the transitions lexicalised, see
+    :func:`transitions`; a ``trans2`` (T, T, T), not None, adds second-order (tag triple) weights.
 
     ``log``: None, or ``(updates, paths)`` that receive every update, so that another copy of
     the weights can make it too (:func:`replay`): row j of ``updates`` (int64, a row per
@@ -324,13 +311,15 @@ def train_epoch(
     Returns (sequences with a mistake, tokens with a wrong tag); (−1 − s, 0) when the emission
     scores of sequence s overflowed (see :func:`emissions`): the pass stops there.
     """
+    W, trans, E, trans2, start, stop = weights
     T = W.shape[1]
     maxlen = np.int64(1)  # not a literal 1: numba would compile workspace once more for it
     for q in range(perm.shape[0]):
         s = perm[q]
         maxlen = max(maxlen, offsets[s + 1] - offsets[s])
     lex = present(E)
-    tr, emit, delta, bp, delta2, bp2, path = workspace(maxlen, T, lex, present(trans2))
+    tr, emit, work = workspace(maxlen, T, lex, present(trans2))
+    path = work[4]
     # without edge features the decoder reads the transitions themselves, through a view (a
     # copy a sequence was T² reads and writes: 8 MB for 1,000 tags), and an upper bound of
     # their column maxima, raised where an update raises a transition
@@ -351,11 +340,10 @@ def train_epoch(
             continue
         if not emissions(X, lo, lo + n, W, forced, emit):
             return -1 - s, 0
-        if E is not None and lex:  # as written: numba prunes on None
-            transitions(Xe, lo, n, trans, E, tr)
+        _lexicalise(Xe, lo, n, trans, E, tr)
         if q + 1 < perm.shape[0]:  # its weight rows load while this sequence is decoded
             _prefetch_sequence(X, offsets, perm[q + 1], W)
-        decode_one(decoder, emit, n, tr if lex else plain, lex, trans2, start, stop, delta, bp, delta2, bp2, path, top)
+        decode_one(decoder, emit, n, tr if lex else plain, lex, trans2, start, stop, work, top)
         wrong = 0
         for r in range(n):
             if path[r] != y[lo + r]:
@@ -370,28 +358,7 @@ def train_epoch(
                 logged += n
             mistakes += 1
             wrong_tokens += wrong
-            _update(
-                X,
-                Xe,
-                lo,
-                n,
-                y,
-                path,
-                W,
-                trans,
-                E,
-                trans2,
-                start,
-                stop,
-                U,
-                Utrans,
-                UE,
-                Utrans2,
-                Ustart,
-                Ustop,
-                c,
-                averaged,
-            )
+            _update(X, Xe, lo, n, y, path, weights, sums, c, averaged)
             for r in range(1, n):  # the gold transitions are the ones an update raises
                 a, b = y[lo + r - 1], y[lo + r]
                 top[b] = max(top[b], trans[a, b])
@@ -399,28 +366,7 @@ def train_epoch(
 
 
 @njit(**NJIT_STRICT)
-def replay(
-    X,
-    Xe,
-    y,
-    offsets,
-    updates,
-    n_updates,
-    paths,
-    W,
-    trans,
-    E,
-    trans2,
-    start,
-    stop,
-    U,
-    Utrans,
-    UE,
-    Utrans2,
-    Ustart,
-    Ustop,
-    averaged,
-):
+def replay(X, Xe, y, offsets, updates, n_updates, paths, weights, sums, averaged):
     """Make the first ``n_updates`` updates that :func:`train_epoch` logged (on another copy of
     the weights) on these weights and sums, in the order they were made: each the same
     Φ(gold) − Φ(predicted) at the same visit count (:func:`_update`)."""
@@ -430,28 +376,7 @@ def replay(
         k = updates[j, 2]
         lo = offsets[s]
         n = offsets[s + 1] - lo
-        _update(
-            X,
-            Xe,
-            lo,
-            n,
-            y,
-            paths[k : k + n],
-            W,
-            trans,
-            E,
-            trans2,
-            start,
-            stop,
-            U,
-            Utrans,
-            UE,
-            Utrans2,
-            Ustart,
-            Ustop,
-            c,
-            averaged,
-        )
+        _update(X, Xe, lo, n, y, paths[k : k + n], weights, sums, c, averaged)
 
 
 @njit(**NJIT_STRICT)

@@ -58,18 +58,25 @@ def word_emissions(attrs, rare, luts, one, attr, bias, withhold, slot, W, out):
 
 
 @njit(**NJIT_STRICT)
-def add_words(
-    found, unseen, type_table, type_counts, rare_count, luts, one, attr, bias, withhold, slot, W, attrs, rare, emit, lo
-):
+def add_words(found, unseen, known, one_part, W, target, lo):
     """Write the word-cache rows ``lo…`` of ``found.shape[0]`` new words: attribute ids, rare flag
     and :func:`word_emissions`.
 
-    ``found`` (n,) is each word's row of the training ``type_table``, −1 for a word never seen,
-    whose attribute ids are the next row of ``unseen`` (n_unseen, n_attributes).  A word is rare
-    when seen fewer than ``rare_count`` times (a word never seen always, unless ``rare_count``
-    is 0).  One compiled call per miss: a sentence tagged alone that meets a new word pays
-    one dispatch here, not a numpy call per array.
+    ``found`` (n,) is each word's row of the training type table, −1 for a word never seen,
+    whose attribute ids are the next row of ``unseen`` (n_unseen, n_attributes).  ``known =
+    (type_table, type_counts, rare_count)``: the training types' attribute ids and counts; a
+    word is rare when seen fewer than ``rare_count`` times (a word never seen always, unless
+    ``rare_count`` is 0).  ``one_part = (luts, one, attr, bias, withhold, slot)``: the tables of
+    :func:`word_emissions`.  ``target = (attrs, rare, emit)``: the cache's rows written.  One
+    compiled call per miss: a sentence tagged alone that meets a new word pays one dispatch
+    here, not a numpy call per array.
     """
+    type_table, type_counts, rare_count = known
+    luts, one, attr, bias, withhold, slot = one_part
+    # by index, not unpacked: see perceptrons._jit
+    attrs = target[0]
+    rare = target[1]
+    emit = target[2]
     n = found.shape[0]
     u = 0
     for r in range(n):
@@ -104,46 +111,24 @@ def utf8_bounds(words, lengths):
 
 
 @njit(**NJIT_STRICT)
-def cache_words(
-    words,
-    lengths,
-    lower,
-    parts,
-    given,
-    row_of,
-    table,
-    vocab,
-    starts,
-    ends,
-    type_table,
-    type_counts,
-    rare_count,
-    luts,
-    one,
-    attr,
-    bias,
-    withhold,
-    slot,
-    W,
-    attrs,
-    rare,
-    emit,
-    lo,
-):
+def cache_words(words, lengths, lower, parts, given, vocab, known, one_part, W, target, lo):
     """:func:`~perceptrons._jit.word_attributes.lookup_words` then :func:`add_words`, in one call.
 
     ``words`` are the new words' UTF-8 bytes joined, ``lengths`` (n,) their lengths in
     characters, ``lower`` and ``parts`` the lower case and flags of those that are not ASCII
     (:func:`perceptrons.structured.words.unicode_parts`), ``given`` (n, k) the ids of their last
-    k attributes, made by Python (the cluster ones; k = 0 without clusters).  A sentence tagged
-    alone meets ~3 new words.  For 3 words, 2 of them unseen, this call took 8.5 µs, encoding
-    included, where the lookup in Python and a second compiled call for the sums took 17.5 µs
-    (one process, interleaved).
+    k attributes, made by Python (the cluster ones; k = 0 without clusters).  ``vocab = (row_of,
+    table, vocab, starts, ends)``: the vocabulary's tables that ``lookup_words`` reads;
+    ``known``, ``one_part``, ``W``, ``target`` and ``lo`` as :func:`add_words` takes them.  A
+    sentence tagged alone meets ~3 new words.  For 3 words, 2 of them unseen, this call took
+    8.5 µs, encoding included, where the lookup in Python and a second compiled call for the
+    sums took 17.5 µs (one process, interleaved).
     """
+    row_of, table, strings, starts, ends = vocab
     n = lengths.shape[0]
     found = np.empty(n, dtype=np.int64)
-    ids = np.empty((n, type_table.shape[1]), dtype=np.int64)
-    lookup_words(words, utf8_bounds(words, lengths), lower, parts, row_of, table, vocab, starts, ends, found, ids)
+    ids = np.empty((n, known[0].shape[1]), dtype=np.int64)
+    lookup_words(words, utf8_bounds(words, lengths), lower, parts, row_of, table, strings, starts, ends, found, ids)
     k = given.shape[1]
     u = 0
     for r in range(n):
@@ -151,9 +136,7 @@ def cache_words(
             for j in range(k):
                 ids[u, ids.shape[1] - k + j] = given[r, j]
             u += 1
-    add_words(
-        found, ids, type_table, type_counts, rare_count, luts, one, attr, bias, withhold, slot, W, attrs, rare, emit, lo
-    )
+    add_words(found, ids, known, one_part, W, target, lo)
 
 
 @njit(**NJIT_STRICT)
@@ -168,12 +151,11 @@ def _word_row(rows, lo, n, j):
 
 
 @njit(**NJIT_STRICT)
-def cached_emissions(
-    rows, lo, n, ks, word_emit, flat_emit, attrs, rare, forced, pairs, spec, n_values, hashed, filt, shift, W, out, cols
-):
+def cached_emissions(rows, lo, n, ks, cached, flat_emit, conj, shift, W, out, cols):
     """Emission scores ``out[:n]`` of one sentence, the tokens given by their word-cache rows.
 
-    ``word_emit[r, q]`` (n_rows, len(ks), T) is the sum of the one-part templates' weight rows
+    ``cached = (word_emit, attrs, rare, forced)``, the cache's rows, and ``conj = (pairs, spec,
+    n_values, hashed, filt)``, the conjunctions' tables.  ``word_emit[r, q]`` (n_rows, len(ks), T) is the sum of the one-part templates' weight rows
     of word r at offset ``ks[q]`` (:func:`perceptrons._jit.structured.type_emissions`), kept
     from call to call (``flat_emit`` is the same array flattened); ``attrs`` (n_rows,
     n_attributes) its attribute ids for the conjunctions ``pairs`` (looked up in ``hashed`` as
@@ -190,6 +172,8 @@ def cached_emissions(
     token-by-token loop on EWT test, of which the prefetches give a few per cent
     (``benchmarks/bench_tag_loops.py``, issue 15.3).
     """
+    word_emit, attrs, rare, forced = cached
+    pairs, spec, n_values, hashed, filt = conj
     T = W.shape[1]
     nt = spec.shape[0]
     P = pairs.shape[0]
@@ -252,102 +236,47 @@ def _filter_shift(filt):
 
 
 @njit(**NJIT_STRICT)
-def scores_cached(rows, offsets, ks, word_emit, attrs, rare, forced, pairs, spec, n_values, hashed, filt, W, out):
+def scores_cached(rows, offsets, ks, cached, conj, W, out):
     """Emission scores ``out`` (n_tokens, T) of the sentences ``offsets`` of the word-cache
-    ``rows``: what :func:`tag_cached` decodes, bit for bit (:func:`cached_emissions`), for the
-    tags' probabilities (:func:`perceptrons._jit.confidence.confidences`)."""
+    ``rows``: what :func:`tag_cached` decodes, bit for bit (:func:`cached_emissions`, whose
+    ``cached`` and ``conj`` these are), for the tags' probabilities
+    (:func:`perceptrons._jit.confidence.confidences`)."""
     maxlen = longest(offsets)
-    cols = np.empty((maxlen, pairs.shape[0]), dtype=np.int64)
-    flat_emit = word_emit.reshape(-1)
-    shift = _filter_shift(filt)
+    cols = np.empty((maxlen, conj[0].shape[0]), dtype=np.int64)
+    flat_emit = cached[0].reshape(-1)
+    shift = _filter_shift(conj[4])
     for s in range(offsets.shape[0] - 1):
         lo = offsets[s]
         n = offsets[s + 1] - lo
-        cached_emissions(
-            rows,
-            lo,
-            n,
-            ks,
-            word_emit,
-            flat_emit,
-            attrs,
-            rare,
-            forced,
-            pairs,
-            spec,
-            n_values,
-            hashed,
-            filt,
-            shift,
-            W,
-            out[lo:],
-            cols,
-        )
+        cached_emissions(rows, lo, n, ks, cached, flat_emit, conj, shift, W, out[lo:], cols)
 
 
 @njit(**NJIT_STRICT)
-def tag_cached(
-    rows,
-    offsets,
-    ks,
-    word_emit,
-    attrs,
-    rare,
-    forced,
-    pairs,
-    spec,
-    n_values,
-    hashed,
-    filt,
-    W,
-    trans,
-    top,
-    trans2,
-    start,
-    stop,
-    decoder,
-    out,
-):
+def tag_cached(rows, offsets, ks, cached, conj, W, decoding, out):
     """Tag indices ``out`` (n_tokens,) of the sentences ``offsets`` of the word-cache ``rows``:
-    :func:`cached_emissions`, then the decoder of :func:`perceptrons._jit.structured.decode_all`
-    (plain transitions: a model with edge features is not tagged here).  ``top`` is
-    :func:`~perceptrons._jit.decode.column_maxima` of ``trans``, computed once by the cache:
-    with 1,000 tags, 8 MB read at every call of a sentence tagged alone.
+    :func:`cached_emissions` (whose ``cached`` and ``conj`` these are), then the decoder of
+    :func:`perceptrons._jit.structured.decode_all` (plain transitions: a model with edge
+    features is not tagged here).  ``decoding = (trans, top, trans2, start, stop, decoder)``:
+    ``top`` is :func:`~perceptrons._jit.decode.column_maxima` of ``trans``, computed once by the
+    cache: with 1,000 tags, 8 MB read at every call of a sentence tagged alone.
 
     One compiled call per batch, however short: a sentence tagged on its own pays one dispatch.
     """
+    trans, top, trans2, start, stop, decoder = decoding
     T = W.shape[1]
     maxlen = longest(offsets)
-    _, emit, delta, bp, delta2, bp2, path = workspace(maxlen, T, False, present(trans2))
+    _, emit, work = workspace(maxlen, T, False, present(trans2))
+    path = work[4]
     plain = trans.reshape((1, T, T))  # the decoder reads the transitions in place (no T² copy a call)
-    cols = np.empty((maxlen, pairs.shape[0]), dtype=np.int64)
-    flat_emit = word_emit.reshape(-1)
-    shift = _filter_shift(filt)
+    cols = np.empty((maxlen, conj[0].shape[0]), dtype=np.int64)
+    flat_emit = cached[0].reshape(-1)
+    shift = _filter_shift(conj[4])
     for s in range(offsets.shape[0] - 1):
         lo = offsets[s]
         n = offsets[s + 1] - lo
         if n == 0:
             continue
-        cached_emissions(
-            rows,
-            lo,
-            n,
-            ks,
-            word_emit,
-            flat_emit,
-            attrs,
-            rare,
-            forced,
-            pairs,
-            spec,
-            n_values,
-            hashed,
-            filt,
-            shift,
-            W,
-            emit,
-            cols,
-        )
-        decode_one(decoder, emit, n, plain, False, trans2, start, stop, delta, bp, delta2, bp2, path, top)
+        cached_emissions(rows, lo, n, ks, cached, flat_emit, conj, shift, W, emit, cols)
+        decode_one(decoder, emit, n, plain, False, trans2, start, stop, work, top)
         for r in range(n):
             out[lo + r] = path[r]

@@ -8,8 +8,11 @@ milliseconds.  The estimate times a block of the model's own kernel on the data,
 this machine, this kernel and this width.
 """
 
+import sys
 import time
 from typing import NamedTuple
+
+import click
 
 #: an epoch estimated to last longer than this many seconds gets a warning
 SLOW_EPOCH = 60.0
@@ -73,3 +76,13 @@ def slow_warning(cost):
         f"({cost.evaluations:.3g} kernel evaluations); the cost grows with the square of the rows: "
         "train on a sample, or a linear model on kernel features (scikit-learn's Nystroem) in a Pipeline"
     )
+
+
+def say_cost(cost):
+    """The kernel model's cost before it trains: on a terminal, where someone waits for it; and
+    as a warning line wherever the output goes, when an epoch may pass a minute."""
+    if sys.stderr.isatty():
+        click.echo(f"kernel     {cost_line(cost)}", err=True)
+    warning = slow_warning(cost)
+    if warning:
+        click.echo(f"warning: {warning}", err=True)

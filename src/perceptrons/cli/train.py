@@ -8,7 +8,7 @@ import click
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.registry import CLI_NAMES, ESTIMATORS, estimator_class
-from perceptrons.cli import _calibrate, _distributed, _kernel_cost, _stream
+from perceptrons.cli import _calibrate, _distributed, _kernel_cost, _kernel_options, _stream
 from perceptrons.cli._common import (
     FORMAT_OPTION,
     LABEL_OPTION,
@@ -20,15 +20,11 @@ from perceptrons.cli._common import (
     progress_bar,
     weighted_line,
 )
+from perceptrons.cli._kernel_options import kernel_options
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import (
-    BUDGET,
-    CACHE_MB,
-    COEF0,
     COUNT,
-    DEGREE,
     EPOCHS,
-    GAMMA_OR_WORD,
     JOBS,
     MARGIN,
     SEED,
@@ -40,8 +36,6 @@ from perceptrons.cli._paths import check_output_path
 from perceptrons.cli._prepare import SCALE_CHOICES, TABLE_FORMATS, compose, data_format, read_test, read_training
 from perceptrons.cli._stream import stream_info, stream_options
 
-#: the options only a kernel model reads
-KERNEL_OPTIONS = ("kernel", "averaged", "voted", "budget", "budget_policy", "cache_size")
 #: a model parameter set by an option of its own, which --param does not take
 DEDICATED = {
     "max_epochs": "--epochs",
@@ -51,7 +45,7 @@ DEDICATED = {
     "margin": "--margin",
     "random_state": "--seed",
     "max_vectors": "--max-vectors",
-    **{name: "--" + name.replace("_", "-") for name in KERNEL_OPTIONS + ("gamma", "degree", "coef0")},
+    **{name: "--" + name.replace("_", "-") for name in _kernel_options.PARAMETERS},
 }
 #: the --model names of the online family, and the models of the linear training protocol (streamed, mixed)
 ONLINE = tuple(name for name, cls in CLI_NAMES.items() if ESTIMATORS[cls].module.startswith("perceptrons.online."))
@@ -130,40 +124,7 @@ PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
     help="Fold in a bias term, or not  [default: the model's own: yes, except for kernel].",
 )
 @click.option("--max-vectors", type=COUNT, default=None, help="voted: keep at most this many vectors.")
-@click.option(
-    "--kernel",
-    type=click.Choice(["linear", "poly", "rbf", "sigmoid"]),
-    default="rbf",
-    show_default=True,
-    help="kernel: the kernel function.",
-)
-@click.option(
-    "--gamma",
-    type=GAMMA_OR_WORD,
-    default="scale",
-    show_default=True,
-    help="kernel: 'scale', 'auto' or a positive number.",
-)
-@click.option("--degree", type=DEGREE, default=3, show_default=True, help="kernel: poly degree.")
-@click.option("--coef0", type=COEF0, default=0.0, show_default=True, help="kernel: poly/sigmoid offset.")
-@click.option("--averaged", is_flag=True, help="kernel: predict with the averaged hypothesis.")
-@click.option("--voted", is_flag=True, help="kernel: predict with the voted hypotheses.")
-@click.option("--budget", type=BUDGET, default=None, help="kernel: keep at most B support examples.")
-@click.option(
-    "--budget-policy",
-    type=click.Choice(["bpa", "forgetron", "random", "oldest"]),
-    default="bpa",
-    show_default=True,
-    help="kernel: which support example a full budget drops: bpa carries its coefficients over to the new "
-    "example (the most accurate), forgetron the oldest and shrinks the rest, or one at random or the oldest.",
-)
-@click.option(
-    "--cache-size",
-    type=CACHE_MB,
-    default=200,
-    show_default=True,
-    help="kernel: megabytes of kernel rows to cache (n²·4 bytes holds the whole matrix).",
-)
+@kernel_options
 @click.option(
     "--test",
     "test_path",
@@ -233,11 +194,7 @@ def command(
     refuse_unused(
         click.get_current_context(),
         {
-            **{k: (kernel_model, "with --model kernel") for k in KERNEL_OPTIONS},
-            "degree": (kernel_model and kernel == "poly", "with --model kernel --kernel poly"),
-            "coef0": (kernel_model and kernel in ("poly", "sigmoid"), "with --model kernel --kernel poly or sigmoid"),
-            "gamma": (kernel_model and kernel != "linear", "with --model kernel and a kernel other than linear"),
-            "budget_policy": (kernel_model and budget is not None, "with --model kernel --budget"),
+            **_kernel_options.where_used(kernel_model, kernel, budget),
             "init": (
                 not kernel_model and not online_model,
                 "to the perceptrons (a kernel model starts from no support examples, an online learner from its rule's)",
@@ -373,15 +330,9 @@ def command(
             max_epochs=epochs,
             margin=margin,
             random_state=seed,
-            kernel=kernel,
-            gamma=_gamma(gamma),
-            degree=degree,
-            coef0=coef0,
-            averaged=True if averaged else None,  # not given: the model's own ("auto")
-            voted=voted,
-            budget=budget,
-            budget_policy=budget_policy,
-            cache_size=cache_size,
+            **_kernel_options.kernel_params(
+                kernel, gamma, degree, coef0, averaged, voted, budget, budget_policy, cache_size
+            ),
             fit_intercept=intercept,
             order=order,
             **extra,
@@ -401,7 +352,7 @@ def command(
 
     cost = _kernel_cost.kernel_cost(estimator, X) if model_name == "kernel" else None
     if cost is not None:
-        _say_cost(cost)
+        _kernel_cost.say_cost(cost)
     # --calibrate: the model is fitted on each fold's training rows, then on every row
     fits = 1 + (_calibrate.FOLDS if calibrate else 0)
     fitted = _calibrate.calibrated(estimator, calibrate, y) if calibrate else estimator
@@ -455,18 +406,6 @@ def command(
             f"{'kernel':<10} {estimator.n_kernel_rows_:,} kernel rows computed; {_kernel_cost.cost_line(cost)}"
         )
     _report(cls, output, prepared, estimator, stopped, scores)
-
-
-def _say_cost(cost):
-    """The kernel model's cost before it trains: on a terminal, where someone waits for it; and
-    as a warning line wherever the output goes, when an epoch may pass a minute."""
-    import sys
-
-    if sys.stderr.isatty():
-        click.echo(f"kernel     {_kernel_cost.cost_line(cost)}", err=True)
-    warning = _kernel_cost.slow_warning(cost)
-    if warning:
-        click.echo(f"warning: {warning}", err=True)
 
 
 def _sharded(data):
@@ -603,8 +542,3 @@ def _outcome(cls, output, data, estimator, stopped):
             "note       stopped at --epochs with mistakes left: the data may not be linearly separable; "
             "--model averaged or pocket gives a good hypothesis on such data"
         )
-
-
-def _gamma(text):
-    """The --gamma value; the option's type (GAMMA_OR_WORD) has already refused anything else."""
-    return text if text in ("scale", "auto") else GAMMA_OR_WORD.convert(text, None, None)

@@ -18,7 +18,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from perceptrons._core.data import check_warm_width, validate_data
+from perceptrons._core.data import check_warm_width, linear_rows
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.finite import assert_finite, finite_scores, underflow_error
 from perceptrons._core.labels import check_classes, check_same_classes, encode_labels, fit_labels, sample_scale
@@ -125,7 +125,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         # A cold fit needs no separate pass to find NaN/inf: its first epoch scores every row and
         # stops at the first non-finite score before any update (see _jit.linear).  A warm fit
         # keeps n_features_in_ (reset=False): its columns must be those of the previous fit.
-        X, y = self._check_Xy(X, y, reset=not warm, finite=warm)
+        X, y = linear_rows(self, X, y, reset=not warm, finite=warm)
         classes, yi = fit_labels(y)
         if warm and not np.array_equal(classes, self.classes_):
             raise PerceptronsError(
@@ -204,14 +204,14 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
                 raise PerceptronsError(
                     "classes must be passed on the first call to partial_fit (all labels that will be seen)"
                 )
-            X, y = self._check_Xy(X, y, reset=True)
+            X, y = linear_rows(self, X, y, reset=True)
             self.classes_ = check_classes(classes, what="classes")
             self._init_state(X.shape[1], np.random.default_rng(seed_of(self.random_state)), weight_dtype(to_operand(X)))
             self._reset_history()
             self._rng = np.random.default_rng(seed_of(self.random_state))
         else:
             check_same_classes(classes, self.classes_)
-            X, y = self._check_Xy(X, y, reset=False)
+            X, y = linear_rows(self, X, y)
         check_classification_targets(y)
         yi = encode_labels(y, self.classes_)
         scale = sample_scale(sample_weight, self.class_weight, yi, self.classes_, X.shape[0])
@@ -237,7 +237,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
             class otherwise.
         """
         check_is_fitted(self)
-        X = self._check_X(X)
+        X = linear_rows(self, X)
         with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
             scores = finite_scores(X @ self.coef_.T + self.intercept_, self.coef_)
         return scores.ravel() if scores.shape[1] == 1 else scores
@@ -497,7 +497,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         (X, y)
             C-ordered float32/float64 arrays or CSR, as the compiled loops take them.
         """
-        return self._check_Xy(X, y, reset=reset, finite=finite)
+        return linear_rows(self, X, y, reset=reset, finite=finite)
 
     # ------------------------------------------------------------------ hooks
     def _reset_history(self):  # fit, and the first partial_fit
@@ -578,35 +578,6 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ validation
     def _validate_params(self):
         validate_params(self, self._parameter_constraints)
-
-    def _check_Xy(self, X, y, reset, finite=True):
-        if y is None:
-            raise PerceptronsError(f"{type(self).__name__} requires y to be passed, but the target y is None")
-        X, y = validate_data(
-            self,
-            X,
-            y,
-            reset=reset,
-            accept_sparse="csr",
-            accept_large_sparse=True,
-            dtype=[np.float64, np.float32],
-            order="C",
-            ensure_all_finite=finite,
-        )
-        if X.shape[0] == 0:
-            raise PerceptronsError("X is empty: 0 samples")
-        return X, y
-
-    def _check_X(self, X):
-        return validate_data(
-            self,
-            X,
-            reset=False,
-            accept_sparse="csr",
-            accept_large_sparse=True,
-            dtype=[np.float64, np.float32],
-            order="C",
-        )
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -143,22 +143,9 @@ class PocketPerceptron(LinearPerceptronBase):
         s, p = self._state, self._pocket
         loop = pocket_epoch_binary if s.binary else pocket_epoch_multiclass
         before = int(p["run"][3])
-        mistakes = loop(
-            Xop,
-            yi,
-            scale,
-            perm,
-            s.w,
-            s.b,
-            self.fit_intercept,
-            float(self.margin),
-            p["pw"],
-            p["pb"],
-            p["run"],
-            p["perr"],
-            self.ratchet,
-            dense_ahead(Xop),
-        )
+        rule = (bool(self.fit_intercept), float(self.margin))
+        pocket = (p["pw"], p["pb"], p["run"], p["perr"], bool(self.ratchet))
+        mistakes = loop(Xop, yi, scale, perm, s.w, s.b, rule, pocket, dense_ahead(Xop))
         self.pocket_updates_ += int(p["run"][3]) - before
         return int(mistakes), 0
 

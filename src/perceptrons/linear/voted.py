@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from perceptrons._core.data import linear_rows
 from perceptrons._core.finite import finite_scores, score_overflow
 from perceptrons._core.params import Interval
 from perceptrons._core.readonly import read_only
@@ -222,7 +223,7 @@ class VotedPerceptron(LinearPerceptronBase):
             others' (≥ 0 predicts ``classes_[1]``).  More: the counts each class receives.
         """
         check_is_fitted(self)
-        X = self._check_X(X)
+        X = linear_rows(self, X)
         m = self.vectors_.shape[0]
         binary = self.vectors_.ndim == 2
         k = 1 if binary else self.vectors_.shape[1]

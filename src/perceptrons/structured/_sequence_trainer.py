@@ -60,23 +60,11 @@ class SequenceState(NamedTuple):
         return SequenceState(*(a if a.flags.writeable else a.copy() for a in self))
 
     def loop_arrays(self):
-        """The weights and their sums in the order the compiled loops take them (``train_epoch``,
-        ``replay``): ``E`` and ``trans2`` None when empty, so that the loops are compiled
-        without the code that reads them."""
-        return (
-            self.W,
-            self.trans,
-            none_if_empty(self.E),
-            none_if_empty(self.trans2),
-            self.start,
-            self.stop,
-            self.U,
-            self.Utrans,
-            self.UE,
-            self.Utrans2,
-            self.Ustart,
-            self.Ustop,
-        )
+        """``(weights, sums)`` as the compiled loops take them (``train_epoch``, ``replay``):
+        ``(W, trans, E, trans2, start, stop)`` and their six averaging sums, ``E`` and ``trans2``
+        None when empty, so that the loops are compiled without the code that reads them."""
+        weights = (self.W, self.trans, none_if_empty(self.E), none_if_empty(self.trans2), self.start, self.stop)
+        return weights, (self.U, self.Utrans, self.UE, self.Utrans2, self.Ustart, self.Ustop)
 
 
 def new_state(d, n_edge, T, markov_order, w_dtype=np.float64):

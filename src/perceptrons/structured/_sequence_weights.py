@@ -63,7 +63,7 @@ def decode(final, decoder, op, eop, offsets, forced, scores=_NO_SCORES):
 
     out = np.empty(offsets[-1], dtype=np.int64)
     tables = (final.W, final.trans, none_if_empty(final.E), none_if_empty(final.trans2), final.start, final.stop)
-    bad = K.decode_all(op, eop, offsets, forced, *tables, decoder_code(decoder), out, scores)
+    bad = K.decode_all(op, eop, offsets, forced, tables, decoder_code(decoder), out, scores)
     if bad >= 0:  # the model's weights times these features overflowed
         raise overflow_error(
             f"the emission scores of sequence {bad}",

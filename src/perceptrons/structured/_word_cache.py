@@ -53,9 +53,12 @@ class WordCache:
         # GIL): a first batch call on EWT test took 0.95x the time
         vocab = _Background(features.lookup_tables)
         self.W = model.emission_weights()
-        self.pairs, self.spec, self.hashed, self.n_values = features.conjunction_tables()
-        n_keys = int((features.ptr_[self.pairs + 1] - features.ptr_[self.pairs]).sum())  # the conjunctions
-        self.filter = loop("key_filter")(self.hashed, max(12, (16 * n_keys).bit_length()))  # ~16 bits a key
+        pairs, spec, hashed, n_values = features.conjunction_tables()
+        n_keys = int((features.ptr_[pairs + 1] - features.ptr_[pairs]).sum())  # the conjunctions
+        key_filter = loop("key_filter")(hashed, max(12, (16 * n_keys).bit_length()))  # ~16 bits a key
+        # the tables go to the compiled calls as tuples made once: the check of a call's
+        # arguments (perceptrons._compile.aot) passes an object it saw last time at a glance
+        self.conj = (pairs, spec, n_values, hashed, key_filter)
         luts, one, attr, bias, withhold, self.ks, slot = features.one_part_tables()
         self._one_part = (luts, one, attr, bias, withhold, slot)  # word_emissions' tables
         self._known = (
@@ -184,43 +187,34 @@ class WordCache:
         raw = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
         lengths = np.fromiter(map(len, new), dtype=np.int64, count=len(new))
         lower, parts = unicode_parts(new, ascii_only=text.isascii())
-        args = (*self._known, *self._one_part, self.W, state.attrs, state.rare, state.emit, lo)
-        loop("cache_words")(raw, lengths, lower, parts, fm.cluster_attribute_ids(new), *self._vocab, *args)
+        loop("cache_words")(
+            raw,
+            lengths,
+            lower,
+            parts,
+            fm.cluster_attribute_ids(new),
+            self._vocab,
+            self._known,
+            self._one_part,
+            self.W,
+            state.target,
+            lo,
+        )
 
     def tag(self, rows, state, offsets, use_tagdict=True):
         """Tag indices (n_tokens,) int64 of the sentences ``offsets`` (n_sentences + 1,) over
         ``rows`` of ``state`` (both as :meth:`rows` returns them); ``use_tagdict=False``: the
         tag dictionary's words are not forced to their tag."""
         out = np.empty(rows.shape[0], dtype=np.int64)
-        trans, top, trans2, start, stop, decoder = self.decoding
+        trans, trans2 = self.decoding[0], self.decoding[2]
         if rows.shape[0] * self._table_bytes >= 2**26:  # else no sequence can need 64 MiB (one sentence: no call)
             check_tables(offsets, trans.shape[0], False, trans2 is not None)
+        cached = state.cached if use_tagdict else _free(state)
+        args = (self.ks, cached, self.conj, self.W, self.decoding, out)
         if rows.shape[0] >= SPLIT_TOKENS:
-            args = (*self._scoring(state, use_tagdict), trans, top, trans2, start, stop, decoder, out)
             _by_sentences(loop("tag_cached"), rows, offsets, args)
             return out
-        loop("tag_cached")(
-            rows,
-            offsets,
-            self.ks,
-            state.emit,
-            state.attrs,
-            state.rare,
-            state.forced if use_tagdict else _free(state),
-            self.pairs,
-            self.spec,
-            self.n_values,
-            self.hashed,
-            self.filter,
-            self.W,
-            trans,
-            top,
-            trans2,
-            start,
-            stop,
-            decoder,
-            out,
-        )  # spelled out, not through _scoring: this is the call of a sentence tagged alone
+        loop("tag_cached")(rows, offsets, *args)
         return out
 
     def scores(self, rows, state, offsets, use_tagdict=True):
@@ -229,26 +223,9 @@ class WordCache:
         from perceptrons._jit.word_cache import scores_cached  # not compiled ahead: a rarer path
 
         out = np.empty((rows.shape[0], self.W.shape[1]))
-        _by_sentences(scores_cached, rows, offsets, (*self._scoring(state, use_tagdict), out))
+        cached = state.cached if use_tagdict else _free(state)
+        _by_sentences(scores_cached, rows, offsets, (self.ks, cached, self.conj, self.W, out))
         return out
-
-    def _scoring(self, state, use_tagdict):
-        """The arguments of :func:`~perceptrons._jit.word_cache.scores_cached` between the
-        offsets and the output: the cache's tables and the state's rows."""
-        forced = state.forced if use_tagdict else _free(state)
-        return (
-            self.ks,
-            state.emit,
-            state.attrs,
-            state.rare,
-            forced,
-            self.pairs,
-            self.spec,
-            self.n_values,
-            self.hashed,
-            self.filter,
-            self.W,
-        )
 
 
 def _by_sentences(kernel, rows, offsets, args):
@@ -275,8 +252,9 @@ def _in_two(first, second):
 
 
 def _free(state):
-    """No word's tag fixed: the ``forced`` column of ``state`` without the tag dictionary."""
-    return np.full(state.forced.shape[0], -1, dtype=np.int64)
+    """``state.cached`` with no word's tag fixed: its ``forced`` column without the tag
+    dictionary."""
+    return (*state.cached[:3], np.full(state.forced.shape[0], -1, dtype=np.int64))
 
 
 class _Background(threading.Thread):
@@ -326,6 +304,9 @@ class _Rows:
         self.rare = np.zeros(capacity, dtype=np.bool_)
         self.forced = np.full(capacity, -1, dtype=np.int64)
         self.row_bytes = self.emit[0].nbytes + self.attrs[0].nbytes + 9
+        # the arrays as the compiled loops take them: read when tagging, written when adding
+        self.cached = (self.emit, self.attrs, self.rare, self.forced)
+        self.target = (self.attrs, self.rare, self.emit)
 
     def grown(self, n):
         """This cache if it has room for ``n`` rows, else a copy with twice the room or more."""

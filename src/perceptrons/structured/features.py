@@ -270,9 +270,7 @@ class FeatureMap(IncrementalFit, CompiledTables):
         indices = np.empty(N * len(self._parsed), dtype=np.int32)
         col = np.empty((which.shape[0], N), dtype=np.int32)
         nnz = token_features(
-            p.tok,
-            p.pos,
-            p.slen,
+            (p.tok, p.pos, p.slen),
             p.table,
             p.type_cols,
             p.spec,

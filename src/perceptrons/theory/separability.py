@@ -232,7 +232,7 @@ def _pla(Z, epochs):
     for _ in range(epochs):
         # in order (perm None), with no averaging sums and no log
         mistakes, _ = epoch_binary(
-            rows, ones, scale, None, w, b, False, 0.0, None, np.zeros(1), np.zeros(1, dtype=np.int64), None, ahead
+            rows, ones, scale, None, w, b, (False, 0.0), None, np.zeros(1), np.zeros(1, dtype=np.int64), None, ahead
         )
         if mistakes == 0:
             return w, None
