@@ -13,8 +13,10 @@ Workloads (``../shared/data``):
 * ``kernel``: ``KernelPerceptron()`` fit on MNIST's first 8,000 test images, and with
   ``budget=1000`` (random removal);
 * ``averaged``: ``AveragedPerceptron()`` fit on a9a (10 epochs, CSR);
+* ``pocket``: ``PocketPerceptron()`` fit on a9a (20 epochs, the ratchet's counts);
 * ``dense``: ``Perceptron(max_epochs=5)`` on 400,000 x 100 float32 rows (inseparable);
-* ``tagger``: ``Tagger(max_epochs=2)`` fit on EWT train, then EWT test tagged in one call.
+* ``tagger``: ``Tagger(max_epochs=2)`` fit on EWT train, then EWT test tagged in one call, and
+  its first 1,000 sentences one a call (the same tagger: its word cache warm from the batch).
 
 Run: ``python benchmarks/bench_trees.py OLD_TREE NEW_TREE [--rounds 5] [--only kernel,...]``.
 The figure of each is the median of the rounds; the ratio is old / new (above 1: new faster).
@@ -51,6 +53,12 @@ from sklearn.datasets import load_svmlight_file
 X, y = load_svmlight_file(DATA + "/a9a/a9a", n_features=123)
 t = time.perf_counter(); AveragedPerceptron().fit(X, y); out["averaged a9a fit"] = time.perf_counter() - t
 """,
+    "pocket": """
+from perceptrons import PocketPerceptron
+from sklearn.datasets import load_svmlight_file
+X, y = load_svmlight_file(DATA + "/a9a/a9a", n_features=123)
+t = time.perf_counter(); PocketPerceptron().fit(X, y); out["pocket a9a fit"] = time.perf_counter() - t
+""",
     "dense": """
 import numpy as np, warnings
 from perceptrons import Perceptron
@@ -68,6 +76,10 @@ test = read_conllu(DATA + "/ud-english-ewt/test.conllu")
 t = time.perf_counter(); tagger = Tagger(max_epochs=2).fit([s.words for s in train], [s.tags for s in train])
 out["tagger fit, 2 epochs"] = time.perf_counter() - t
 t = time.perf_counter(); tagger.predict([s.words for s in test]); out["tag EWT test, one call"] = time.perf_counter() - t
+t = time.perf_counter()
+for s in test[:1000]:
+    tagger.tag(s.words)
+out["tag 1,000 EWT test sentences, one a call"] = time.perf_counter() - t
 """,
 }
 
