@@ -449,6 +449,7 @@ def dual_perceptron(
     budget=None,
     policy="random",
     uniforms=None,
+    eta=0.1,
 ):
     """Kernel perceptron, cyclic order, y ∈ {0..K-1} (K = 2: binary with y = +1 for class 1).
 
@@ -464,6 +465,8 @@ def dual_perceptron(
     (Dekel et al. 2008, self-tuned) drops the oldest m, then shrinks every coefficient (and the
     bias) by the largest φ ≤ 1 with ψ(σφ, μ) + Q ≤ 15/32·M, ψ(λ, μ) = λ² + 2λ − 2λμ, σ the
     largest |A_m|, μ m's margin with the new example's update, M the updates so far.
+    Policies "projectron" and "projectron++" (Orabona, Keshet & Caputo 2009) drop none: see
+    :func:`_projectron_visit`.
     Returns a dict: alpha (updates per example), A (n lists of K), b, mistakes_per_epoch,
     support (kept examples), hypotheses [(A, b, survived_visits)] in order (the zero hypothesis
     first), visits.
@@ -488,6 +491,17 @@ def dual_perceptron(
         for i in range(n):
             a = weights[i]
             if a == 0:
+                continue
+            if policy in ("projectron", "projectron++"):
+                if _projectron_visit(
+                    X, y, i, a, A, b, kept, scores(i), kernel, n_classes, margin, budget, policy, eta, fit_intercept
+                ):
+                    mistakes += 1
+                    updates += 1
+                    alpha[i] += 1
+                    hypotheses.append([[row[:] for row in A], b[:], 0])
+                visits += 1
+                hypotheses[-1][2] += 1
                 continue
             s = scores(i)
             if n_classes == 2:
@@ -575,6 +589,75 @@ def dual_perceptron(
         "hypotheses": [tuple(h) for h in hypotheses],
         "visits": visits,
     }
+
+
+def _projectron_visit(X, y, i, a, A, b, kept, s, kernel, n_classes, margin, budget, policy, eta, fit_intercept):
+    """One visit of the Projectron / Projectron++ (Orabona, Keshet & Caputo 2009, Figs. 1 and
+    3; the margin-error step as the authors' DOGMA library computes it): updates ``A``, ``b``
+    and ``kept`` in place, returns whether it updated.
+
+    A mistake (margin ≤ ``margin``) on an example not kept projects it onto the kept examples'
+    span, ``d = K_S⁻¹ k``, ``δ² = K(x, x) − k·d``: kept (appended) when the budget has room and
+    δ² > max(η, 1e-10·K(x, x)), its coefficient updated as the plain perceptron's; else the update
+    is made on the kept examples' coefficients, times d.  Projectron++ also updates on a margin
+    error (``margin`` < m < 1, m = y·f or the true minus runner-up score), by projection only, with
+    the step ``a·min(1, ℓ/N, 2(ℓ − c·δ²/η)/N)`` when ``ℓ − c·δ²/η > 0``, ℓ = 1 − m, N = c·k·d, and
+    c = 2 with more than two classes (two score columns move).  The bias, where learnt, receives
+    every coefficient's change.  ``K_S⁻¹ k`` is solved afresh here, where the compiled loop grows
+    an inverse: the two agree to rounding."""
+    import numpy as np
+
+    cols = len(b)
+    if n_classes == 2:
+        sign = 1.0 if y[i] == 1 else -1.0
+        value = sign * s[0]
+        k = r = 0
+    else:
+        k = y[i]
+        r = max((c for c in range(cols) if c != k), key=lambda c: (s[c], -c))
+        value = s[k] - s[r]
+        sign = 1.0
+    mistake = value <= margin
+    if not mistake and not (policy == "projectron++" and value < 1.0):
+        return False
+    kii = kernel(X[i], X[i])
+    member = i in kept
+    if member:
+        norm2, delta2, d = kii, 0.0, []
+    elif kept:
+        G = np.array([[kernel(X[p], X[q]) for q in kept] for p in kept])
+        kv = np.array([kernel(X[p], X[i]) for p in kept])
+        d = np.linalg.solve(G, kv).tolist()
+        norm2 = float(sum(u * v for u, v in zip(kv.tolist(), d)))
+        delta2 = max(kii - norm2, 0.0)
+    else:
+        norm2, delta2, d = 0.0, kii, []
+    keep = not member and mistake and len(kept) < budget and delta2 > max(eta, 1e-10 * kii)
+    if mistake:
+        amount = a
+    else:
+        c = 1.0 if n_classes == 2 else 2.0
+        loss = 1.0 - value
+        excess = loss - ((c * delta2 / eta if eta > 0 else math.inf) if delta2 > 0 else 0.0)
+        amount = a * min(1.0, loss / (c * norm2), 2 * excess / (c * norm2)) if excess > 0 and norm2 > 0 else 0.0
+    if amount == 0.0:
+        return False
+    targets = [(i, 1.0)] if member or keep else list(zip(kept, d))
+    if keep:
+        kept.append(i)
+    for j, coef in targets:
+        step = amount * coef
+        if n_classes == 2:
+            A[j][0] += step * sign
+            if fit_intercept:
+                b[0] += step * sign
+        else:
+            A[j][k] += step
+            A[j][r] -= step
+            if fit_intercept:
+                b[k] += step
+                b[r] -= step
+    return True
 
 
 def averaged_dual(result):

@@ -544,3 +544,21 @@ def test_analyze_and_report_read_a_table_with_text_and_gaps(run_cli, tmp_path):
     code, out, err = run_cli(["report", str(data), "-o", str(tmp_path / "r.html")])
     assert code == 0 and (tmp_path / "r.html").exists(), err
     assert "note: column 'colour': text, one-hot" in err
+
+
+def test_the_projectrons_train_from_the_command_line(run_cli, files):
+    """--budget-policy takes the two projectrons, whose tolerance goes through --param and is
+    refused, naming itself, with a policy that does not read it."""
+    out = files["dir"] / "projectron.npz"
+    argv = ["train", str(files["csv"]), "-o", str(out), "--model", "kernel", "--budget", "20"]
+    code, stdout, err = run_cli([*argv, "--budget-policy", "projectron++", "--param", "projection_tolerance=0.2"])
+    assert code == 0, err
+    pipeline = load_model(out)
+    model = pipeline[-1]  # after the column scaling the command line learns
+    assert model.budget_policy == "projectron++" and model.projection_tolerance == 0.2
+    assert model.support_.shape[0] <= 20 and model.n_removed_ == 0
+    assert (pipeline.predict(files["X"]) == files["y"]).mean() > 0.9
+    out.unlink()
+    code, _, err = run_cli([*argv, "--budget-policy", "bpa", "--param", "projection_tolerance=0.2"])
+    assert code == 2 and "projection_tolerance=0.2 is the projectron's" in err and "Traceback" not in err
+    assert not out.exists()

@@ -28,6 +28,8 @@ ONLINE_WEIGHTS = {
         # std 20 is nearly the identity, so test points score ~0 against every support example
         # and only a bias can carry the class weights to them.
         KernelPerceptron(budget=100, budget_policy="oldest", kernel="precomputed", fit_intercept=True),
+        # projections onto the kept examples' span once the budget is full, and on margin errors
+        KernelPerceptron(budget=20, budget_policy="projectron++", projection_tolerance=0.05),
     ],
     expected_failed_checks=lambda est: ONLINE_WEIGHTS,
 )

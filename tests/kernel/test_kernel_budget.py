@@ -59,9 +59,73 @@ def test_budget_run_matches_oracle(policy, n_classes, fit_intercept):
     assert clf.n_removed_ > 0
 
 
+@pytest.mark.parametrize("policy", ["projectron", "projectron++"])
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("eta", [0.0, 0.3])
+def test_projectron_run_matches_oracle(policy, n_classes, fit_intercept, eta):
+    """Every update of the compiled loop (kept, projected, Projectron++'s margin steps) against
+    the oracle, which solves K_S⁻¹ k afresh where the loop grows an inverse: the same updates,
+    coefficients to rounding."""
+    X, y = _noisy(40, n_classes, seed=22)
+    kw = dict(max_epochs=4, margin=0.2, budget=6, fit_intercept=fit_intercept)
+    want = ref.dual_perceptron(
+        X.tolist(), y.tolist(), n_classes, lambda a, b: ref.kernel_rbf(a, b, 0.5), policy=policy, eta=eta, **kw
+    )
+    clf = KernelPerceptron(gamma=0.5, budget_policy=policy, projection_tolerance=eta, **kw).fit(X, y)
+    assert clf.mistakes_per_epoch_ == want["mistakes_per_epoch"]
+    assert clf.alpha_.tolist() == want["alpha"]
+    assert clf.support_.tolist() == want["support"]
+    coef = np.array([want["A"][j] for j in want["support"]]).T
+    np.testing.assert_allclose(clf.dual_coef_, coef, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(clf.intercept_, want["b"] if fit_intercept else 0.0, rtol=1e-9, atol=1e-9)
+    assert clf.n_removed_ == 0
+    assert clf.support_.shape[0] == 6  # the budget fills, then updates are projected
+
+
+def test_projectron_keeps_fewer_examples_with_a_larger_tolerance():
+    """η is the squared distance below which a new example is projected rather than kept: the
+    support shrinks as it grows, and with η = 0 every mistake is kept until the budget is full."""
+    X, y = _noisy(200, 2, seed=5)
+    sizes = [
+        KernelPerceptron(gamma=2.0, budget=200, budget_policy="projectron", projection_tolerance=eta, max_epochs=3)
+        .fit(X, y)
+        .support_.shape[0]
+        for eta in (0.0, 0.1, 0.5)
+    ]
+    assert sizes[0] > sizes[1] > sizes[2]
+
+
+@pytest.mark.parametrize("policy", ["projectron", "projectron++"])
+def test_projectron_stream_of_batches_continues_the_span(policy):
+    """partial_fit rebuilds K_S⁻¹ from the kept examples at each call: a stream of batches
+    makes the mistakes of one cyclic epoch over the stream, the coefficients to rounding."""
+    X, y = _noisy(90, 2, seed=8)
+    kw = dict(gamma=0.5, budget=9, budget_policy=policy)
+    one = KernelPerceptron(max_epochs=1, **kw).fit(X, y)
+    clf = KernelPerceptron(**kw)
+    for lo in range(0, 90, 30):
+        clf.partial_fit(X[lo : lo + 30], y[lo : lo + 30], classes=[0, 1])
+    assert sum(clf.mistakes_per_epoch_) == one.mistakes_per_epoch_[0]
+    assert clf.support_.tolist() == one.support_.tolist()
+    np.testing.assert_allclose(clf.dual_coef_, one.dual_coef_, rtol=1e-9, atol=1e-9)
+
+
+def test_projection_tolerance_belongs_to_the_projectrons():
+    X, y = _noisy(20, 2, seed=1)
+    for kw in ({"budget": 5, "budget_policy": "bpa"}, {"budget_policy": "projectron"}):
+        with pytest.raises(PerceptronsError, match="projection_tolerance=0.2 is the projectron's"):
+            KernelPerceptron(projection_tolerance=0.2, **kw).fit(X, y)
+    with pytest.raises(PerceptronsError, match="projection_tolerance"):
+        KernelPerceptron(budget=5, budget_policy="projectron", projection_tolerance=-1.0).fit(X, y)
+
+
 @settings(max_examples=30, deadline=None)
 @given(
-    st.integers(1, 15), st.integers(0, 1000), st.sampled_from(["random", "oldest", "bpa", "forgetron"]), st.booleans()
+    st.integers(1, 15),
+    st.integers(0, 1000),
+    st.sampled_from(["random", "oldest", "bpa", "forgetron", "projectron", "projectron++"]),
+    st.booleans(),
 )
 def test_support_never_exceeds_budget(budget, seed, policy, averaged):
     X, y = _noisy(60, 3, seed)
@@ -98,6 +162,38 @@ def test_budget_larger_than_support_changes_nothing(averaged):
     assert roomy.n_removed_ == 0
     assert roomy.alpha_.tolist() == free.alpha_.tolist()
     np.testing.assert_allclose(roomy.dual_coef_, free.dual_coef_, atol=1e-12)
+
+
+@pytest.mark.parametrize("policy", ["projectron", "projectron++"])
+def test_a_projectron_with_a_small_cache_keeps_every_kept_row(policy):
+    """A projected update reads all the kept examples' rows at once: a cache of fewer rows would
+    evict one for another for ever, so it holds budget + 2 of them whatever cache_size says."""
+    X, y = _noisy(150, 3, seed=2)
+    kw = dict(gamma=0.5, max_epochs=4, budget=20, budget_policy=policy)
+    full = KernelPerceptron(**kw).fit(X, y)
+    small = KernelPerceptron(cache_size=0.01, **kw).fit(X, y)  # 8 rows of 150 asked for
+    assert small.n_kernel_rows_ > 150
+    assert small.alpha_.tolist() == full.alpha_.tolist()
+    np.testing.assert_allclose(small.dual_coef_, full.dual_coef_, atol=1e-9)
+
+
+def test_a_projectron_survives_a_model_file(tmp_path):
+    """K_S⁻¹ is rebuilt from the kept examples: a partial_fit after a save and load continues
+    as the model never saved does, to rounding."""
+    from perceptrons import load_model, save_model
+
+    X, y = _noisy(120, 2, seed=9)
+    kw = dict(gamma=0.5, budget=10, budget_policy="projectron++", projection_tolerance=0.05)
+    kept, saved = KernelPerceptron(**kw), KernelPerceptron(**kw)
+    for clf in (kept, saved):
+        clf.partial_fit(X[:60], y[:60], classes=[0, 1])
+    save_model(saved, tmp_path / "p.npz")
+    loaded = load_model(tmp_path / "p.npz")
+    for clf in (kept, loaded):
+        clf.partial_fit(X[60:], y[60:])
+    assert loaded.mistakes_per_epoch_ == kept.mistakes_per_epoch_
+    assert loaded.support_.tolist() == kept.support_.tolist()
+    np.testing.assert_allclose(loaded.dual_coef_, kept.dual_coef_, rtol=1e-9, atol=1e-9)
 
 
 def test_budget_with_small_cache_matches_full_matrix():

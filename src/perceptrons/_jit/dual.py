@@ -22,8 +22,9 @@ from numba import njit
 from perceptrons._compile.flags import NJIT
 
 NEED_NOTHING = -1
-# which support example a full budget drops (``budget_policy``)
-RANDOM, OLDEST, FORGETRON, BPA = 0, 1, 2, 3
+# which support example a full budget drops (``budget_policy``); the two projectrons drop none:
+# they project a new example onto the support's span instead of adding it
+RANDOM, OLDEST, FORGETRON, BPA, PROJECTRON, PROJECTRON_PP = 0, 1, 2, 3, 4, 5
 
 
 @njit(**NJIT)
@@ -102,6 +103,67 @@ def _forgetron_shrink(sigma, mu, mistakes, q_sum):
 
 
 @njit(**NJIT)
+def _project(Kinv, ring, size, row_i, k, d):
+    """The projection of example i onto the span of the ``size`` kept examples ``ring[:size]``:
+    ``k[q] = K(x_ring[q], x_i)`` from i's Gram row, ``d = K_S⁻¹ k`` (its coefficients over the
+    kept examples); returns ``k·d``, the squared norm of the projection (Orabona, Keshet &
+    Caputo 2009, eq. 5)."""
+    for q in range(size):
+        k[q] = row_i[ring[q]]
+    kd = 0.0
+    for q in range(size):
+        s = 0.0
+        for p in range(size):
+            s += Kinv[q, p] * k[p]
+        d[q] = s
+        kd += k[q] * s
+    return kd
+
+
+@njit(**NJIT)
+def _grow_inverse(Kinv, size, d, delta2):
+    """``Kinv`` (the inverse of the kept examples' Gram matrix) grown by one example whose
+    projection coefficients are ``d`` and squared distance from the span ``delta2`` (> 0): the
+    block inverse ``[[K⁻¹ + d dᵀ/δ², −d/δ²], [−dᵀ/δ², 1/δ²]]``, O(size²)."""
+    for q in range(size):
+        for p in range(size):
+            Kinv[q, p] += d[q] * d[p] / delta2
+        Kinv[q, size] = -d[q] / delta2
+        Kinv[size, q] = -d[q] / delta2
+    Kinv[size, size] = 1.0 / delta2
+
+
+@njit(**NJIT)
+def _projected_step(loss, norm2, delta2, eta, two):
+    """Projectron++'s step on a margin error (Orabona, Keshet & Caputo 2009, Fig. 3; as the
+    authors' DOGMA library computes it, with δ² the squared distance): 0 (no update) unless
+    ``loss − δ²/η > 0``, else ``min(1, loss/‖Pφ‖², 2·(loss − δ²/η)/‖Pφ‖²)``.  ``two``: a
+    multiclass update moves two score columns, so its direction's squared norm and distance
+    are twice one example's."""
+    scale = 2.0 if two else 1.0
+    n2 = scale * norm2
+    excess = loss - ((scale * delta2 / eta if eta > 0.0 else np.inf) if delta2 > 0.0 else 0.0)
+    if excess <= 0.0 or n2 <= 0.0:
+        return 0.0
+    return min(1.0, loss / n2, 2.0 * excess / n2)
+
+
+@njit(**NJIT)
+def _dual_step(A, b, U, ub, Ft, j, col, coef, row, fit_b, averaging, c):
+    """``coef`` added to example j's coefficient of score column ``col``: to the bias with it
+    (the weight of a constant feature every kept example carries), ``coef·K(x_j, ·)`` to every
+    training score, and ``c·coef`` to the averaging sums (Daumé's trick)."""
+    A[j, col] += coef
+    _add_row(Ft, col, coef, row)
+    if fit_b:
+        b[col] += coef
+    if averaging:
+        U[j, col] += c * coef
+        if fit_b:
+            ub[col] += c * coef
+
+
+@njit(**NJIT)
 def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
     """Visit ``perm[start:]``; returns ``(position, example)`` of a missing kernel row, or
     ``(len(perm), -1)`` when the epoch is complete.
@@ -117,13 +179,20 @@ def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
       per example; count (1,) visits so far;
     * ``gram = (rows, slot_of, stamp, clock)``: the Gram rows kept (capacity, n); slot_of (n,)
       int64 (-1: not kept); stamp (capacity,) int64 last use; clock (1,);
-    * ``budgeted = (budget, policy, ring, ring_state, in_support, rand, kdiag, forget)``: with
-      ``budget > 0``, ring (budget,) int64 of kept examples, ring_state [head, size], in_support
-      (n,) uint8, rand (len(perm),) uniforms, kdiag (n,) the kernel's diagonal K(x_i, x_i),
-      forget (1,) the Forgetron's running Q; ``policy`` (RANDOM, OLDEST, FORGETRON, BPA) picks
-      the example a full budget drops: at random; the oldest; the oldest, the hypothesis then
-      shrunk by the Forgetron's φ; the one whose removal BPA-S finds cheapest, its coefficients
-      carried over to the new example;
+    * ``budgeted = (budget, policy, ring, ring_state, in_support, rand, kdiag, forget, Kinv,
+      eta)``: with ``budget > 0``, ring (budget,) int64 of kept examples, ring_state [head, size],
+      in_support (n,) uint8, rand (len(perm),) uniforms, kdiag (n,) the kernel's diagonal
+      K(x_i, x_i), forget (1,) the Forgetron's running Q; ``policy`` (RANDOM, OLDEST, FORGETRON,
+      BPA) picks the example a full budget drops: at random; the oldest; the oldest, the
+      hypothesis then shrunk by the Forgetron's φ; the one whose removal BPA-S finds cheapest,
+      its coefficients carried over to the new example.  PROJECTRON and PROJECTRON_PP drop none
+      (Orabona, Keshet & Caputo 2009): a new example whose squared distance from the kept
+      examples' span is at most ``eta``, or any once the budget is full, is projected onto it
+      (its update made on the kept examples' coefficients, ``d = K_S⁻¹ k``, every score moved by
+      the kept rows), else kept; ``Kinv`` (budget, budget) holds ``K_S⁻¹`` over the ring's
+      positions (a projectron's ring only grows).  PROJECTRON_PP also updates, by projection,
+      on a margin error (0 < margin < 1 after the mistake test), with
+      :func:`_projected_step`'s step;
     * ``log = (log_j, log_r, log_c, log_a, n_log)`` (voted): example, runner-up (-1 binary),
       visit counter and signed step of each update, written from ``n_log[0]`` on while there
       is room;
@@ -133,7 +202,12 @@ def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
     tau, fit_b, binary = rule
     Ft, b, A, U, ub, alpha, count = weights
     rows, slot_of, stamp, clock = gram
-    budget, policy, ring, ring_state, in_support, rand, kdiag, forget = budgeted
+    budget, policy, ring, ring_state, in_support, rand, kdiag, forget = budgeted[:8]
+    Kinv = budgeted[8]  # by index, not unpacked: written once in a row, read after (see perceptrons._jit)
+    eta = budgeted[9]
+    projecting = budget > 0 and policy >= PROJECTRON
+    proj_k = np.empty(max(budget, 1))  # a new example's kernel values against the kept ones
+    proj_d = np.empty(max(budget, 1))  # and its projection coefficients
     log_j, log_r, log_c, log_a, n_log = log
     averaging = U.shape[0] > 0
     carry = np.zeros(A.shape[1])  # BPA: the coefficients carried over to the new example
@@ -158,6 +232,65 @@ def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
             k = yi[i]
             r = _runner_up(Ft, b, i, k)
             mistake = (Ft[k, i] + b[k]) - (Ft[r, i] + b[r]) <= tau
+        if projecting:
+            value = y * (Ft[0, i] + b[0]) if binary else (Ft[k, i] + b[k]) - (Ft[r, i] + b[r])
+            if not mistake and not (policy == PROJECTRON_PP and value < 1.0):
+                c += 1
+                continue
+            si = slot_of[i]
+            if si < 0:
+                count[0] = c
+                return t, i
+            size = ring_state[1]
+            member = in_support[i] == 1
+            if member:  # its own coefficient: the projection is the example itself
+                norm2 = kdiag[i]
+                delta2 = 0.0
+            else:
+                norm2 = _project(Kinv, ring, size, rows[si], proj_k, proj_d)
+                delta2 = max(kdiag[i] - norm2, 0.0)  # max: rounding must not make it negative
+            # kept when far enough from the span; within 1e-10·K(x, x) of it counts as in it, or
+            # its 1/δ² would make K_S⁻¹ meaningless
+            keep = not member and mistake and size < budget and delta2 > max(eta, 1e-10 * kdiag[i])
+            amount = a if mistake else a * _projected_step(1.0 - value, norm2, delta2, eta, not binary)
+            if amount == 0.0:
+                c += 1
+                continue
+            if not member and not keep:
+                # projected: the update lands on the kept examples' coefficients, and each of
+                # their rows moves the scores; every row must be at hand before anything changes
+                for q in range(size):
+                    if slot_of[ring[q]] < 0:
+                        count[0] = c
+                        return t, ring[q]
+                for q in range(size):
+                    j = ring[q]
+                    sj = slot_of[j]
+                    stamp[sj] = clock[0]
+                    clock[0] += 1
+                    coef = amount * proj_d[q]
+                    if binary:
+                        _dual_step(A, b, U, ub, Ft, j, 0, coef * y, rows[sj], fit_b, averaging, c)
+                    else:
+                        _dual_step(A, b, U, ub, Ft, j, k, coef, rows[sj], fit_b, averaging, c)
+                        _dual_step(A, b, U, ub, Ft, j, r, -coef, rows[sj], fit_b, averaging, c)
+            else:
+                if keep:
+                    _grow_inverse(Kinv, size, proj_d, delta2)
+                    ring[size] = i  # a projectron's ring only grows: its head stays 0
+                    ring_state[1] = size + 1
+                    in_support[i] = 1
+                stamp[si] = clock[0]
+                clock[0] += 1
+                if binary:
+                    _dual_step(A, b, U, ub, Ft, i, 0, amount * y, rows[si], fit_b, averaging, c)
+                else:
+                    _dual_step(A, b, U, ub, Ft, i, k, amount, rows[si], fit_b, averaging, c)
+                    _dual_step(A, b, U, ub, Ft, i, r, -amount, rows[si], fit_b, averaging, c)
+            alpha[i] += 1
+            stats[0] += 1
+            c += 1
+            continue
         if mistake:
             si = slot_of[i]
             if si < 0:

@@ -32,11 +32,13 @@ OPTIONS = (
     click.option("--budget", type=BUDGET, default=None, help="kernel: keep at most B support examples."),
     click.option(
         "--budget-policy",
-        type=click.Choice(["bpa", "forgetron", "random", "oldest"]),
+        type=click.Choice(["bpa", "forgetron", "random", "oldest", "projectron", "projectron++"]),
         default="bpa",
         show_default=True,
         help="kernel: which support example a full budget drops: bpa carries its coefficients over to the new "
-        "example (the most accurate), forgetron the oldest and shrinks the rest, or one at random or the oldest.",
+        "example (the most accurate), forgetron the oldest and shrinks the rest, or one at random or the oldest; "
+        "projectron and projectron++ drop none but project a new example onto the kept ones "
+        "(--param projection_tolerance=ETA: how far from their span it may lie and still be projected).",
     ),
     click.option(
         "--cache-size",

@@ -198,6 +198,7 @@ def model_params(given, cls, dedicated):
     constraints refuse, stop the run in one line naming ``--param``.
     """
     from perceptrons._core.errors import PerceptronsError
+    from perceptrons._core.params import validate_params
 
     names = cls().get_params()
     params = {}
@@ -212,7 +213,9 @@ def model_params(given, cls, dedicated):
             raise click.BadParameter(f"{name}: set it with {dedicated[name]}", param_hint="--param")
         params[name] = value
         try:
-            cls(**{name: value}).check_training("memory")
+            # every parameter's range (this one's among the defaults); how it goes with the
+            # other options, at fit
+            validate_params(cls(**{name: value}), cls._parameter_constraints)
         except PerceptronsError as exc:
             why = re.sub(r"^The '\w+' parameter of \w+ must be (.*)\. Got .* instead\.$", r"expected \1", str(exc))
             raise click.BadParameter(f"{name}={text[:40]}: {why}", param_hint="--param") from None

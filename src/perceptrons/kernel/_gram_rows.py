@@ -82,13 +82,25 @@ class GramRows:
         self.clock[0] += 1
 
 
-def make_gram_rows(kb, X, cache_size, precomputed, x_sq=None):
+def make_gram_rows(kb, X, cache_size, precomputed, x_sq=None, min_rows=0):
     """The Gram rows of a run over ``X``: the matrix itself when precomputed, the whole kernel
-    matrix when ``cache_size`` MB can hold it, else an LRU of rows computed on demand."""
+    matrix when ``cache_size`` MB can hold it, else an LRU of rows computed on demand.
+
+    ``min_rows``: rows the cache must hold at once whatever ``cache_size`` (a projectron's update
+    reads every kept example's row), refused first if the machine cannot give them."""
     if precomputed:
         return GramRows.from_matrix(X)
     n = X.shape[0]
     capacity = int(cache_size * 2**20 // (n * X.dtype.itemsize))
+    if capacity < min(min_rows, n):
+        from perceptrons._core.memory import check_allocation
+
+        capacity = min(min_rows, n)
+        check_allocation(
+            capacity * n * X.dtype.itemsize,
+            f"the Gram rows of the {min_rows - 2:,} kept examples a projectron's update reads at once",
+            "lower the budget",
+        )
     if capacity >= n:
         # One symmetric product X·Xᵀ (BLAS syrk) costs half of computing its rows one block
         # at a time, and no row is ever computed twice.

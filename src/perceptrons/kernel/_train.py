@@ -44,9 +44,26 @@ class DualState:
         self.in_support = np.zeros(n, dtype=np.uint8)
         self.kdiag = _EMPTY_F  # the kernel's diagonal, set where a policy reads it (BPA)
         self.forget = np.zeros(1)  # the Forgetron's running Q
+        self.Kinv = np.zeros((1, 1))  # the projectrons' inverse Gram matrix of the kept examples
+        self.eta = 0.0
         self.log = log
         self.logs = []
         self.stats = np.zeros(2, dtype=np.int64)
+
+    def project(self, gram, eta):
+        """Make ready for a projectron: ``Kinv`` the inverse of the kept examples' Gram matrix,
+        over their ring positions (a projectron's ring only grows, so its head must be 0), and
+        the tolerance ``eta``.  ``gram(kept)`` gives the Gram matrix of the kept examples, in
+        the ring's order.  Rebuilt at each call to ``fit``/``partial_fit``: O(|S|³) once,
+        rather than a field of the model file."""
+        head, size = (int(v) for v in self.ring_state)
+        kept = self.ring[(head + np.arange(size)) % self.budget]
+        self.ring[:size] = kept
+        self.ring_state[:] = (0, size)
+        self.Kinv = np.zeros((self.budget, self.budget))
+        if size:
+            self.Kinv[:size, :size] = np.linalg.pinv(np.asarray(gram(kept), dtype=np.float64), hermitian=True)
+        self.eta = float(eta)
 
     def support(self):
         """Indices (sorted) of the examples whose coefficients the model keeps."""
@@ -121,7 +138,18 @@ def run_epochs(
                 (tau, fit_intercept, binary),
                 weights,
                 gram,
-                (state.budget, policy, state.ring, state.ring_state, state.in_support, rand, state.kdiag, state.forget),
+                (
+                    state.budget,
+                    policy,
+                    state.ring,
+                    state.ring_state,
+                    state.in_support,
+                    rand,
+                    state.kdiag,
+                    state.forget,
+                    state.Kinv,
+                    state.eta,
+                ),
                 (log_j, log_r, log_c, log_a, n_log),
                 state.stats,
             )

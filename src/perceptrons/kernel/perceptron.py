@@ -10,10 +10,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from perceptrons._core.data import validate_data
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.finite import finite_scores
 from perceptrons._core.labels import check_classes, check_same_classes, encode_labels, sample_scale
@@ -28,16 +26,15 @@ from perceptrons._core.params import (
     validate_params,
 )
 from perceptrons._core.visits import check_visit_room
-from perceptrons._jit.dual import BPA, FORGETRON, OLDEST, RANDOM
-from perceptrons.kernel import _support
+from perceptrons.kernel import _budget, _support
 from perceptrons.kernel._gram_rows import make_gram_rows
+from perceptrons.kernel._inputs import scoring_rows, training_rows
 from perceptrons.kernel._predict import DualModel, block_scores
 from perceptrons.kernel._train import DualState, run_epochs, training_overflow
 from perceptrons.kernel.kernels import (
     KERNEL_NAMES,
     USES_GAMMA,
     KernelBlock,
-    check_feature_range,
     resolve_gamma,
     sq_norms,
 )
@@ -53,12 +50,10 @@ if TYPE_CHECKING:
 
 #: highest polynomial degree accepted (see the constraint's comment)
 _MAX_DEGREE = 100
-#: ``budget_policy`` -> the compiled loop's code (perceptrons._jit.dual)
-BUDGET_POLICIES = {"random": RANDOM, "oldest": OLDEST, "forgetron": FORGETRON, "bpa": BPA}
 
 
 class KernelPerceptron(ClassifierMixin, BaseEstimator):
-    """Kernel perceptron: ``f(x) = Σᵢ αᵢ yᵢ K(xᵢ, x) + b``, binary and multiclass.
+    r"""Kernel perceptron: ``f(x) = Σᵢ αᵢ yᵢ K(xᵢ, x) + b``, binary and multiclass.
 
     The dual form of the PLA: αᵢ counts the updates made on example i, so the weight vector is
     never formed and any kernel can stand in for the dot product.  With more than two classes
@@ -98,7 +93,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         Keep at most this many support examples: when a new one is needed and the budget is
         full, one is dropped (``budget_policy``) with its share of the bias.  Averaging then
         runs over the kept examples only, so a budget predicts with the last iterate.
-    budget_policy : {"random", "oldest", "forgetron", "bpa"}, default="bpa"
+    budget_policy : {"random", "oldest", "forgetron", "bpa", "projectron", "projectron++"}, default="bpa"
         Which support example a full budget drops: the one whose removal changes the hypothesis
         least once its coefficients are carried over to the new example,
         ``‖A_r‖²·(K(r, r) − K(r, i)²/K(i, i))`` (BPA-S, Wang & Vucetic 2010; the default, it was
@@ -107,6 +102,25 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         runner-up; its running Q restarts with each ``partial_fit``); one at random (Cavallanti
         et al. 2007); or the oldest.  MNIST 8k/2k at budget 1000: BPA 0.9525, Forgetron 0.9135,
         random 0.894, oldest 0.853 (unbudgeted: 0.970, 2,458 support examples).
+
+        The Projectron and Projectron++ (Orabona, Keshet & Caputo 2009) drop none: an update on
+        an example not kept is projected onto the kept ones' span once the budget is full, or
+        when the example lies within ``projection_tolerance`` of it (else it is kept, and
+        ``K_S⁻¹`` grows by a block update):
+
+        .. math::
+
+            d = K_S^{-1} k_S(x), \quad \delta^2 = K(x, x) - k_S(x)^\top d, \quad
+            A_S \leftarrow A_S + a\,y\,d.
+
+        Projectron++ also updates, by projection, on a margin error (0 < margin < 1) with the
+        step ``min(1, ℓ/‖Pφ‖², 2(ℓ − δ²/η)/‖Pφ‖²)`` when ``ℓ − δ²/η > 0`` (ℓ the hinge loss,
+        ‖Pφ‖² = k·d, both norms doubled with more classes), as the authors' DOGMA computes it;
+        these count in ``mistakes_per_epoch_``.  A projected update costs O(budget · n).
+    projection_tolerance : float ≥ 0 or None, default=None
+        The projectrons' η: the largest squared distance (in feature space) from a new example
+        to the kept ones' span at which it is projected rather than kept, and Projectron++'s
+        trade-off of a margin update's gain against its error; None: 0.1.
     fit_intercept : bool, default=False
         Learn a bias updated like a weight of a constant feature 1 (``b += a·y``).  An RBF
         feature space needs none, and on the digits sets none was more accurate (it was
@@ -118,7 +132,9 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     class_weight : dict, "balanced" or None, default=None
         Multiplies each example's update by its class's weight.
     cache_size : float in (0, 2²⁰], default=200
-        Megabytes of kernel rows kept between uses (an LRU cache), as in ``SVC``.
+        Megabytes of kernel rows kept between uses (an LRU cache), as in ``SVC``.  A projectron
+        keeps at least ``budget + 2`` rows whatever this says: its update reads every kept
+        example's row.
     random_state : int, RandomState or None, default=None
         Seeds ``order="shuffle"`` and ``budget_policy="random"``.
 
@@ -180,6 +196,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     Cavallanti, Cesa-Bianchi & Gentile (2007), "Tracking the best hyperplane with a simple budget perceptron".
     Dekel, Shalev-Shwartz & Singer (2008), "The Forgetron: A Kernel-Based Perceptron on a Budget".
     Wang & Vucetic (2010), "Online Passive-Aggressive Algorithms on a Budget".
+    Orabona, Keshet & Caputo (2009), "Bounded Kernel-Based Online Learning", JMLR 10.
     Gormley, lecture notes ("Kernel Perceptron", voted and averaged perceptron).
 
     Examples
@@ -208,7 +225,8 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         "voted": (Kind(bool, "a bool"),),
         # Bounded: the budget's age ring is allocated up front (8 bytes per slot).
         "budget": (None, Interval(Integral, 1, 10**7)),
-        "budget_policy": (Options(*BUDGET_POLICIES),),
+        "budget_policy": (Options(*_budget.POLICIES),),
+        "projection_tolerance": (None, Interval(Real, 0.0, None)),
         "fit_intercept": (Kind(bool, "a bool"),),
         "max_epochs": (Interval(Integral, 1, None),),
         "order": (Options("cyclic", "shuffle"),),
@@ -229,7 +247,8 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         averaged: bool | Literal["auto"] = "auto",
         voted: bool = False,
         budget: int | None = None,
-        budget_policy: Literal["random", "oldest", "forgetron", "bpa"] = "bpa",
+        budget_policy: Literal["random", "oldest", "forgetron", "bpa", "projectron", "projectron++"] = "bpa",
+        projection_tolerance: float | None = None,
         fit_intercept: bool = False,
         max_epochs: int = 10,
         order: Literal["cyclic", "shuffle"] = "cyclic",
@@ -246,6 +265,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         self.voted = voted
         self.budget = budget
         self.budget_policy = budget_policy
+        self.projection_tolerance = projection_tolerance
         self.fit_intercept = fit_intercept
         self.max_epochs = max_epochs
         self.order = order
@@ -291,7 +311,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         self._validate()
         check_param(callback, "callback", CALLBACK, type(self).__name__)
         check_param(progress, "progress", CALLBACK, type(self).__name__)
-        X, y = self._check_Xy(X, y, reset=True)
+        X, y = training_rows(self, X, y, reset=True)
         n = X.shape[0]
         if self.kernel == "precomputed" and X.shape[1] != n:
             raise PerceptronsError(
@@ -354,7 +374,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         """
         self._validate()
         first = getattr(self, "_support", None) is None
-        X, y = self._check_Xy(X, y, reset=first)
+        X, y = training_rows(self, X, y, reset=first)
         if first:
             if classes is None:
                 raise PerceptronsError(
@@ -401,13 +421,17 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         self.margin_ = self._margin()
         kb = self._kernel_block(X.dtype)
         x_sq = sq_norms(X) if self.kernel == "rbf" else None
-        cache = make_gram_rows(kb, X, self.cache_size, self.kernel == "precomputed", x_sq)
-        if self.budget is not None and self.budget_policy == "bpa":
-            state.kdiag = (
-                np.ascontiguousarray(np.diag(X), dtype=np.float64)
-                if self.kernel == "precomputed"
-                else kb.diagonal(X, x_sq)
-            )
+        precomputed = self.kernel == "precomputed"
+        min_rows = _budget.rows_needed(self.budget, self.budget_policy)
+        cache = make_gram_rows(kb, X, self.cache_size, precomputed, x_sq, min_rows=min_rows)
+        _budget.prepare(
+            state,
+            self.budget,
+            self.budget_policy,
+            self.projection_tolerance,
+            lambda: np.diag(X) if precomputed else kb.diagonal(X, x_sq),
+            lambda kept: X[np.ix_(kept, kept)] if precomputed else kb.block(X[kept], X[kept]),
+        )
         before = (int(state.stats[0]), int(state.stats[1]))
         mistakes, sizes, stopped = run_epochs(
             state,
@@ -419,7 +443,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             margin=self.margin_,
             max_epochs=epochs,
             order=self.order,
-            policy=BUDGET_POLICIES[self.budget_policy],
+            policy=_budget.POLICIES[self.budget_policy],
             rng=rng,
             block=256,
             callback=callback,
@@ -478,16 +502,6 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         gamma = self.gamma_ if self.kernel in USES_GAMMA else None
         return KernelBlock(self.kernel, gamma, self.degree, float(self.coef0), dtype)
 
-    def _check_Xy(self, X, y, reset):
-        if y is None:
-            raise PerceptronsError("KernelPerceptron requires y to be passed, but the target y is None")
-        X, y = validate_data(self, X, y, reset=reset, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
-        X = _support.dense(X)
-        if isinstance(self.kernel, str) and self.kernel != "precomputed":
-            check_feature_range(X)
-        check_classification_targets(y)
-        return X, y
-
     # ------------------------------------------------------------------ predict
     def decision_function(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Scores: shape (n,) for two classes (≥ 0 predicts ``classes_[1]``), else (n, n_classes).
@@ -504,17 +518,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,) or (n_samples, n_classes)
         """
         check_is_fitted(self)
-        try:
-            X = _support.dense(
-                validate_data(self, X, reset=False, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
-            )
-        except ValueError as exc:
-            if self.kernel == "precomputed" and "is expecting" in str(exc):
-                raise PerceptronsError(
-                    f"{exc} kernel='precomputed' needs the (n_test, n_train) kernel matrix at "
-                    f"predict: one column per training example ({self.n_features_in_})"
-                ) from None
-            raise
+        X = scoring_rows(self, X)
         kb = None if self.kernel == "precomputed" else self._kernel_block(X.dtype)
         model = DualModel(
             self.support_,
@@ -552,11 +556,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         validate_params(self, self._parameter_constraints)
         if self.averaged is True and self.voted:
             raise PerceptronsError("KernelPerceptron takes averaged=True or voted=True, not both; got both")
-        if self.voted and self.budget is not None:
-            raise PerceptronsError(
-                f"voted=True keeps one record per update, so its memory grows with the data; it "
-                f"cannot honour budget={self.budget} — drop voted=True (the last iterate stays within it)"
-            )
+        _budget.check(self.budget, self.budget_policy, self.projection_tolerance, self.voted)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
