@@ -270,7 +270,7 @@ def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
                     clock[0] += 1
                     coef = amount * proj_d[q]
                     if binary:
-                        _dual_step(A, b, U, ub, Ft, j, 0, coef * y, rows[sj], fit_b, averaging, c)
+                        _dual_step(A, b, U, ub, Ft, j, k, coef * y, rows[sj], fit_b, averaging, c)
                     else:
                         _dual_step(A, b, U, ub, Ft, j, k, coef, rows[sj], fit_b, averaging, c)
                         _dual_step(A, b, U, ub, Ft, j, r, -coef, rows[sj], fit_b, averaging, c)
@@ -283,7 +283,7 @@ def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
                 stamp[si] = clock[0]
                 clock[0] += 1
                 if binary:
-                    _dual_step(A, b, U, ub, Ft, i, 0, amount * y, rows[si], fit_b, averaging, c)
+                    _dual_step(A, b, U, ub, Ft, i, k, amount * y, rows[si], fit_b, averaging, c)
                 else:
                     _dual_step(A, b, U, ub, Ft, i, k, amount, rows[si], fit_b, averaging, c)
                     _dual_step(A, b, U, ub, Ft, i, r, -amount, rows[si], fit_b, averaging, c)

@@ -7,7 +7,7 @@ import click
 
 from perceptrons._core.params import max_workers
 from perceptrons.cli._common import progress_bar
-from perceptrons.cli._options import BoundedInt
+from perceptrons.cli._options import BoundedInt, options_decorator
 
 WORKERS = BoundedInt(1, max_workers())  # the library's own bound: 8 a core
 SHARDS = BoundedInt(1, 1 << 20)
@@ -49,11 +49,7 @@ DISTRIBUTED_OPTIONS = [
 ]
 
 
-def distributed_options(f):
-    """Decorate a command with the distributed-training options."""
-    for option in reversed(DISTRIBUTED_OPTIONS):
-        f = option(f)
-    return f
+distributed_options = options_decorator(DISTRIBUTED_OPTIONS, "the distributed-training options")
 
 
 def wanted(workers, scheduler, shards, mixing, rounds=1):

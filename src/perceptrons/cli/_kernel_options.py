@@ -3,7 +3,7 @@ its budget and its cache; where each applies, and the kernel model's parameters 
 
 import click
 
-from perceptrons.cli._options import BUDGET, CACHE_MB, COEF0, DEGREE, GAMMA_OR_WORD
+from perceptrons.cli._options import BUDGET, CACHE_MB, COEF0, DEGREE, GAMMA_OR_WORD, options_decorator
 
 #: the options only a kernel model reads
 NAMES = ("kernel", "averaged", "voted", "budget", "budget_policy", "cache_size")
@@ -50,11 +50,7 @@ OPTIONS = (
 )
 
 
-def kernel_options(f):
-    """Decorate a command with the kernel model's options."""
-    for option in reversed(OPTIONS):
-        f = option(f)
-    return f
+kernel_options = options_decorator(OPTIONS, "the kernel model's options")
 
 
 def where_used(kernel_model, kernel, budget):

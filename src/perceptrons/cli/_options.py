@@ -220,3 +220,16 @@ def model_params(given, cls, dedicated):
             why = re.sub(r"^The '\w+' parameter of \w+ must be (.*)\. Got .* instead\.$", r"expected \1", str(exc))
             raise click.BadParameter(f"{name}={text[:40]}: {why}", param_hint="--param") from None
     return params
+
+
+def options_decorator(options, what):
+    """A decorator that gives a command the click ``options`` (in the order ``--help`` lists
+    them), documented as giving it ``what``."""
+
+    def decorate(f):
+        for option in reversed(options):
+            f = option(f)
+        return f
+
+    decorate.__doc__ = f"Decorate a command with {what}."
+    return decorate

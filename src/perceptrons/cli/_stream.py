@@ -13,7 +13,7 @@ import click
 from perceptrons._core.errors import PerceptronsError
 from perceptrons.cli._common import progress_bar, weighted_line
 from perceptrons.cli._naming import note_path
-from perceptrons.cli._options import BoundedInt
+from perceptrons.cli._options import BoundedInt, options_decorator
 from perceptrons.cli._prepare import final
 from perceptrons.io.hashing import MAX_HASH_BITS
 
@@ -48,11 +48,7 @@ STREAM_OPTIONS = (
 )
 
 
-def stream_options(f):
-    """Decorate a command with the streaming options."""
-    for option in reversed(STREAM_OPTIONS):
-        f = option(f)
-    return f
+stream_options = options_decorator(STREAM_OPTIONS, "the streaming options")
 
 
 def stream_info(label, fmt, hash_bits, text_column):
