@@ -203,7 +203,7 @@ def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
     Ft, b, A, U, ub, alpha, count = weights
     rows, slot_of, stamp, clock = gram
     budget, policy, ring, ring_state, in_support, rand, kdiag, forget = budgeted[:8]
-    Kinv = budgeted[8]  # by index, not unpacked: written once in a row, read after (see perceptrons._jit)
+    Kinv = budgeted[8]  # by index, not unpacked: the loop writes it (see perceptrons._jit)
     eta = budgeted[9]
     projecting = budget > 0 and policy >= PROJECTRON
     proj_k = np.empty(max(budget, 1))  # a new example's kernel values against the kept ones
@@ -225,15 +225,15 @@ def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
             continue
         if binary:
             y = 1.0 if yi[i] == 1 else -1.0
-            mistake = y * (Ft[0, i] + b[0]) <= tau
+            value = y * (Ft[0, i] + b[0])  # the example's margin
             k = 0
             r = -1
         else:
             k = yi[i]
             r = _runner_up(Ft, b, i, k)
-            mistake = (Ft[k, i] + b[k]) - (Ft[r, i] + b[r]) <= tau
+            value = (Ft[k, i] + b[k]) - (Ft[r, i] + b[r])
+        mistake = value <= tau
         if projecting:
-            value = y * (Ft[0, i] + b[0]) if binary else (Ft[k, i] + b[k]) - (Ft[r, i] + b[r])
             if not mistake and not (policy == PROJECTRON_PP and value < 1.0):
                 c += 1
                 continue

@@ -209,7 +209,7 @@ class WordCache:
         trans, trans2 = self.decoding[0], self.decoding[2]
         if rows.shape[0] * self._table_bytes >= 2**26:  # else no sequence can need 64 MiB (one sentence: no call)
             check_tables(offsets, trans.shape[0], False, trans2 is not None)
-        cached = state.cached if use_tagdict else _free(state)
+        cached = _cached(state, use_tagdict)
         args = (self.ks, cached, self.conj, self.W, self.decoding, out)
         if rows.shape[0] >= SPLIT_TOKENS:
             _by_sentences(loop("tag_cached"), rows, offsets, args)
@@ -223,7 +223,7 @@ class WordCache:
         from perceptrons._jit.word_cache import scores_cached  # not compiled ahead: a rarer path
 
         out = np.empty((rows.shape[0], self.W.shape[1]))
-        cached = state.cached if use_tagdict else _free(state)
+        cached = _cached(state, use_tagdict)
         _by_sentences(scores_cached, rows, offsets, (self.ks, cached, self.conj, self.W, out))
         return out
 
@@ -251,9 +251,11 @@ def _in_two(first, second):
     other.result()
 
 
-def _free(state):
-    """``state.cached`` with no word's tag fixed: its ``forced`` column without the tag
-    dictionary."""
+def _cached(state, use_tagdict):
+    """``state.cached`` as the compiled loops read it; ``use_tagdict=False``: with no word's tag
+    fixed (its ``forced`` column without the tag dictionary)."""
+    if use_tagdict:
+        return state.cached
     return (*state.cached[:3], np.full(state.forced.shape[0], -1, dtype=np.int64))
 
 
