@@ -304,9 +304,40 @@ def hard_margin_signed(
         # Rows already in the QP are met to the solver's tolerance; only new rows can change v.
         violated = np.setdiff1d(np.flatnonzero(scores < 1 - 1e-7), work, assume_unique=True)
         if violated.shape[0] == 0:
-            return v, status, work.shape[0]
+            return _polished(Z, v, bias_weight), status, work.shape[0]
         add = violated[np.argsort(scores[violated])[: max(100, work.shape[0] // 2)]]
         work = np.union1d(work, add)
+
+
+#: the largest KKT system (features + support rows) the QP's answer is polished with
+POLISH_MAX = 1500
+
+
+def _polished(Z, v, bias_weight):
+    """The QP's answer made exact where its active rows are known.
+
+    An interior-point solver stops within its tolerance of the optimum: on one set of 30 rows
+    its margin was 1.4e-6 below γ*, a fourth row of the support left at a margin 1.2e-6 above
+    the other three.  The rows within 1e-5 of the active ones are taken as the support S, and
+    the KKT system of ``min ½ vᵀPv s.t. Z_S v = 1`` (``P v = Z_Sᵀ α``) solved exactly.  Its
+    answer replaces the solver's only if it is the optimum: every row at margin ≥ 1 and every
+    α ≥ 0 (Boyd & Vandenberghe 2004, §5.5.3); else the solver's stands.
+    """
+    p = Z.shape[1]
+    diag = np.ones(p)
+    if bias_weight is not None:
+        diag[-1] = bias_weight
+    S = np.flatnonzero(Z @ v <= 1 + 1e-5)
+    if p + S.shape[0] > POLISH_MAX:  # a dense KKT system that large costs more than the QP did
+        return v
+    ZS = Z[S]
+    kkt = np.block([[np.diag(diag), ZS.T], [ZS, np.zeros((S.shape[0], S.shape[0]))]])
+    sol = np.linalg.lstsq(kkt, np.r_[np.zeros(p), np.ones(S.shape[0])], rcond=None)[0]
+    exact, alpha = sol[:p], -sol[p:]
+    feasible = np.all(Z @ exact >= 1 - 1e-12) and np.allclose(ZS @ exact, 1.0, rtol=0, atol=1e-12)
+    if feasible and np.all(alpha >= -1e-12 * max(1.0, float(np.abs(alpha).max()))):
+        return exact
+    return v
 
 
 def _solve_qp(Zw, bias_weight):
