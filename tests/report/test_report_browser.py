@@ -24,7 +24,7 @@ from perceptrons.theory import max_margin, radius
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "report"
-VIEWS = ("view-data", "view-step", "view-proof", "view-inseparable", "view-runs", "view-edit")
+VIEWS = ("view-data", "view-step", "view-proof", "view-inseparable", "view-runs", "view-edit", "view-online")
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 
 
@@ -159,6 +159,11 @@ def test_no_console_error_and_no_network_request(open_page, pages, name):
     page.locator("#slider").fill("1")
     page.click('[data-act="edit-run"]')
     page.click('[data-act="restore-source"]') if page.locator("#edit-banner").is_visible() else None
+    for key in ("pa", "pa1", "pa2", "arow"):
+        page.select_option("#online-pick", key)
+        for act in ("online-next", "online-next", "online-last", "online-prev", "online-first"):
+            page.click(f'[data-act="{act}"]')
+    page.locator("#online-slider").fill("1")
     page.set_viewport_size({"width": 390, "height": 844})  # the resize redraws every chart
     page.wait_for_timeout(300)
     assert p.errors == []
@@ -424,6 +429,46 @@ def test_render_time_of_one_step_on_a_10000_update_trace(open_page, pages, recor
     record_property("render_ms_median", round(median, 3))
     print(figure)  # reported, not asserted: a timed test would flake on a loaded machine
     assert p.errors == []
+
+
+@pytest.mark.parametrize("name", ["gormley", "noisy", "d5"])
+def test_online_view_steps_through_pythons_updates_and_bounds(open_page, pages, name):
+    """View 7: for each learner, every update's line shows Python's margin, loss and step as
+    ``num`` writes them, the readout its mistakes so far, and the bound line Python's curve."""
+    p = open_page(pages[name])
+    data = p.js("perceptronReport.data()")
+    O = data["online"]
+    for L in O["learners"]:
+        p.page.select_option("#online-pick", L["key"])
+        u = L["updates"]
+        K = len(u["t"])
+        assert p.text('[data-q="online-steps"]') == str(K) and p.js("perceptronReport.online.step()") == 0
+        mistakes = np.asarray(L["mistake_trials"])
+        for k in sorted({1, 2, K // 2, K} - {0}):
+            p.js(f"perceptronReport.online.setStep({k})")
+            line = p.js("perceptronReport.online.line()")
+            j = k - 1
+            for value in (u["margin"][j], u["loss"][j], u["step"][j]):
+                assert p.js(f"perceptronReport.formatTrace({value!r})") in line, (L["key"], k, line)
+            assert f"example {u['index'][j] + 1}" in line
+            t = u["t"][j] + 1
+            count = int(np.count_nonzero(mistakes < t))
+            assert p.text('[data-q="online-now"]') == str(count)
+            if L["bound"]:
+                now = p.text("#online-bound-now")
+                assert "✓" in now
+                assert shown(now.split("≤ ")[1].split(",")[0]) == pytest.approx(L["bound"]["curve"][t - 1], rel=5e-4)
+        if L["bound"]:
+            assert p.text('[data-q="online-mistakes"]') == str(L["bound"]["observed"])
+            assert p.page.locator("#online-bound-chart path.s-bound").count() == 1
+        else:
+            assert "No bound here" in p.text("#online-bound-claim")
+    # the 2-D pages draw the hyperplane before and after, and the margin lines
+    if data["data"]["d"] == 2:
+        p.js("perceptronReport.online.setStep(2)")
+        assert p.page.locator("#online-chart .line-cur").count() == 1
+        assert p.page.locator("#online-chart .line-margin").count() == 2
+    assert p.errors == [] and p.others() == []
 
 
 def test_multiclass_data_pick_the_class_shown_against_the_rest(open_page, tmp_path):

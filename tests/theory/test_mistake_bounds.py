@@ -30,13 +30,24 @@ SEPARABLE = [
     SecondOrderPerceptron(a=0.5),
     ALMA(alpha=0.6),
     ALMA(fit_intercept=False),
+    AROW(),
 ]
 ANY_DATA = [
     Perceptron(),
     PassiveAggressive(variant="pa1", C=0.5),
     PassiveAggressive(variant="pa2", C=0.5),
     SecondOrderPerceptron(),
+    AROW(r=0.1),
+    AROW(r=10.0, fit_intercept=False),
 ]
+
+
+def _within(mb):
+    """The count within the bound on every prefix of the sequence, and the whole run's bound
+    the curve's last value."""
+    assert mb.curve.shape[0] > 0 and mb.curve[-1] == pytest.approx(mb.bound, rel=1e-12), mb
+    assert np.all(mb.observed_curve <= mb.curve * (1 + 1e-12)), mb
+    assert mb.observed_curve[-1] == mb.observed <= mb.bound, mb
 
 
 def _points(seed, n, d, separable):
@@ -64,8 +75,7 @@ def _points(seed, n, d, separable):
 def test_the_count_never_exceeds_the_bound_on_separable_data(seed, n, d, passes):
     X, y = _points(seed, n, d, separable=True)
     for model in SEPARABLE:
-        mb = mistake_bound(model, X, y, passes=passes)
-        assert mb.observed <= mb.bound, (mb, model)
+        _within(mistake_bound(model, X, y, passes=passes))
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -73,8 +83,7 @@ def test_the_count_never_exceeds_the_bound_on_separable_data(seed, n, d, passes)
 def test_the_count_never_exceeds_the_bound_on_any_data(seed, n, d, passes):
     X, y = _points(seed, n, d, separable=False)
     for model in ANY_DATA:
-        mb = mistake_bound(model, X, y, passes=passes)
-        assert mb.observed <= mb.bound, (mb, model)
+        _within(mistake_bound(model, X, y, passes=passes))
 
 
 @settings(max_examples=25, deadline=None)
@@ -87,14 +96,45 @@ def test_winnow_within_its_bound_on_disjunctions(seed, n, d, r):
     if len(np.unique(y)) < 2:
         return  # one class: nothing to learn
     mb = mistake_bound(Winnow(balanced=False, fit_intercept=False), X, y, passes=3)
-    assert mb.quantities["r"] <= min(r, d) * (1 + np.log(n)) and mb.observed <= mb.bound, mb
+    assert mb.quantities["r"] <= min(r, d) * (1 + np.log(n)), mb
+    _within(mb)
 
 
 def test_normalised_rows_give_pa_its_bound_on_data_that_are_not_separable():
     X, y = _points(3, 40, 3, separable=False)
     X = X / np.linalg.norm(X, axis=1)[:, None]
     mb = mistake_bound(PassiveAggressive(variant="pa", fit_intercept=False), X, y)
-    assert mb.theorem.endswith("Theorem 3") and mb.observed <= mb.bound
+    assert mb.theorem.endswith("Theorem 3")
+    _within(mb)
+
+
+def test_arow_bound_is_the_theorem_with_its_reference_vector():
+    """AROW's bound recomputed from a plain run of the paper's Fig. 1 (μ = 0, Σ = I over
+    z = (x, 1)): the same mistakes, the same updates without a mistake U, log det(I + X_A / r),
+    and Theorem 2 of Crammer, Kulesza & Dredze (2009) put together from them."""
+    X, y = _points(5, 25, 2, separable=False)
+    r, passes = 2.0, 2
+    mb = mistake_bound(AROW(r=r), X, y, passes=passes)
+    Z = np.hstack([X, np.ones((X.shape[0], 1))]) * np.where(y == 1, 1.0, -1.0)[:, None]
+    mu, S = np.zeros(3), np.eye(3)
+    A, M = [], 0
+    for z in np.tile(Z, (passes, 1)):
+        m = float(mu @ z)
+        M += m <= 0
+        if m < 1:
+            A.append(z)
+            g = S @ z
+            beta = 1.0 / (float(z @ g) + r)
+            mu += (1.0 - m) * beta * g
+            S -= beta * np.outer(g, g)
+    ZA = np.array(A)
+    q = mb.quantities
+    assert mb.observed == M and q["U"] == len(A) - M
+    assert q["log_det"] == pytest.approx(np.linalg.slogdet(np.eye(3) + ZA.T @ ZA / r)[1], rel=1e-9)
+    theorem = np.sqrt((r * q["u_norm2"] + q["u_spread"]) * (q["log_det"] + q["U"])) + q["hinge_over_A"] - q["U"]
+    assert mb.bound == pytest.approx(theorem, rel=1e-12) and M <= mb.bound
+    # u = 0 would make the bound the count itself (every g is 1): the reference u is a real one
+    assert q["u_norm2"] > 0 and mb.bound > M
 
 
 @pytest.mark.parametrize(
@@ -102,7 +142,8 @@ def test_normalised_rows_give_pa_its_bound_on_data_that_are_not_separable():
     [
         (Perceptron(), "three", "y must contain exactly two classes for a binary separator; got 3"),
         (KernelPerceptron(), "separable", "no mistake bound for KernelPerceptron here"),
-        (AROW(), "separable", "no mistake bound for AROW here"),
+        (AROW(covariance="diagonal"), "separable", "AROW's bound is for its full covariance"),
+        (Perceptron(class_weight={0: 2.0}), "separable", "for unweighted steps: fit with class_weight=None"),
         (PassiveAggressive(variant="pa"), "noisy", "Theorem 3 needs ‖x‖ = 1 on every row"),
         (ALMA(), "noisy", "ALMA's bound is for separable data"),
         (ALMA(C=1.0), "separable", "ALMA's bound is for B = 1/α and C = √2"),

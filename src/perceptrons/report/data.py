@@ -67,7 +67,8 @@ def report_data(
     Returns
     -------
     dict
-        ``data``, ``theory``, ``trace``, ``epochs``, ``final`` and ``runs`` sections, JSON-able
+        ``data``, ``theory``, ``trace``, ``epochs``, ``final``, ``runs`` and ``online`` (PA,
+        PA-I, PA-II and AROW update by update, with their mistake bounds) sections, JSON-able
         (NumPy arrays become lists, non-finite numbers None).  For more than two classes:
         ``classes`` and ``one_vs_rest``, a list of such dicts, one a class.
 
@@ -75,7 +76,8 @@ def report_data(
     ----------
     Gormley, the worked example and the Block–Novikoff proof; Liang, Claims 1 and 2 and
     Corollary 1; Har-Peled, Theorem 30.1.1; Kalyanakrishnan, Theorem 3; Succinctly, Figures 18
-    and 19; Freund & Schapire (1999), Theorem 2.
+    and 19; Freund & Schapire (1999), Theorem 2; Crammer, Dekel, Keshet, Shalev-Shwartz &
+    Singer (2006); Crammer, Kulesza & Dredze (2009).
 
     Examples
     --------
@@ -88,6 +90,7 @@ def report_data(
     [[0.0, 0.0], [1.0, -2.0], [2.0, -1.0], [3.0, 1.0]]
     """
     from perceptrons.report._models import CURVE_EPOCHS, epoch_errors, final_model, four_runs
+    from perceptrons.report._online import online_section
     from perceptrons.report._theory import theory_section
     from perceptrons.report._trace import trace_section
 
@@ -141,6 +144,7 @@ def report_data(
         "epochs": epoch_errors(X, y, fit_intercept, min(epochs, max(10, trace["n_epochs"]), CURVE_EPOCHS)),
         "final": final_model(model, X, y, fit_intercept, epochs, domain),
         "runs": four_runs(model, X, y, fit_intercept, random_state, domain),
+        "online": online_section(X, y, fit_intercept),
     }
     return jsonable(sections)
 

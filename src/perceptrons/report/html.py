@@ -33,6 +33,7 @@ SCRIPTS = (
     "view_proof.js",
     "view_certificate.js",
     "view_runs.js",
+    "view_online.js",
     "view_edit.js",
     "main.js",
 )
@@ -89,13 +90,14 @@ def build_report(
 ) -> str:
     """The interactive report of (X, y) as one self-contained HTML page.
 
-    Six views, each a section: the data with the current hyperplane and the max-margin
+    Seven views, each a section: the data with the current hyperplane and the max-margin
     separator (for d ≠ 2, the margin distribution instead); stepping through the PLA's updates
     (←/→, a slider, the step in the URL's hash); the proof's quantities per update against
     their bounds; the separability certificate, the Freund–Schapire bound and the training
     error per epoch of the PLA, pocket, averaged and voted perceptrons; four seeded runs with
-    E_in and E_out; and an edit mode where points are added, dragged and deleted and a
-    JavaScript port of the cyclic PLA re-runs in the page.
+    E_in and E_out; an edit mode where points are added, dragged and deleted and a
+    JavaScript port of the cyclic PLA re-runs in the page; and PA, PA-I, PA-II and AROW update
+    by update, each with its paper's mistake bound trial by trial beside its mistakes.
 
     Parameters
     ----------
@@ -119,7 +121,8 @@ def build_report(
     ----------
     Gormley, the worked example (w goes (1,−2), (2,−1), (3,1)) and the Block–Novikoff proof;
     Liang, Claims 1 and 2 and Corollary 1; Har-Peled, Theorem 30.1.1; Kalyanakrishnan,
-    Theorem 3; Succinctly, Figures 18 and 19; Freund & Schapire (1999), Theorem 2.
+    Theorem 3; Succinctly, Figures 18 and 19; Freund & Schapire (1999), Theorem 2; Crammer,
+    Dekel, Keshet, Shalev-Shwartz & Singer (2006); Crammer, Kulesza & Dredze (2009).
 
     Examples
     --------

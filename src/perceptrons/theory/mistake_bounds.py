@@ -8,9 +8,13 @@ count it limits.  Each bound is stated for the vectors the learner updates with:
 parameters do not meet is refused, saying which.
 
 Where a bound holds for every comparison vector ``u`` (Freund–Schapire, PA-I, PA-II, the
-second-order perceptron), the ``u`` used is found by a solver: the maximum-margin separator, or
-scikit-learn's linear SVM for the soft-margin terms.  A better ``u`` would give a smaller bound;
-any ``u`` gives a true one.
+second-order perceptron, AROW), the ``u`` used is found by a solver: the maximum-margin
+separator, or scikit-learn's linear SVM for the soft-margin terms.  A better ``u`` would give a
+smaller bound; any ``u`` gives a true one.
+
+Each theorem is about a sequence, so it also bounds the count on every prefix of the sequence:
+with the same ``u`` and constants, its loss sums taken over the first t trials only.  That is the
+result's ``curve``, the bound the count has to stay under trial by trial (the report draws it).
 """
 
 from __future__ import annotations
@@ -54,6 +58,13 @@ class MistakeBound:
         What the theorem needs, which these data and parameters meet.
     quantities : dict
         The numbers the bound is made of (R, γ, the losses, ...).
+    trials : ndarray of int
+        The trials that made the count, as positions (from 0) in the sequence of
+        ``passes × n_samples`` trials.
+    curve : ndarray of float, shape (passes × n_samples,)
+        ``curve[t]``: the theorem on the first t + 1 trials, with the same comparison vector
+        and constants (the count among them, ``observed_curve[t]``, is within it); its last
+        value is ``bound``.
     """
 
     algorithm: str
@@ -63,11 +74,20 @@ class MistakeBound:
     observed: int
     assumptions: str
     quantities: dict = field(default_factory=dict)
+    trials: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False, compare=False)
+    curve: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False, compare=False)
 
     @property
     def holds(self) -> bool:
         """Whether the count is within the bound."""
         return self.observed <= self.bound
+
+    @property
+    def observed_curve(self) -> np.ndarray:
+        """The count among the first t + 1 trials, for each t (beside ``curve``)."""
+        counted = np.zeros(self.curve.shape[0], dtype=np.int64)
+        counted[self.trials] = 1
+        return np.cumsum(counted)
 
 
 def mistake_bound(
@@ -79,7 +99,8 @@ def mistake_bound(
     ----------
     model : estimator of perceptrons
         Perceptron, AveragedPerceptron and VotedPerceptron (their training is the PLA's),
-        PassiveAggressive, SecondOrderPerceptron (full covariance), ALMA, Winnow.  Its parameters
+        PassiveAggressive, SecondOrderPerceptron and AROW (full covariance), ALMA, Winnow;
+        without ``class_weight`` (the theorems are for unweighted steps).  Its parameters
         set the algorithm; a fitted model is not changed.
     X : array-like of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
@@ -102,7 +123,8 @@ def mistake_bound(
     ----------
     Novikoff (1962); Freund & Schapire (1999), Theorem 2; Crammer, Dekel, Keshet,
     Shalev-Shwartz & Singer (2006), Theorems 2-5; Cesa-Bianchi, Conconi & Gentile (2005),
-    Theorem 1; Gentile (2001), Theorem 3; Littlestone (1988), with the constants of Blum (1996).
+    Theorem 1; Crammer, Kulesza & Dredze (2009), Theorem 2; Gentile (2001), Theorem 3;
+    Littlestone (1988), with the constants of Blum (1996).
 
     Examples
     --------
@@ -119,6 +141,8 @@ def mistake_bound(
     X = check_X(X)
     classes, s = signed_labels(y, X.shape[0])  # two classes: the bounds here are binary
     params = model.get_params()
+    if params.get("class_weight") is not None:
+        raise PerceptronsError("the mistake bounds are for unweighted steps: fit with class_weight=None")
     Z = augment(X, params["fit_intercept"]) * s[:, None]  # each row times its label ±1
     run = _run(model, X, y, passes)
     return _BOUNDS[name](params, X, Z, s, run, passes)
@@ -127,27 +151,46 @@ def mistake_bound(
 # ---------------------------------------------------------------------- the run
 @dataclass(frozen=True)
 class _Run:
-    mistakes: int
-    updates: int
-    mistake_rows: np.ndarray  # the rows (of the repeated sequence, as row indices) predicted wrong
+    n: int  # rows of the sequence
+    trials: int  # passes × n
+    mistake_trials: np.ndarray  # the trials (positions in the repeated sequence) predicted wrong
+    update_trials: np.ndarray  # the trials that changed the weights
+
+    @property
+    def mistakes(self):
+        return self.mistake_trials.shape[0]
+
+    @property
+    def updates(self):
+        return self.update_trials.shape[0]
+
+    @property
+    def mistake_rows(self):
+        return self.mistake_trials % self.n
 
 
 def _run(model, X, y, passes):
     """The model's algorithm online over (X, y), ``passes`` times in order, from zero."""
-    from sklearn.base import clone
+    from perceptrons.linear.trials import online_trials
 
-    est = clone(model).set_params(max_epochs=1, order="cyclic", warm_start=False)
-    classes = np.unique(np.asarray(y))
-    rows, mistakes, updates = [], 0, 0
-    for _ in range(passes):
-        before = est.n_updates_ if hasattr(est, "n_updates_") else 0
-        for i in range(X.shape[0]):  # one row at a time, so that the rows predicted wrong are known
-            est.partial_fit(X[i : i + 1], np.asarray(y)[i : i + 1], classes=classes)
-            if est.mistakes_per_epoch_[-1]:
-                rows.append(i)
-        mistakes = len(rows)
-        updates += est.n_updates_ - before
-    return _Run(mistakes, updates, np.array(rows, dtype=np.int64))
+    mistakes, updates = [], []
+    for trial in online_trials(model, X, y, passes=passes):
+        if trial.mistake:
+            mistakes.append(trial.t)
+        if trial.updated:
+            updates.append(trial.t)
+    n = X.shape[0]
+    return _Run(n, passes * n, np.array(mistakes, dtype=np.int64), np.array(updates, dtype=np.int64))
+
+
+def _constant(run, value):
+    """The curve of a bound with no loss term: the same value on every prefix."""
+    return np.full(run.trials, float(value))
+
+
+def _per_trial(run, per_row):
+    """A per-row quantity over the trials of the repeated sequence, summed up to each trial."""
+    return np.cumsum(np.tile(per_row, run.trials // run.n))
 
 
 # ---------------------------------------------------------------------- the bounds
@@ -165,17 +208,23 @@ def _perceptron(params, X, Z, s, run, passes):
             run.mistakes,
             "separable data: some unit u has y·u·z ≥ γ > 0 on every row",
             {"R": R, "gamma": mm.gamma},
+            run.mistake_trials,
+            _constant(run, (R / mm.gamma) ** 2),
         )
-    fs, _ = fs_optimal_direction(X, s, fit_intercept=params["fit_intercept"])
-    D = fs.D * math.sqrt(passes)  # the deviations of every trial of the repeated sequence
+    fs, u = fs_optimal_direction(X, s, fit_intercept=params["fit_intercept"])
+    # the deviations of every trial of the repeated sequence, D² summed trial by trial
+    D2 = _per_trial(run, np.maximum(0.0, fs.gamma - Z @ u) ** 2)
+    curve = ((R + np.sqrt(D2)) / fs.gamma) ** 2
     return MistakeBound(
         "Perceptron",
         "Freund & Schapire 1999, Theorem 2",
         "mistakes",
-        ((R + D) / fs.gamma) ** 2,
+        float(curve[-1]),
         run.mistakes,
         "any data; u a unit vector, γ > 0, D the norm of the deviations max(0, γ − y·u·z)",
-        {"R": R, "gamma": fs.gamma, "D": D},
+        {"R": R, "gamma": fs.gamma, "D": math.sqrt(D2[-1])},
+        run.mistake_trials,
+        curve,
     )
 
 
@@ -187,7 +236,8 @@ def _svm_direction(Z, C, loss):
 
     both = np.vstack([Z, -Z])
     labels = np.r_[np.ones(Z.shape[0]), -np.ones(Z.shape[0])]
-    svm = LinearSVC(C=C / 2.0, loss=loss, fit_intercept=False, dual=True, max_iter=20000, tol=1e-6)
+    # seeded: its coordinate descent visits the examples in a random order
+    svm = LinearSVC(C=C / 2.0, loss=loss, fit_intercept=False, dual=True, max_iter=20000, tol=1e-6, random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # an unconverged u still gives a true bound
         svm.fit(both, labels)
@@ -215,6 +265,8 @@ def _passive_aggressive(params, X, Z, s, run, passes):
                 run.mistakes,
                 "separable data: some u has y·u·z ≥ 1 on every row; ‖z‖ ≤ R",
                 {"R": R, "u_norm": 1.0 / mm.gamma},
+                run.mistake_trials,
+                _constant(run, (R / mm.gamma) ** 2),
             )
         if not np.allclose(norms, 1.0, rtol=1e-9, atol=0.0):
             raise PerceptronsError(
@@ -226,34 +278,38 @@ def _passive_aggressive(params, X, Z, s, run, passes):
         best = None
         for c in (0.01, 0.1, 1.0, 10.0, 100.0):
             u = _svm_direction(Z, c, "squared_hinge")
-            loss2 = passes * float(np.sum(_hinge(Z, u) ** 2))
-            value = (float(np.linalg.norm(u)) + 2.0 * math.sqrt(loss2)) ** 2
-            if best is None or value < best[0]:
-                best = (value, float(np.linalg.norm(u)), loss2)
+            loss2 = _per_trial(run, _hinge(Z, u) ** 2)
+            curve = (float(np.linalg.norm(u)) + 2.0 * np.sqrt(loss2)) ** 2
+            if best is None or curve[-1] < best[0][-1]:
+                best = (curve, float(np.linalg.norm(u)), float(loss2[-1]))
         return MistakeBound(
             name,
             "Crammer et al. 2006, Theorem 3",
             "mistakes",
-            best[0],
+            float(best[0][-1]),
             run.mistakes,
             "‖x‖ = 1 on every row; any u (here a squared-hinge SVM's), ℓ* its hinge losses",
             {"u_norm": best[1], "u_squared_loss": best[2]},
+            run.mistake_trials,
+            best[0],
         )
     loss = "hinge" if variant == "pa1" else "squared_hinge"
     u = _svm_direction(Z, C, loss)
     u2 = float(u @ u)
     ell = _hinge(Z, u)
     if variant == "pa1":
-        total = passes * float(ell.sum())
-        value = max(R * R, 1.0 / C) * (2.0 * C * total + u2)
+        total = _per_trial(run, ell)
+        curve = max(R * R, 1.0 / C) * (2.0 * C * total + u2)
         theorem, what = "Crammer et al. 2006, Theorem 4", "any u (here a hinge SVM's), ℓ* its hinge losses; ‖z‖ ≤ R"
-        quantities = {"R": R, "u_norm2": u2, "u_loss": total}
+        quantities = {"R": R, "u_norm2": u2, "u_loss": float(total[-1])}
     else:
-        total = passes * float(np.sum(ell**2))
-        value = (R * R + 1.0 / (2.0 * C)) * (u2 + 2.0 * C * total)
+        total = _per_trial(run, ell**2)
+        curve = (R * R + 1.0 / (2.0 * C)) * (u2 + 2.0 * C * total)
         theorem, what = "Crammer et al. 2006, Theorem 5", "any u (here a squared-hinge SVM's); ‖z‖ ≤ R"
-        quantities = {"R": R, "u_norm2": u2, "u_squared_loss": total}
-    return MistakeBound(name, theorem, "mistakes", value, run.mistakes, what, quantities)
+        quantities = {"R": R, "u_norm2": u2, "u_squared_loss": float(total[-1])}
+    return MistakeBound(
+        name, theorem, "mistakes", float(curve[-1]), run.mistakes, what, quantities, run.mistake_trials, curve
+    )
 
 
 def _second_order_perceptron(params, X, Z, s, run, passes):
@@ -264,29 +320,107 @@ def _second_order_perceptron(params, X, Z, s, run, passes):
         )
     a = float(params["a"])
     M = Z[run.mistake_rows]  # the rows of the trials it erred on, repeats counted
-    eig = np.linalg.eigvalsh(M.T @ M) if M.shape[0] else np.zeros(Z.shape[1])
-    log_det = float(np.sum(np.log1p(np.maximum(eig, 0.0) / a)))
+    steps = _log_det_steps(M, a)
+    log_det = float(np.sum(steps))
     mm = max_margin(X, s, params["fit_intercept"])
     u = np.r_[mm.coef, mm.intercept] if mm.separable and params["fit_intercept"] else mm.coef
     if u is None:
         u = _svm_direction(Z, 1.0, "hinge")
         u = u / np.linalg.norm(u)
     margins = Z @ u
-    best = math.inf
+    best = (math.inf, 1.0)
     for gamma in np.unique(np.r_[margins[margins > 0], np.max(np.abs(margins))]):
         dev = passes * float(np.sum(np.maximum(0.0, gamma - margins)))
         spread = a * float(u @ u) + float(np.sum((M @ u) ** 2))
-        best = min(best, dev / gamma + math.sqrt(spread * log_det) / gamma)
+        best = min(best, (dev / gamma + math.sqrt(spread * log_det) / gamma, gamma))
+    gamma = best[1]  # the curve: that γ on every prefix
+    dev = _per_trial(run, np.maximum(0.0, gamma - margins))
+    spread = a * float(u @ u) + _at_trials(run, run.mistake_trials, margins[run.mistake_rows] ** 2)
+    curve = dev / gamma + np.sqrt(spread * _at_trials(run, run.mistake_trials, steps)) / gamma
     return MistakeBound(
         "SecondOrderPerceptron",
         "Cesa-Bianchi, Conconi & Gentile 2005, Theorem 1",
         "mistakes",
-        best,
+        float(curve[-1]),
         run.mistakes,
         "any unit u and γ > 0 (here the max-margin or an SVM's u, the best γ of its margins); "
         "λᵢ the eigenvalues of Σ z zᵀ over the trials it erred on",
-        {"a": a, "sum_log_1_plus_lambda_over_a": log_det},
+        {"a": a, "gamma": gamma, "sum_log_1_plus_lambda_over_a": log_det},
+        run.mistake_trials,
+        curve,
     )
+
+
+def _arow(params, X, Z, s, run, passes):
+    if params["covariance"] == "diagonal" or (
+        params["covariance"] == "auto" and Z.shape[1] - params["fit_intercept"] > 1000
+    ):
+        raise PerceptronsError("AROW's bound is for its full covariance; fit with covariance='full'")
+    r = float(params["r"])
+    # A: the trials that updated (margin below 1), a mistake among them even where its zero row
+    # left the weights as they were (the theorem's update of z = 0 is no change either)
+    A = np.union1d(run.update_trials, run.mistake_trials)
+    ZA = Z[A % run.n]
+    steps = _log_det_steps(ZA, r)  # log det(I + X_A / r), a trial of A at a time
+    # U(t): updates without a mistake so far; the theorem's bound falls by one for each
+    U = _at_trials(run, A, 1.0) - _at_trials(run, run.mistake_trials, 1.0)
+    log_det = _at_trials(run, A, steps)
+
+    def curve_of(u):
+        margins = ZA @ u
+        spread = r * float(u @ u) + _at_trials(run, A, margins**2)  # r‖u‖² + uᵀX_A u
+        g = _at_trials(run, A, np.maximum(0.0, 1.0 - margins))
+        return np.sqrt(spread * (log_det + U)) + g - U
+
+    # Any u gives a true bound, but not one to minimise over: at u = 0 every g is 1 and the
+    # bound is the count itself.  So u is the batch problem AROW's update approximates
+    # (Crammer et al. 2009, §3: ½‖u‖² + (1/2r) Σ squared hinge), solved once, fixed in advance.
+    u = _svm_direction(Z, 1.0 / (2.0 * r), "squared_hinge")
+    curve = curve_of(u)
+    return MistakeBound(
+        "AROW",
+        "Crammer, Kulesza & Dredze 2009, Theorem 2",
+        "mistakes",
+        float(curve[-1]),
+        run.mistakes,
+        "any u (here the minimiser of ½‖u‖² + (1/2r)·Σ squared hinge), g = max(0, 1 − y·u·z) over "
+        "the trials A that updated (margin below 1), U of them without a mistake, X_A = Σ z zᵀ over A",
+        {
+            "r": r,
+            "u_norm2": float(u @ u),
+            "u_spread": float(np.sum((ZA @ u) ** 2)),  # uᵀ X_A u
+            "log_det": float(log_det[-1]),
+            "U": int(U[-1]),
+            "hinge_over_A": float(np.sum(np.maximum(0.0, 1.0 - ZA @ u))),
+        },
+        run.mistake_trials,
+        curve,
+    )
+
+
+def _at_trials(run, trials, values):
+    """Values that arrive at some trials, summed up to each trial of the run."""
+    out = np.zeros(run.trials)
+    np.add.at(out, trials, values)
+    return np.cumsum(out)
+
+
+def _log_det_steps(rows, c):
+    """The increments of log det(I + Σ z zᵀ / c) as the rows are added in order.
+
+    By the matrix determinant lemma the k-th row adds log(1 + zᵀ P z / c), with P the inverse of
+    I + Σ_{j<k} z_j z_jᵀ / c, kept by Sherman–Morrison: O(p²) a row.  Their sum is the log det
+    of the whole sum, which the theorems' bounds are made of.
+    """
+    p = rows.shape[1]
+    P = np.eye(p)
+    out = np.empty(rows.shape[0])
+    for k, z in enumerate(rows):
+        Pz = P @ z
+        q = float(z @ Pz)
+        out[k] = math.log1p(q / c)
+        P -= np.outer(Pz, Pz) / (c + q)
+    return out
 
 
 def _alma(params, X, Z, s, run, passes):
@@ -310,6 +444,8 @@ def _alma(params, X, Z, s, run, passes):
         run.updates,
         "separable data; γ the margin of the normalised rows; B = 1/α, C = √2",
         {"gamma": gamma, "alpha": alpha},
+        run.update_trials,
+        _constant(run, value),
     )
 
 
@@ -353,6 +489,8 @@ def _winnow(params, X, Z, s, run, passes):
         run.mistakes,
         "0/1 features labelled by a monotone disjunction of r of them; α = 2, θ = n",
         {"r": r, "n": d},
+        run.mistake_trials,
+        _constant(run, value),
     )
 
 
@@ -362,6 +500,7 @@ _BOUNDS = {
     "VotedPerceptron": _perceptron,
     "PassiveAggressive": _passive_aggressive,
     "SecondOrderPerceptron": _second_order_perceptron,
+    "AROW": _arow,
     "ALMA": _alma,
     "Winnow": _winnow,
 }

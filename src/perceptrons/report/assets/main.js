@@ -71,6 +71,7 @@ function act(name) {
   else if (name === "play") return player.toggle();
   else if (name === "restore-source") return setSource(state.python, stepFromHash() || 0);
   else if (name.startsWith("edit-")) return viewEdit.act(name);
+  else if (name.startsWith("online-")) return viewOnline.act(name);
   if (state.playing && name !== "play") player.toggle(false);
 }
 
@@ -85,8 +86,11 @@ function load(data, first, initial) {
   viewRuns.build();
   state.src = state.python;
   setSource(state.python, first === null ? 0 : first);
-  if (initial) viewEdit.init();
-  else viewEdit.reset();
+  if (initial) {
+    viewEdit.init();
+    viewOnline.init();
+  } else viewEdit.reset();
+  viewOnline.reset();
 }
 
 // Multiclass data: a menu in the header picks the class shown against the rest.
@@ -131,6 +135,7 @@ function start() {
     viewCertificate.build();
     viewRuns.build();
     viewEdit.build();
+    viewOnline.build();
     setStep(state.step, true);
   });
 }
@@ -150,6 +155,12 @@ window.perceptronReport = {
   weightsAfter: (k) => Array.from(state.src.weightsAfter(k)),
   traceLine: (k) => traceLine(state.src, k),
   formatTrace: (v) => num(v),
+  online: {
+    select: (key) => viewOnline.select(key),
+    setStep: (k) => viewOnline.setStep(k),
+    step: () => viewOnline.k,
+    line: () => $("#online-line").textContent,
+  },
   setEditPoints(points, options) {
     const o = options || {};
     viewEdit.points = points.map((p) => ({ x: [Number(p[0]), Number(p[1])], y: p[2] > 0 ? 1 : -1 }));
