@@ -246,8 +246,7 @@ function mistakesBy(L, t) {
   return lo;
 }
 
-// w and b of the weights (bias last when it is folded in)
+// w and b of the weights (bias last when it is folded in): the report's data, whatever is edited
 function splitOnline(v) {
-  const d = state.data.data.d;
-  return [Array.from(v).slice(0, d), state.data.fit_intercept ? v[d] : 0];
+  return split({ d: state.data.data.d, fitIntercept: state.data.fit_intercept }, v);
 }
