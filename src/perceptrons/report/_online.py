@@ -72,8 +72,12 @@ def online_section(X, y, fit_intercept):
         if "skipped" in entry:
             learners.append(entry)
             continue
-        entry.update(_run(model, key, Z, s, Xs, ys, passes))
-        entry.update(_bound(model, Xs, ys, passes))
+        try:
+            entry.update(_run(model, key, Z, s, Xs, ys, passes))
+        except PerceptronsError as exc:  # an overflow on rows the rest of the report could take
+            entry["skipped"] = str(exc)
+        else:
+            entry.update(_bound(model, Xs, ys, passes))
         learners.append(entry)
     return {"rows": rows, "passes": passes, "trials": rows * passes, "learners": learners}
 
