@@ -17,6 +17,8 @@ Workloads (``../shared/data``):
 * ``dense``: ``Perceptron(max_epochs=5)`` on 400,000 x 100 float32 rows (inseparable);
 * ``tagger``: ``Tagger(max_epochs=2)`` fit on EWT train, then EWT test tagged in one call, and
   its first 1,000 sentences one a call (the same tagger: its word cache warm from the batch).
+* ``theory``: ``mistake_bound`` of PA-I and of the PLA on a9a's first 2,000 rows (one pass, one
+  trial at a time), and ``report_data`` of 300 generated 2-D rows (no data folder needed).
 
 Run: ``python benchmarks/bench_trees.py OLD_TREE NEW_TREE [--rounds 5] [--only kernel,...]``.
 The figure of each is the median of the rounds; the ratio is old / new (above 1: new faster).
@@ -67,6 +69,25 @@ X = rng.standard_normal((400_000, 100), dtype=np.float32)
 y = (X @ rng.standard_normal(100) + rng.standard_normal(400_000) > 0).astype(int)
 warnings.simplefilter("ignore")
 t = time.perf_counter(); Perceptron(max_epochs=5).fit(X, y); out["dense 400k x 100 f32, 5 epochs"] = time.perf_counter() - t
+""",
+    "theory": """
+import warnings
+import numpy as np
+from perceptrons import PassiveAggressive, Perceptron
+from perceptrons.report import report_data
+from perceptrons.theory import mistake_bound
+from sklearn.datasets import load_svmlight_file
+warnings.simplefilter("ignore")
+X, y = load_svmlight_file(DATA + "/a9a/a9a", n_features=123)
+X, y = X[:2000].toarray(), y[:2000]
+mistake_bound(PassiveAggressive(variant="pa1"), X[:50], y[:50])  # the compiled loops loaded
+t = time.perf_counter(); mistake_bound(PassiveAggressive(variant="pa1"), X, y); out["mistake_bound PA-I, a9a 2k"] = time.perf_counter() - t
+t = time.perf_counter(); mistake_bound(Perceptron(), X, y); out["mistake_bound PLA, a9a 2k"] = time.perf_counter() - t
+rng = np.random.default_rng(0)
+P = rng.normal(size=(300, 2))
+labels = (P @ [1.0, 2.0] + 0.3 * rng.normal(size=300) > 0).astype(int)
+report_data(P[:20], labels[:20])
+t = time.perf_counter(); report_data(P, labels); out["report_data, 300 2-D rows"] = time.perf_counter() - t
 """,
     "tagger": """
 from perceptrons import Tagger
