@@ -486,6 +486,52 @@ def test_a_terminal_shows_the_kernel_cost_before_training(tmp_path):
     assert "kernel     an epoch costs up to 60² = 3.6e+03 kernel evaluations" in err, err
 
 
+def test_analyze_model_gives_its_papers_bound(run_cli, tmp_path):
+    """``analyze --model`` adds :func:`perceptrons.theory.mistake_bound` of that learner (its
+    ``--param`` and ``--passes``), or the reason the theorem does not apply, in the text and in
+    ``--json``; every name ``--model`` offers is one the function takes."""
+    import json
+
+    from perceptrons import AROW, PassiveAggressive
+    from perceptrons._core.registry import CLI_NAMES
+    from perceptrons.cli.analyze import BOUNDED
+    from perceptrons.io.readers import read_data
+    from perceptrons.theory import mistake_bound
+    from perceptrons.theory.mistake_bounds import _BOUNDS
+
+    assert {CLI_NAMES[n] for n in BOUNDED} == set(_BOUNDS) & set(CLI_NAMES.values())
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 2))
+    y = (X @ [1.0, -2.0] > 0).astype(int)
+    y[:6] = 1 - y[:6]  # not separable
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,label\n" + "".join(f"{a!r},{b!r},{c}\n" for (a, b), c in zip(X.tolist(), y.tolist())))
+    code, out, err = run_cli(["analyze", str(data), "--model", "arow", "--param", "r=0.5", "--passes", "2", "--json"])
+    assert code == 0, err
+    got = json.loads(out)["mistake_bound"]
+    mb = mistake_bound(AROW(r=0.5), *read_data(str(data)), passes=2)
+    assert (got["theorem"], got["at_most"], got["observed"]) == (mb.theorem, mb.bound, mb.observed)
+    code, out, err = run_cli(["analyze", str(data), "--model", "pa", "--param", "variant=pa2"])
+    assert code == 0, err
+    mb = mistake_bound(PassiveAggressive(variant="pa2"), *read_data(str(data)))
+    assert f"bound       {mb.theorem}: {mb.bound:.6g} mistakes at most" in out.splitlines()
+    assert f"run         {mb.observed} mistakes (within the bound)" in out.splitlines()
+    # a theorem these data do not meet: said, not an error
+    code, out, err = run_cli(["analyze", str(data), "--model", "pa", "--param", "variant=pa"])
+    assert code == 0 and "bound       none here: PA on data that are not separable: Theorem 3 needs" in out
+    code, out, err = run_cli(["analyze", str(data), "--model", "pa", "--param", "variant=pa", "--json"])
+    assert "Theorem 3 needs" in json.loads(out)["mistake_bound"]["refused"]
+    # bad options: one line, exit 2
+    for argv, says in [
+        (["--model", "pa", "--param", "C=0"], "--param"),
+        (["--param", "C=1"], "--param: applies only with --model"),
+        (["--model", "kernel"], "--model"),
+        (["--model", "pa", "--passes", "0"], "--passes"),
+    ]:
+        code, out, err = run_cli(["analyze", str(data), *argv])
+        assert code == 2 and says in err and "Traceback" not in err, (argv, err)
+
+
 def test_analyze_takes_each_class_against_the_rest(run_cli, tmp_path):
     """On three classes, ``analyze`` analyses each class against the rest: the figures of
     :func:`perceptrons.theory.analysis.analyze` on that two-class problem."""

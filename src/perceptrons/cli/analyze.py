@@ -3,6 +3,8 @@
 On separable data: R, γ*, the Block–Novikoff bound (R/γ*)² and the mistakes the PLA actually
 makes.  On inseparable data: the witness that no hyperplane exists, then the Freund–Schapire
 bound ((R + D)/γ)² for the direction u that minimises it, against the mistakes of one online pass.
+With ``--model``, also the bound that learner's paper proves on DATA in its order, beside the
+mistakes its run makes (:func:`perceptrons.theory.mistake_bound`).
 """
 
 import click
@@ -10,7 +12,11 @@ import click
 from perceptrons._core.errors import PerceptronsError
 from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION
 from perceptrons.cli._naming import note_input
-from perceptrons.cli._options import EPOCHS
+from perceptrons.cli._options import EPOCHS, ModelParam, model_params
+
+#: the ``--model`` names whose paper's bound :func:`perceptrons.theory.mistake_bound` computes
+#: (a literal: ``--help`` must not import the theory)
+BOUNDED = ("perceptron", "averaged", "voted", "pa", "sop", "alma", "winnow", "arow")
 
 
 @click.command(name="analyze")
@@ -25,8 +31,30 @@ from perceptrons.cli._options import EPOCHS
     show_default=True,
     help="Epoch limit of the PLA run shown next to the bound.",
 )
+@click.option(
+    "--model",
+    "model_name",
+    type=click.Choice(BOUNDED),
+    default=None,
+    help="Also the mistake bound this learner's paper proves on DATA in its order, beside the mistakes "
+    "its run makes, or why the theorem does not apply to DATA.",
+)
+@click.option(
+    "--param",
+    "model_param",
+    type=ModelParam(),
+    multiple=True,
+    help="NAME=VALUE: a parameter of --model, repeatable (--model pa --param variant=pa2 --param C=0.1).",
+)
+@click.option(
+    "--passes",
+    type=click.IntRange(1, 10**6),
+    default=1,
+    show_default=True,
+    help="Passes over DATA of the --model run its bound is for.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object instead.")
-def command(data, label, fmt, no_intercept, max_epochs, as_json):
+def command(data, label, fmt, no_intercept, max_epochs, model_name, model_param, passes, as_json):
     """Radius, separability (with its certificate), margin γ* and mistake bounds of DATA.
 
     Two classes are analysed as they are; more, one against the rest for each class (the
@@ -37,28 +65,45 @@ def command(data, label, fmt, no_intercept, max_epochs, as_json):
 
     from perceptrons.cli._prepare import read_for_theory
 
+    model = None
+    if model_name is not None:
+        from perceptrons._core.registry import CLI_NAMES, estimator_class
+
+        cls = estimator_class(CLI_NAMES[model_name])
+        model = cls(
+            **model_params(model_param, cls, {"fit_intercept": "--no-intercept"}), fit_intercept=not no_intercept
+        )
+    elif model_param:
+        raise click.UsageError("--param: applies only with --model")
     X, y, notes = read_for_theory(data, label, fmt)
     if y is None:
         raise click.BadParameter(f"{data}: no label column", param_hint="DATA")
     classes = np.unique(y)
     kwargs = {"fit_intercept": not no_intercept, "max_epochs": max_epochs}
     noted = [f"{'note':<11} {line}" for line in notes]
+
+    def bound_of(labels):
+        return None if model is None else _bound(data, model, X, labels, passes)
+
     if classes.shape[0] <= 2:
-        a = _analyze(data, X, y, **kwargs)
+        a, mb = _analyze(data, X, y, **kwargs), bound_of(y)
         if as_json:
-            return click.echo(_json_text({**_as_json(a, max_epochs, not no_intercept), "notes": notes}))
-        lines = _lines(a, max_epochs, no_intercept)
+            return click.echo(_json_text({**_as_json(a, max_epochs, not no_intercept, mb), "notes": notes}))
+        lines = _lines(a, max_epochs, no_intercept) + _bound_lines(mb, passes)
         for line in lines[:1] + noted + lines[1:]:
             click.echo(line)
         return
     # one against the rest: the class c is the positive one of each problem
-    runs = [(c, _analyze(data, X, np.where(y == c, "this class", "the rest"), **kwargs)) for c in classes]
+    runs = []
+    for c in classes:
+        labels = np.where(y == c, "this class", "the rest")
+        runs.append((c, _analyze(data, X, labels, **kwargs), bound_of(labels)))
     if as_json:
         out = {
             "samples": int(X.shape[0]),
             "features": int(X.shape[1]),
             "classes": classes.tolist(),
-            "one_vs_rest": [{"class": c.item(), **_as_json(a, max_epochs, not no_intercept)} for c, a in runs],
+            "one_vs_rest": [{"class": c.item(), **_as_json(a, max_epochs, not no_intercept, mb)} for c, a, mb in runs],
             "notes": notes,
         }
         return click.echo(_json_text(out))
@@ -68,10 +113,10 @@ def command(data, label, fmt, no_intercept, max_epochs, as_json):
     )
     for line in noted:
         click.echo(line)
-    for c, a in runs:
+    for c, a, mb in runs:
         n_pos = int(np.sum(y == c))
         click.echo(f"class {c.item()!r} against the rest ({n_pos} / {X.shape[0] - n_pos})")
-        for line in _lines(a, max_epochs, no_intercept)[1:]:
+        for line in _lines(a, max_epochs, no_intercept)[1:] + _bound_lines(mb, passes):
             click.echo(f"  {line}")
 
 
@@ -108,14 +153,42 @@ def _lines(a, max_epochs, no_intercept):
     ]
 
 
+def _bound(data, model, X, y, passes):
+    """``mistake_bound`` of ``model`` on (X, y), or the reason its theorem does not apply, as a str.
+
+    A theorem whose assumptions DATA does not meet is a finding about DATA, not an error."""
+    from perceptrons.theory import mistake_bound
+
+    try:
+        return mistake_bound(model, X, y, passes=passes)
+    except PerceptronsError as exc:
+        return str(exc)
+
+
+def _bound_lines(mb, passes):
+    """The ``--model`` lines of the text output (none without it)."""
+    if mb is None:
+        return []
+    if isinstance(mb, str):
+        return [f"{'bound':<11} none here: {mb}"]
+    runs = f"{passes} pass{'es' if passes > 1 else ''}"
+    return [
+        f"{'model':<11} {mb.algorithm}, {runs} in order from zero",
+        f"{'bound':<11} {mb.theorem}: {mb.bound:.6g} {mb.counts} at most",
+        f"{'assumes':<11} {mb.assumptions}",
+        f"{'run':<11} {mb.observed} {mb.counts} ({'within' if mb.holds else 'ABOVE'} the bound)",
+    ]
+
+
 def _json_text(out):
     import json
 
     return json.dumps(_finite(out), ensure_ascii=False, allow_nan=False)
 
 
-def _as_json(a, max_epochs, intercept):
-    """The analysis as a JSON-able dict, with the same figures as the text (full precision)."""
+def _as_json(a, max_epochs, intercept, mb=None):
+    """The analysis as a JSON-able dict, with the same figures as the text (full precision), and
+    ``mistake_bound`` with ``--model``: the bound's figures, or ``refused`` with the reason."""
     import numpy as np
 
     cert = a.certificate
@@ -146,6 +219,18 @@ def _as_json(a, max_epochs, intercept):
                 [int(i), float(cert.multipliers[i])] for i in idx[np.argsort(-cert.multipliers[idx])]
             ],
             "pla": {"passes": 1, "order": "cyclic"},
+        }
+    if isinstance(mb, str):
+        out["mistake_bound"] = {"refused": mb}
+    elif mb is not None:
+        out["mistake_bound"] = {
+            "algorithm": mb.algorithm,
+            "theorem": mb.theorem,
+            "counts": mb.counts,
+            "at_most": mb.bound,
+            "observed": mb.observed,
+            "assumptions": mb.assumptions,
+            "quantities": {k: float(v) for k, v in mb.quantities.items()},
         }
     return out
 
