@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from perceptrons import (
     ALMA,
     AROW,
+    ROMMA,
     AveragedPerceptron,
     KernelPerceptron,
     PassiveAggressive,
@@ -31,6 +32,8 @@ SEPARABLE = [
     ALMA(alpha=0.6),
     ALMA(fit_intercept=False),
     AROW(),
+    ROMMA(),
+    ROMMA(fit_intercept=False),
 ]
 ANY_DATA = [
     Perceptron(),
@@ -147,6 +150,8 @@ def test_arow_bound_is_the_theorem_with_its_reference_vector():
         (PassiveAggressive(variant="pa"), "noisy", "Theorem 3 needs ‖x‖ = 1 on every row"),
         (ALMA(), "noisy", "ALMA's bound is for separable data"),
         (ALMA(C=1.0), "separable", "ALMA's bound is for B = 1/α and C = √2"),
+        (ROMMA(aggressive=True), "separable", "for the plain variant, which updates on mistakes only"),
+        (ROMMA(), "noisy", "ROMMA's bound is for separable data"),
         (SecondOrderPerceptron(covariance="diagonal"), "separable", "for its full covariance"),
         (Winnow(), "boolean", "Winnow's bound is for balanced=False (positive Winnow), fit_intercept=False"),
         (Winnow(balanced=False, fit_intercept=False), "separable", "features of 0 and 1"),

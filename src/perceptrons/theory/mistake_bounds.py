@@ -99,7 +99,8 @@ def mistake_bound(
     ----------
     model : estimator of perceptrons
         Perceptron, AveragedPerceptron and VotedPerceptron (their training is the PLA's),
-        PassiveAggressive, SecondOrderPerceptron and AROW (full covariance), ALMA, Winnow;
+        PassiveAggressive, SecondOrderPerceptron and AROW (full covariance), ALMA, ROMMA (not
+        aggressive), Winnow;
         without ``class_weight`` (the theorems are for unweighted steps).  Its parameters
         set the algorithm; a fitted model is not changed.
     X : array-like of shape (n_samples, n_features)
@@ -123,8 +124,8 @@ def mistake_bound(
     ----------
     Novikoff (1962); Freund & Schapire (1999), Theorem 2; Crammer, Dekel, Keshet,
     Shalev-Shwartz & Singer (2006), Theorems 2-5; Cesa-Bianchi, Conconi & Gentile (2005),
-    Theorem 1; Crammer, Kulesza & Dredze (2009), Theorem 2; Gentile (2001), Theorem 3;
-    Littlestone (1988), with the constants of Blum (1996).
+    Theorem 1; Crammer, Kulesza & Dredze (2009), Theorem 2; Gentile (2001), Theorem 3; Li &
+    Long (2002), §3; Littlestone (1988), with the constants of Blum (1996).
 
     Examples
     --------
@@ -449,6 +450,29 @@ def _alma(params, X, Z, s, run, passes):
     )
 
 
+def _romma(params, X, Z, s, run, passes):
+    if params["aggressive"]:
+        raise PerceptronsError(
+            "ROMMA's bound here is for the plain variant, which updates on mistakes only: aggressive=False"
+        )
+    R = radius_of(Z)
+    mm = max_margin(X, s, params["fit_intercept"])
+    if not mm.separable:
+        raise PerceptronsError("ROMMA's bound is for separable data; these are not (no separating hyperplane)")
+    value = (R / mm.gamma) ** 2
+    return MistakeBound(
+        "ROMMA",
+        "Li & Long 2002, §3 (the perceptron's bound)",
+        "mistakes",
+        value,
+        run.mistakes,
+        "separable data: some unit u has y·u·z ≥ γ > 0 on every row; ‖z‖ ≤ R",
+        {"R": R, "gamma": mm.gamma},
+        run.mistake_trials,
+        _constant(run, value),
+    )
+
+
 def _winnow(params, X, Z, s, run, passes):
     d = X.shape[1]
     why = []
@@ -502,5 +526,6 @@ _BOUNDS = {
     "SecondOrderPerceptron": _second_order_perceptron,
     "AROW": _arow,
     "ALMA": _alma,
+    "ROMMA": _romma,
     "Winnow": _winnow,
 }
