@@ -100,9 +100,8 @@ def mistake_bound(
     model : estimator of perceptrons
         Perceptron, AveragedPerceptron and VotedPerceptron (their training is the PLA's),
         PassiveAggressive, SecondOrderPerceptron and AROW (full covariance), ALMA, ROMMA (not
-        aggressive), Winnow;
-        without ``class_weight`` (the theorems are for unweighted steps).  Its parameters
-        set the algorithm; a fitted model is not changed.
+        aggressive), Winnow; without ``class_weight`` (the theorems are for unweighted steps).
+        Its parameters set the algorithm; a fitted model is not changed.
     X : array-like of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
         Two classes (more are refused: the bounds here are for two).
