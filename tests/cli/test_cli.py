@@ -530,6 +530,11 @@ def test_analyze_model_gives_its_papers_bound(run_cli, tmp_path):
     ]:
         code, out, err = run_cli(["analyze", str(data), *argv])
         assert code == 2 and says in err and "Traceback" not in err, (argv, err)
+    # more trials than memory holds: refused before the run, naming the file and --passes
+    big = tmp_path / "big.csv"
+    big.write_text("a,b,label\n" + "".join(f"{i % 7},{i % 11},{i % 2}\n" for i in range(5000)))
+    code, out, err = run_cli(["analyze", str(big), "--model", "pa", "--passes", "1000000"])
+    assert code == 2 and f"{big}: --passes 1000000: the bound's curves over 1,000,000 × 5,000 trials need" in err, err
 
 
 def test_analyze_takes_each_class_against_the_rest(run_cli, tmp_path):

@@ -169,6 +169,14 @@ def test_assumptions_not_met_are_refused_naming_them(model, data, message):
     assert "\n" not in str(exc.value)
 
 
+def test_passes_beyond_memory_are_refused_before_the_run():
+    X, y = _points(1, 30, 3, separable=True)
+    with pytest.raises(
+        PerceptronsError, match=r"the bound.s curves over 1,000,000 × [0-9,]+ trials need .* ask for fewer passes"
+    ):
+        mistake_bound(Perceptron(), np.repeat(X, 1000, axis=0), np.repeat(y, 1000), passes=10**6)
+
+
 def test_a_fitted_model_is_left_as_it_was():
     X, y = _points(2, 30, 2, separable=True)
     model = PassiveAggressive().fit(X, y)

@@ -156,13 +156,16 @@ def _lines(a, max_epochs, no_intercept):
 def _bound(data, model, X, y, passes):
     """``mistake_bound`` of ``model`` on (X, y), or the reason its theorem does not apply, as a str.
 
-    A theorem whose assumptions DATA does not meet is a finding about DATA, not an error."""
-    from perceptrons.theory import mistake_bound
+    A theorem whose assumptions DATA does not meet is a finding about DATA, not an error; any
+    other refusal (more trials than memory holds) names DATA and stops the command."""
+    from perceptrons.theory import NoBound, mistake_bound
 
     try:
         return mistake_bound(model, X, y, passes=passes)
-    except PerceptronsError as exc:
+    except NoBound as exc:
         return str(exc)
+    except PerceptronsError as exc:
+        raise PerceptronsError(f"{data}: --passes {passes}: {exc}") from None
 
 
 def _bound_lines(mb, passes):

@@ -15,7 +15,7 @@ from perceptrons._core.errors import PerceptronsError
 from perceptrons.linear.trials import online_trials
 from perceptrons.online.arow import AROW
 from perceptrons.online.passive_aggressive import PassiveAggressive
-from perceptrons.theory import mistake_bound
+from perceptrons.theory import NoBound, mistake_bound
 
 #: the learners shown: (key, name, parameters); AROW's bound is for its full covariance
 LEARNERS = (
@@ -125,7 +125,7 @@ def _bound(model, X, y, passes):
     """The learner's mistake bound on the run's sequence, trial by trial, or why there is none."""
     try:
         mb = mistake_bound(model, X, y, passes=passes)
-    except PerceptronsError as exc:
+    except NoBound as exc:
         return {"bound": None, "refused": str(exc)}
     return {
         "bound": {

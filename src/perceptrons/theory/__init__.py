@@ -14,7 +14,7 @@ from perceptrons.theory.bounds import (
 )
 from perceptrons.theory.lp import FeasibilityResult, LinprogResult, linprog_perceptron, solve_feasibility
 from perceptrons.theory.margins import Margins, MaxMarginResult, margin, max_margin, radius
-from perceptrons.theory.mistake_bounds import MistakeBound, mistake_bound
+from perceptrons.theory.mistake_bounds import MistakeBound, NoBound, mistake_bound
 from perceptrons.theory.separability import SeparabilityResult, is_separable
 from perceptrons.theory.vc import CONCEPTS, GrowthResult, growth, labelings, sauer_bound, shatters
 
@@ -29,6 +29,7 @@ __all__ = [
     "Margins",
     "MaxMarginResult",
     "MistakeBound",
+    "NoBound",
     "NovikoffBound",
     "SeparabilityResult",
     "best_gamma",

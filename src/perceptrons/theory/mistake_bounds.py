@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.memory import check_allocation
 from perceptrons._core.params import Interval, check_param
 from perceptrons.theory._common import augment, check_X, radius_of, signed_labels
 from perceptrons.theory.bounds import fs_optimal_direction
@@ -37,6 +38,13 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
     from scipy.sparse import sparray, spmatrix
     from sklearn.base import BaseEstimator
+
+
+class NoBound(PerceptronsError):
+    """The theorem does not apply: these data or parameters do not meet its assumptions.
+
+    A finding about the data, not an input error: the command line says it and goes on.
+    """
 
 
 @dataclass(frozen=True)
@@ -115,9 +123,12 @@ def mistake_bound(
 
     Raises
     ------
+    NoBound
+        Data or parameters that do not meet the theorem's assumptions (named in the message),
+        ``class_weight`` included.
     PerceptronsError
-        For more than two classes, a model without a bound here, or data and parameters that
-        do not meet the theorem's assumptions (named in the message).
+        For more than two classes, a model without a bound here, bad input, or more trials
+        than memory holds.
 
     References
     ----------
@@ -142,7 +153,13 @@ def mistake_bound(
     classes, s = signed_labels(y, X.shape[0])  # two classes: the bounds here are binary
     params = model.get_params()
     if params.get("class_weight") is not None:
-        raise PerceptronsError("the mistake bounds are for unweighted steps: fit with class_weight=None")
+        raise NoBound("the mistake bounds are for unweighted steps: fit with class_weight=None")
+    # the curves and the per-trial sums: a few float64 arrays of one value a trial
+    check_allocation(
+        6 * 8 * passes * X.shape[0],
+        f"the bound's curves over {passes:,} × {X.shape[0]:,} trials",
+        "ask for fewer passes",
+    )
     Z = augment(X, params["fit_intercept"]) * s[:, None]  # each row times its label ±1
     run = _run(model, X, y, passes)
     return _BOUNDS[name](params, X, Z, s, run, passes)
@@ -196,7 +213,7 @@ def _per_trial(run, per_row):
 # ---------------------------------------------------------------------- the bounds
 def _perceptron(params, X, Z, s, run, passes):
     if params.get("margin", 0.0) != 0.0:
-        raise PerceptronsError("the perceptron's bounds here are for margin=0 (the PLA's own rule)")
+        raise NoBound("the perceptron's bounds here are for margin=0 (the PLA's own rule)")
     R = radius_of(Z)
     mm = max_margin(X, s, params["fit_intercept"])
     if mm.separable:
@@ -269,7 +286,7 @@ def _passive_aggressive(params, X, Z, s, run, passes):
                 _constant(run, (R / mm.gamma) ** 2),
             )
         if not np.allclose(norms, 1.0, rtol=1e-9, atol=0.0):
-            raise PerceptronsError(
+            raise NoBound(
                 "PA on data that are not separable: Theorem 3 needs ‖x‖ = 1 on every row (with the "
                 "bias folded in, only rows of zeros have it); normalise the rows "
                 "(sklearn.preprocessing.Normalizer) and fit without intercept, or use the PA-I or "
@@ -315,9 +332,7 @@ def _passive_aggressive(params, X, Z, s, run, passes):
 def _second_order_perceptron(params, X, Z, s, run, passes):
     cov = params["covariance"]
     if cov == "diagonal" or (cov == "auto" and Z.shape[1] - params["fit_intercept"] > 1000):
-        raise PerceptronsError(
-            "the second-order perceptron's bound is for its full covariance; fit with covariance='full'"
-        )
+        raise NoBound("the second-order perceptron's bound is for its full covariance; fit with covariance='full'")
     a = float(params["a"])
     M = Z[run.mistake_rows]  # the rows of the trials it erred on, repeats counted
     steps = _log_det_steps(M, a)
@@ -355,7 +370,7 @@ def _arow(params, X, Z, s, run, passes):
     if params["covariance"] == "diagonal" or (
         params["covariance"] == "auto" and Z.shape[1] - params["fit_intercept"] > 1000
     ):
-        raise PerceptronsError("AROW's bound is for its full covariance; fit with covariance='full'")
+        raise NoBound("AROW's bound is for its full covariance; fit with covariance='full'")
     r = float(params["r"])
     # A: the trials that updated (margin below 1), a mistake among them even where its zero row
     # left the weights as they were (the theorem's update of z = 0 is no change either)
@@ -426,14 +441,14 @@ def _log_det_steps(rows, c):
 def _alma(params, X, Z, s, run, passes):
     alpha = float(params["alpha"])
     if params["B"] is not None and params["B"] != 1.0 / alpha or params["C"] != math.sqrt(2.0):
-        raise PerceptronsError("ALMA's bound is for B = 1/α and C = √2, the defaults")
+        raise NoBound("ALMA's bound is for B = 1/α and C = √2, the defaults")
     norms = np.sqrt(np.einsum("ij,ij->i", Z, Z))
     if np.any(norms == 0):
-        raise PerceptronsError("ALMA normalises every row: a row of zeros (without intercept) has no direction")
+        raise NoBound("ALMA normalises every row: a row of zeros (without intercept) has no direction")
     unit = Z / norms[:, None] * s[:, None]  # the rows x̂ = z/‖z‖ as given (their labels are s)
     mm = max_margin(unit, s, False)
     if not mm.separable:
-        raise PerceptronsError("ALMA's bound is for separable data; these are not (no separating hyperplane)")
+        raise NoBound("ALMA's bound is for separable data; these are not (no separating hyperplane)")
     gamma = mm.gamma
     value = (2.0 / gamma**2) * (2.0 / alpha - 1.0) ** 2 + 8.0 / alpha - 4.0
     return MistakeBound(
@@ -451,13 +466,11 @@ def _alma(params, X, Z, s, run, passes):
 
 def _romma(params, X, Z, s, run, passes):
     if params["aggressive"]:
-        raise PerceptronsError(
-            "ROMMA's bound here is for the plain variant, which updates on mistakes only: aggressive=False"
-        )
+        raise NoBound("ROMMA's bound here is for the plain variant, which updates on mistakes only: aggressive=False")
     R = radius_of(Z)
     mm = max_margin(X, s, params["fit_intercept"])
     if not mm.separable:
-        raise PerceptronsError("ROMMA's bound is for separable data; these are not (no separating hyperplane)")
+        raise NoBound("ROMMA's bound is for separable data; these are not (no separating hyperplane)")
     value = (R / mm.gamma) ** 2
     return MistakeBound(
         "ROMMA",
@@ -486,12 +499,12 @@ def _winnow(params, X, Z, s, run, passes):
     if not np.all((X == 0) | (X == 1)):
         why.append("features of 0 and 1")
     if why:
-        raise PerceptronsError(f"Winnow's bound is for {', '.join(why)}")
+        raise NoBound(f"Winnow's bound is for {', '.join(why)}")
     # the variables a consistent monotone disjunction may use: those off in every negative row
     allowed = ~np.any(X[s < 0] == 1, axis=0)
     positives = X[s > 0] == 1
     if not np.all(np.any(positives[:, allowed], axis=1)):
-        raise PerceptronsError(
+        raise NoBound(
             "Winnow's bound is for labels that a monotone disjunction gives: some positive row has "
             "no feature that is off in every negative row"
         )
