@@ -18,7 +18,7 @@ from perceptrons import (
     Winnow,
 )
 from perceptrons._core.errors import PerceptronsError
-from perceptrons.theory import mistake_bound
+from perceptrons.theory import NoBound, mistake_bound
 
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 
@@ -167,6 +167,8 @@ def test_assumptions_not_met_are_refused_naming_them(model, data, message):
     with pytest.raises(PerceptronsError, match=message.replace("(", r"\(").replace(")", r"\)")) as exc:
         mistake_bound(model, X, y)
     assert "\n" not in str(exc.value)
+    # a theorem the data or parameters do not meet is NoBound; not a model with a bound, not input
+    assert isinstance(exc.value, NoBound) == (data != "three" and not isinstance(model, KernelPerceptron))
 
 
 def test_passes_beyond_memory_are_refused_before_the_run():
