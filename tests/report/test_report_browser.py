@@ -465,9 +465,15 @@ def test_online_view_steps_through_pythons_updates_and_bounds(open_page, pages, 
             assert "No bound here" in p.text("#online-bound-claim")
     # the 2-D pages draw the hyperplane before and after, and the margin lines
     if data["data"]["d"] == 2:
+        p.page.select_option("#online-pick", "pa2")
         p.js("perceptronReport.online.setStep(2)")
         assert p.page.locator("#online-chart .line-cur").count() == 1
         assert p.page.locator("#online-chart .line-margin").count() == 2
+        assert p.page.locator("#online-chart rect.unsure").count() == 0  # PA-II: no Gaussian
+        # AROW: the band where |μ·z| is below √(zᵀΣz), at least one cell either way
+        p.page.select_option("#online-pick", "arow")
+        p.js("perceptronReport.online.setStep(perceptronReport.data().online.learners[3].updates.t.length)")
+        assert p.page.locator("#online-chart rect.unsure").count() > 0
     assert p.errors == [] and p.others() == []
 
 

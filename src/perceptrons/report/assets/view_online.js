@@ -81,6 +81,7 @@ const viewOnline = {
       for (const i of drawnIndices(D.n)) {
         chart.marker(chart.x(D.X[i][0]), chart.y(D.X[i][1]), D.y[i], 4.4, i < O.rows ? "" : "pt-faint", chart.stat);
       }
+      if (L.updates.sigma) legend.append(legendItem("box", "#5b6472", "AROW unsure: |μ·z| below the margin's standard deviation √(zᵀΣz)"));
       legend.append(
         legendItem("", "var(--cur)", "after the update"),
         legendItem("dot", "var(--cur)", "before it"),
@@ -190,6 +191,7 @@ const viewOnline = {
     chart.back.textContent = "";
     chart.dyn.textContent = "";
     const [w, b] = splitOnline(wAt(k));
+    if (this.L.updates.sigma) this.unsure(chart, wAt(k), k === 0 ? null : this.L.updates.sigma[k - 1]);
     if (w[0] !== 0 || w[1] !== 0) {
       s("polygon", { points: chart.halfPlane(w, b, true), class: "shade-pos" }, chart.back);
       s("polygon", { points: chart.halfPlane(w, b, false), class: "shade-neg" }, chart.back);
@@ -206,6 +208,34 @@ const viewOnline = {
     if (k > 0) {
       const x = state.data.data.X[this.L.updates.index[k - 1]];
       s("circle", { cx: chart.x(x[0]), cy: chart.y(x[1]), r: 11, class: "ring-hit" }, chart.dyn);
+    }
+  },
+
+  // AROW's Gaussian over the weights: where the margin μ·z is within one standard deviation
+  // √(zᵀΣz) of 0, the learner is unsure.  Cells of a grid, merged along each row into one rect.
+  unsure(chart, mu, sigma) {
+    const G = 48, fi = state.data.fit_intercept;
+    const [x0, x1] = chart.x.domain, [y0, y1] = chart.y.domain;
+    const dx = (x1 - x0) / G, dy = (y1 - y0) / G;
+    for (let j = 0; j < G; j++) {
+      let start = -1;
+      for (let i = 0; i <= G; i++) {
+        let inside = false;
+        if (i < G) {
+          const z = fi ? [x0 + (i + 0.5) * dx, y0 + (j + 0.5) * dy, 1] : [x0 + (i + 0.5) * dx, y0 + (j + 0.5) * dy];
+          const m = dot(mu, z);
+          // Σ = I before the first update
+          const v = sigma ? dot(z, sigma.map((row) => dot(row, z))) : dot(z, z);
+          inside = m * m < v;
+        }
+        if (inside && start < 0) start = i;
+        if (!inside && start >= 0) {
+          const left = chart.x(x0 + start * dx), right = chart.x(x0 + i * dx);
+          const top = chart.y(y0 + (j + 1) * dy), bottom = chart.y(y0 + j * dy);
+          s("rect", { x: left, y: top, width: right - left, height: bottom - top, class: "unsure" }, chart.back);
+          start = -1;
+        }
+      }
     }
   },
 
