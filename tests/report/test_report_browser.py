@@ -474,6 +474,14 @@ def test_online_view_steps_through_pythons_updates_and_bounds(open_page, pages, 
         p.page.select_option("#online-pick", "arow")
         p.js("perceptronReport.online.setStep(perceptronReport.data().online.learners[3].updates.t.length)")
         assert p.page.locator("#online-chart rect.unsure").count() > 0
+        # the Σ the band is drawn from: I + Σ z zᵀ / r over the updates so far, inverted
+        A = O["learners"][3]
+        X = np.asarray(data["data"]["X"], dtype=float)
+        Z = np.hstack([X, np.ones((X.shape[0], 1))]) if data["fit_intercept"] else X
+        for k in (0, 1, len(A["updates"]["t"])):
+            Zk = Z[A["updates"]["index"][:k]]
+            expected = np.linalg.inv(np.eye(Z.shape[1]) + Zk.T @ Zk / A["params"]["r"])
+            np.testing.assert_allclose(p.js(f"perceptronReport.online.arowSigma({k})"), expected, rtol=1e-9, atol=1e-12)
     assert p.errors == [] and p.others() == []
 
 

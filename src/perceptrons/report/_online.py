@@ -49,8 +49,7 @@ def online_section(X, y, fit_intercept):
         ``rows`` and ``passes`` (the sequence: the first ``rows`` examples, ``passes`` times),
         ``trials``, and ``learners``: per learner its ``key``, ``name``, ``params``, the
         ``updates`` (``t``, ``index``, ``margin``, ``loss``, ``step``, for AROW ``beta`` and
-        ``variance``, and ``w`` after each update, weights then bias, or None past W_BUDGET;
-        for AROW on 2-D data also ``sigma``, its covariance Σ after each update),
+        ``variance``, and ``w`` after each update, weights then bias, or None past W_BUDGET),
         ``mistake_trials``, and ``bound`` (``theorem``, ``value``, ``assumptions``, ``curve``)
         or ``refused`` (why the theorem does not apply here).
     """
@@ -89,7 +88,7 @@ def _run(model, key, Z, s, X, y, passes):
     w = np.zeros(p)
     # AROW's Σ, from Σ⁻¹ = I + Σ z zᵀ / r over the updates so far (Crammer et al. 2009, §3)
     precision = np.eye(p)
-    out = {k: [] for k in ("t", "index", "margin", "loss", "step", "beta", "variance", "w", "sigma")}
+    out = {k: [] for k in ("t", "index", "margin", "loss", "step", "beta", "variance", "w")}
     mistakes = []
     for trial in online_trials(model, X, y, passes=passes):
         z, sign = Z[trial.row], s[trial.row]
@@ -107,8 +106,6 @@ def _run(model, key, Z, s, X, y, passes):
             out["beta"].append(1.0 / (v + model.r))
             out["variance"].append(v)
             precision += np.outer(z, z) / model.r
-            if Z.shape[1] - model.fit_intercept == 2:  # drawn: the band where AROW is unsure
-                out["sigma"].append(np.linalg.inv(precision))
         else:
             out["step"].append(sign * float(delta @ z) / float(z @ z))  # τ: Δw = τ·y·z
         out["t"].append(trial.t)
@@ -119,8 +116,6 @@ def _run(model, key, Z, s, X, y, passes):
         w = after
     if key != "arow":
         del out["beta"], out["variance"]
-    if not out["sigma"]:
-        del out["sigma"]
     if len(out["w"]) * p > W_BUDGET:
         out["w"] = None
     return {"updates": out, "mistake_trials": mistakes}

@@ -160,6 +160,7 @@ window.perceptronReport = {
     setStep: (k) => viewOnline.setStep(k),
     step: () => viewOnline.k,
     line: () => $("#online-line").textContent,
+    arowSigma: (k) => arowSigma(state.data.online.learners.find((L) => L.key === "arow"), k),
   },
   setEditPoints(points, options) {
     const o = options || {};

@@ -81,7 +81,7 @@ const viewOnline = {
       for (const i of drawnIndices(D.n)) {
         chart.marker(chart.x(D.X[i][0]), chart.y(D.X[i][1]), D.y[i], 4.4, i < O.rows ? "" : "pt-faint", chart.stat);
       }
-      if (L.updates.sigma) legend.append(legendItem("box", "#5b6472", "AROW unsure: |μ·z| below the margin's standard deviation √(zᵀΣz)"));
+      if (L.key === "arow") legend.append(legendItem("box", "#5b6472", "AROW unsure: |μ·z| below the margin's standard deviation √(zᵀΣz)"));
       legend.append(
         legendItem("", "var(--cur)", "after the update"),
         legendItem("dot", "var(--cur)", "before it"),
@@ -105,6 +105,7 @@ const viewOnline = {
     this.bound = null;
     if (!L) {
       $("#online-bound-claim").textContent = "";
+      $("#online-bound-now").textContent = "";
       return;
     }
     const T = state.data.online.trials;
@@ -191,7 +192,7 @@ const viewOnline = {
     chart.back.textContent = "";
     chart.dyn.textContent = "";
     const [w, b] = splitOnline(wAt(k));
-    if (this.L.updates.sigma) this.unsure(chart, wAt(k), k === 0 ? null : this.L.updates.sigma[k - 1]);
+    if (this.L.key === "arow") this.unsure(chart, wAt(k), arowSigma(this.L, k));
     if (w[0] !== 0 || w[1] !== 0) {
       s("polygon", { points: chart.halfPlane(w, b, true), class: "shade-pos" }, chart.back);
       s("polygon", { points: chart.halfPlane(w, b, false), class: "shade-neg" }, chart.back);
@@ -224,8 +225,7 @@ const viewOnline = {
         if (i < G) {
           const z = fi ? [x0 + (i + 0.5) * dx, y0 + (j + 0.5) * dy, 1] : [x0 + (i + 0.5) * dx, y0 + (j + 0.5) * dy];
           const m = dot(mu, z);
-          // Σ = I before the first update
-          const v = sigma ? dot(z, sigma.map((row) => dot(row, z))) : dot(z, z);
+          const v = dot(z, sigma.map((row) => dot(row, z)));
           inside = m * m < v;
         }
         if (inside && start < 0) start = i;
@@ -258,6 +258,41 @@ const viewOnline = {
       `${fmt(bound)}, the bound on them <span class="${ok ? "ok" : "fail"}">${ok ? "✓" : "✗"}</span>`;
   },
 };
+
+// AROW's Σ after its first k updates.  Its update Σ ← Σ − β·Σz zᵀΣ with β = 1/(v + r) is, by
+// Sherman–Morrison, Σ⁻¹ ← Σ⁻¹ + z zᵀ/r: so Σ is the inverse of I + Σ z zᵀ/r over the updates
+// (Crammer, Kulesza & Dredze 2009, §3), drawn from the examples the page has (the browser tests
+// compare it with Python's).
+function arowSigma(L, k) {
+  const fi = state.data.fit_intercept, X = state.data.data.X, r = L.params.r;
+  const p = state.data.data.d + (fi ? 1 : 0);
+  const A = Array.from({ length: p }, (_, i) => Array.from({ length: p }, (_, j) => (i === j ? 1 : 0)));
+  for (let j = 0; j < k; j++) {
+    const x = X[L.updates.index[j]];
+    const z = fi ? x.concat([1]) : x;
+    for (let a = 0; a < p; a++) for (let b = 0; b < p; b++) A[a][b] += (z[a] * z[b]) / r;
+  }
+  return inverse(A);
+}
+
+// The inverse of a small symmetric positive definite matrix (Gauss–Jordan with partial pivots).
+function inverse(A) {
+  const p = A.length;
+  const M = A.map((row, i) => row.concat(Array.from({ length: p }, (_, j) => (i === j ? 1 : 0))));
+  for (let c = 0; c < p; c++) {
+    let piv = c;
+    for (let i = c + 1; i < p; i++) if (Math.abs(M[i][c]) > Math.abs(M[piv][c])) piv = i;
+    [M[c], M[piv]] = [M[piv], M[c]];
+    const d = M[c][c];
+    for (let j = 0; j < 2 * p; j++) M[c][j] /= d;
+    for (let i = 0; i < p; i++) {
+      if (i === c) continue;
+      const f = M[i][c];
+      for (let j = 0; j < 2 * p; j++) M[i][j] -= f * M[c][j];
+    }
+  }
+  return M.map((row) => row.slice(p));
+}
 
 // "(C = 1)" after a learner's name
 function params(L) {
