@@ -149,18 +149,25 @@ def _projected_step(loss, norm2, delta2, eta, two):
 
 
 @njit(**NJIT)
-def _dual_step(A, b, U, ub, Ft, j, col, coef, row, fit_b, averaging, c):
-    """``coef`` added to example j's coefficient of score column ``col``: to the bias with it
-    (the weight of a constant feature every kept example carries), ``coef·K(x_j, ·)`` to every
-    training score, and ``c·coef`` to the averaging sums (Daumé's trick)."""
+def _add_coef(A, b, U, ub, j, col, coef, fit_b, averaging, c):
+    """``coef`` added to example j's coefficient of score column ``col``, to the bias with it (the
+    weight of a constant feature every kept example carries), and ``c·coef`` to the averaging
+    sums (Daumé's trick); the training scores are the caller's."""
     A[j, col] += coef
-    _add_row(Ft, col, coef, row)
     if fit_b:
         b[col] += coef
     if averaging:
         U[j, col] += c * coef
         if fit_b:
             ub[col] += c * coef
+
+
+@njit(**NJIT)
+def _dual_step(A, b, U, ub, Ft, j, col, coef, row, fit_b, averaging, c):
+    """``coef`` added to example j's coefficient of score column ``col`` (:func:`_add_coef`) and
+    ``coef·K(x_j, ·)`` to every training score."""
+    _add_coef(A, b, U, ub, j, col, coef, fit_b, averaging, c)
+    _add_row(Ft, col, coef, row)
 
 
 @njit(**NJIT)
@@ -402,15 +409,8 @@ def epoch_dual(data, start, rule, weights, gram, budgeted, log, stats):
                         ub[r] -= c * a
             if carried:  # BPA: the removed example's coefficients, as far as i represents it
                 for kk in range(A.shape[1]):
-                    d = carry[kk]
-                    if d != 0.0:
-                        A[i, kk] += d
-                        if fit_b:
-                            b[kk] += d
-                        if averaging:
-                            U[i, kk] += c * d
-                            if fit_b:
-                                ub[kk] += c * d
+                    if carry[kk] != 0.0:  # its scores: in the pass below
+                        _add_coef(A, b, U, ub, i, kk, carry[kk], fit_b, averaging, c)
             if dropped >= 0:  # one pass over the new row and the dropped one
                 for kk in range(A.shape[1]):
                     gain[kk] = carry[kk] if carried else 0.0
