@@ -157,6 +157,8 @@ def test_the_command_line_trains_each_with_its_parameters(tmp_path, cli_run, mod
         (["--model", "pa", "--param", "gamma=1"], "gamma: PassiveAggressive has no such parameter; it takes C, "),
         (["--model", "pa", "--param", "max_epochs=3"], "max_epochs: set it with --epochs"),
         (["--model", "pa", "--param", "C"], "'C' is not NAME=VALUE"),
+        (["--model", "pa", "--param", "C=inf"], "--param: C=inf: not finite; expected a finite number"),
+        (["--model", "arow", "--param", "r=NaN"], "--param: r=NaN: not finite"),
         (["--model", "arow", "--margin", "1"], "--margin: applies only to the perceptrons and the kernel model"),
         (["--model", "pa", "--order", "random-mistake"], "random-mistake is the perceptrons' order"),
     ],

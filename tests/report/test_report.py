@@ -140,6 +140,16 @@ def test_inseparable_data_get_a_small_witness_and_the_freund_schapire_bound():
     assert f["one_pass_mistakes"] == online_mistakes(X, y) <= fs.bound
 
 
+def test_rows_of_zeros_get_the_trivial_freund_schapire_bound():
+    """Every row zero with both labels: no direction beats n mistakes in n trials; the report
+    stopped with an error here, and now shows that bound."""
+    X = np.zeros((8, 2))
+    y = np.array([0, 1] * 4)
+    f = report_data(X, y)["theory"]["freund_schapire"]
+    assert f["bound"] == pytest.approx(8.0, rel=1e-9)
+    assert f["one_pass_mistakes"] == online_mistakes(X, y) == 8
+
+
 def test_sparsest_witness_through_the_origin():
     # XOR through the origin: the point (0, 0) alone proves it (no hyperplane through 0 can
     # put it strictly on a side)

@@ -213,3 +213,17 @@ def test_fs_optimal_direction_through_the_origin_does_not_depend_on_the_units(se
     moved, v = fs_optimal_direction(X * 2.0**exponent, y, fit_intercept=False, solver=solver)
     assert v.tolist() == u.tolist()
     assert moved.bound == pytest.approx(base.bound, rel=1e-9)
+
+
+@pytest.mark.parametrize("solver", ["socp", "lbfgs"])
+@pytest.mark.parametrize("bias", [True, False])
+def test_fs_optimal_direction_where_no_direction_beats_the_trivial_bound(solver, bias):
+    """Rows of zeros with both labels: the optimum is v = 0, where the command line's
+    ``analyze`` and the report stopped with an error.  The bound is then its limit along any u,
+    n mistakes in n trials, and it holds."""
+    X = np.zeros((6, 2))
+    y = np.array([0, 1, 0, 1, 1, 0])
+    fs, u = fs_optimal_direction(X, y, fit_intercept=bias, solver=solver)
+    assert np.linalg.norm(u) == pytest.approx(1.0)
+    assert fs.bound == pytest.approx(6.0, rel=1e-9)  # √6² in floating point: 6 within rounding
+    assert online_mistakes(X, y, fit_intercept=bias) <= fs.bound * (1 + 1e-12)

@@ -171,10 +171,10 @@ class ModelParam(click.ParamType):
         name, text = name.strip(), text.strip()
         if not sep or not self._NAME.match(name) or not text:
             self.fail(f"{str(value)[:60]!r} is not NAME=VALUE (for example C=0.5)", param, ctx)
-        return name, text, _typed(text)
+        return name, text, _typed(name, text)
 
 
-def _typed(text):
+def _typed(name, text):
     low = text.lower()
     if low in ("true", "false"):
         return low == "true"
@@ -185,7 +185,7 @@ def _typed(text):
     if is_float(text):
         number = float(text)
         if not math.isfinite(number):
-            raise click.BadParameter(f"{text[:40]} is not finite", param_hint="--param")
+            raise click.BadParameter(f"{name}={text[:40]}: not finite; expected a finite number", param_hint="--param")
         return number
     return text
 

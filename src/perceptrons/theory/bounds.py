@@ -266,7 +266,9 @@ def fs_optimal_direction(
 
     With v = u/γ, ``(R + D)/γ = R‖v‖ + ‖(1 − yᵢ v·zᵢ)₊‖``, convex in v: the soft-margin problem
     ``min R t + r  s.t. ‖v‖ ≤ t, ‖ξ‖ ≤ r, ξ ≥ 1 − Z v, ξ ≥ 0``, a second-order cone program
-    (solved by Clarabel).  On separable data it is the hard-margin direction, with D = 0.
+    (solved by Clarabel).  On separable data it is the hard-margin direction, with D = 0.  Where
+    no direction beats the trivial bound of n mistakes in n trials (every row zero, say), the
+    optimum is v = 0: the first axis is returned with the bound n, its limit along any u.
     On inseparable data the objective is continuously differentiable (the norm of a squared
     hinge that never vanishes), so for many examples L-BFGS on v (p unknowns instead of n + p)
     reaches the same optimum far faster.  Either way the bound returned is evaluated exactly
@@ -340,11 +342,23 @@ def fs_optimal_direction(
     status = str(sol.status).split(".")[-1]
     if status not in ("Solved", "AlmostSolved"):
         raise PerceptronsError(f"the Freund–Schapire SOCP did not solve (Clarabel status {status}); {SCALE_HINT}")
-    v = np.asarray(sol.x)[:p]
-    if np.linalg.norm(v) == 0:
-        raise PerceptronsError("the Freund–Schapire optimum is u = 0 (the bound is vacuous on these data)")
-    u = v / np.linalg.norm(v)
+    u = _unit_or_any(np.asarray(sol.x)[:p])
     return best_gamma(X, labels, u, fit_intercept=fit_intercept), u
+
+
+def _unit_or_any(v):
+    """v/‖v‖, or the first axis when the optimum is v = 0.
+
+    v = 0 is the optimum when no direction beats the trivial bound: as γ → ∞ along any unit u,
+    ((R + D)/γ)² → n, the number of examples (a row of zeros for every example, say).  Any u then
+    gives that limit, and :func:`best_gamma` finds it with γ at the top of its search: a bound
+    of n, valid, which says nothing more than n trials allow."""
+    size = np.linalg.norm(v)
+    if size == 0:
+        u = np.zeros_like(v)
+        u[0] = 1.0
+        return u
+    return v / size
 
 
 def _fs_lbfgs(Z, R):
@@ -363,10 +377,7 @@ def _fs_lbfgs(Z, R):
 
     v0 = np.linalg.lstsq(Z, np.ones(Z.shape[0]), rcond=None)[0]
     res = minimize(f, v0, jac=True, method="L-BFGS-B", options={"maxiter": 5000, "ftol": 1e-15, "gtol": 1e-10})
-    v = res.x
-    if np.linalg.norm(v) == 0:
-        raise PerceptronsError("the Freund–Schapire optimum is u = 0 (the bound is vacuous on these data)")
-    return v / np.linalg.norm(v)
+    return _unit_or_any(res.x)
 
 
 def online_mistakes(X: ArrayLike | spmatrix | sparray, y: ArrayLike, *, fit_intercept: bool = True) -> int:
