@@ -146,7 +146,7 @@ def train(
     mixing,
     rounds,
 ):
-    """Train a tagger on TRAIN (.conllu) and save it to MODEL.
+    """Train a tagger on TRAIN (.conllu) and save it to the model file -o FILE.
 
     With --workers N or --scheduler ADDRESS, train by iterative parameter mixing on a Dask
     cluster; when TRAIN is a directory or a glob of several files, each worker reads its own.

@@ -182,7 +182,7 @@ def command(
     mixing,
     rounds,
 ):
-    """Train a perceptron on DATA (CSV/TSV with header, LIBSVM, or .npz) and save it to MODEL.
+    """Train a perceptron on DATA (CSV/TSV with header, LIBSVM, or .npz) and save it to the model file -o FILE.
 
     With --workers N or --scheduler ADDRESS, train by iterative parameter mixing on a Dask
     cluster: DATA read into memory and split into shards, or, when DATA is a directory or a glob

@@ -352,7 +352,8 @@ def _unit_or_any(v):
     v = 0 is the optimum when no direction beats the trivial bound: as γ → ∞ along any unit u,
     ((R + D)/γ)² → n, the number of examples (a row of zeros for every example, say).  Any u then
     gives that limit, and :func:`best_gamma` finds it with γ at the top of its search: a bound
-    of n, valid, which says nothing more than n trials allow."""
+    of n, valid, which says nothing more than n trials allow.
+    """
     size = np.linalg.norm(v)
     if size == 0:
         u = np.zeros_like(v)
