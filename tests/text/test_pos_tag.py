@@ -108,3 +108,23 @@ def test_ewt_test_gold_words_and_raw_text_end_to_end(shared_data):
     assert [[w for w, _ in p] for p in tagged] == [[s.text[a:b] for a, b in sp] for s, sp in zip(gold, spans)]
     recall, _ = tagged_span_scores(gold, spans, [[t for _, t in p] for p in tagged])
     assert recall >= 0.94, recall
+
+
+def test_nltks_universal_tagset(tagger):
+    """``tagset="universal"``, as NLTK's: the 12 tags of Petrov et al., each UPOS tag mapped."""
+    from perceptrons.text.pos_tag import UNIVERSAL
+
+    twelve = {"ADJ", "ADP", "ADV", "CONJ", "DET", "NOUN", "NUM", "PRT", "PRON", "VERB", ".", "X"}
+    assert set(UNIVERSAL) == set(tagger.tags_) and set(UNIVERSAL.values()) == twelve
+    plain, mapped = pos_tag(TEXT), pos_tag(TEXT, tagset="universal")
+    assert [w for w, _ in mapped] == [w for w, _ in plain]
+    assert [t for _, t in mapped] == [UNIVERSAL[t] for _, t in plain]
+    assert pos_tag_sents(TEXT, tagset="universal") == [[(w, UNIVERSAL[t]) for w, t in s] for s in pos_tag_sents(TEXT)]
+    assert dict(pos_tag(["They", "do", "n't", "live", "in", "Paris", "."], tagset="universal")) == {
+        "They": "PRON", "do": "VERB", "n't": "PRT", "live": "VERB", "in": "ADP", "Paris": "NOUN", ".": ".",
+    }  # fmt: skip
+    for bad in ("penn", "UNIVERSAL", 1):
+        with pytest.raises(PerceptronsError, match="tagset=.*expected None .* or 'universal'"):
+            pos_tag(["x"], tagset=bad)
+        with pytest.raises(PerceptronsError, match="tagset="):
+            pos_tag_sents([["x"]], tagset=bad)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from perceptrons._core.errors import PerceptronsTypeError
+from perceptrons._core.errors import PerceptronsError, PerceptronsTypeError
 from perceptrons.text.sentences import sentence_words
 from perceptrons.text.tokenizer import tokenize
 
@@ -21,6 +21,49 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from perceptrons.structured.tagging import Tagger
+
+
+#: UD's 17 UPOS tags in NLTK's ``tagset="universal"``, the 12 tags of Petrov, Das & McDonald
+#: (2012), "A universal part-of-speech tagset", LREC.  UD grew from those 12 and split some
+#: (de Marneffe et al. 2021, "Universal Dependencies", Computational Linguistics 47(2), §3.1):
+#: PROPN from NOUN, AUX from VERB, SCONJ from ADP (Penn's IN, subordinators included, is
+#: ADP there), INTJ from X (Penn's UH is X there), CCONJ is CONJ, PART is PRT, PUNCT is ".".
+#: SYM is "." too: Penn's ``$`` and ``#``, the symbols running text holds most, are "." there.
+UNIVERSAL = {
+    "ADJ": "ADJ",
+    "ADP": "ADP",
+    "ADV": "ADV",
+    "AUX": "VERB",
+    "CCONJ": "CONJ",
+    "DET": "DET",
+    "INTJ": "X",
+    "NOUN": "NOUN",
+    "NUM": "NUM",
+    "PART": "PRT",
+    "PRON": "PRON",
+    "PROPN": "NOUN",
+    "PUNCT": ".",
+    "SCONJ": "ADP",
+    "SYM": ".",
+    "VERB": "VERB",
+    "X": "X",
+}
+#: the ``tagset`` values: None keeps the model's own tags
+TAGSETS = (None, "universal")
+
+
+def _in_tagset(tagged: list[tuple[str, str]], tagset: str | None) -> list[tuple[str, str]]:
+    """``tagged`` with each tag as ``tagset`` names it (see :data:`UNIVERSAL`)."""
+    if tagset is None:
+        return tagged
+    return [(word, UNIVERSAL.get(tag, "X")) for word, tag in tagged]
+
+
+def _check_tagset(tagset: object) -> None:
+    if tagset not in TAGSETS:
+        raise PerceptronsError(
+            f"tagset={str(tagset)[:40]!r}: expected None (the model's UPOS tags) or 'universal' (NLTK's 12 tags)"
+        )
 
 
 @cache
@@ -49,7 +92,7 @@ def _words(tokens: object, what: str) -> list[str]:
     return list(tokens)
 
 
-def pos_tag(tokens: str | Sequence[str], lang: str = "en") -> list[tuple[str, str]]:
+def pos_tag(tokens: str | Sequence[str], lang: str = "en", *, tagset: str | None = None) -> list[tuple[str, str]]:
     """``[(word, tag), …]``: the Universal POS tag of each word, as ``nltk.pos_tag``.
 
     Parameters
@@ -61,12 +104,17 @@ def pos_tag(tokens: str | Sequence[str], lang: str = "en") -> list[tuple[str, st
     lang : str, default="en"
         A pretrained model's name (:data:`perceptrons.pretrained.catalogue.MODELS`); NLTK's
         ``"eng"`` is the same model.  Another name is refused with one line listing the names.
+    tagset : {None, "universal"}, default=None
+        None: the model's tags, UD's 17 UPOS tags (``NOUN``, ``VERB``, ``PROPN``, …).
+        ``"universal"``: NLTK's ``tagset="universal"``, the 12 tags of Petrov, Das & McDonald
+        (2012), mapped from UPOS by :data:`UNIVERSAL` (``PROPN`` → ``NOUN``, ``PART`` →
+        ``PRT``, ``PUNCT`` → ``"."``, …).  NLTK's default, Penn Treebank tags, is not among
+        them: the model is trained on UPOS.
 
     Returns
     -------
     list of (str, str)
-        Every word of every sentence, in order, with its UPOS tag (UD's 17 tags: ``NOUN``,
-        ``VERB``, ``PROPN``, …; NLTK's ``tagset="universal"`` has 12 others).
+        Every word of every sentence, in order, with its tag.
 
     Raises
     ------
@@ -85,17 +133,22 @@ def pos_tag(tokens: str | Sequence[str], lang: str = "en") -> list[tuple[str, st
     [('I', 'PRON'), ('do', 'AUX'), ("n't", 'PART'), ('e-mail', 'VERB'), ('.', 'PUNCT')]
     >>> pos_tag(["They", "refuse", "to", "permit", "us"])[1]
     ('refuse', 'VERB')
+    >>> pos_tag("I don't e-mail.", tagset="universal")[2]
+    ("n't", 'PRT')
     """
+    _check_tagset(tagset)
     if isinstance(tokens, str):
         tagger, cut = _model(lang), sentence_words(tokens)
         if len(cut) == 1:  # a sentence a call, as NLTK's users call it: tag's path is the shorter
-            return tagger.tag(cut[0])
-        return [pair for sentence in tagger.tag_sents(cut) for pair in sentence]
+            return _in_tagset(tagger.tag(cut[0]), tagset)
+        return _in_tagset([pair for sentence in tagger.tag_sents(cut) for pair in sentence], tagset)
     words = _words(tokens, "tokens")
-    return _model(lang).tag(words)
+    return _in_tagset(_model(lang).tag(words), tagset)
 
 
-def pos_tag_sents(sentences: str | Iterable[str | Sequence[str]], lang: str = "en") -> list[list[tuple[str, str]]]:
+def pos_tag_sents(
+    sentences: str | Iterable[str | Sequence[str]], lang: str = "en", *, tagset: str | None = None
+) -> list[list[tuple[str, str]]]:
     """``[[(word, tag), …], …]``: :func:`pos_tag` of each sentence, tagged in one batch.
 
     Parameters
@@ -105,11 +158,13 @@ def pos_tag_sents(sentences: str | Iterable[str | Sequence[str]], lang: str = "e
         words only); a single str is raw text, cut into sentences and words.
     lang : str, default="en"
         As in :func:`pos_tag`.
+    tagset : {None, "universal"}, default=None
+        As in :func:`pos_tag`.
 
     Returns
     -------
     list of list of (str, str)
-        Each sentence's words with their UPOS tags.
+        Each sentence's words with their tags.
 
     Raises
     ------
@@ -122,6 +177,7 @@ def pos_tag_sents(sentences: str | Iterable[str | Sequence[str]], lang: str = "e
     >>> [len(s) for s in pos_tag_sents("It rains. We stay home.")]
     [3, 4]
     """
+    _check_tagset(tagset)
     if isinstance(sentences, str):
         batch = sentence_words(sentences)
     elif sentences is None or isinstance(sentences, (bytes, bytearray)) or not hasattr(sentences, "__iter__"):
@@ -130,4 +186,4 @@ def pos_tag_sents(sentences: str | Iterable[str | Sequence[str]], lang: str = "e
         )
     else:
         batch = [tokenize(s) if isinstance(s, str) else _words(s, f"sentences[{i}]") for i, s in enumerate(sentences)]
-    return _model(lang).tag_sents(batch)
+    return [_in_tagset(sentence, tagset) for sentence in _model(lang).tag_sents(batch)]
