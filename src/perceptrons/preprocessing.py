@@ -97,7 +97,8 @@ def table_transformer(table, scale="standard", max_levels=MAX_LEVELS, hash_bits=
     for j in numbers:
         gaps = table.missing[j]
         how = f"imputed by the mean{' with an indicator' if missing_indicator else ''}, " if gaps else ""
-        plans[j] = ColumnPlan(table.names[j], "number", gaps, how + scaled)
+        read = f"; {table.read_as[j]}" if table.read_as[j] else ""
+        plans[j] = ColumnPlan(table.names[j], "number", gaps, how + scaled + read)
 
     def numeric():
         imputer = SimpleImputer(strategy="mean", add_indicator=missing_indicator, keep_empty_features=True)

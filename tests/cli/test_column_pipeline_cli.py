@@ -308,3 +308,83 @@ def test_the_kernel_model_trains_on_a_table_with_text(run_cli, penguins):
     assert "400² = 1.6e+05 kernel evaluations" in out and _accuracy(out.replace("test acc", "accuracy")) > 0.9
     code, out, err = run_cli(["evaluate", str(model), str(test)])
     assert code == 0 and _accuracy(out) > 0.9, err
+
+
+def _spreadsheet(path, n, seed, sep=","):
+    """An export as a spreadsheet writes one: incomes grouped by thousands, prices in dollars,
+    rates in percent, sign-up dates, "?" for unknown ages; the class follows income and date."""
+    rng = np.random.default_rng(seed)
+    c = rng.integers(0, 2, n)
+    income = 30000 + 25000 * c + rng.normal(0, 9000, n)
+    price = rng.normal(20, 5, n)
+    rate = rng.uniform(0, 100, n)
+    day = (rng.integers(0, 300, n) + 150 * c).astype(int)
+    age = rng.integers(18, 80, n).astype(str)
+    age[rng.random(n) < 0.1] = "?"
+    dates = np.datetime64("2020-01-01") + day
+    rows = [sep.join(["income", "price", "rate", "signup", "age", "class"])]
+    for i in range(n):
+        money = f"{income[i]:,.0f}"
+        cells = [f'"{money}"' if sep == "," else money, f"${price[i]:.2f}", f"{rate[i]:.0f}%", str(dates[i]), age[i]]
+        rows.append(sep.join([*cells, ["no", "yes"][c[i]]]))
+    path.write_text("\n".join(rows) + "\n")
+    years = np.array([np.nan if a == "?" else float(a) for a in age])
+    clean = np.column_stack([income, price, np.round(rate) / 100, day, years])
+    return path, clean, c
+
+
+def test_a_spreadsheet_export_trains_as_its_numbers_would(run_cli, tmp_path):
+    """Numbers written with separators, signs and dates are read as numbers (they were hashed as
+    text, and held-out accuracy fell to 0.58), and "?" is a missing value."""
+    train, Xtr, ytr = _spreadsheet(tmp_path / "train.csv", 300, 0)
+    test, Xte, yte = _spreadsheet(tmp_path / "test.csv", 300, 1)
+    model = tmp_path / "m.npz"
+    code, out, err = run_cli(["train", str(train), "-o", str(model)])
+    assert code == 0, err
+    assert "income: number -> standardised; numbers written with thousands separators" in out
+    assert "price: number -> standardised; numbers written with currency signs" in out
+    assert "signup: number -> standardised; numbers written with ISO dates" in out
+    assert re.search(r"age: number, \d+ missing -> imputed by the mean, standardised; '\?' read as missing", out)
+    code, out, err = run_cli(["evaluate", str(model), str(test)])
+    assert code == 0, err
+    from sklearn.impute import SimpleImputer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    anchor = make_pipeline(SimpleImputer(), StandardScaler(), LogisticRegression()).fit(Xtr, ytr).score(Xte, yte)
+    assert anchor > 0.9 and _accuracy(out) >= anchor - 0.03, (_accuracy(out), anchor)
+
+
+def test_a_semicolon_export_with_decimal_commas(run_cli, tmp_path):
+    rows = ["a;b;y"] + [f"{i / 10:.1f};{(i % 7) / 3:.3f};{int(i > 20)}".replace(".", ",") for i in range(40)]
+    path = tmp_path / "d.csv"
+    path.write_text("\n".join(rows) + "\n")
+    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")])
+    assert code == 0, err
+    assert "a: number -> standardised; numbers written with decimal commas, e.g. '0,0'" in out
+    code, out, err = run_cli(["evaluate", str(tmp_path / "m.npz"), str(path)])
+    assert code == 0 and _accuracy(out) == 1.0, out + err
+
+
+def test_a_measurement_taken_for_the_label_is_refused(run_cli, tmp_path):
+    rng = np.random.default_rng(0)
+    path = tmp_path / "d.csv"
+    path.write_text(
+        "target,x1,x2\n" + "".join(f"{i % 2},{v:.3f},{w:.3f}\n" for i, (v, w) in enumerate(rng.random((60, 2))))
+    )
+    for argv in (["train", str(path), "-o", str(tmp_path / "m.npz")], ["analyze", str(path)]):
+        code, out, err = run_cli(argv)
+        assert code == 2 and not (tmp_path / "m.npz").exists(), out
+        assert re.search(r"d.csv: the label column 'x2' holds \d+ different numbers, not all whole \(such as '0\.\d+'\): "
+                         r"a measurement, not classes; expected class labels \(--label names the label column\)", err)  # fmt: skip
+    code, out, err = run_cli(["train", str(path), "--label", "target", "-o", str(tmp_path / "m.npz")])
+    assert code == 0, err
+
+
+def test_labels_that_differ_only_in_case_are_noted(run_cli, tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("x,y\n" + "".join(f"{i},{['no', 'No', 'yes'][i % 3]}\n" for i in range(30)))
+    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")])
+    assert code == 0, err
+    assert "note       labels that differ only in case are different classes: 'No', 'no'" in out

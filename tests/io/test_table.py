@@ -109,3 +109,55 @@ def test_tsv_and_parquet_tables(tmp_path):
     with pytest.raises(PerceptronsError, match=r"column 'b' holds double; the model was trained on text"):
         pq.write_table(pa.table({"a": [1.0], "b": [2.0], "y": ["p"]}), path)
         read_table(path, label="y", names=["a", "b"], kinds=["number", "text"])
+
+
+def test_numbers_as_spreadsheets_write_them_and_how_each_column_was_read(tmp_path):
+    text = 'income,price,rate,when,plain,y\n"1,234",$5.50,45%,2020-01-02,1,a\n"12,000",$-1,5%,2020-01-03,2,b\n'
+    t = read_table(_write(tmp_path, text))
+    assert t.kinds == ("number",) * 5 and t.X.dtype == np.float64
+    assert t.X[:, 0].tolist() == [1234.0, 12000.0] and t.X[:, 1].tolist() == [5.5, -1.0]
+    assert t.X[:, 2].tolist() == pytest.approx([0.45, 0.05]) and t.X[1, 3] - t.X[0, 3] == 1.0
+    assert t.read_as[0] == "numbers written with thousands separators, e.g. '1,234'"
+    assert "currency signs" in t.read_as[1] and "percentages" in t.read_as[2] and "ISO dates" in t.read_as[3]
+    assert t.read_as[4] is None
+    # a model's file is read by the same rules: "$7" in a column of numbers is 7
+    later = read_table(_write(tmp_path, "price,y\n$7,a\n", "later.csv"), label="y", names=["price"], kinds=["number"])
+    assert later.X[0, 0] == 7.0
+
+
+def test_marks_of_no_value_in_a_column_of_numbers_are_missing(tmp_path):
+    rows = "".join(f"{'?' if i % 10 == 0 else i},{'-' if i == 3 else i},x{i % 3},{i % 2}\n" for i in range(40))
+    t = read_table(_write(tmp_path, "a,b,c,y\n" + rows))
+    assert t.kinds == ("number", "number", "text")
+    assert t.missing == (4, 1, 0) and np.isnan(t.X[0, 0]) and np.isnan(t.X[3, 1])
+    assert t.read_as[0] == "'?' read as missing (4 cells)" and t.read_as[1] == "'-' read as missing (1 cell)"
+    # whether 1 in 120 or 12 in 120: the same rule (a word among numbers is still refused)
+    few = "".join(f"{'?' if i == 5 else i},{i % 2}\n" for i in range(120))
+    assert read_table(_write(tmp_path, "a,y\n" + few)).missing == (1,)
+    typo = "".join(f"{'12a' if i == 5 else i},{i % 2}\n" for i in range(120))
+    with pytest.raises(PerceptronsError, match=r"line 7, column 'a': '12a' is not a number"):
+        read_table(_write(tmp_path, "a,y\n" + typo))
+    # a text column keeps "?" as a level; at predict time a mark in a number column is missing
+    t = read_table(_write(tmp_path, "c,y\nred,0\n?,1\nblue,0\n"))
+    assert t.kinds == ("text",) and t.X[1, 0] == "?"
+    later = read_table(_write(tmp_path, "a,y\n#VALUE!,0\n", "later.csv"), label="y", names=["a"], kinds=["number"])
+    assert np.isnan(later.X[0, 0]) and later.missing == (1,)
+
+
+@pytest.mark.parametrize("sep", [";", "\t", "|"])
+def test_a_csv_separated_by_another_mark_is_read_by_it(tmp_path, sep):
+    t = read_table(_write(tmp_path, f'"a b"{sep}c{sep}y\n1.5{sep}x{sep}0\n2{sep}z{sep}1\n'))
+    assert t.names == ("a b", "c") and t.X[:, 0].tolist() == [1.5, 2.0] and t.y.tolist() == [0, 1]
+
+
+def test_a_semicolon_file_writes_the_comma_as_its_decimal_mark(tmp_path):
+    t = read_table(_write(tmp_path, "a;b;y\n0,126;1.234,5;0\n2;7;1\n"))
+    assert t.X.tolist() == [[0.126, 1234.5], [2.0, 7.0]]
+    assert "decimal commas" in t.read_as[0] and "thousands separators" in t.read_as[1]
+
+
+def test_a_header_ending_with_a_separator_has_no_column_after_it(tmp_path):
+    t = read_table(_write(tmp_path, "a,b,y,\n1,2,0,\n3,4,1,\n5,6,0\n"))
+    assert t.names == ("a", "b") and t.label == "y" and t.y.tolist() == [0, 1, 0]
+    with pytest.raises(PerceptronsError, match=r"line 3: '9' after the last column; the header ends with a separator"):
+        read_table(_write(tmp_path, "a,b,y,\n1,2,0,\n3,4,1,9\n"))

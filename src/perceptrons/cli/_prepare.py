@@ -98,6 +98,17 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False):
     return Prepared(X, Xt, y, label_column, weight, step, info, [f"{'columns':<10} {X.shape[1]}, {what}"])
 
 
+def label_notes(y):
+    """Summary lines about the labels a user may not have meant: classes that differ only in case."""
+    from perceptrons.io.labels import case_variants
+
+    groups = case_variants(y)
+    if not groups:
+        return []
+    shown = "; ".join(", ".join(map(repr, g)) for g in groups[:3]) + (" ..." if len(groups) > 3 else "")
+    return [f"{'note':<10} labels that differ only in case are different classes: {shown}"]
+
+
 def read_for_theory(data, label, fmt):
     """``(X, y, notes)`` of DATA for ``analyze`` and ``report``, which measure the data as they
     are: a table's columns of numbers keep their units (a missing cell takes its column's mean),
@@ -106,14 +117,17 @@ def read_for_theory(data, label, fmt):
     one line a column touched; other formats are read as they are."""
     import numpy as np
 
+    from perceptrons.io.labels import check_classes
     from perceptrons.io.readers import read_data, read_table
     from perceptrons.preprocessing import MAX_LEVELS, as_matrix, table_transformer, text_levels
 
     kind = data_format(data, fmt)
     if kind not in TABLE_FORMATS or _index_lists(data, kind):
         X, y = read_data(data, label=label, fmt=fmt)
+        check_classes(y, f"{data}: the label column")
         return X, y, []
     table = read_table(data, label=label, fmt=fmt)
+    check_classes(table.y, f"{data}: the label column {table.label!r}")
     notes, keep = [], []
     for j, name in enumerate(table.names):
         levels = text_levels(table.X[:, j]) if table.kinds[j] == "text" else 0
@@ -129,10 +143,15 @@ def read_for_theory(data, label, fmt):
         X=table.X[:, keep],
         missing=tuple(table.missing[j] for j in keep),
         mixed=tuple(table.mixed[j] for j in keep),
+        read_as=tuple(table.read_as[j] for j in keep),
     )
     transformer, plans = table_transformer(table, "none")
     X = as_matrix(transformer.fit_transform(table.X))
-    notes += [f"column {p.name!r}: {p.kind}, {p.encoding}" for p in plans if p.kind == "text" or p.missing]
+    notes += [
+        f"column {p.name!r}: {p.kind}, {p.encoding}"
+        for p, how in zip(plans, table.read_as)
+        if p.kind == "text" or p.missing or how
+    ]
     # sparse (one-hot columns) stays sparse: each command densifies through its guarded check
     return (X if hasattr(X, "toarray") else np.asarray(X, dtype=np.float64)), table.y, notes
 

@@ -33,7 +33,15 @@ from perceptrons.cli._options import (
     refuse_unused,
 )
 from perceptrons.cli._paths import check_output_path
-from perceptrons.cli._prepare import SCALE_CHOICES, TABLE_FORMATS, compose, data_format, read_test, read_training
+from perceptrons.cli._prepare import (
+    SCALE_CHOICES,
+    TABLE_FORMATS,
+    compose,
+    data_format,
+    label_notes,
+    read_test,
+    read_training,
+)
 from perceptrons.cli._stream import stream_info, stream_options
 
 #: a model parameter set by an option of its own, which --param does not take
@@ -312,6 +320,10 @@ def command(
     X, y, weight = prepared.X, prepared.y, prepared.weight
     weighted = {} if weight is None else {"sample_weight": weight}
     check_label_text(y, f"{data}: label")  # predictions are written one per line
+    from perceptrons.io.labels import check_classes
+
+    check_classes(y, f"{data}: the label column{f' {prepared.label!r}' if prepared.label else ''}")
+    prepared = prepared._replace(lines=[*prepared.lines, *label_notes(y)])
     test = None
     if test_path:
         # read before training: a missing, unlabelled or wrong-width test file must fail before

@@ -46,6 +46,48 @@ def check_label(where, text):
         )
 
 
+#: distinct labels beyond which numbers that are not all whole read as a measurement, not classes
+MAX_MEASURED_CLASSES = 20
+
+
+def check_classes(y, where):
+    """Refuse labels that are a measurement rather than classes: more than
+    :data:`MAX_MEASURED_CLASSES` distinct numbers, not all whole (a feature column taken for the
+    label, or a regression target).  scikit-learn's classifiers refuse such a target as
+    "continuous"; a file's first column of prices or lengths was trained on as hundreds of classes.
+
+    Raises
+    ------
+    PerceptronsError
+        One line: ``where`` (the file and label column), how many values, one of them.
+    """
+    values = np.unique(np.asarray(y))
+    if values.dtype.kind not in "US" or values.shape[0] <= MAX_MEASURED_CLASSES:
+        return
+    numbers = [v for v in values.tolist() if _NUMBER.match(v.lstrip("+-"))]
+    if len(numbers) < values.shape[0]:
+        return  # words among them: class names
+    fraction = next((v for v in numbers if not float(v).is_integer()), None)
+    if fraction is not None:
+        raise PerceptronsError(
+            f"{where} holds {values.shape[0]:,} different numbers, not all whole (such as {fraction[:20]!r}): a "
+            "measurement, not classes; expected class labels (--label names the label column)"
+        )
+
+
+def case_variants(y):
+    """Text labels that differ only in case, each group as written (``[['NO', 'No', 'no']]``): one
+    class each, which a user who meant one would want to know.
+    """
+    values = np.unique(np.asarray(y))
+    if values.dtype.kind not in "US":
+        return []
+    groups = {}
+    for v in values.tolist():
+        groups.setdefault(v.casefold(), []).append(v)
+    return [g for g in groups.values() if len(g) > 1]
+
+
 def typed_labels(texts):
     """The labels' texts as an array that keeps every class apart (no lossy cast).
 

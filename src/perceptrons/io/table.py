@@ -11,6 +11,13 @@ a number, text otherwise.  A file read for a model is given those kinds and the 
 its columns are taken by name, in the model's order: a column of numbers holding a word is
 refused naming its line and column, and a column the model needs and the file lacks is refused
 naming it.
+
+Cells are read by :mod:`perceptrons.io.cells`: numbers as spreadsheets write them (``1,234``,
+``$12.50``, ``45%``, ISO dates) and, in a column of numbers, the marks that stand for no value
+(``?``, ``-``, ``#VALUE!``) as missing; each column says how it was read (``Table.read_as``).  A
+file whose first line holds no comma but semicolons, tabs or bars is read with that separator; a
+semicolon then makes the comma the decimal mark (``0,126``), as spreadsheets write such files.
+A header that ends with a separator (every line ending with one) has no column after it.
 """
 
 from typing import NamedTuple
@@ -20,8 +27,9 @@ import numpy as np
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.memory import LoadBudget
 from perceptrons._core.params import check_path
-from perceptrons.io.delimited import ROW_OVERHEAD, check_header, csv_records
-from perceptrons.io.labels import MISSING_LABELS, check_label, decimal_chars, typed_labels
+from perceptrons.io.cells import formatted_number, is_placeholder, plain_number
+from perceptrons.io.delimited import ROW_OVERHEAD, check_header, csv_records, text_lines
+from perceptrons.io.labels import MISSING_LABELS, check_label, typed_labels
 
 #: a cell that means "no value": pandas' and pyarrow's default NA strings, in any case
 MISSING = MISSING_LABELS
@@ -55,6 +63,9 @@ class Table(NamedTuple):
     mixed : tuple of str or None
         For a text column some of whose cells are numbers: where its first word is
         (``"line 7: 'n/d'"``), so that a summary can say so; None otherwise.
+    read_as : tuple of str or None
+        For a column of numbers not all written plainly: how they were read (``"numbers written
+        with thousands separators, e.g. '1,234'; '?' read as missing (8 cells)"``); None otherwise.
     """
 
     names: tuple
@@ -64,6 +75,7 @@ class Table(NamedTuple):
     label: object
     missing: tuple
     mixed: tuple
+    read_as: tuple
 
 
 def is_missing(cell):
@@ -71,14 +83,36 @@ def is_missing(cell):
     return cell.strip().lower() in MISSING
 
 
-def _number(cell):
-    """The float of a cell, or None when it is not a number (``1_000`` is not, as in a CSV)."""
-    if not decimal_chars(cell):
-        return None
-    try:
-        return float(cell)
-    except ValueError:
-        return None
+def _number(cell, decimal_comma):
+    """``(value, form)`` of a cell that is a number (``form`` None when written plainly), or None."""
+    v = plain_number(cell)
+    if v is not None:
+        return v, None
+    return formatted_number(cell, decimal_comma)
+
+
+#: separators a file named .csv may use, besides the comma
+OTHER_SEPARATORS = (";", "\t", "|")
+
+
+def sniff_delimiter(path, delimiter):
+    """``delimiter``, unless it is the comma and the file's first line holds none outside quotes
+    but holds one of :data:`OTHER_SEPARATORS`: then the one it holds most (spreadsheets where
+    the comma is the decimal mark write ``;``).
+    """
+    if delimiter != ",":
+        return delimiter
+    line = next((t for t in text_lines(path) if t.strip()), "")
+    counts, quoted = dict.fromkeys((",", *OTHER_SEPARATORS), 0), False
+    for ch in line:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in counts:
+            counts[ch] += 1
+    if counts[","]:
+        return ","
+    best = max(OTHER_SEPARATORS, key=lambda d: counts[d])
+    return best if counts[best] else ","
 
 
 def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_labels=True, wanted_by=None):
@@ -108,12 +142,17 @@ def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_
         of numbers, an infinite number, a missing column, a row of the wrong width.
     """
     path = check_path(path, "path", "read_table")
+    delimiter = sniff_delimiter(path, delimiter)
+    decimal_comma = delimiter == ";"
     records = csv_records(path, delimiter)
     first = next(records, None)
     if first is None:
         raise PerceptronsError(f"{path}: the file is empty; expected a header line and data rows")
     header_line, header = first
     header = [h.strip() for h in header]
+    trailing = len(header) > 1 and header[-1] == ""  # "a,b,label," and every row ending so
+    if trailing:
+        header = header[:-1]
     check_header(f"{path}, line {header_line}", header, label)
     target = label if label is not None else (header[-1] if names is None else None)
     if target is not None and header.count(target) > 1:
@@ -141,6 +180,13 @@ def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_
     for lineno, row in records:
         if not row or all(not c.strip() for c in row):
             continue
+        if trailing and len(row) == len(header) + 1:
+            if row[-1].strip():
+                raise PerceptronsError(
+                    f"{path}, line {lineno}: {row[-1].strip()[:40]!r} after the last column; the header ends "
+                    "with a separator, so a value there has no name (expected the field empty)"
+                )
+            row = row[:-1]
         if len(row) != len(header):
             raise PerceptronsError(f"{path}, line {lineno}: {len(row)} fields, expected {len(header)} as in the header")
         if col is not None:
@@ -156,14 +202,17 @@ def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_
     if not lines:
         raise PerceptronsError(f"{path}: no data rows after the header")
     feature_names = tuple(header[j] for j in take)
-    columns, seen_kinds, missing, mixed = [], [], [], []
+    columns, seen_kinds, missing, mixed, read_as = [], [], [], [], []
     for j, (name, column) in enumerate(zip(feature_names, cells)):
         want = None if kinds is None else kinds[j]
-        values, kind, gaps, first_word = _column(path, name, column, [f"line {n}" for n in lines], want)
+        values, kind, gaps, first_word, how = _column(
+            path, name, column, [f"line {n}" for n in lines], want, decimal_comma
+        )
         columns.append(values)
         seen_kinds.append(kind)
         missing.append(gaps)
         mixed.append(first_word)
+        read_as.append(how)
     if all(k == "number" for k in seen_kinds):
         X = np.column_stack(columns) if columns else np.empty((len(lines), 0))
     else:
@@ -172,28 +221,34 @@ def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_
             X[:, j] = values
     y = typed_labels(labels) if col is not None and require_labels else (np.array(labels) if col is not None else None)
     label_name = header[col] if col is not None else None
-    return Table(feature_names, tuple(seen_kinds), X, y, label_name, tuple(missing), tuple(mixed))
+    return Table(feature_names, tuple(seen_kinds), X, y, label_name, tuple(missing), tuple(mixed), tuple(read_as))
 
 
-def _column(path, name, cells, places, want):
-    """``(values, kind, missing cells, first word)`` of one column's cells (``places[i]`` names
-    cell i's line or row); ``want`` the model's kind, if any.  ``first word`` says where a text
-    column that also holds numbers has its first word (None for another column).
+def _column(path, name, cells, places, want, decimal_comma=False):
+    """``(values, kind, missing cells, first word, read as)`` of one column's cells (``places[i]``
+    names cell i's line or row); ``want`` the model's kind, if any.  ``first word`` says where a
+    text column that also holds numbers has its first word, ``read as`` how a column of numbers
+    not all written plainly was read (None for another column).
     """
     gaps = np.array([is_missing(c) for c in cells], dtype=bool)
     numbers = np.full(len(cells), np.nan)
-    words = []
+    words, marks, forms = [], [], {}
     for i, c in enumerate(cells):
         if gaps[i]:
             continue
-        v = _number(c)
-        if v is None:
+        got = _number(c, decimal_comma)
+        if got is None:
+            if is_placeholder(c):  # "?", "-", "#VALUE!": no value, in a column of numbers
+                marks.append(i)
+                continue
             words.append(i)
             if want is not None or len(words) > TYPO_SHARE * len(cells):
                 break
         else:
-            numbers[i] = v
-    if want != "text" and not words:
+            numbers[i] = got[0]
+            if got[1] is not None:
+                forms.setdefault(got[1], i)
+    if want != "text" and not words and (want == "number" or not marks or not np.isnan(numbers).all()):
         inf = np.isinf(numbers)
         if inf.any():
             i = int(np.flatnonzero(inf)[0])
@@ -201,7 +256,8 @@ def _column(path, name, cells, places, want):
                 f"{path}, {places[i]}, column {name!r}: {cells[i].strip()!r} is not finite; "
                 "expected a finite number, or an empty cell for a missing one"
             )
-        return numbers, "number", int(gaps.sum()), None
+        gaps[marks] = True
+        return numbers, "number", int(gaps.sum()), None, _read_as(forms, marks, cells) if want is None else None
     if want == "number":
         i = words[0]
         raise PerceptronsError(
@@ -209,12 +265,12 @@ def _column(path, name, cells, places, want):
             "the model was trained on numbers in this column"
         )
     present = len(cells) - int(gaps.sum())
-    if want is None and len(words) <= TYPO_SHARE * present:
+    if want is None and words and len(words) <= TYPO_SHARE * present:
         i = words[0]
         raise PerceptronsError(
             f"{path}, {places[i]}, column {name!r}: {cells[i].strip()[:40]!r} is not a number, but "
-            f"{present - len(words):,} of the column's {present:,} cells are; expected a number (an empty cell "
-            "or NA for a missing one)"
+            f"{present - len(words) - len(marks):,} of the column's {present:,} cells are; expected a number "
+            "(an empty cell, NA or ? for a missing one)"
         )
     nul = next((i for i, c in enumerate(cells) if "\x00" in c), None)
     if nul is not None:
@@ -223,10 +279,24 @@ def _column(path, name, cells, places, want):
     values[:] = [c.strip() for c in cells]
     values[gaps] = np.nan
     mixed = None
-    if want is None and any(not gap and _number(c) is not None for c, gap in zip(cells, gaps.tolist())):
+    if want is None and words and any(not gap and _number(c, decimal_comma) for c, gap in zip(cells, gaps.tolist())):
         i = words[0]
         mixed = f"{places[i]}: {cells[i].strip(' ')[:40]!r}"
-    return values, "text", int(gaps.sum()), mixed
+    return values, "text", int(gaps.sum()), mixed, None
+
+
+def _read_as(forms, marks, cells):
+    """How a column of numbers was read: the forms its numbers were written in (each with its
+    first cell) and the marks taken for missing values, or None when all were plain.
+    """
+    parts = [f"{form}, e.g. {cells[i].strip()[:20]!r}" for form, i in forms.items()]
+    if parts:
+        parts[0] = "numbers written with " + parts[0]
+    if marks:
+        seen = list(dict.fromkeys(cells[i].strip()[:12] for i in marks))
+        shown = ", ".join(map(repr, seen[:3])) + (" ..." if len(seen) > 3 else "")
+        parts.append(f"{shown} read as missing ({len(marks):,} cell{'s' if len(marks) != 1 else ''})")
+    return "; ".join(parts) or None
 
 
 def _model_columns(path, header, label, names, require_labels, wanted_by):
@@ -302,7 +372,7 @@ def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=
     if n == 0:
         raise PerceptronsError(f"{path}: no data rows")
     places = [f"row {i + 1}" for i in range(n)]
-    columns, seen_kinds, missing, mixed = [], [], [], []
+    columns, seen_kinds, missing, mixed, read_as = [], [], [], [], []
     for k, j in enumerate(take):
         name, column = header[j], data.column(j)
         if pt.is_dictionary(column.type):
@@ -321,16 +391,17 @@ def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=
                     f"{path}, row {i + 1}, column {name!r}: {values[i]} is not finite; expected a finite number"
                 )
             gaps = int(np.isnan(values).sum())
-            kind, first_word = "number", None
+            kind, first_word, how = "number", None, None
         elif pt.is_string(column.type) or pt.is_large_string(column.type):
             cells = ["" if v is None else v for v in column.to_pylist()]
-            values, kind, gaps, first_word = _column(path, name, cells, places, want)
+            values, kind, gaps, first_word, how = _column(path, name, cells, places, want)
         else:
             raise PerceptronsError(f"{path}: column {name!r} holds {column.type}; expected numbers or text")
         columns.append(values)
         seen_kinds.append(kind)
         missing.append(gaps)
         mixed.append(first_word)
+        read_as.append(how)
     if all(k == "number" for k in seen_kinds):
         X = np.column_stack(columns)
     else:
@@ -354,4 +425,5 @@ def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=
         header[col] if col is not None else None,
         tuple(missing),
         tuple(mixed),
+        tuple(read_as),
     )

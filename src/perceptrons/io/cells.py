@@ -1,0 +1,142 @@
+"""A cell of a table as people write one: a number in any of the forms spreadsheets export, a
+mark that stands for no value, or text.
+
+A plain number (what ``float`` reads, in ASCII) is the common case and is read first.  When
+that fails, :func:`formatted_number` tries the forms a spreadsheet or a report writes: ``1,234``
+(thousands grouped by commas), ``$12.50`` and ``12,50 €`` (a currency sign before or after),
+``45%`` (a percentage, read as 0.45), ``0,126`` (a decimal comma, in files whose fields are
+separated by ``;``, as spreadsheets write them where the comma is the decimal mark) and ISO 8601
+dates (``2020-07-20``, ``2020-07-20 12:00:00``, read as days since 1970-01-01 UTC).  Each form
+is named, so that a summary can say how a column was read.  The same rules read the file a
+model is trained on and every file read for it later, so a column is read the same way in both.
+
+In a column of numbers, :func:`is_placeholder` tells the marks that stand for an unknown value
+(``?``, ``-``, ``.``, a spreadsheet's ``#VALUE!`` or ``#DIV/0!``, ``missing``, ``unknown``): such a
+cell is missing, as an empty one is.  UCI's data sets write ``?`` for a missing value.
+"""
+
+import re
+import unicodedata
+from datetime import UTC, datetime
+
+from perceptrons.io.labels import decimal_chars
+
+#: the forms :func:`formatted_number` reads, as a summary names them
+THOUSANDS, CURRENCY, PERCENT, DECIMAL_COMMA, DATES = (
+    "thousands separators",
+    "currency signs",
+    "percentages (÷ 100)",
+    "decimal commas",
+    "ISO dates (days since 1970-01-01)",
+)
+#: currency signs a number may carry before or after it
+CURRENCY_SIGNS = "$€£¥₹"
+#: words and spreadsheet errors that stand for no value in a column of numbers (lower case),
+#: besides marks of punctuation and symbols only (``?``, ``-``, ``.``, ``--``)
+PLACEHOLDER_WORDS = frozenset(
+    {
+        "missing",
+        "unknown",
+        "undefined",
+        "nil",
+        "n.a.",
+        "n/d",
+        "n.d.",
+        "#value!",
+        "#div/0!",
+        "#ref!",
+        "#num!",
+        "#name?",
+        "#null!",
+        "#n/a!",
+    }
+)
+
+_PLAIN = re.compile(r"^(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
+_GROUPED = re.compile(r"^[1-9][0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]+)?$")
+_GROUPED_COMMA_DECIMAL = re.compile(r"^[1-9][0-9]{0,2}(?:\.[0-9]{3})+(?:,[0-9]+)?$")
+_COMMA_DECIMAL = re.compile(r"^[0-9]*,[0-9]+$")
+_DATE = re.compile(
+    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[ T][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,6})?)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?$"
+)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def plain_number(cell):
+    """The float of a plain number (``1.5``, ``-2e3``), or None (``1_000`` is not, as in a CSV)."""
+    if not decimal_chars(cell):
+        return None
+    try:
+        return float(cell)
+    except ValueError:
+        return None
+
+
+def formatted_number(cell, decimal_comma=False):
+    """``(value, form)`` of a number written in one of the forms the module names, or None.
+
+    Parameters
+    ----------
+    cell : str
+    decimal_comma : bool
+        The file separates its fields by ``;``: a comma is the decimal mark (``0,126``) and a
+        point groups thousands (``1.234,5``); else a comma groups thousands (``1,234.5``).
+
+    Returns
+    -------
+    (float, str) or None
+        The value and the form it was written in (:data:`THOUSANDS`, ...).
+    """
+    text = cell.strip()
+    if _DATE.match(text):
+        return _date(text)
+    sign, forms = 1.0, []
+    if text[:1] in ("+", "-"):
+        sign, text = (-1.0 if text[0] == "-" else 1.0), text[1:].lstrip()
+    if text[:1] and text[:1] in CURRENCY_SIGNS:
+        text, forms = text[1:].lstrip(), [CURRENCY]
+        if sign == 1.0 and text[:1] in ("+", "-"):  # $-5
+            sign, text = (-1.0 if text[0] == "-" else 1.0), text[1:].lstrip()
+    elif text[-1:] and text[-1:] in CURRENCY_SIGNS:
+        text, forms = text[:-1].rstrip(), [CURRENCY]
+    scale = 1.0
+    if text.endswith("%"):
+        text, scale = text[:-1].rstrip(), 0.01
+        forms.append(PERCENT)
+    if _PLAIN.match(text):
+        value = float(text)
+    elif not decimal_comma and _GROUPED.match(text):
+        value = float(text.replace(",", ""))
+        forms.append(THOUSANDS)
+    elif decimal_comma and _COMMA_DECIMAL.match(text):
+        value = float(text.replace(",", "."))
+        forms.append(DECIMAL_COMMA)
+    elif decimal_comma and _GROUPED_COMMA_DECIMAL.match(text):
+        value = float(text.replace(".", "").replace(",", "."))
+        forms.append(THOUSANDS)
+        if "," in text:
+            forms.append(DECIMAL_COMMA)
+    else:
+        return None
+    if not forms:  # a plain number with a sign and spaces between: "- 5" is no number
+        return None
+    return sign * value * scale, ", ".join(forms)
+
+
+def _date(text):
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:  # 2020-13-45
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return (when - _EPOCH).total_seconds() / 86400.0, DATES
+
+
+def is_placeholder(cell):
+    """Whether a cell that is no number stands for an unknown value in a column of numbers: a
+    mark of punctuation and symbols only (``?``, ``-``, ``.``) or one of :data:`PLACEHOLDER_WORDS`.
+    """
+    text = cell.strip().lower()
+    # punctuation, symbols and spaces only: a control character (a NUL byte) is no mark of a user's
+    return bool(text) and (text in PLACEHOLDER_WORDS or all(unicodedata.category(ch)[0] in "PSZ" for ch in text))
