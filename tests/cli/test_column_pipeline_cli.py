@@ -388,3 +388,32 @@ def test_labels_that_differ_only_in_case_are_noted(run_cli, tmp_path):
     code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")])
     assert code == 0, err
     assert "note       labels that differ only in case are different classes: 'No', 'no'" in out
+
+
+def test_an_identifier_column_is_noted_and_dropped_on_request(run_cli, tmp_path):
+    """A row number on rows sorted by class learnt the file's order; the summary now says what it
+    looks like, and ``--drop`` leaves it out of the model, which then does not need it."""
+    rng = np.random.default_rng(0)
+    y = np.sort(rng.integers(0, 2, 100))
+    X = rng.normal(size=(100, 2)) + y[:, None]
+    path = tmp_path / "d.csv"
+    path.write_text(
+        "row_id,x1,x2,label\n" + "".join(f"{i + 1},{a:.3f},{b:.3f},{c}\n" for i, ((a, b), c) in enumerate(zip(X, y)))
+    )
+    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")])
+    assert code == 0, err
+    assert "note       'row_id' holds a different whole number on every row: an identifier? It is used as a " \
+           "feature; --drop row_id leaves it out" in out  # fmt: skip
+    code, out, err = run_cli(["train", str(path), "--drop", "row_id", "-o", str(tmp_path / "m.npz")])
+    assert code == 0 and "row_id" not in out and "2 columns -> 2 features" in out, out + err
+    later = tmp_path / "later.csv"
+    later.write_text("x2,x1\n0.5,1.5\n")  # no row_id, no label: the model needs neither
+    code, out, err = run_cli(["predict", str(tmp_path / "m.npz"), str(later)])
+    assert code == 0 and out.strip() in ("0", "1"), out + err
+    for argv, message in (
+        (["--drop", "nope"], "d.csv has no column 'nope'; its columns are ['row_id', 'x1', 'x2']"),
+        (["--drop", "label"], "--drop: 'label' is the label column; a model needs it"),
+        (["--drop", "row_id", "--stream"], "--drop: applies only to a CSV/TSV table read into memory"),
+    ):
+        code, out, err = run_cli(["train", str(path), *argv, "-o", str(tmp_path / "n.npz")])
+        assert code == 2 and message in err and not (tmp_path / "n.npz").exists(), err

@@ -408,15 +408,37 @@ def test_a_csv_cell_is_a_number_in_memory_exactly_when_it_is_one_streamed(tmp_pa
         assert expected[0, 0] == number
 
 
-def test_a_csv_column_of_true_and_false_is_refused_streamed_as_in_memory(tmp_path, cli_run):
-    """pyarrow reads such a column as booleans (1 and 0), which the streamed reader refuses; in
-    memory it is a column of text, one-hot encoded."""
+def test_a_csv_column_of_true_and_false_is_text_streamed_as_in_memory(tmp_path, cli_run):
+    """pyarrow reads such a column as booleans; it was read as float64 and refused at its first
+    ``TRUE`` ("as in the rows before", on the first row).  It is text, as in memory: hashed
+    streamed, one-hot in memory, and both learn it."""
     data = tmp_path / "d.csv"
-    data.write_text("a,b,label\ntrue,1,1\nfalse,0,-1\ntrue,1,1\n")
-    r = cli_run("train", data, "--stream", "-o", tmp_path / "m.npz")
-    assert r.exit_code == 2 and "d.csv, line 2" in r.output and "'true'" in r.output, r.output
+    data.write_text("a,b,label\n" + "".join(f"{['FALSE', 'TRUE'][i % 2]},{i % 3},{i % 2}\n" for i in range(40)))
+    for how in (["--stream"], []):
+        r = cli_run("train", data, *how, "--epochs", "5", "-o", tmp_path / "m.npz")
+        assert r.exit_code == 0, r.output
+        r = cli_run("evaluate", tmp_path / "m.npz", data, *how)
+        assert r.exit_code == 0 and "accuracy  1.0000" in r.output, r.output
     r = cli_run("train", data, "-o", tmp_path / "m.npz")
-    assert r.exit_code == 0 and "a: text -> one-hot, 2 levels" in r.output, r.output
+    assert "a: text -> one-hot, 2 levels" in r.output, r.output
+
+
+def test_a_csv_of_semicolons_streams_as_in_memory(tmp_path, cli_run):
+    """A header of semicolons and no comma: the file's separator, read so in memory and
+    streamed; a decimal comma in its first data line makes the comma its decimal mark; a header
+    ending with the separator has no column after it."""
+    rows = [f"{i / 10:.2f};{(i % 7) / 3:.3f};{int(i > 20)};" for i in range(40)]
+    for name, text in (("point.csv", rows), ("comma.csv", [r.replace(".", ",") for r in rows])):
+        data = tmp_path / name
+        data.write_text("a;b;y;\n" + "\n".join(text) + "\n")
+        weights = []
+        for how in ([], ["--stream"]):
+            out = tmp_path / f"{name}{len(how)}.npz"
+            r = cli_run("train", data, *how, "--model", "perceptron", "--epochs", "3", "--scale", "none", "-o", out)
+            assert r.exit_code == 0, r.output
+            model = load_model(out)
+            weights.append((model[-1] if hasattr(model, "steps") else model).coef_.tolist())
+        assert weights[0] == weights[1]
 
 
 @pytest.mark.slow

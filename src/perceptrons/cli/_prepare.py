@@ -8,6 +8,7 @@ and its ``info`` the table's columns and kinds and the options the data was read
 ``predict`` and ``evaluate`` read a file the same way without being told again.
 """
 
+import re
 from typing import NamedTuple
 
 import click
@@ -43,11 +44,12 @@ def data_format(path, fmt):
     return fmt or (None if path == "-" else guess_format(path))
 
 
-def read_training(data, label, fmt, scale, missing_indicator, dense=False):
+def read_training(data, label, fmt, scale, missing_indicator, dense=False, drop=()):
     """:class:`Prepared` training data, the transformer fitted on it.  With ``dense`` (the kernel
     model, which densifies its input anyway) a sparse matrix is densified first, refused before
     it is allocated when two dense copies would not fit, and then scaled as a dense one; a
-    table's encoded columns are densified the same way."""
+    table's encoded columns are densified the same way.  ``drop``: a table's columns left out
+    (an identifier), so that the model neither reads nor needs them."""
     import warnings
 
     import scipy.sparse as sp
@@ -58,6 +60,7 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False):
     kind = data_format(data, fmt)
     if kind in TABLE_FORMATS and not _index_lists(data, kind):
         table = read_table(data, label=label, fmt=fmt)
+        table = _kept(table, [j for j in range(len(table.names)) if table.names[j] not in _dropped(table, drop, data)])
         transformer, plans = table_transformer(
             table, "standard" if scale == "auto" else scale, missing_indicator=missing_indicator
         )
@@ -72,7 +75,8 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False):
             "label_column": table.label,
             "table": {"format": kind, "names": list(table.names), "kinds": list(table.kinds)},
         }
-        return Prepared(table.X, X, table.y, table.label, None, transformer, info, _plan_lines(plans, X.shape[1]))
+        lines = _plan_lines(plans, X.shape[1]) + _identifier_notes(table)
+        return Prepared(table.X, X, table.y, table.label, None, transformer, info, lines)
     X, y, label_column, weight = read_data(data, label=label, fmt=fmt, return_label_name=True, return_weight=True)
     if dense and sp.issparse(X):
         from perceptrons._core.memory import densify
@@ -137,14 +141,7 @@ def read_for_theory(data, label, fmt):
         keep.append(j)
     if not keep:
         raise PerceptronsError(f"{data}: no column to measure: every one is text of more than {MAX_LEVELS} values")
-    table = table._replace(
-        names=tuple(table.names[j] for j in keep),
-        kinds=tuple(table.kinds[j] for j in keep),
-        X=table.X[:, keep],
-        missing=tuple(table.missing[j] for j in keep),
-        mixed=tuple(table.mixed[j] for j in keep),
-        read_as=tuple(table.read_as[j] for j in keep),
-    )
+    table = _kept(table, keep)
     transformer, plans = table_transformer(table, "none")
     X = as_matrix(transformer.fit_transform(table.X))
     notes += [
@@ -154,6 +151,62 @@ def read_for_theory(data, label, fmt):
     ]
     # sparse (one-hot columns) stays sparse: each command densifies through its guarded check
     return (X if hasattr(X, "toarray") else np.asarray(X, dtype=np.float64)), table.y, notes
+
+
+#: a column name that says it holds identifiers
+_ID_NAME = re.compile(r"(?i)(^|[^a-z])(id|ids|index|idx|key|row|no|number)$|^id[^a-z]|^unnamed")
+#: rows below which a column of distinct whole numbers says nothing
+_ID_MIN_ROWS = 20
+
+
+def _identifier_notes(table):
+    """Notes on columns of numbers that look like identifiers: a different whole number on every
+    row, and consecutive or under a name such as ``id`` or ``row_no``.  Used as a feature, a row
+    number learns the file's order (held-out accuracy fell from 0.74 to 0.56 on rows sorted by
+    class); the note says how to leave it out."""
+    import numpy as np
+
+    notes = []
+    n = table.X.shape[0]
+    for j, name in enumerate(table.names):
+        if table.kinds[j] != "number" or table.missing[j] or n < _ID_MIN_ROWS:
+            continue
+        v = np.asarray(table.X[:, j], dtype=np.float64)
+        if not (np.all(v == np.round(v)) and np.unique(v).shape[0] == n):
+            continue
+        if v.max() - v.min() == n - 1 or _ID_NAME.search(name):
+            notes.append(
+                f"{'note':<10} {name!r} holds a different whole number on every row: an identifier? It is "
+                f"used as a feature; --drop {name} leaves it out"
+            )
+    return notes
+
+
+def _kept(table, keep):
+    """``table`` with only its feature columns ``keep`` (positions)."""
+    if len(keep) == len(table.names):
+        return table
+    if not keep:
+        raise PerceptronsError("no feature column is left: every one is dropped (--drop)")
+    return table._replace(
+        names=tuple(table.names[j] for j in keep),
+        kinds=tuple(table.kinds[j] for j in keep),
+        X=table.X[:, keep],
+        missing=tuple(table.missing[j] for j in keep),
+        mixed=tuple(table.mixed[j] for j in keep),
+        read_as=tuple(table.read_as[j] for j in keep),
+    )
+
+
+def _dropped(table, drop, data):
+    """The ``--drop`` names, each a feature column of ``table`` (the label cannot be dropped)."""
+    for name in drop:
+        if name == table.label:
+            raise click.BadParameter(f"{name!r} is the label column; a model needs it", param_hint="--drop")
+        if name not in table.names:
+            shown = list(table.names[:20]) + (["..."] if len(table.names) > 20 else [])
+            raise click.BadParameter(f"{data} has no column {name!r}; its columns are {shown}", param_hint="--drop")
+    return set(drop)
 
 
 def _index_lists(path, kind):

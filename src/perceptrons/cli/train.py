@@ -110,6 +110,12 @@ PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
     help="Tables: add a 0/1 column for each column of numbers that has missing cells.",
 )
 @click.option(
+    "--drop",
+    multiple=True,
+    metavar="COLUMN",
+    help="Tables: leave this column out (an identifier, say), repeatable; the model then neither reads nor needs it.",
+)
+@click.option(
     "--epochs",
     type=EPOCHS,
     default=None,
@@ -160,6 +166,7 @@ def command(
     fmt,
     scale,
     missing_indicator,
+    drop,
     epochs,
     order,
     init,
@@ -226,10 +233,13 @@ def command(
                 "as auto, maxabs or none to shard files on a cluster (their workers' column maxima merge "
                 "exactly, their standard deviations would not)",
             ),
-            "missing_indicator": (
-                not stream and not cluster_files and data_format(data, fmt) in TABLE_FORMATS,
-                "to a CSV/TSV table read into memory",
-            ),
+            **{
+                k: (
+                    not stream and not cluster_files and data_format(data, fmt) in TABLE_FORMATS,
+                    "to a CSV/TSV table read into memory",
+                )
+                for k in ("missing_indicator", "drop")
+            },
             "label": (labelled_by_name(data, fmt), LABEL_WHERE),
             "calibrate": (not stream and not (workers or scheduler), "in memory, on this machine"),
             "n_jobs": (
@@ -316,7 +326,7 @@ def command(
                 scale,
             )
     # a VW file's importance weights weigh the updates, as in a streamed or distributed fit
-    prepared = read_training(data, label, fmt, scale, missing_indicator, dense=model_name == "kernel")
+    prepared = read_training(data, label, fmt, scale, missing_indicator, dense=model_name == "kernel", drop=drop)
     X, y, weight = prepared.X, prepared.y, prepared.weight
     weighted = {} if weight is None else {"sample_weight": weight}
     check_label_text(y, f"{data}: label")  # predictions are written one per line

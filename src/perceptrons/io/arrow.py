@@ -48,6 +48,11 @@ def need_pyarrow():
 #: cells read as missing: pyarrow's markers, but not the spellings of NaN, which parse as the
 #: number they are and are refused as not finite, with the value, as the in-memory reader does
 _NULLS = ["", "#N/A", "#N/A N/A", "#NA", "N/A", "NA", "NULL", "n/a", "null"]
+#: and in a column of numbers, the marks the in-memory reader takes for no value
+#: (:func:`perceptrons.io.cells.is_placeholder`) as people write them; pyarrow matches them
+#: exactly, and a column of text keeps them (its strings are never null)
+_NULLS += ["?", "-", "--", ".", "*", "#VALUE!", "#DIV/0!", "#REF!", "#NUM!", "#NAME?", "#NULL!"]
+_NULLS += [w for word in ("missing", "unknown", "undefined", "nil") for w in (word, word.title(), word.upper())]
 
 
 def delimited_blocks(
@@ -68,15 +73,31 @@ def delimited_blocks(
     first = next(chunks, None)
     if first is None:
         raise PerceptronsError(f"{path}: not CSV with a header (the file is empty)")
-    names = _names(path, first, delimiter)
+    from perceptrons.io.table import delimiter_of
+
+    # a header of semicolons, tabs or bars and no comma: read by that separator, as in memory
+    head = first.split(b"\n", 2)
+    delimiter = delimiter_of(head[0].decode("utf-8", "replace"), delimiter)
+    comma = delimiter == ";" and len(head) > 1 and _COMMA_DECIMAL.search(head[1].decode("utf-8", "replace"))
+    decimal_point = "," if comma else "."
+    every = _names(path, first, delimiter)
+    # a header ending with the separator (and every line with it): no column after it
+    names = every[:-1] if len(every) > 1 and every[-1] == "" else every
+    keep = names if names is not every else None  # by name: given always, it took x of "x,x" twice
     check_header(f"{path}, line 1", names, label)
     col = label_position(path, names, label)
     # the label is read as text, so that its classes stay exact; the first run's types are then
     # fixed for the whole file
-    types = _column_types(path, names, col, _parse(path, first, delimiter, names, None, {names[col]: "string"}))
-    batches = _csv_batches(path, itertools.chain([first], chunks), delimiter, names, types)
+    types = _column_types(
+        path, names, col, _parse(path, first, delimiter, names, None, {names[col]: "string"}, decimal_point, keep)
+    )
+    batches = _csv_batches(path, itertools.chain([first], chunks), delimiter, (every, keep), types, decimal_point)
     yield from _batches(path, batches, names, col, hash_bits, text, first_row_line=2, require_labels=require_labels)
 
+
+#: a field of a decimal comma (0,126) in a line separated by semicolons: the file's decimal mark,
+#: as spreadsheets write it where the comma is the decimal mark
+_COMMA_DECIMAL = re.compile(r"(?:^|;)\s*\"?[+-]?[0-9]*,[0-9]+\"?\s*(?:;|$)")
 
 #: a carriage return that does not start a CRLF
 _BARE_CR = re.compile(rb"\r(?!\n)")
@@ -101,10 +122,11 @@ def _chunks(path, block_bytes):
 
 
 def _column_types(path, names, col, table):
-    """The types every run is parsed with: the label as text; columns of whole numbers or
-    true/false as float64 (pyarrow's integer parser also reads hexadecimal (0x10) and its
-    boolean one true/false, which the in-memory reader refuses); the rest as the first run
-    has them.  A name two columns share keeps pyarrow's inference (types are given by name).
+    """The types every run is parsed with: the label as text; columns of whole numbers as
+    float64 (pyarrow's integer parser also reads hexadecimal (0x10), which the in-memory reader
+    refuses); columns of true/false as text, as the in-memory reader reads them (a float64
+    column would refuse its first ``TRUE``); the rest as the first run has them.  A name two
+    columns share keeps pyarrow's inference (types are given by name).
     """
     import pyarrow as pa
     import pyarrow.types as pt
@@ -113,14 +135,17 @@ def _column_types(path, names, col, table):
     for j, field in enumerate(table.schema):
         if j == col or names.count(field.name) != 1:
             continue
-        numeric = pt.is_integer(field.type) or pt.is_boolean(field.type)
-        types[field.name] = pa.float64() if numeric else field.type
+        if pt.is_boolean(field.type):
+            types[field.name] = pa.string()
+        else:
+            types[field.name] = pa.float64() if pt.is_integer(field.type) else field.type
     return types
 
 
-def _parse(path, data, delimiter, names, column_names, column_types):
+def _parse(path, data, delimiter, names, column_names, column_types, decimal_point=".", include=None):
     """One run of lines as a pyarrow Table: with the header (the first run, ``column_names``
-    None) or without it; pyarrow's errors name the file and, once found, the line.
+    None) or without it; pyarrow's errors name the file and, once found, the line.  ``include``:
+    the columns kept (all by default).
     """
     import pyarrow as pa
     import pyarrow.csv as pc
@@ -131,7 +156,13 @@ def _parse(path, data, delimiter, names, column_names, column_types):
             # threads parse the run in parallel; they cannot read ahead of it: it is all they are given
             read_options=pc.ReadOptions(column_names=column_names),
             parse_options=pc.ParseOptions(delimiter=delimiter),
-            convert_options=pc.ConvertOptions(column_types=column_types, strings_can_be_null=False, null_values=_NULLS),
+            convert_options=pc.ConvertOptions(
+                column_types=column_types,
+                strings_can_be_null=False,
+                null_values=_NULLS,
+                decimal_point=decimal_point,
+                include_columns=include,
+            ),
         )
     except (pa.ArrowInvalid, OSError) as exc:
         reason = _first_line(exc)
@@ -149,10 +180,13 @@ def _names(path, first, delimiter):
         raise not_utf8(path) or PerceptronsError(f"{path}, line 1: the header is not UTF-8 text") from None
 
 
-def _csv_batches(path, runs, delimiter, names, types):
-    """The record batches of each run: the first with its header, the rest named by it."""
+def _csv_batches(path, runs, delimiter, columns, types, decimal_point):
+    """The record batches of each run: the first with its header, the rest named by it;
+    ``columns`` = (every column's name, the names of those kept, or None for all).
+    """
+    every, keep = columns
     for k, data in enumerate(runs):
-        table = _parse(path, data, delimiter, names, None if k == 0 else names, types)
+        table = _parse(path, data, delimiter, keep or every, None if k == 0 else every, types, decimal_point, keep)
         yield from table.to_batches()
 
 

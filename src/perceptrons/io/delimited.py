@@ -25,11 +25,25 @@ def _finite_row(path, lineno, values):
 def text_lines(path):
     """Lines of a text file with their line breaks, decoded one at a time (a bad byte is reported
     with its line); a UTF-8 byte-order mark at the start is dropped (Excel writes "UTF-8 CSV"
-    with one).
+    with one).  A gzip file is read through (``data.csv.gz``), as the streamed readers read it.
     """
-    with open(path, "rb") as f:
-        for _, line in decoded_lines(path, bounded_lines(f), where=lambda n: f"{path}, line {n}", keep_ends=True):
-            yield line
+    import gzip
+    import zlib
+
+    with open(path, "rb") as raw:
+        packed = raw.read(2) == b"\x1f\x8b"
+        raw.seek(0)
+        with gzip.GzipFile(fileobj=raw) if packed else raw as f:
+            where = (
+                (lambda n: f"{path}, line {n} of the decompressed stream")
+                if packed
+                else (lambda n: f"{path}, line {n}")
+            )
+            try:
+                for _, line in decoded_lines(path, bounded_lines(f), where=where, keep_ends=True):
+                    yield line
+            except (OSError, EOFError, zlib.error) as exc:  # a damaged or truncated gzip stream
+                raise PerceptronsError(f"{path}: not a readable gzip file ({exc})") from None
 
 
 def csv_records(path, delimiter):

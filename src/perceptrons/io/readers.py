@@ -12,6 +12,7 @@ from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.memory import available_bytes
 from perceptrons._core.params import check_path
 from perceptrons.io.atomic import cleanup_on_signals, signals_deferred
+from perceptrons.io.labels import is_float
 from perceptrons.io.spool import copy_bounded
 
 FORMATS = ("csv", "tsv", "libsvm", "npz", "vw", "parquet")
@@ -45,9 +46,41 @@ _MEMORY_PER_BYTE = {"libsvm": 2.0, "vw": 2.0, "csv": 4.0, "tsv": 4.0}
 
 
 def guess_format(path):
-    """The format a file's extension names; LIBSVM when it names none we know."""
-    ext = os.path.splitext(os.fspath(path))[1].lower()
-    return _BY_EXTENSION.get(ext, "libsvm")
+    """The format a file's extension names, ``.gz`` looked through; for ``.txt`` or an extension
+    we do not know, what its first line looks like: a header of names separated by commas,
+    semicolons or tabs is CSV or TSV, anything else LIBSVM (its data sets are often ``.txt``).
+    """
+    name = os.fspath(path)
+    if name.lower().endswith(".gz"):
+        name = name[:-3]
+    ext = os.path.splitext(name)[1].lower()
+    fmt = _BY_EXTENSION.get(ext)
+    if fmt is not None and ext != ".txt":
+        return fmt
+    return _sniff_text(path)
+
+
+def _sniff_text(path):
+    """``"csv"``/``"tsv"`` when the first line of ``path`` is a header of names, else ``"libsvm"``
+    (an unreadable file too: its reader says why).
+    """
+    import gzip
+    import zlib
+
+    try:
+        with open(path, "rb") as raw:
+            packed = raw.read(2) == b"\x1f\x8b"
+            raw.seek(0)
+            with gzip.GzipFile(fileobj=raw) if packed else raw as f:
+                line = f.readline(1 << 16).decode("utf-8").lstrip("\ufeff").strip()
+    except (OSError, EOFError, UnicodeDecodeError, ValueError, zlib.error):
+        return "libsvm"
+    fields = line.split()
+    if not fields or is_float(fields[0]) or line.startswith("|") or " |" in line:  # a label; VW's namespaces
+        return "libsvm"
+    if "\t" in line:
+        return "tsv"
+    return "csv" if any(mark in line for mark in ",;|") else "libsvm"
 
 
 def read_data(

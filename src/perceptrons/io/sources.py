@@ -36,9 +36,8 @@ _GLOB_CHARS = frozenset("*?[")
 
 
 def stream_format(path):
-    """The format a file's name says (``.gz`` looked through); LIBSVM when it says none."""
-    name = os.fspath(path)
-    return guess_format(name[:-3] if name.lower().endswith(".gz") else name)
+    """The format a file's name says (``.gz`` looked through), or its first line (:func:`guess_format`)."""
+    return guess_format(path)
 
 
 def shard_paths(spec):

@@ -96,13 +96,19 @@ OTHER_SEPARATORS = (";", "\t", "|")
 
 
 def sniff_delimiter(path, delimiter):
-    """``delimiter``, unless it is the comma and the file's first line holds none outside quotes
+    """:func:`delimiter_of` the file's first line that is not blank."""
+    if delimiter != ",":
+        return delimiter
+    return delimiter_of(next((t for t in text_lines(path) if t.strip()), ""), delimiter)
+
+
+def delimiter_of(line, delimiter=","):
+    """``delimiter``, unless it is the comma and ``line`` (a header) holds none outside quotes
     but holds one of :data:`OTHER_SEPARATORS`: then the one it holds most (spreadsheets where
     the comma is the decimal mark write ``;``).
     """
     if delimiter != ",":
         return delimiter
-    line = next((t for t in text_lines(path) if t.strip()), "")
     counts, quoted = dict.fromkeys((",", *OTHER_SEPARATORS), 0), False
     for ch in line:
         if ch == '"':

@@ -1,0 +1,45 @@
+"""Which reader a file goes to: its extension, ``.gz`` looked through, or its first line."""
+
+import gzip
+
+import pytest
+
+from perceptrons.io.readers import guess_format, read_table
+
+
+@pytest.mark.parametrize(
+    "name, first, fmt",
+    [
+        ("d.csv", b"a,b,y\n", "csv"),
+        ("d.csv.gz", None, "csv"),
+        ("d.TSV.GZ", None, "tsv"),
+        ("d.svm.gz", None, "libsvm"),
+        ("d.txt", b"x1,x2,label\n", "csv"),
+        ("d.txt", b"x1;x2;label\n", "csv"),
+        ("d.txt", b"x1\tx2\tlabel\n", "tsv"),
+        ("d.txt", b"+1 3:0.5 7:1\n", "libsvm"),
+        ("d.txt", b"1 |f a b\n", "libsvm"),
+        ("d.txt", b"|f a b\n", "libsvm"),
+        ("data", b"\xef\xbb\xbfa,b,label\n", "csv"),
+        ("data", b"\xff\xfe\x00", "libsvm"),  # not text: its reader says why
+        ("data", b"", "libsvm"),
+        ("d.dat.gz", b"a,b,label\n", "csv"),
+    ],
+)
+def test_the_format_of_a_file(tmp_path, name, first, fmt):
+    path = tmp_path / name
+    if first is None:
+        path.write_bytes(b"")
+    elif name.endswith(".gz"):
+        path.write_bytes(gzip.compress(first))
+    else:
+        path.write_bytes(first)
+    assert guess_format(path) == fmt
+    assert guess_format(tmp_path / "absent.txt") == "libsvm"
+
+
+def test_a_gzip_table_is_read_through(tmp_path):
+    path = tmp_path / "d.csv.gz"
+    path.write_bytes(gzip.compress(b"a;b;y\n0,5;x;0\n1,5;z;1\n"))
+    t = read_table(path)
+    assert t.names == ("a", "b") and t.X[:, 0].tolist() == [0.5, 1.5] and t.y.tolist() == [0, 1]
