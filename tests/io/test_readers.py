@@ -43,3 +43,21 @@ def test_a_gzip_table_is_read_through(tmp_path):
     path.write_bytes(gzip.compress(b"a;b;y\n0,5;x;0\n1,5;z;1\n"))
     t = read_table(path)
     assert t.names == ("a", "b") and t.X[:, 0].tolist() == [0.5, 1.5] and t.y.tolist() == [0, 1]
+
+
+@pytest.mark.parametrize(
+    "name, magic", [("book.xlsx", b"PK\x03\x04"), ("book.xls", b"\xd0\xcf\x11\xe0"), ("b.ods", b"PK\x03\x04")]
+)
+def test_a_workbook_is_refused_with_what_to_do(tmp_path, name, magic):
+    from perceptrons._core.errors import PerceptronsError
+    from perceptrons.io.readers import read_data
+
+    path = tmp_path / name
+    path.write_bytes(magic + b"\x00" * 60)
+    for read in (read_data, read_table):
+        with pytest.raises(
+            PerceptronsError, match=rf"{name}: a spreadsheet workbook; expected a data file such as CSV"
+        ):
+            read(path)
+    path.write_bytes(b"a,b,y\n1,2,0\n")  # a CSV under a workbook's name is read as what it is
+    assert read_table(path).names == ("a", "b")

@@ -161,3 +161,15 @@ def test_a_header_ending_with_a_separator_has_no_column_after_it(tmp_path):
     assert t.names == ("a", "b") and t.label == "y" and t.y.tolist() == [0, 1, 0]
     with pytest.raises(PerceptronsError, match=r"line 3: '9' after the last column; the header ends with a separator"):
         read_table(_write(tmp_path, "a,b,y,\n1,2,0,\n3,4,1,9\n"))
+
+
+def test_a_quoted_text_cell_may_run_over_lines(tmp_path):
+    t = read_table(_write(tmp_path, 'x,note,y\n1,"bad\nreally bad",0\n2,"fine, thanks",1\n3,bad,0\n'))
+    assert t.kinds == ("number", "text") and t.X[0, 1] == "bad\nreally bad" and t.y.tolist() == [0, 1, 0]
+
+
+@pytest.mark.parametrize("hint", ["sep=;", "sep=,", "\nsep=|"])
+def test_excels_separator_line(tmp_path, hint):
+    sep = hint[-1]
+    t = read_table(_write(tmp_path, f"{hint}\na{sep}b{sep}y\n1{sep}x{sep}0\n2{sep}z{sep}1\n"))
+    assert t.names == ("a", "b") and t.X[:, 0].tolist() == [1.0, 2.0] and t.y.tolist() == [0, 1]

@@ -292,11 +292,11 @@ CSV_CASES = [
         {"d.csv": 'a,b,label\n1,2,"0\n3,4,1\n'},
         ("d.csv, line 2", "unterminated quote"),
     ),
-    Case(
-        "csv-quote-runs-over-lines",
+    Case(  # a text cell may run over lines (RFC 4180); a label cannot: predictions are one a line
+        "csv-label-runs-over-lines",
         train("d.csv"),
-        {"d.csv": 'a,b,label\n1,"2\n3",0\n4,5,1\n'},
-        ("d.csv, line 2", "runs over lines 2-3"),
+        {"d.csv": 'a,b,label\n1,2,"0\n3"\n4,5,1\n'},
+        ("d.csv: label '0\\n3' cannot be written out", "without line breaks"),
     ),
     Case(
         "csv-text-after-quote",

@@ -44,7 +44,7 @@ TOP_CONFUSIONS = 20
     "confusion matrix's non-zero cells.",
 )
 def command(model, data, label, fmt, stream, hash_bits, text_column, as_json):
-    """Accuracy and confusion matrix of MODEL on the labelled rows of DATA."""
+    """Accuracy and confusion matrix of MODEL on DATA, a label on every row (one missing is refused with its line)."""
     refuse_unused(
         click.get_current_context(),
         {
@@ -168,7 +168,9 @@ def _print_confusions(true, predicted, counts, classes):
     if k <= MAX_MATRIX_CLASSES:
         cm = np.zeros((k, k), dtype=np.int64)
         cm[true, predicted] = counts
-        table = Table(title="confusion matrix (rows: true, columns: predicted)")
+        # the title on a line of its own: as the table's title it wraps to the table's width
+        click.echo("confusion matrix (rows: true, columns: predicted)")
+        table = Table()
         table.add_column("")
         for c in classes:
             table.add_column(str(c), justify="right")

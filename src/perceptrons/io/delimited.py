@@ -46,8 +46,11 @@ def text_lines(path):
                 raise PerceptronsError(f"{path}: not a readable gzip file ({exc})") from None
 
 
-def csv_records(path, delimiter):
-    """``(first line, fields)`` of each record; csv errors name the file and line."""
+def csv_records(path, delimiter, multiline=False):
+    """``(first line, fields)`` of each record; csv errors name the file and line.  A quoted field
+    may run over lines (RFC 4180) with ``multiline``, as in a column of text; a file of numbers
+    has no such field, and one there is refused.
+    """
     reader_ = csv.reader(text_lines(path), delimiter=delimiter, strict=True)
     limit = csv.field_size_limit()
     start = 1
@@ -70,7 +73,7 @@ def csv_records(path, delimiter):
                 reason = f"bad CSV quoting ({reason})"
             raise PerceptronsError(f"{path}, line {start}: {reason}") from None
         end = reader_.line_num
-        if end != start and any("\n" in c or "\r" in c for c in row):
+        if not multiline and end != start and any("\n" in c or "\r" in c for c in row):
             raise PerceptronsError(
                 f"{path}, line {start}: a quoted field runs over lines {start}-{end} (a quote is not closed on its line)"
             )
@@ -90,7 +93,10 @@ def check_header(where, names, label):
     except ValueError:
         return
     shown = ",".join(names[:6]) + (",..." if len(names) > 6 else "")
-    raise PerceptronsError(f"{where}: the first line ({shown}) is all numbers; expected a header of column names")
+    raise PerceptronsError(
+        f"{where}: the first line ({shown}) is all numbers; expected a header of column names (add a first "
+        f"line naming the {len(names)} columns, the label's last)"
+    )
 
 
 def read_csv(path, label=None, n_features=None, delimiter=",", require_labels=True):

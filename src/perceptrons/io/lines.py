@@ -53,8 +53,15 @@ def decoded_lines(path, raw_lines, first=1, where=None, keep_ends=False):
                 raise PerceptronsError(
                     f"{where(lineno)}: gzip-compressed; expected plain text (gunzip it first)"
                 ) from None
+            if lineno == 1 and raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+                raise PerceptronsError(
+                    f"{where(lineno)}: not valid UTF-8: UTF-16 text (it starts with the byte-order mark "
+                    f'{raw[0]:#04x} {raw[1]:#04x}); save it as UTF-8 (a spreadsheet\'s "CSV UTF-8") or convert it '
+                    "(iconv -f UTF-16 -t UTF-8)"
+                ) from None
             raise PerceptronsError(
-                f"{where(lineno)}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
+                f"{where(lineno)}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1}); expected "
+                "UTF-8 text: a file in Latin-1 or Windows-1252 converts with iconv -f CP1252 -t UTF-8"
             ) from None
         if lineno == 1 and line.startswith("\ufeff"):
             line = line[1:]

@@ -179,6 +179,8 @@ def read_table(path, label=None, fmt=None, names=None, kinds=None, require_label
         raise PerceptronsError("-: standard input has no file extension to tell its format; give --format (csv or tsv)")
     from perceptrons.io.table import read_parquet_table
 
+    if path != "-":
+        _check_file(path)  # a missing file or a workbook, said before its format is guessed
     fmt = fmt or guess_format(path)
     if fmt not in ("csv", "tsv", "parquet"):
         raise PerceptronsError(f"{path}: a table is read from CSV, TSV or Parquet; this file is {fmt}")
@@ -190,11 +192,14 @@ def read_table(path, label=None, fmt=None, names=None, kinds=None, require_label
 
     if path == "-":
         return _read_spooled("standard input", None, fmt, again)
-    _check_file(path)
     if not os.path.isfile(path):
         return _read_spooled(path, path, fmt, again)
     check_fits_in_memory(path, fmt)  # Parquet: its uncompressed size is checked by its reader
     return again(path)
+
+
+#: the first bytes of a spreadsheet workbook: a zip (xlsx, ods, numbers) or an OLE2 file (xls)
+_WORKBOOK_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0")
 
 
 def _check_file(path):
@@ -202,6 +207,12 @@ def _check_file(path):
         raise PerceptronsError(f"{path}: no such file")
     if os.path.isdir(path):
         raise PerceptronsError(f"{path}: is a directory, expected a data file")
+    if os.path.splitext(os.fspath(path))[1].lower() in (".xlsx", ".xlsm", ".xls", ".ods", ".numbers"):
+        with open(path, "rb") as f:
+            if f.read(4) in _WORKBOOK_MAGIC:
+                raise PerceptronsError(
+                    f'{path}: a spreadsheet workbook; expected a data file such as CSV (save the sheet as "CSV UTF-8")'
+                )
 
 
 def _read_spooled(name, path, fmt, again):

@@ -20,6 +20,7 @@ semicolon then makes the comma the decimal mark (``0,126``), as spreadsheets wri
 A header that ends with a separator (every line ending with one) has no column after it.
 """
 
+import re
 from typing import NamedTuple
 
 import numpy as np
@@ -96,10 +97,19 @@ OTHER_SEPARATORS = (";", "\t", "|")
 
 
 def sniff_delimiter(path, delimiter):
-    """:func:`delimiter_of` the file's first line that is not blank."""
-    if delimiter != ",":
-        return delimiter
-    return delimiter_of(next((t for t in text_lines(path) if t.strip()), ""), delimiter)
+    """``(delimiter, hint)``: :func:`delimiter_of` the file's first line that is not blank, or
+    the separator Excel's hint line names (``sep=;``, which it writes as the first line of a
+    file it means to read back), ``hint`` True when the file starts with such a line.
+    """
+    first = next((t for t in text_lines(path) if t.strip()), "").strip()
+    hint = _EXCEL_SEP.match(first)
+    if hint:
+        return hint.group(1), True
+    return delimiter_of(first, delimiter), False
+
+
+#: Excel's first line that names a file's separator
+_EXCEL_SEP = re.compile(r"^sep=([,;\t|])$")
 
 
 def delimiter_of(line, delimiter=","):
@@ -148,9 +158,11 @@ def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_
         of numbers, an infinite number, a missing column, a row of the wrong width.
     """
     path = check_path(path, "path", "read_table")
-    delimiter = sniff_delimiter(path, delimiter)
+    delimiter, hint = sniff_delimiter(path, delimiter)
     decimal_comma = delimiter == ";"
-    records = csv_records(path, delimiter)
+    records = csv_records(path, delimiter, multiline=True)  # a text cell may hold line breaks
+    if hint:  # past Excel's "sep=" line (blank lines before it too)
+        next((row for _, row in records if any(c.strip() for c in row)), None)
     first = next(records, None)
     if first is None:
         raise PerceptronsError(f"{path}: the file is empty; expected a header line and data rows")
