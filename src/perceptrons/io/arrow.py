@@ -73,12 +73,12 @@ def delimited_blocks(
     first = next(chunks, None)
     if first is None:
         raise PerceptronsError(f"{path}: not CSV with a header (the file is empty)")
-    from perceptrons.io.table import delimiter_of
+    from perceptrons.io.separators import decimal_comma_in, delimiter_of
 
     # a header of semicolons, tabs or bars and no comma: read by that separator, as in memory
     head = first.split(b"\n", 2)
     delimiter = delimiter_of(head[0].decode("utf-8", "replace"), delimiter)
-    comma = delimiter == ";" and len(head) > 1 and _COMMA_DECIMAL.search(head[1].decode("utf-8", "replace"))
+    comma = delimiter == ";" and len(head) > 1 and decimal_comma_in(head[1].decode("utf-8", "replace"))
     decimal_point = "," if comma else "."
     every = _names(path, first, delimiter)
     # a header ending with the separator (and every line with it): no column after it
@@ -94,10 +94,6 @@ def delimited_blocks(
     batches = _csv_batches(path, itertools.chain([first], chunks), delimiter, (every, keep), types, decimal_point)
     yield from _batches(path, batches, names, col, hash_bits, text, first_row_line=2, require_labels=require_labels)
 
-
-#: a field of a decimal comma (0,126) in a line separated by semicolons: the file's decimal mark,
-#: as spreadsheets write it where the comma is the decimal mark
-_COMMA_DECIMAL = re.compile(r"(?:^|;)\s*\"?[+-]?[0-9]*,[0-9]+\"?\s*(?:;|$)")
 
 #: a carriage return that does not start a CRLF
 _BARE_CR = re.compile(rb"\r(?!\n)")

@@ -14,13 +14,12 @@ naming it.
 
 Cells are read by :mod:`perceptrons.io.cells`: numbers as spreadsheets write them (``1,234``,
 ``$12.50``, ``45%``, ISO dates) and, in a column of numbers, the marks that stand for no value
-(``?``, ``-``, ``#VALUE!``) as missing; each column says how it was read (``Table.read_as``).  A
-file whose first line holds no comma but semicolons, tabs or bars is read with that separator; a
-semicolon then makes the comma the decimal mark (``0,126``), as spreadsheets write such files.
-A header that ends with a separator (every line ending with one) has no column after it.
+(``?``, ``-``, ``#VALUE!``) as missing; each column says how it was read (``Table.read_as``).  The
+separator is found by :mod:`perceptrons.io.separators`; a semicolon makes the comma the decimal
+mark (``0,126``), as spreadsheets write such files.  A header that ends with a separator (every
+line ending with one) has no column after it.
 """
 
-import re
 from typing import NamedTuple
 
 import numpy as np
@@ -29,8 +28,9 @@ from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.memory import LoadBudget
 from perceptrons._core.params import check_path
 from perceptrons.io.cells import formatted_number, is_placeholder, plain_number
-from perceptrons.io.delimited import ROW_OVERHEAD, check_header, csv_records, text_lines
+from perceptrons.io.delimited import ROW_OVERHEAD, check_header, csv_records
 from perceptrons.io.labels import MISSING_LABELS, check_label, typed_labels
+from perceptrons.io.separators import sniff_delimiter
 
 #: a cell that means "no value": pandas' and pyarrow's default NA strings, in any case
 MISSING = MISSING_LABELS
@@ -90,45 +90,6 @@ def _number(cell, decimal_comma):
     if v is not None:
         return v, None
     return formatted_number(cell, decimal_comma)
-
-
-#: separators a file named .csv may use, besides the comma
-OTHER_SEPARATORS = (";", "\t", "|")
-
-
-def sniff_delimiter(path, delimiter):
-    """``(delimiter, hint)``: :func:`delimiter_of` the file's first line that is not blank, or
-    the separator Excel's hint line names (``sep=;``, which it writes as the first line of a
-    file it means to read back), ``hint`` True when the file starts with such a line.
-    """
-    first = next((t for t in text_lines(path) if t.strip()), "").strip()
-    hint = _EXCEL_SEP.match(first)
-    if hint:
-        return hint.group(1), True
-    return delimiter_of(first, delimiter), False
-
-
-#: Excel's first line that names a file's separator
-_EXCEL_SEP = re.compile(r"^sep=([,;\t|])$")
-
-
-def delimiter_of(line, delimiter=","):
-    """``delimiter``, unless it is the comma and ``line`` (a header) holds none outside quotes
-    but holds one of :data:`OTHER_SEPARATORS`: then the one it holds most (spreadsheets where
-    the comma is the decimal mark write ``;``).
-    """
-    if delimiter != ",":
-        return delimiter
-    counts, quoted = dict.fromkeys((",", *OTHER_SEPARATORS), 0), False
-    for ch in line:
-        if ch == '"':
-            quoted = not quoted
-        elif not quoted and ch in counts:
-            counts[ch] += 1
-    if counts[","]:
-        return ","
-    best = max(OTHER_SEPARATORS, key=lambda d: counts[d])
-    return best if counts[best] else ","
 
 
 def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_labels=True, wanted_by=None):
