@@ -38,3 +38,5 @@ def test_excels_separator_line_and_blank_lines_first(tmp_path):
     assert sniff_delimiter(path, ",") == (";", True)
     path.write_text("\na;b\n")
     assert sniff_delimiter(path, ",") == (";", False)
+    path.write_text("sep=\t\r\na\tb\r\n")
+    assert sniff_delimiter(path, ",") == ("\t", True)

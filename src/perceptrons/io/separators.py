@@ -19,7 +19,7 @@ def sniff_delimiter(path, delimiter):
     the separator Excel's hint line names (``sep=;``, which it writes as the first line of a
     file it means to read back), ``hint`` True when the file starts with such a line.
     """
-    first = next((t for t in text_lines(path) if t.strip()), "").strip()
+    first = next((t for t in text_lines(path) if t.strip()), "").rstrip("\r\n").strip(" ")  # "sep=\t" keeps its tab
     hint = _EXCEL_SEP.match(first)
     if hint:
         return hint.group(1), True
