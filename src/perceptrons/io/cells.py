@@ -15,6 +15,7 @@ In a column of numbers, :func:`is_placeholder` tells the marks that stand for an
 cell is missing, as an empty one is.  UCI's data sets write ``?`` for a missing value.
 """
 
+import math
 import re
 import unicodedata
 from datetime import UTC, datetime
@@ -22,13 +23,16 @@ from datetime import UTC, datetime
 from perceptrons.io.labels import decimal_chars
 
 #: the forms :func:`formatted_number` reads, as a summary names them
-THOUSANDS, CURRENCY, PERCENT, DECIMAL_COMMA, DATES = (
+THOUSANDS, CURRENCY, PERCENT, DECIMAL_COMMA, DATES, PARENTHESES = (
     "thousands separators",
     "currency signs",
     "percentages (÷ 100)",
     "decimal commas",
     "ISO dates (days since 1970-01-01)",
+    "negatives in parentheses",
 )
+#: the form of a number followed by a unit, named with its unit (``58 kg``: "the unit 'kg'")
+UNIT_PREFIX = "the unit "
 #: currency signs a number may carry before or after it
 CURRENCY_SIGNS = "$€£¥₹"
 #: words and spreadsheet errors that stand for no value in a column of numbers (lower case),
@@ -60,6 +64,9 @@ _DATE = re.compile(
     r"^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[ T][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,6})?)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?$"
 )
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+#: a unit after a number: up to six letters (any script), with °, µ, / or a superscript
+_UNIT = re.compile(r"^(.*?[0-9.])\s*((?:[^\W\d_]|[°µ/²³]){1,6})$")
+_GROUPED_POINTS = re.compile(r"^[1-9][0-9]{0,2}(?:\.[0-9]{3})+$")
 
 
 def plain_number(cell):
@@ -72,7 +79,7 @@ def plain_number(cell):
         return None
 
 
-def formatted_number(cell, decimal_comma=False):
+def formatted_number(cell, decimal_comma=False, points_group=False):
     """``(value, form)`` of a number written in one of the forms the module names, or None.
 
     Parameters
@@ -81,15 +88,34 @@ def formatted_number(cell, decimal_comma=False):
     decimal_comma : bool
         The file separates its fields by ``;``: a comma is the decimal mark (``0,126``) and a
         point groups thousands (``1.234,5``); else a comma groups thousands (``1,234.5``).
+    points_group : bool
+        The file writes decimal commas elsewhere: ``3.386`` groups thousands (3386), as in the
+        rest of its numbers, rather than being 3.386.
 
     Returns
     -------
     (float, str) or None
-        The value and the form it was written in (:data:`THOUSANDS`, ...).
+        The value and the form it was written in (:data:`THOUSANDS`, ...); accounting's
+        ``(1,234.50)`` is negative, and a number may carry a unit after it (``58 kg``: the
+        form names the unit, so that a column of two units is no column of numbers).
     """
     text = cell.strip()
     if _DATE.match(text):
         return _date(text)
+    if text[:1] == "(" and text[-1:] == ")":  # accounting's negatives
+        inner = formatted_number(text[1:-1], decimal_comma, points_group) or _plain(text[1:-1])
+        if inner is None or inner[0] < 0:
+            return None
+        return -inner[0], ", ".join(f for f in (PARENTHESES, inner[1]) if f)
+    unit = _UNIT.match(text)
+    if unit and text[-1:] not in CURRENCY_SIGNS and not text.endswith("%"):
+        inner = formatted_number(unit.group(1), decimal_comma, points_group) or _plain(unit.group(1))
+        if inner is None:
+            return None
+        return inner[0], ", ".join(f for f in (f"{UNIT_PREFIX}{unit.group(2)!r}", inner[1]) if f)
+    if points_group and _GROUPED_POINTS.match(text.lstrip("+-")):
+        sign = -1.0 if text[:1] == "-" else 1.0
+        return sign * float(text.lstrip("+-").replace(".", "")), THOUSANDS
     sign, forms = 1.0, []
     if text[:1] in ("+", "-"):
         sign, text = (-1.0 if text[0] == "-" else 1.0), text[1:].lstrip()
@@ -123,6 +149,12 @@ def formatted_number(cell, decimal_comma=False):
     return sign * value * scale, ", ".join(forms)
 
 
+def _plain(text):
+    """``(value, None)`` of a plain number, for a form around one (``(5)``, ``5 kg``)."""
+    v = plain_number(text)
+    return None if v is None or not math.isfinite(v) else (v, None)
+
+
 def _date(text):
     try:
         when = datetime.fromisoformat(text)
@@ -131,6 +163,12 @@ def _date(text):
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     return (when - _EPOCH).total_seconds() / 86400.0, DATES
+
+
+def writes_decimal_comma(cell):
+    """Whether a cell is a number with a decimal comma (``0,126``, ``-1.234,5``)."""
+    text = cell.strip().lstrip("+-")
+    return bool(_COMMA_DECIMAL.match(text) or (_GROUPED_COMMA_DECIMAL.match(text) and "," in text))
 
 
 def is_placeholder(cell):

@@ -34,12 +34,16 @@ _INT64 = (Decimal(-(2**63)), Decimal(2**63 - 1))
 _SHORT_INT = re.compile(r"^[+-]?[0-9]{1,18}$")  # always within int64
 
 
-def check_label(where, text):
-    """Refuse a missing (empty, NA, NaN) or infinite label; ``where`` is "file, line N"."""
+def check_label(where, text, column=None):
+    """Refuse a missing (empty, NA, NaN) or infinite label; ``where`` is "file, line N", ``column``
+    the label column's name where the file names its columns (the last one unless ``--label``
+    says: a user who meant another learns which was taken).
+    """
     low = text.strip().lower()
     if low in MISSING_LABELS:
         what = "empty" if not low else f"{text.strip()!r}, a missing value"
-        raise PerceptronsError(f"{where}: the label is {what}; every row needs a class label")
+        which = f" (the label column is {column!r}; --label names another)" if column is not None else ""
+        raise PerceptronsError(f"{where}: the label is {what}; every row needs a class label{which}")
     if low in INFINITE_LABELS:
         raise PerceptronsError(
             f"{where}: the label {text.strip()!r} is not finite; expected a class name or a finite number"

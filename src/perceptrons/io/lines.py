@@ -53,6 +53,11 @@ def decoded_lines(path, raw_lines, first=1, where=None, keep_ends=False):
                 raise PerceptronsError(
                     f"{where(lineno)}: gzip-compressed; expected plain text (gunzip it first)"
                 ) from None
+            if lineno == 1 and raw[:4] in (b"PK\x03\x04", b"\xd0\xcf\x11\xe0"):
+                raise PerceptronsError(
+                    f"{where(lineno)}: a zip or OLE2 file (a spreadsheet workbook?), not text; save the sheet as "
+                    '"CSV UTF-8"'
+                ) from None
             if lineno == 1 and raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
                 raise PerceptronsError(
                     f"{where(lineno)}: not valid UTF-8: UTF-16 text (it starts with the byte-order mark "

@@ -27,7 +27,7 @@ import numpy as np
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.memory import LoadBudget
 from perceptrons._core.params import check_path
-from perceptrons.io.cells import formatted_number, is_placeholder, plain_number
+from perceptrons.io.cells import UNIT_PREFIX, formatted_number, is_placeholder, plain_number, writes_decimal_comma
 from perceptrons.io.delimited import ROW_OVERHEAD, check_header, csv_records
 from perceptrons.io.labels import MISSING_LABELS, check_label, typed_labels
 from perceptrons.io.separators import sniff_delimiter
@@ -84,12 +84,18 @@ def is_missing(cell):
     return cell.strip().lower() in MISSING
 
 
-def _number(cell, decimal_comma):
-    """``(value, form)`` of a cell that is a number (``form`` None when written plainly), or None."""
+def _number(cell, decimal_comma, points_group=False):
+    """``(value, form)`` of a cell that is a number (``form`` None when written plainly), or None;
+    ``points_group``: the file writes decimal commas, so ``3.386`` is 3386.
+    """
+    if points_group and "." in cell:
+        got = formatted_number(cell, decimal_comma, points_group)
+        if got is not None:
+            return got
     v = plain_number(cell)
     if v is not None:
         return v, None
-    return formatted_number(cell, decimal_comma)
+    return formatted_number(cell, decimal_comma, points_group)
 
 
 def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_labels=True, wanted_by=None):
@@ -170,7 +176,7 @@ def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_
             raise PerceptronsError(f"{path}, line {lineno}: {len(row)} fields, expected {len(header)} as in the header")
         if col is not None:
             if require_labels:
-                check_label(f"{path}, line {lineno}", row[col])
+                check_label(f"{path}, line {lineno}", row[col], header[col])
             labels.append(row[col].strip())
         for out, j in zip(cells, take):
             out.append(row[j])
@@ -181,11 +187,17 @@ def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_
     if not lines:
         raise PerceptronsError(f"{path}: no data rows after the header")
     feature_names = tuple(header[j] for j in take)
+    if names is None:
+        _check_not_data(
+            path, header_line, header, [cells[take.index(j)] if j != col else labels for j in range(len(header))]
+        )
+    # a file of decimal commas groups thousands with points (3.386 is 3386) in every column
+    points_group = decimal_comma and any(writes_decimal_comma(c) for column in cells for c in column)
     columns, seen_kinds, missing, mixed, read_as = [], [], [], [], []
     for j, (name, column) in enumerate(zip(feature_names, cells)):
         want = None if kinds is None else kinds[j]
         values, kind, gaps, first_word, how = _column(
-            path, name, column, [f"line {n}" for n in lines], want, decimal_comma
+            path, name, column, [f"line {n}" for n in lines], want, decimal_comma, points_group
         )
         columns.append(values)
         seen_kinds.append(kind)
@@ -203,7 +215,23 @@ def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_
     return Table(feature_names, tuple(seen_kinds), X, y, label_name, tuple(missing), tuple(mixed), tuple(read_as))
 
 
-def _column(path, name, cells, places, want, decimal_comma=False):
+def _check_not_data(path, line, header, columns):
+    """Refuse a first line that is a row of data, not names: several of its fields are values of
+    their own columns below (UCI's ``adult.data``: ``39, State-gov, ..., <=50K``).  A header's
+    names are rarely values of their columns; a row's are, in every column of categories.
+    ``columns[j]`` holds column j's cells (the label's too).
+    """
+    seen = [name for name, cells in zip(header, columns) if name and name in {c.strip() for c in cells}]
+    if len(seen) >= max(2, len(header) // 3):
+        shown = ", ".join(map(repr, seen[:3])) + (" ..." if len(seen) > 3 else "")
+        raise PerceptronsError(
+            f"{path}, line {line}: the first line is a row of data, not a header: {shown} are also values of "
+            f"their columns below; expected a header of column names (add a first line naming the "
+            f"{len(header)} columns, the label's last)"
+        )
+
+
+def _column(path, name, cells, places, want, decimal_comma=False, points_group=False):
     """``(values, kind, missing cells, first word, read as)`` of one column's cells (``places[i]``
     names cell i's line or row); ``want`` the model's kind, if any.  ``first word`` says where a
     text column that also holds numbers has its first word, ``read as`` how a column of numbers
@@ -211,11 +239,11 @@ def _column(path, name, cells, places, want, decimal_comma=False):
     """
     gaps = np.array([is_missing(c) for c in cells], dtype=bool)
     numbers = np.full(len(cells), np.nan)
-    words, marks, forms = [], [], {}
+    words, marks, forms, units = [], [], {}, {}
     for i, c in enumerate(cells):
         if gaps[i]:
             continue
-        got = _number(c, decimal_comma)
+        got = _number(c, decimal_comma, points_group)
         if got is None:
             if is_placeholder(c):  # "?", "-", "#VALUE!": no value, in a column of numbers
                 marks.append(i)
@@ -226,7 +254,14 @@ def _column(path, name, cells, places, want, decimal_comma=False):
         else:
             numbers[i] = got[0]
             if got[1] is not None:
-                forms.setdefault(got[1], i)
+                for form in got[1].split(", "):  # "negatives in parentheses, thousands separators"
+                    forms.setdefault(form, i)
+                    if form.startswith(UNIT_PREFIX):
+                        units[i] = form
+    if units and want is None and (len(set(units.values())) > 1 or len(units) < int(np.isfinite(numbers).sum())):
+        # a unit makes a column of numbers only when every number carries the same one (58 kg,
+        # 61 kg): 12a among plain numbers is a typo, and 12A with 12B are codes
+        words = sorted({*words, *units})
     if want != "text" and not words and (want == "number" or not marks or not np.isnan(numbers).all()):
         inf = np.isinf(numbers)
         if inf.any():
@@ -258,7 +293,11 @@ def _column(path, name, cells, places, want, decimal_comma=False):
     values[:] = [c.strip() for c in cells]
     values[gaps] = np.nan
     mixed = None
-    if want is None and words and any(not gap and _number(c, decimal_comma) for c, gap in zip(cells, gaps.tolist())):
+    if (
+        want is None
+        and words
+        and any(not gap and _number(c, decimal_comma, points_group) for c, gap in zip(cells, gaps.tolist()))
+    ):
         i = words[0]
         mixed = f"{places[i]}: {cells[i].strip(' ')[:40]!r}"
     return values, "text", int(gaps.sum()), mixed, None
@@ -392,7 +431,7 @@ def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=
         texts = ["" if v is None else str(v) for v in data.column(col).to_pylist()]
         if require_labels:
             for i, t in enumerate(texts):
-                check_label(f"{path}, row {i + 1}", t)
+                check_label(f"{path}, row {i + 1}", t, header[col])
             y = typed_labels([t.strip() for t in texts])
         else:
             y = np.array(texts)
