@@ -29,6 +29,7 @@ import numpy as np
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import check_path
 from perceptrons.io.blocks import Block, budgeted
+from perceptrons.io.cells import PLACEHOLDER_WORDS
 from perceptrons.io.chunks import line_chunks
 from perceptrons.io.csv_errors import RAGGED, csv_error, not_utf8
 from perceptrons.io.delimited import check_header
@@ -51,8 +52,8 @@ _NULLS = ["", "#N/A", "#N/A N/A", "#NA", "N/A", "NA", "NULL", "n/a", "null"]
 #: and in a column of numbers, the marks the in-memory reader takes for no value
 #: (:func:`perceptrons.io.cells.is_placeholder`) as people write them; pyarrow matches them
 #: exactly, and a column of text keeps them (its strings are never null)
-_NULLS += ["?", "-", "--", ".", "*", "#VALUE!", "#DIV/0!", "#REF!", "#NUM!", "#NAME?", "#NULL!"]
-_NULLS += [w for word in ("missing", "unknown", "undefined", "nil") for w in (word, word.title(), word.upper())]
+_NULLS += ["?", "-", "--", ".", "*"]
+_NULLS += sorted({w for word in PLACEHOLDER_WORDS for w in (word, word.title(), word.upper())})
 
 
 def delimited_blocks(

@@ -49,19 +49,30 @@ def is_gzip(path):
         raise PerceptronsError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
+def gzip_error(path, exc):
+    """The one-line error of a gzip stream that could not be read: truncated (``EOFError``) or
+    corrupt (``BadGzipFile``, ``zlib.error``).
+    """
+    if isinstance(exc, EOFError):
+        return PerceptronsError(
+            f"{path}: the gzip stream is truncated (it ends before its end-of-stream marker); "
+            "expected a complete gzip file"
+        )
+    return PerceptronsError(f"{path}: corrupt gzip data ({exc}); expected a valid gzip file")
+
+
+#: what reading a gzip stream raises when the stream is bad
+GZIP_ERRORS = (EOFError, gzip.BadGzipFile, zlib.error)
+
+
 def fill(f, buf, have, path):
     """Read into ``buf[have:]`` until it is full or the file ends; ``(bytes in buf, at end)``."""
     view = memoryview(buf)
     while have < buf.shape[0]:
         try:
             got = f.readinto(view[have:])
-        except EOFError:
-            raise PerceptronsError(
-                f"{path}: the gzip stream is truncated (it ends before its end-of-stream marker); "
-                "expected a complete gzip file"
-            ) from None
-        except (gzip.BadGzipFile, zlib.error) as exc:
-            raise PerceptronsError(f"{path}: corrupt gzip data ({exc}); expected a valid gzip file") from None
+        except GZIP_ERRORS as exc:
+            raise gzip_error(path, exc) from None
         except OSError as exc:
             raise PerceptronsError(f"{path}: cannot read: {exc.strerror or exc}") from None
         if not got:

@@ -27,23 +27,16 @@ def text_lines(path):
     with its line); a UTF-8 byte-order mark at the start is dropped (Excel writes "UTF-8 CSV"
     with one).  A gzip file is read through (``data.csv.gz``), as the streamed readers read it.
     """
-    import gzip
-    import zlib
+    from perceptrons.io.chunks import GZIP_ERRORS, gzip_error, is_gzip, opened
 
-    with open(path, "rb") as raw:
-        packed = raw.read(2) == b"\x1f\x8b"
-        raw.seek(0)
-        with gzip.GzipFile(fileobj=raw) if packed else raw as f:
-            where = (
-                (lambda n: f"{path}, line {n} of the decompressed stream")
-                if packed
-                else (lambda n: f"{path}, line {n}")
-            )
-            try:
-                for _, line in decoded_lines(path, bounded_lines(f), where=where, keep_ends=True):
-                    yield line
-            except (OSError, EOFError, zlib.error) as exc:  # a damaged or truncated gzip stream
-                raise PerceptronsError(f"{path}: not a readable gzip file ({exc})") from None
+    packed = is_gzip(path)
+    where = (lambda n: f"{path}, line {n} of the decompressed stream") if packed else (lambda n: f"{path}, line {n}")
+    with opened(path) as f:
+        try:
+            for _, line in decoded_lines(path, bounded_lines(f), where=where, keep_ends=True):
+                yield line
+        except GZIP_ERRORS as exc:  # a damaged or truncated gzip stream
+            raise gzip_error(path, exc) from None
 
 
 def csv_records(path, delimiter, multiline=False):

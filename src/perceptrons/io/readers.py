@@ -64,16 +64,12 @@ def _sniff_text(path):
     """``"csv"``/``"tsv"`` when the first line of ``path`` is a header of names, else ``"libsvm"``
     (an unreadable file too: its reader says why).
     """
-    import gzip
-    import zlib
+    from perceptrons.io.chunks import GZIP_ERRORS, opened
 
     try:
-        with open(path, "rb") as raw:
-            packed = raw.read(2) == b"\x1f\x8b"
-            raw.seek(0)
-            with gzip.GzipFile(fileobj=raw) if packed else raw as f:
-                line = f.readline(1 << 16).decode("utf-8").lstrip("\ufeff").strip()
-    except (OSError, EOFError, UnicodeDecodeError, ValueError, zlib.error):
+        with opened(path) as f:
+            line = f.readline(1 << 16).decode("utf-8").lstrip("\ufeff").strip()
+    except (PerceptronsError, UnicodeDecodeError, *GZIP_ERRORS):
         return "libsvm"
     fields = line.split()
     if not fields or is_float(fields[0]) or line.startswith("|") or " |" in line:  # a label; VW's namespaces

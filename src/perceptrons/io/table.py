@@ -188,9 +188,8 @@ def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_
         raise PerceptronsError(f"{path}: no data rows after the header")
     feature_names = tuple(header[j] for j in take)
     if names is None:
-        _check_not_data(
-            path, header_line, header, [cells[take.index(j)] if j != col else labels for j in range(len(header))]
-        )
+        by_position = dict(zip(take, cells))  # the label's position holds the labels
+        _check_not_data(path, header_line, header, [by_position.get(j, labels) for j in range(len(header))])
     # a file of decimal commas groups thousands with points (3.386 is 3386) in every column
     points_group = decimal_comma and any(writes_decimal_comma(c) for column in cells for c in column)
     columns, seen_kinds, missing, mixed, read_as = [], [], [], [], []
