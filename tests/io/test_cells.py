@@ -127,3 +127,10 @@ def test_points_group_thousands_in_a_file_of_decimal_commas():
     assert formatted_number("3.386", True, points_group=True) == (3386.0, THOUSANDS)
     assert formatted_number("-1.234.567", True, points_group=True) == (-1234567.0, THOUSANDS)
     assert formatted_number("3.386", True) is None  # without decimal commas elsewhere: 3.386, plainly
+    # with a currency sign, a percentage or a unit too
+    assert formatted_number("1.000 €", True, points_group=True) == (1000.0, "currency signs, thousands separators")
+    assert formatted_number("(1.000)", True, points_group=True) == (
+        -1000.0,
+        "negatives in parentheses, thousands separators",
+    )
+    assert formatted_number("2.500 kg", True, points_group=True)[0] == 2500.0

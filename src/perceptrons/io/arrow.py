@@ -28,6 +28,7 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import check_path
+from perceptrons.io.arrow_numbers import as_float64, is_number, is_number_like
 from perceptrons.io.blocks import Block, budgeted
 from perceptrons.io.cells import PLACEHOLDER_WORDS
 from perceptrons.io.chunks import line_chunks
@@ -89,10 +90,13 @@ def delimited_blocks(
     col = label_position(path, names, label)
     # the label is read as text, so that its classes stay exact; the first run's types are then
     # fixed for the whole file
-    types = _column_types(
-        path, names, col, _parse(path, first, delimiter, names, None, {names[col]: "string"}, decimal_point, keep)
+    head_run = _parse(path, first, delimiter, names, None, {names[col]: "string"}, decimal_point, keep)
+    types = _column_types(path, names, col, head_run)
+    # numbers as spreadsheets write them ($1,234.50, 45%), by the in-memory reader's rules
+    written = _written_numbers(path, names, head_run, (col, text, hash_bits), delimiter == ";", decimal_point == ",")
+    batches = _csv_batches(
+        path, itertools.chain([first], chunks), delimiter, (every, keep), types, decimal_point, written
     )
-    batches = _csv_batches(path, itertools.chain([first], chunks), delimiter, (every, keep), types, decimal_point)
     yield from _batches(path, batches, names, col, hash_bits, text, first_row_line=2, require_labels=require_labels)
 
 
@@ -177,14 +181,83 @@ def _names(path, first, delimiter):
         raise not_utf8(path) or PerceptronsError(f"{path}, line 1: the header is not UTF-8 text") from None
 
 
-def _csv_batches(path, runs, delimiter, columns, types, decimal_point):
+def _csv_batches(path, runs, delimiter, columns, types, decimal_point, written):
     """The record batches of each run: the first with its header, the rest named by it;
-    ``columns`` = (every column's name, the names of those kept, or None for all).
+    ``columns`` = (every column's name, the names of those kept, or None for all); ``written``
+    from :func:`_written_numbers`, whose columns are read as numbers.
     """
+    import pyarrow as pa
+
+    from perceptrons.io.table import read_column
+
     every, keep = columns
+    positions, decimal_comma, points_group = written
+    done = 0
     for k, data in enumerate(runs):
         table = _parse(path, data, delimiter, keep or every, None if k == 0 else every, types, decimal_point, keep)
+        for j in positions:
+            name = table.schema.field(j).name
+            cells = ["" if v is None else v for v in table.column(j).to_pylist()]
+            values = read_column(
+                path,
+                name,
+                cells,
+                _Lines(2 + done),
+                "number",
+                decimal_comma,
+                points_group,
+                "the column's first rows are numbers",
+            )[0]
+            table = table.set_column(j, name, pa.array(values, mask=np.isnan(values)))
+        done += table.num_rows
         yield from table.to_batches()
+
+
+def _written_numbers(path, names, table, reading, decimal_comma, comma_point):
+    """The text columns of the first run whose cells are numbers as spreadsheets write them
+    (``$1,234.50``, ``45%``, ``58 kg``), found by the in-memory reader's rules
+    (:func:`perceptrons.io.table.read_column`): ``(their positions, decimal_comma, points_group)``.
+
+    ``reading`` = (the label's position, the text column's name, ``hash_bits``); ``comma_point``:
+    pyarrow reads the file's decimal commas, so a point there groups thousands.  A word among
+    a column's numbers (under 5 % of its cells) is refused as the in-memory reader refuses it,
+    unless ``hash_bits`` asks for text categories.
+    """
+    import pyarrow.types as pt
+
+    from perceptrons.io.cells import writes_decimal_comma
+    from perceptrons.io.table import read_column
+
+    col, text, hash_bits = reading
+    texts = {}
+    for j, field in enumerate(table.schema):
+        if j == col or field.name == text or names.count(field.name) != 1 or not pt.is_string(field.type):
+            continue
+        cells = ["" if v is None else v for v in table.column(j).to_pylist()]
+        if any(cells):
+            texts[j] = cells
+    points_group = decimal_comma and (comma_point or any(map(writes_decimal_comma, itertools.chain(*texts.values()))))
+    found = []
+    for j, cells in texts.items():
+        try:
+            kind = read_column(path, names[j], cells, _Lines(2), None, decimal_comma, points_group)[1]
+        except PerceptronsError:
+            if hash_bits is None:
+                raise
+            continue
+        if kind == "number":
+            found.append(j)
+    return tuple(found), decimal_comma, points_group
+
+
+class _Lines:
+    """``"line N"`` for row i of a run whose first row is file line ``first``, made only when an error names it."""
+
+    def __init__(self, first):
+        self.first = first
+
+    def __getitem__(self, i):
+        return f"line {self.first + i}"
 
 
 def parquet_blocks(path, *, label=None, hash_bits=None, text=None, block_bytes=1 << 24, require_labels=True, **_):
@@ -268,7 +341,7 @@ def _batches(path, batches, names, col, hash_bits, text, first_row_line, require
         if layout is None:
             _check_types(path, batch.schema, col, text_file=first_row_line is not None)
         y = _labels(path, batch.column(col), done, first_row_line, require_labels)
-        columns = [batch.column(j) for j in feature_cols]
+        columns = [as_float64(batch.column(j)) for j in feature_cols]  # decimals, dates and times as numbers
         if first_row_line is not None and hash_bits is None and text is None and layout != "dense":
             check_mixed(path, columns, feature_names, first_row_line, done)
         if layout is None:
@@ -298,7 +371,7 @@ def _check_types(path, schema, col, text_file=False):
     def scalar(t):
         if pt.is_dictionary(t):
             return scalar(t.value_type)
-        return pt.is_integer(t) or pt.is_floating(t) or pt.is_boolean(t) or pt.is_string(t) or pt.is_large_string(t)
+        return is_number(t) or is_number_like(t) or pt.is_string(t) or pt.is_large_string(t)
 
     indices = len(schema) == 2 and all(
         pt.is_list(f.type) and pt.is_integer(f.type.value_type) for j, f in enumerate(schema) if j != col
@@ -308,7 +381,9 @@ def _check_types(path, schema, col, text_file=False):
             continue
         role = "label column" if j == col else "column"
         expected = (
-            "numbers or text" if j == col else "numbers or text, or one column of integer lists (feature indices)"
+            "numbers or text"
+            if j == col
+            else "numbers (decimals and dates too) or text, or one column of integer lists (feature indices)"
         )
         raise PerceptronsError(f"{path}: {role} {field.name!r} holds {field.type}; expected {expected}")
 
@@ -318,7 +393,7 @@ def _layout(columns, feature_names, hash_bits, text):
 
     if len(columns) == 1 and pt.is_list(columns[0].type) and pt.is_integer(columns[0].type.value_type):
         return "indices"
-    numeric = all(pt.is_integer(c.type) or pt.is_floating(c.type) or pt.is_boolean(c.type) for c in columns)
+    numeric = all(is_number(c.type) for c in columns)
     if numeric and text is None and hash_bits is None:
         return "dense"
     return "hashed"
@@ -392,7 +467,6 @@ def _index_lists(path, column, y, first_row_line, done):
 
 
 def _hashed(path, columns, feature_names, y, hash_bits, text, done, first_row_line):
-    import pyarrow.types as pt
     import scipy.sparse as sp
     from sklearn.feature_extraction.text import HashingVectorizer
     from sklearn.utils import murmurhash3_32
@@ -406,7 +480,7 @@ def _hashed(path, columns, feature_names, y, hash_bits, text, done, first_row_li
             texts = np.asarray(c.cast("string").fill_null("").to_numpy(zero_copy_only=False), dtype=object)
             parts.append(HashingVectorizer(n_features=width, alternate_sign=False, norm=None).transform(texts))
             continue
-        if pt.is_integer(c.type) or pt.is_floating(c.type) or pt.is_boolean(c.type):
+        if is_number(c.type):
             v = np.asarray(c.to_numpy(zero_copy_only=False), dtype=np.float64)
             if c.null_count or not np.all(np.isfinite(v)):
                 bad = int(np.flatnonzero(~np.isfinite(v))[0])

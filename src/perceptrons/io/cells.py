@@ -113,9 +113,6 @@ def formatted_number(cell, decimal_comma=False, points_group=False):
         if inner is None:
             return None
         return inner[0], ", ".join(f for f in (f"{UNIT_PREFIX}{unit.group(2)!r}", inner[1]) if f)
-    if points_group and _GROUPED_POINTS.match(text.lstrip("+-")):
-        sign = -1.0 if text[:1] == "-" else 1.0
-        return sign * float(text.lstrip("+-").replace(".", "")), THOUSANDS
     sign, forms = 1.0, []
     if text[:1] in ("+", "-"):
         sign, text = (-1.0 if text[0] == "-" else 1.0), text[1:].lstrip()
@@ -129,7 +126,10 @@ def formatted_number(cell, decimal_comma=False, points_group=False):
     if text.endswith("%"):
         text, scale = text[:-1].rstrip(), 0.01
         forms.append(PERCENT)
-    if _PLAIN.match(text):
+    if points_group and _GROUPED_POINTS.match(text):  # 3.386 and 1.000 € where 0,5 is a half
+        value = float(text.replace(".", ""))
+        forms.append(THOUSANDS)
+    elif _PLAIN.match(text):
         value = float(text)
     elif not decimal_comma and _GROUPED.match(text):
         value = float(text.replace(",", ""))

@@ -195,7 +195,7 @@ def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_
     columns, seen_kinds, missing, mixed, read_as = [], [], [], [], []
     for j, (name, column) in enumerate(zip(feature_names, cells)):
         want = None if kinds is None else kinds[j]
-        values, kind, gaps, first_word, how = _column(
+        values, kind, gaps, first_word, how = read_column(
             path, name, column, [f"line {n}" for n in lines], want, decimal_comma, points_group
         )
         columns.append(values)
@@ -230,11 +230,44 @@ def _check_not_data(path, line, header, columns):
         )
 
 
-def _column(path, name, cells, places, want, decimal_comma=False, points_group=False):
-    """``(values, kind, missing cells, first word, read as)`` of one column's cells (``places[i]``
-    names cell i's line or row); ``want`` the model's kind, if any.  ``first word`` says where a
-    text column that also holds numbers has its first word, ``read as`` how a column of numbers
-    not all written plainly was read (None for another column).
+def read_column(
+    path,
+    name,
+    cells,
+    places,
+    want,
+    decimal_comma=False,
+    points_group=False,
+    numbers_because="the model was trained on numbers in this column",
+):
+    """``(values, kind, missing cells, first word, read as)`` of one column's cells.
+
+    Parameters
+    ----------
+    path, name : str
+        The file and the column, for the errors.
+    cells : list of str
+    places : sequence of str
+        ``places[i]`` names cell i's line or row (``"line 7"``).
+    want : {"number", "text"} or None
+        The kind the column must have (a model's), or None to find it.
+    decimal_comma, points_group : bool
+        As :func:`perceptrons.io.cells.formatted_number` takes them.
+    numbers_because : str
+        Why a word is refused in a column that must be numbers.
+
+    Returns
+    -------
+    values : ndarray
+        float64 for a column of numbers, else object (str); NaN marks a missing cell.
+    kind : str
+        ``"number"`` or ``"text"``.
+    missing : int
+        Missing cells.
+    first_word : str or None
+        Where a text column that also holds numbers has its first word.
+    read_as : str or None
+        How a column of numbers not all written plainly was read.
     """
     gaps = np.array([is_missing(c) for c in cells], dtype=bool)
     numbers = np.full(len(cells), np.nan)
@@ -274,8 +307,7 @@ def _column(path, name, cells, places, want, decimal_comma=False, points_group=F
     if want == "number":
         i = words[0]
         raise PerceptronsError(
-            f"{path}, {places[i]}, column {name!r}: {cells[i].strip()[:40]!r} is not a number; "
-            "the model was trained on numbers in this column"
+            f"{path}, {places[i]}, column {name!r}: {cells[i].strip()[:40]!r} is not a number; {numbers_because}"
         )
     present = len(cells) - int(gaps.sum())
     if want is None and words and len(words) <= TYPO_SHARE * present:
@@ -359,10 +391,12 @@ def _shown(header):
 
 
 def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=True, wanted_by=None):
-    """:func:`read_table` of a Parquet file: a column of numbers (integers, floats, booleans)
-    or of text; a null (or a float NaN) is a missing cell.  Errors name the row.
+    """:func:`read_table` of a Parquet file: a column of numbers (integers, floats, booleans,
+    decimals; dates and times as days, :mod:`perceptrons.io.arrow_numbers`) or of text; a null (or
+    a float NaN) is a missing cell.  Errors name the row.
     """
     from perceptrons.io.arrow import label_position, need_pyarrow
+    from perceptrons.io.arrow_numbers import DATES_READ_AS, as_float64, is_date, is_number
 
     path = check_path(path, "path", "read_parquet_table")
     need_pyarrow()
@@ -395,10 +429,13 @@ def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=
         if pt.is_dictionary(column.type):
             column = pc.cast(column, column.type.value_type)
         want = None if kinds is None else kinds[k]
-        if pt.is_integer(column.type) or pt.is_floating(column.type) or pt.is_boolean(column.type):
+        held = column.type
+        how = DATES_READ_AS if is_date(held) else None  # a date or a time: days
+        column = as_float64(column)  # a decimal, a date or a time: a number
+        if is_number(column.type):
             if want == "text":
                 raise PerceptronsError(
-                    f"{path}: column {name!r} holds {column.type}; the model was trained on text in this column"
+                    f"{path}: column {name!r} holds {held}; the model was trained on text in this column"
                 )
             values = pc.cast(column, pa.float64()).to_numpy(zero_copy_only=False)
             inf = np.isinf(values)
@@ -408,12 +445,15 @@ def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=
                     f"{path}, row {i + 1}, column {name!r}: {values[i]} is not finite; expected a finite number"
                 )
             gaps = int(np.isnan(values).sum())
-            kind, first_word, how = "number", None, None
+            kind, first_word = "number", None
+            how = how if want is None else None
         elif pt.is_string(column.type) or pt.is_large_string(column.type):
             cells = ["" if v is None else v for v in column.to_pylist()]
-            values, kind, gaps, first_word, how = _column(path, name, cells, places, want)
+            values, kind, gaps, first_word, how = read_column(path, name, cells, places, want)
         else:
-            raise PerceptronsError(f"{path}: column {name!r} holds {column.type}; expected numbers or text")
+            raise PerceptronsError(
+                f"{path}: column {name!r} holds {column.type}; expected numbers (decimals and dates too) or text"
+            )
         columns.append(values)
         seen_kinds.append(kind)
         missing.append(gaps)

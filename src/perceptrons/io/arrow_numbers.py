@@ -1,0 +1,64 @@
+"""pyarrow columns that hold numbers in a type of their own: decimals, dates and times.
+
+A Parquet file written by pandas, Spark or a database keeps money as ``decimal128`` and days as
+``date32`` or ``timestamp``, and pyarrow's CSV reader infers ``date32`` or ``timestamp`` for a
+column of ISO dates.  Each is read as a column of float64, as the text readers read the same
+cells (:mod:`perceptrons.io.cells`): a decimal as its value, a date or a time as days since
+1970-01-01 UTC (a time zone's offset applied; a time without one taken as UTC).
+"""
+
+#: the units of a timestamp or a date64, a day in each
+_PER_DAY = {"s": 86_400, "ms": 86_400_000, "us": 86_400_000_000, "ns": 86_400_000_000_000}
+#: how a summary names what a column of each type was read as
+DATES_READ_AS = "dates read as days since 1970-01-01"
+
+
+def is_number(arrow_type):
+    """Whether a column of ``arrow_type`` holds numbers as they are: integers, floats, booleans."""
+    import pyarrow.types as pt
+
+    return pt.is_integer(arrow_type) or pt.is_floating(arrow_type) or pt.is_boolean(arrow_type)
+
+
+def is_number_like(arrow_type):
+    """Whether a column of ``arrow_type`` holds numbers in another type: a decimal, a date, a timestamp."""
+    import pyarrow.types as pt
+
+    return pt.is_decimal(arrow_type) or pt.is_date(arrow_type) or pt.is_timestamp(arrow_type)
+
+
+def is_date(arrow_type):
+    """Whether a column of ``arrow_type`` is read as days: a date or a timestamp."""
+    import pyarrow.types as pt
+
+    return pt.is_date(arrow_type) or pt.is_timestamp(arrow_type)
+
+
+def as_float64(column):
+    """A number-like column (:func:`is_number_like`) as float64, its nulls kept; another column as it is.
+
+    Parameters
+    ----------
+    column : pyarrow.Array or pyarrow.ChunkedArray
+
+    Returns
+    -------
+    pyarrow.Array or pyarrow.ChunkedArray
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.types as pt
+
+    kind = column.type
+    if pt.is_decimal(kind):
+        return pc.cast(column, pa.float64(), safe=False)  # to the nearest float64, as its text reads
+    if pt.is_date32(kind):  # days already
+        return pc.cast(pc.cast(column, pa.int32()), pa.float64())
+    if pt.is_date64(kind):
+        per_day = _PER_DAY["ms"]
+    elif pt.is_timestamp(kind):  # stored as UTC when it has a zone, as the wall clock when not
+        per_day = _PER_DAY[kind.unit]
+    else:
+        return column
+    # unchecked: nanoseconds since 1970 are beyond 2**53, where a float64 rounds them
+    return pc.divide(pc.cast(pc.cast(column, pa.int64()), pa.float64(), safe=False), float(per_day))
