@@ -417,3 +417,67 @@ def test_an_identifier_column_is_noted_and_dropped_on_request(run_cli, tmp_path)
     ):
         code, out, err = run_cli(["train", str(path), *argv, "-o", str(tmp_path / "n.npz")])
         assert code == 2 and message in err and not (tmp_path / "n.npz").exists(), err
+
+
+@pytest.mark.parametrize("stream", [[], ["--stream"]], ids=["memory", "stream"])
+def test_a_table_in_windows_1252_is_read_with_encoding_and_the_model_remembers_it(run_cli, tmp_path, stream):
+    rows = ["ville,prix,label"] + [
+        f"{['Orléans', 'Nîmes', 'Besançon'][i % 3]},{(i * 37) % 100},{'élevé' if (i * 37) % 100 > 50 else 'bas'}"
+        for i in range(120)
+    ]
+    data = tmp_path / "fr.csv"
+    data.write_bytes(("\n".join(rows) + "\n").encode("cp1252"))
+    model = tmp_path / "m.npz"
+    code, _, err = run_cli(["train", str(data), "-o", str(model), *stream])
+    assert code == 2 and "line 2" in err and "--encoding cp1252" in err and "Traceback" not in err
+    code, _, err = run_cli(["train", str(data), "-o", str(model), "--encoding", "cp1252", *stream])
+    assert code == 0, err
+    _, info = load_model(model, with_info=True)
+    assert info["encoding"] == "cp1252"
+    code, out, err = run_cli(["evaluate", str(model), str(data)])  # the model's encoding, not told again
+    assert code == 0, err
+    assert _accuracy(out) > 0.9
+    code, out, err = run_cli(["predict", str(model), str(data)])
+    assert code == 0, err
+    assert set(out.split()) <= {"bas", "élevé"} and "élevé" in out.split()
+
+
+def test_an_encoding_that_cannot_be_read_is_refused_naming_the_option(run_cli, tmp_path):
+    data = tmp_path / "d.csv"
+    data.write_text("a,y\n1,p\n2,q\n")
+    for name, said in [("utf-16", "does not write ASCII as ASCII does"), ("nope", "no text encoding")]:
+        code, _, err = run_cli(["train", str(data), "-o", str(tmp_path / "m.npz"), "--encoding", name])
+        assert code == 2 and "--encoding" in err and said in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("encoding", "utf-16"),
+        ("encoding", 7),
+        ("table", {"format": "csv", "names": ["a"]}),
+        ("stream", {"format": "csv", "hash_bits": 99, "text_column": None}),
+    ],
+)
+def test_a_models_reading_fields_are_checked_and_named(run_cli, tmp_path, field, value):
+    from perceptrons import AveragedPerceptron, save_model
+
+    data = tmp_path / "d.csv"
+    data.write_text("a,y\n1,p\n2,q\n")
+    model = tmp_path / "m.npz"
+    save_model(AveragedPerceptron().fit([[1.0], [2.0]], ["p", "q"]), model, info={"label_column": "y", field: value})
+    code, _, err = run_cli(["evaluate", str(model), str(data)])
+    assert code == 2 and f"m.npz: model field info.{field}: expected" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", ["train", "predict", "evaluate", "analyze", "report"])
+def test_encoding_given_for_a_file_it_does_not_apply_to_is_refused(run_cli, tmp_path, command):
+    from perceptrons import AveragedPerceptron, save_model
+
+    data = tmp_path / "d.svm"
+    data.write_text("1 1:1\n-1 2:1\n")
+    model = tmp_path / "m.npz"
+    save_model(AveragedPerceptron().fit([[1.0, 0.0], [0.0, 1.0]], [1, -1]), model)
+    args = {"train": [str(data), "-o", str(model)], "analyze": [str(data)], "report": [str(data)]}
+    code, _, err = run_cli([command, *args.get(command, [str(model), str(data)]), "--encoding", "cp1252"])
+    assert code == 2 and "--encoding: applies only to CSV and TSV files" in err

@@ -98,3 +98,16 @@ def test_parquet_decimals_dates_and_times_are_numbers_in_memory_and_streamed(tmp
     pq.write_table(pa.table({"money": pa.array([decimal.Decimal("1.5")]), "y": ["p"]}), path)
     (block,) = parquet_blocks(path)
     assert block.X.tolist() == [[1.5]]
+
+
+def test_a_streamed_csv_in_another_encoding_reads_as_in_memory(tmp_path):
+    path = tmp_path / "fr.csv"
+    path.write_bytes("ville;prix;y\nOrléans;1,5;a\nNîmes;2,25;é\n".encode("cp1252"))
+    blocks = list(delimited_blocks(path, hash_bits=8, encoding="cp1252"))
+    assert [b.y.tolist() for b in blocks] == [["a", "é"]]
+    assert read_table(path, encoding="cp1252").X[:, 1].tolist() == [1.5, 2.25]
+    with pytest.raises(PerceptronsError, match=r"fr\.csv, line 2: not UTF-8 text \(byte 0xe9 .*--encoding cp1252"):
+        list(delimited_blocks(path, hash_bits=8))
+    path.write_bytes(b"a,y\n1,p\n2,\x81\n")
+    with pytest.raises(PerceptronsError, match=r"fr\.csv, line 3: not cp1252 text \(byte 0x81 at column 3\)"):
+        list(delimited_blocks(path, encoding="cp1252"))

@@ -207,3 +207,15 @@ def test_a_missing_label_names_the_label_column(tmp_path):
         match=r"line 3: the label is empty; every row needs a class label \(the label column is 'port'; --label names another\)",
     ):
         read_table(_write(tmp_path, "survived,port\n1,S\n0,\n"))
+
+
+def test_a_table_in_another_encoding_is_read_in_it_and_refused_without_it(tmp_path):
+    path = tmp_path / "fr.csv"
+    path.write_bytes('ville,prix,y\nOrléans,"1 200 €",a\nNîmes,5,b\n'.encode("cp1252"))
+    with pytest.raises(PerceptronsError, match=r"fr\.csv, line 2: not valid UTF-8 \(byte 0xe9 .*--encoding cp1252"):
+        read_table(path)
+    t = read_table(path, encoding="cp1252")
+    assert t.X[:, 0].tolist() == ["Orléans", "Nîmes"]
+    path.write_bytes(b"a,y\n1,p\n2,\x81\n")  # 0x81: no character in Windows-1252
+    with pytest.raises(PerceptronsError, match=r"fr\.csv, line 3: not valid cp1252 \(byte 0x81 at column 3\)"):
+        read_table(path, encoding="cp1252")

@@ -19,7 +19,69 @@ FORMAT_OPTION = click.option(
     help="Data format; by default chosen from the file extension.",
 )
 LABEL_OPTION = click.option("--label", default=None, help="CSV/TSV: name of the label column (default: the last).")
+
+
+def _checked_encoding(ctx, param, value):
+    from perceptrons.io.encodings import check_encoding
+
+    if value is None:
+        return None
+    try:
+        return check_encoding(value, "--encoding")
+    except PerceptronsError as exc:
+        raise click.BadParameter(str(exc).removeprefix("--encoding: "), param_hint="--encoding") from None
+
+
+ENCODING_OPTION = click.option(
+    "--encoding",
+    default=None,
+    callback=_checked_encoding,
+    help="CSV/TSV: the file's text encoding, e.g. cp1252 for a CSV Excel saved on Windows  [default: utf-8; "
+    "for a saved model, the one it was trained on]",
+)
+
+
+def stored_encoding(info, model_path):
+    """The text encoding a model's training table was read in (UTF-8 when the model does not say).
+
+    Raises
+    ------
+    PerceptronsError
+        A malformed ``info.encoding`` field, naming it.
+    """
+    from perceptrons.io.encodings import DEFAULT_ENCODING, check_encoding
+
+    name = info.get("encoding", DEFAULT_ENCODING)
+    try:
+        return check_encoding(name, f"{model_path}: model field info.encoding")
+    except PerceptronsError:
+        raise PerceptronsError(
+            f"{model_path}: model field info.encoding: expected the name of a text encoding that writes ASCII as "
+            "ASCII does (utf-8, cp1252, ...)"
+        ) from None
+
+
+def encoding_info(encoding):
+    """The model's ``info`` entry for the encoding its data was read in: none for UTF-8."""
+    return {} if encoding in (None, "utf-8") else {"encoding": encoding}
+
+
 LABEL_WHERE = "to CSV, TSV and Parquet data (a LIBSVM or VW line starts with its label; an npz holds y)"
+
+
+ENCODING_WHERE = "to CSV and TSV files (LIBSVM and VW lines are read as UTF-8, Parquet stores it)"
+
+
+def is_text_table(path, fmt):
+    """Whether DATA is a CSV or TSV file, whose text encoding ``--encoding`` may name, as
+    ``--format`` or the file's extension says (standard input, a directory or a glob: not judged here)."""
+    import os
+
+    from perceptrons.io.readers import guess_format
+
+    if fmt is None and (path == "-" or not os.path.isfile(path)):
+        return True
+    return (fmt or guess_format(path)) in ("csv", "tsv")
 
 
 def labelled_by_name(path, fmt):

@@ -14,6 +14,7 @@ from typing import NamedTuple
 import click
 
 from perceptrons._core.errors import PerceptronsError
+from perceptrons.cli._common import encoding_info, stored_encoding
 
 #: formats read as a table of named columns (a Parquet file of one column of index lists is a sparse matrix)
 TABLE_FORMATS = ("csv", "tsv", "parquet")
@@ -44,12 +45,13 @@ def data_format(path, fmt):
     return fmt or (None if path == "-" else guess_format(path))
 
 
-def read_training(data, label, fmt, scale, missing_indicator, dense=False, drop=()):
+def read_training(data, label, fmt, scale, missing_indicator, dense=False, drop=(), encoding=None):
     """:class:`Prepared` training data, the transformer fitted on it.  With ``dense`` (the kernel
     model, which densifies its input anyway) a sparse matrix is densified first, refused before
     it is allocated when two dense copies would not fit, and then scaled as a dense one; a
     table's encoded columns are densified the same way.  ``drop``: a table's columns left out
-    (an identifier), so that the model neither reads nor needs them."""
+    (an identifier), so that the model neither reads nor needs them; ``encoding`` a CSV/TSV
+    file's, which the model keeps for the files read for it later."""
     import warnings
 
     import scipy.sparse as sp
@@ -59,7 +61,7 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False, drop=
 
     kind = data_format(data, fmt)
     if kind in TABLE_FORMATS and not _index_lists(data, kind):
-        table = read_table(data, label=label, fmt=fmt)
+        table = read_table(data, label=label, fmt=fmt, encoding=encoding or "utf-8")
         table = _kept(table, [j for j in range(len(table.names)) if table.names[j] not in _dropped(table, drop, data)])
         transformer, plans = table_transformer(
             table, "standard" if scale == "auto" else scale, missing_indicator=missing_indicator
@@ -74,6 +76,7 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False, drop=
         info = {
             "label_column": table.label,
             "table": {"format": kind, "names": list(table.names), "kinds": list(table.kinds)},
+            **encoding_info(encoding if kind != "parquet" else None),
         }
         lines = _plan_lines(plans, X.shape[1]) + _identifier_notes(table) + _free_text_notes(table)
         return Prepared(table.X, X, table.y, table.label, None, transformer, info, lines)
@@ -113,7 +116,7 @@ def label_notes(y):
     return [f"{'note':<10} labels that differ only in case are different classes: {shown}"]
 
 
-def read_for_theory(data, label, fmt):
+def read_for_theory(data, label, fmt, encoding=None):
     """``(X, y, notes)`` of DATA for ``analyze`` and ``report``, which measure the data as they
     are: a table's columns of numbers keep their units (a missing cell takes its column's mean),
     a text column of at most ``MAX_LEVELS`` values becomes its one-hot columns, and one with more
@@ -130,7 +133,7 @@ def read_for_theory(data, label, fmt):
         X, y = read_data(data, label=label, fmt=fmt)
         check_classes(y, f"{data}: the label column")
         return X, y, []
-    table = read_table(data, label=label, fmt=fmt)
+    table = read_table(data, label=label, fmt=fmt, encoding=encoding or "utf-8")
     check_classes(table.y, f"{data}: the label column {table.label!r}")
     notes, keep = [], []
     for j, name in enumerate(table.names):
@@ -316,10 +319,11 @@ class Read(NamedTuple):
     notes: list
 
 
-def read_for_saved(path, model, info, model_path, label, fmt, require_labels=True):
+def read_for_saved(path, model, info, model_path, label, fmt, require_labels=True, encoding=None):
     """:class:`Read` of DATA for a saved model: a model trained on a table reads DATA as one,
-    its columns by name and of the kinds it was trained on; another reads DATA as a matrix of
-    the model's width.  Labels are typed as the model's classes are."""
+    its columns by name and of the kinds it was trained on, in ``encoding`` or else the one the
+    model's table was read in; another reads DATA as a matrix of the model's width.  Labels are
+    typed as the model's classes are."""
     from perceptrons.cli._common import read_for_model
 
     table = table_info(info, model_path)
@@ -343,6 +347,7 @@ def read_for_saved(path, model, info, model_path, label, fmt, require_labels=Tru
         names=names,
         kinds=kinds,
         require_labels=require_labels,
+        encoding=encoding or stored_encoding(info, model_path),
     )
     y = _typed_as(t.y, getattr(model, "classes_", None))
     notes = [
@@ -352,7 +357,7 @@ def read_for_saved(path, model, info, model_path, label, fmt, require_labels=Tru
     return Read(t.X, y if require_labels else None, None, notes)
 
 
-def read_test(path, prepared, label, fmt):
+def read_test(path, prepared, label, fmt, encoding=None):
     """:class:`Read` of ``train --test``: read as the training data was (the table's columns by
     name, or a matrix of its width), before training, so that a bad test file costs nothing."""
     from perceptrons.cli._common import read_for_width
@@ -396,6 +401,7 @@ def read_test(path, prepared, label, fmt):
             names=table["names"],
             kinds=table["kinds"],
             wanted_by="which the training data has",
+            encoding=encoding or "utf-8",
         )
     except PerceptronsError as exc:
         raise click.BadParameter(str(exc), param_hint="--test") from None

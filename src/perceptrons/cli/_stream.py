@@ -108,11 +108,19 @@ def read_options(info, model_path, data, stream, fmt, hash_bits, text_column):
     return True, fmt, s_bits if hash_bits is None else hash_bits, text_column if text_column is not None else s_text
 
 
-def source_of(data, fmt, label, hash_bits, text_column, require_labels=True):
+def source_of(data, fmt, label, hash_bits, text_column, require_labels=True, encoding=None):
     """The :class:`~perceptrons.io.sources.Source` of DATA; its errors become one-line CLI errors."""
     from perceptrons.io.sources import Source
 
-    return Source(data, fmt, label=label, hash_bits=hash_bits, text=text_column, require_labels=require_labels)
+    return Source(
+        data,
+        fmt,
+        label=label,
+        hash_bits=hash_bits,
+        text=text_column,
+        require_labels=require_labels,
+        encoding=encoding or "utf-8",
+    )
 
 
 def train(estimator, src, output, cache_path, shuffle_buffer, check, finish):

@@ -10,9 +10,9 @@ mistakes its run makes (:func:`perceptrons.theory.mistake_bound`).
 import click
 
 from perceptrons._core.errors import PerceptronsError
-from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION
+from perceptrons.cli._common import ENCODING_OPTION, ENCODING_WHERE, FORMAT_OPTION, LABEL_OPTION, is_text_table
 from perceptrons.cli._naming import note_input
-from perceptrons.cli._options import EPOCHS, ModelParam, model_params
+from perceptrons.cli._options import EPOCHS, ModelParam, model_params, refuse_unused
 
 #: the ``--model`` names whose paper's bound :func:`perceptrons.theory.mistake_bound` computes
 #: (a literal: ``--help`` must not import the theory)
@@ -23,6 +23,7 @@ BOUNDED = ("perceptron", "averaged", "voted", "pa", "sop", "alma", "romma", "win
 @click.argument("data", type=click.Path(dir_okay=False), callback=note_input)
 @LABEL_OPTION
 @FORMAT_OPTION
+@ENCODING_OPTION
 @click.option("--no-intercept", is_flag=True, help="Separators through the origin (no folded bias).")
 @click.option(
     "--max-epochs",
@@ -54,7 +55,7 @@ BOUNDED = ("perceptron", "averaged", "voted", "pa", "sop", "alma", "romma", "win
     help="Passes over DATA of the --model run its bound is for.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object instead.")
-def command(data, label, fmt, no_intercept, max_epochs, model_name, model_param, passes, as_json):
+def command(data, label, fmt, encoding, no_intercept, max_epochs, model_name, model_param, passes, as_json):
     """Radius, separability (with its certificate), margin γ* and mistake bounds of DATA.
 
     Two classes are analysed as they are; more, one against the rest for each class (the
@@ -64,6 +65,8 @@ def command(data, label, fmt, no_intercept, max_epochs, model_name, model_param,
     import numpy as np
 
     from perceptrons.cli._prepare import read_for_theory
+
+    refuse_unused(click.get_current_context(), {"encoding": (is_text_table(data, fmt), ENCODING_WHERE)})
 
     model = None
     if model_name is not None:
@@ -75,7 +78,7 @@ def command(data, label, fmt, no_intercept, max_epochs, model_name, model_param,
         )
     elif model_param:
         raise click.UsageError("--param: applies only with --model")
-    X, y, notes = read_for_theory(data, label, fmt)
+    X, y, notes = read_for_theory(data, label, fmt, encoding)
     if y is None:
         raise click.BadParameter(f"{data}: no label column", param_hint="DATA")
     classes = np.unique(y)

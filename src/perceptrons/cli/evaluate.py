@@ -8,13 +8,17 @@ memory in the number of samples, not 10,000².
 import click
 
 from perceptrons.cli._common import (
+    ENCODING_OPTION,
+    ENCODING_WHERE,
     FORMAT_OPTION,
     LABEL_OPTION,
     LABEL_WHERE,
     check_known_labels,
+    is_text_table,
     labelled_by_name,
     load_classifier,
     predict_in_chunks,
+    stored_encoding,
     weighted_line,
 )
 from perceptrons.cli._naming import note_input, note_path
@@ -33,6 +37,7 @@ TOP_CONFUSIONS = 20
 @click.argument("data", type=click.Path(dir_okay=False), callback=note_input)
 @LABEL_OPTION
 @FORMAT_OPTION
+@ENCODING_OPTION
 @click.option("--stream", is_flag=True, help="Read DATA block by block (files larger than memory).")
 @click.option("--hash-bits", type=HASH_BITS, default=None, help="--stream: the hash width the model was trained with.")
 @click.option("--text", "text_column", default=None, help="--stream: the CSV/Parquet text column, as in training.")
@@ -43,7 +48,7 @@ TOP_CONFUSIONS = 20
     help="Write one JSON object: samples, accuracy, per-class precision, recall, F1 and support, and the "
     "confusion matrix's non-zero cells.",
 )
-def command(model, data, label, fmt, stream, hash_bits, text_column, as_json):
+def command(model, data, label, fmt, encoding, stream, hash_bits, text_column, as_json):
     """Accuracy and confusion matrix of MODEL on DATA, a label on every row (one missing is refused with its line)."""
     refuse_unused(
         click.get_current_context(),
@@ -51,15 +56,18 @@ def command(model, data, label, fmt, stream, hash_bits, text_column, as_json):
             "hash_bits": (stream, "with --stream"),
             "text_column": (stream, "with --stream"),
             "label": (labelled_by_name(data, fmt), LABEL_WHERE),
+            "encoding": (is_text_table(data, fmt), ENCODING_WHERE),
         },
     )
     est, info = load_classifier(model)
     stream, fmt, hash_bits, text_column = read_options(info, model, data, stream, fmt, hash_bits, text_column)
+    encoding = encoding or stored_encoding(info, model)
     if stream:
-        return _evaluate_stream(est, data, fmt, label or info.get("label_column"), hash_bits, text_column, as_json)
+        src = source_of(data, fmt, label or info.get("label_column"), hash_bits, text_column, encoding=encoding)
+        return _evaluate_stream(est, src, as_json)
     from perceptrons.stream import WeightedHits
 
-    X, y, weight, notes = read_for_saved(data, est, info, model, label, fmt)
+    X, y, weight, notes = read_for_saved(data, est, info, model, label, fmt, encoding=encoding)
     if y is None:
         raise click.BadParameter(f"{data}: has no label column to evaluate against", param_hint="DATA")
     pred = predict_in_chunks(est, X)
@@ -117,7 +125,7 @@ def _print_json(n, accuracy, tally, cells, classes, notes):
     click.echo(json.dumps(out, ensure_ascii=False))
 
 
-def _evaluate_stream(est, data, fmt, label, hash_bits, text_column, as_json=False):
+def _evaluate_stream(est, src, as_json=False):
     """``evaluate --stream``: the confusion counts are summed block by block."""
     import numpy as np
 
@@ -129,7 +137,7 @@ def _evaluate_stream(est, data, fmt, label, hash_bits, text_column, as_json=Fals
     cells = {}
     n = correct = 0
     tally = WeightedHits()
-    for block, pred in stream.predict_blocks(est, source_of(data, fmt, label, hash_bits, text_column)):
+    for block, pred in stream.predict_blocks(est, src):
         where = f"{block.path}, data rows from {block.line}"
         y = stream.labels_as_classes(block.y, classes, where)
         check_known_labels(where, y, classes)

@@ -7,12 +7,16 @@ go to standard output.
 import click
 
 from perceptrons.cli._common import (
+    ENCODING_OPTION,
+    ENCODING_WHERE,
     FORMAT_OPTION,
     LABEL_OPTION,
     LABEL_WHERE,
+    is_text_table,
     labelled_by_name,
     load_classifier,
     predict_in_chunks,
+    stored_encoding,
 )
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import refuse_unused
@@ -34,6 +38,7 @@ from perceptrons.cli._stream import HASH_BITS, read_options
 )
 @LABEL_OPTION
 @FORMAT_OPTION
+@ENCODING_OPTION
 @click.option("--stream", is_flag=True, help="Read DATA block by block and write labels as they come.")
 @click.option("--hash-bits", type=HASH_BITS, default=None, help="--stream: the hash width the model was trained with.")
 @click.option("--text", "text_column", default=None, help="--stream: the CSV/Parquet text column, as in training.")
@@ -49,7 +54,9 @@ from perceptrons.cli._stream import HASH_BITS, read_options
     help="Add the class probabilities (CSV), one column per class: for a model trained with --calibrate.",
 )
 @click.option("--id", "id_column", default=None, help="Tables: start each line with this column of DATA (CSV).")
-def command(model, data, output, label, fmt, stream, hash_bits, text_column, header, scores, proba, id_column):
+def command(
+    model, data, output, label, fmt, encoding, stream, hash_bits, text_column, header, scores, proba, id_column
+):
     """Predict a label for every row of DATA with the model saved in MODEL.
 
     One label per line; with --scores, --proba or --id, comma-separated lines (quoted as CSV needs)."""
@@ -59,6 +66,7 @@ def command(model, data, output, label, fmt, stream, hash_bits, text_column, hea
             "hash_bits": (stream, "with --stream"),
             "text_column": (stream, "with --stream"),
             "label": (labelled_by_name(data, fmt), LABEL_WHERE),
+            "encoding": (is_text_table(data, fmt), ENCODING_WHERE),
             "scores": (not stream, "in memory (without --stream)"),
             "proba": (not stream, "in memory (without --stream)"),
             "id_column": (not stream and labelled_by_name(data, fmt), "to a CSV, TSV or Parquet table in memory"),
@@ -69,11 +77,20 @@ def command(model, data, output, label, fmt, stream, hash_bits, text_column, hea
 
     est, info = load_classifier(model)
     stream, fmt, hash_bits, text_column = read_options(info, model, data, stream, fmt, hash_bits, text_column)
+    encoding = encoding or stored_encoding(info, model)
     if stream:
         from perceptrons import stream as streaming
         from perceptrons.cli._stream import source_of
 
-        src = source_of(data, fmt, label or info.get("label_column"), hash_bits, text_column, require_labels=False)
+        src = source_of(
+            data,
+            fmt,
+            label or info.get("label_column"),
+            hash_bits,
+            text_column,
+            require_labels=False,
+            encoding=encoding,
+        )
         n = 0
         with atomic_output(output or "-") as out:
             if header:
@@ -84,10 +101,10 @@ def command(model, data, output, label, fmt, stream, hash_bits, text_column, hea
         if output and output != "-":
             click.echo(f"{n} predictions -> {output}", err=True)
         return
-    X, _, _, notes = read_for_saved(data, est, info, model, label, fmt, require_labels=False)
+    X, _, _, notes = read_for_saved(data, est, info, model, label, fmt, require_labels=False, encoding=encoding)
     for line in notes:
         click.echo(f"note: {line}", err=True)
-    ids = _ids(data, id_column, label or info.get("label_column"), fmt) if id_column else None
+    ids = _ids(data, id_column, label or info.get("label_column"), fmt, encoding) if id_column else None
     if scores and proba:
         raise click.UsageError("--scores and --proba: give one (a calibrated model's probabilities replace its scores)")
     if scores or proba:
@@ -106,12 +123,19 @@ def command(model, data, output, label, fmt, stream, hash_bits, text_column, hea
         click.echo(f"{X.shape[0]} predictions -> {output}", err=True)
 
 
-def _ids(data, column, label, fmt):
+def _ids(data, column, label, fmt, encoding):
     """The ``--id`` column of DATA, as text."""
     from perceptrons.io.readers import read_table
 
     return read_table(
-        data, label=label, fmt=fmt, names=[column], kinds=["text"], require_labels=False, wanted_by="given to --id"
+        data,
+        label=label,
+        fmt=fmt,
+        names=[column],
+        kinds=["text"],
+        require_labels=False,
+        wanted_by="given to --id",
+        encoding=encoding,
     ).X[:, 0]
 
 

@@ -7,9 +7,9 @@ written whole or not at all.
 
 import click
 
-from perceptrons.cli._common import FORMAT_OPTION, LABEL_OPTION
+from perceptrons.cli._common import ENCODING_OPTION, ENCODING_WHERE, FORMAT_OPTION, LABEL_OPTION, is_text_table
 from perceptrons.cli._naming import note_input, note_path
-from perceptrons.cli._options import DEMO_SEED, EPOCHS
+from perceptrons.cli._options import DEMO_SEED, EPOCHS, refuse_unused
 from perceptrons.cli._paths import check_output_path
 from perceptrons.report import write_report
 from perceptrons.report.data import MODELS
@@ -35,6 +35,7 @@ from perceptrons.report.data import MODELS
 )
 @LABEL_OPTION
 @FORMAT_OPTION
+@ENCODING_OPTION
 @click.option("--no-intercept", is_flag=True, help="No bias term: separators through the origin.")
 @click.option(
     "--epochs",
@@ -44,7 +45,7 @@ from perceptrons.report.data import MODELS
 )
 @click.option("--seed", type=DEMO_SEED, default=0, show_default=True, help="Seed of the four runs (seed … seed+3).")
 @click.option("--title", default=None, help="Title of the page [default: The perceptron, seen].")
-def command(data, output, model, label, fmt, no_intercept, epochs, seed, title):
+def command(data, output, model, label, fmt, encoding, no_intercept, epochs, seed, title):
     """Write an interactive HTML report of the PLA on DATA: step through its updates, watch the
     convergence proof's quantities against their bounds, see the separability certificate,
     four runs, and edit the points in the page.  More than two classes (at most 10): each
@@ -54,8 +55,10 @@ def command(data, output, model, label, fmt, no_intercept, epochs, seed, title):
     has more than 100,000 values (rows × columns)."""
     from perceptrons.cli._prepare import read_for_theory
 
+    refuse_unused(click.get_current_context(), {"encoding": (is_text_table(data, fmt), ENCODING_WHERE)})
+
     check_output_path(output, inputs=[("DATA", data)], stream_ok=True)
-    X, y, notes = read_for_theory(data, label, fmt)
+    X, y, notes = read_for_theory(data, label, fmt, encoding)
     if y is None:
         raise click.BadParameter(f"{data}: no label column", param_hint="DATA")
     write_report(

@@ -10,12 +10,16 @@ from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.registry import CLI_NAMES, ESTIMATORS, estimator_class
 from perceptrons.cli import _calibrate, _distributed, _kernel_cost, _kernel_options, _stream
 from perceptrons.cli._common import (
+    ENCODING_OPTION,
+    ENCODING_WHERE,
     FORMAT_OPTION,
     LABEL_OPTION,
     LABEL_WHERE,
     check_known_labels,
     check_label_text,
+    encoding_info,
     interrupt_between_epochs,
+    is_text_table,
     labelled_by_name,
     progress_bar,
     weighted_line,
@@ -93,6 +97,7 @@ PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
 )
 @LABEL_OPTION
 @FORMAT_OPTION
+@ENCODING_OPTION
 @click.option(
     "--scale",
     type=click.Choice(list(SCALE_CHOICES)),
@@ -164,6 +169,7 @@ def command(
     model_param,
     label,
     fmt,
+    encoding,
     scale,
     missing_indicator,
     drop,
@@ -241,6 +247,7 @@ def command(
                 for k in ("missing_indicator", "drop")
             },
             "label": (labelled_by_name(data, fmt), LABEL_WHERE),
+            "encoding": (is_text_table(data, fmt), ENCODING_WHERE),
             "calibrate": (not stream and not (workers or scheduler), "in memory, on this machine"),
             "n_jobs": (
                 model_name in THREADED and not stream and not (workers or scheduler),
@@ -307,6 +314,7 @@ def command(
             text_column,
             scale,
             _given(**common, **voted),
+            encoding=encoding,
         )
     params = _given(**common, n_jobs=n_jobs)
     if cluster:
@@ -326,7 +334,9 @@ def command(
                 scale,
             )
     # a VW file's importance weights weigh the updates, as in a streamed or distributed fit
-    prepared = read_training(data, label, fmt, scale, missing_indicator, dense=model_name == "kernel", drop=drop)
+    prepared = read_training(
+        data, label, fmt, scale, missing_indicator, dense=model_name == "kernel", drop=drop, encoding=encoding
+    )
     X, y, weight = prepared.X, prepared.y, prepared.weight
     weighted = {} if weight is None else {"sample_weight": weight}
     check_label_text(y, f"{data}: label")  # predictions are written one per line
@@ -340,7 +350,7 @@ def command(
         # the model file is written over, not after
         import numpy as np
 
-        test = read_test(test_path, prepared, label, fmt)
+        test = read_test(test_path, prepared, label, fmt, encoding)
         if test.y is None:
             raise click.BadParameter(f"{test_path}: has no label column", param_hint="--test")
         check_known_labels(test_path, test.y, np.unique(y), hint="--test")  # as evaluate does
@@ -474,7 +484,7 @@ def _report(cls, output, prepared, estimator, stopped, scores):
 
 
 def _train_cluster_files(
-    data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, schedule, scale
+    data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, schedule, scale, encoding=None
 ):
     """``train SHARDS --workers/--scheduler``: each shard's files read by the worker that keeps
     it, and its columns divided by each column's largest |x| over every shard (``--scale``
@@ -482,8 +492,8 @@ def _train_cluster_files(
     from perceptrons.persistence import save_model
 
     cls = CLI_NAMES[model_name]
-    src = _stream.source_of(data, fmt, label, None, None)
-    test = _stream.source_of(test_path, fmt, label, None, None) if test_path else None
+    src = _stream.source_of(data, fmt, label, None, None, encoding=encoding)
+    test = _stream.source_of(test_path, fmt, label, None, None, encoding=encoding) if test_path else None
     estimator = estimator_class(cls)(**params)
     model, scaled = _stream.scaled_model(estimator, scale, "merged from every worker's shards")
     mixing, rounds = schedule
@@ -491,7 +501,7 @@ def _train_cluster_files(
     estimator = model[-1] if scaled else model
     check_label_text(estimator.classes_, f"{src.spec}: label")
     scores = _stream.test_accuracy(model, test)
-    save_model(model, output, info={"label_column": label})
+    save_model(model, output, info={"label_column": label, **encoding_info(encoding)})
     _outcome(
         cls, output, f"{src.spec} ({len(src.paths)} files), {estimator.n_features_in_} features", estimator, stopped
     )
@@ -500,7 +510,19 @@ def _train_cluster_files(
 
 
 def _train_stream(
-    data, output, model_name, label, fmt, test_path, cache_path, hash_bits, shuffle_buffer, text, scale, params
+    data,
+    output,
+    model_name,
+    label,
+    fmt,
+    test_path,
+    cache_path,
+    hash_bits,
+    shuffle_buffer,
+    text,
+    scale,
+    params,
+    encoding=None,
 ):
     """``train --stream``: the model is fitted from an epoch cache, never from the whole file in
     memory.  Its columns are scaled by a step fitted in a pass over the cache (``--scale``):
@@ -515,15 +537,15 @@ def _train_stream(
             f"family ({', '.join(ONLINE)}) can",
             param_hint="--stream",
         )
-    src = _stream.source_of(data, fmt, label, hash_bits, text)
-    test = _stream.source_of(test_path, fmt, label, hash_bits, text) if test_path else None
+    src = _stream.source_of(data, fmt, label, hash_bits, text, encoding=encoding)
+    test = _stream.source_of(test_path, fmt, label, hash_bits, text, encoding=encoding) if test_path else None
     estimator = estimator_class(cls)(**params)
     model, scaled = _stream.scaled_model(estimator, scale)
 
     def finish():  # checks of the fitted model, then the model written: a failure removes the cache this run made
         check_label_text(estimator.classes_, f"{src.spec}: label")
         scores = _stream.test_accuracy(model, test)
-        save_model(model, output, info=stream_info(label, fmt, hash_bits, text))
+        save_model(model, output, info={**stream_info(label, fmt, hash_bits, text), **encoding_info(encoding)})
         return scores
 
     with interrupt_between_epochs() as check:

@@ -32,8 +32,9 @@ from perceptrons.io.arrow_numbers import as_float64, is_number, is_number_like
 from perceptrons.io.blocks import Block, budgeted
 from perceptrons.io.cells import PLACEHOLDER_WORDS
 from perceptrons.io.chunks import line_chunks
-from perceptrons.io.csv_errors import RAGGED, csv_error, not_utf8
+from perceptrons.io.csv_errors import RAGGED, csv_error, undecodable
 from perceptrons.io.delimited import check_header
+from perceptrons.io.encodings import check_encoding
 from perceptrons.io.hashing import DEFAULT_HASH_BITS
 from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label, typed_labels
 from perceptrons.io.text_columns import check_mixed, row_where
@@ -58,11 +59,20 @@ _NULLS += sorted({w for word in PLACEHOLDER_WORDS for w in (word, word.title(), 
 
 
 def delimited_blocks(
-    path, *, label=None, delimiter=",", hash_bits=None, text=None, block_bytes=1 << 24, require_labels=True
+    path,
+    *,
+    label=None,
+    delimiter=",",
+    hash_bits=None,
+    text=None,
+    block_bytes=1 << 24,
+    require_labels=True,
+    encoding="utf-8",
 ):
     """Blocks of a CSV/TSV file with a header line: runs of about ``block_bytes`` of complete
     lines (plain or gzip, :func:`~perceptrons.io.chunks.line_chunks`), each parsed by
-    ``pyarrow.csv.read_csv``.
+    ``pyarrow.csv.read_csv`` (from ``encoding``, :func:`perceptrons.io.encodings.check_encoding`,
+    when it is not UTF-8).
 
     The file is read a run at a time, by this reader, not by ``pyarrow.csv.open_csv``: that
     one reads ahead of its consumer on its I/O threads, so its memory grows with the file
@@ -71,6 +81,7 @@ def delimited_blocks(
     """
     path = check_path(path, "path", "delimited_blocks")
     need_pyarrow()
+    encoding = check_encoding(encoding, "encoding")
     chunks = _chunks(path, block_bytes)
     first = next(chunks, None)
     if first is None:
@@ -79,10 +90,11 @@ def delimited_blocks(
 
     # a header of semicolons, tabs or bars and no comma: read by that separator, as in memory
     head = first.split(b"\n", 2)
-    delimiter = delimiter_of(head[0].decode("utf-8", "replace"), delimiter)
-    comma = delimiter == ";" and len(head) > 1 and decimal_comma_in(head[1].decode("utf-8", "replace"))
+    delimiter = delimiter_of(head[0].decode(encoding, "replace"), delimiter)
+    comma = delimiter == ";" and len(head) > 1 and decimal_comma_in(head[1].decode(encoding, "replace"))
     decimal_point = "," if comma else "."
-    every = _names(path, first, delimiter)
+    dialect = (delimiter, encoding)
+    every = _names(path, first, dialect)
     # a header ending with the separator (and every line with it): no column after it
     names = every[:-1] if len(every) > 1 and every[-1] == "" else every
     keep = names if names is not every else None  # by name: given always, it took x of "x,x" twice
@@ -90,12 +102,12 @@ def delimited_blocks(
     col = label_position(path, names, label)
     # the label is read as text, so that its classes stay exact; the first run's types are then
     # fixed for the whole file
-    head_run = _parse(path, first, delimiter, names, None, {names[col]: "string"}, decimal_point, keep)
+    head_run = _parse(path, first, dialect, names, None, {names[col]: "string"}, decimal_point, keep)
     types = _column_types(path, names, col, head_run)
     # numbers as spreadsheets write them ($1,234.50, 45%), by the in-memory reader's rules
     written = _written_numbers(path, names, head_run, (col, text, hash_bits), delimiter == ";", decimal_point == ",")
     batches = _csv_batches(
-        path, itertools.chain([first], chunks), delimiter, (every, keep), types, decimal_point, written
+        path, itertools.chain([first], chunks), dialect, (every, keep), types, decimal_point, written
     )
     yield from _batches(path, batches, names, col, hash_bits, text, first_row_line=2, require_labels=require_labels)
 
@@ -143,11 +155,12 @@ def _column_types(path, names, col, table):
     return types
 
 
-def _parse(path, data, delimiter, names, column_names, column_types, decimal_point=".", include=None):
+def _parse(path, data, dialect, names, column_names, column_types, decimal_point=".", include=None):
     """One run of lines as a pyarrow Table: with the header (the first run, ``column_names``
-    None) or without it; pyarrow's errors name the file and, once found, the line.  ``include``:
-    the columns kept (all by default).
+    None) or without it; pyarrow's errors name the file and, once found, the line.  ``dialect``
+    = (delimiter, encoding); ``include``: the columns kept (all by default).
     """
+    delimiter, encoding = dialect
     import pyarrow as pa
     import pyarrow.csv as pc
 
@@ -155,7 +168,7 @@ def _parse(path, data, delimiter, names, column_names, column_types, decimal_poi
         return pc.read_csv(
             pa.py_buffer(data),
             # threads parse the run in parallel; they cannot read ahead of it: it is all they are given
-            read_options=pc.ReadOptions(column_names=column_names),
+            read_options=pc.ReadOptions(column_names=column_names, encoding=encoding),
             parse_options=pc.ParseOptions(delimiter=delimiter),
             convert_options=pc.ConvertOptions(
                 column_types=column_types,
@@ -165,23 +178,25 @@ def _parse(path, data, delimiter, names, column_names, column_types, decimal_poi
                 include_columns=include,
             ),
         )
+    except UnicodeDecodeError:  # from the codec of an encoding other than UTF-8
+        raise undecodable(path, encoding) or PerceptronsError(f"{path}: not {encoding} text") from None
     except (pa.ArrowInvalid, OSError) as exc:
         reason = _first_line(exc)
         if names is None and not RAGGED.search(reason):
-            raise not_utf8(path) or PerceptronsError(f"{path}: not CSV with a header ({reason})") from None
-        raise csv_error(path, names, reason, delimiter) from None
+            raise undecodable(path, encoding) or PerceptronsError(f"{path}: not CSV with a header ({reason})") from None
+        raise csv_error(path, names, reason, delimiter, encoding) from None
 
 
-def _names(path, first, delimiter):
+def _names(path, first, dialect):
     """The header's column names: the first line of the first run, parsed alone."""
     header = first.split(b"\n", 1)[0] + b"\n"
     try:
-        return _parse(path, header, delimiter, None, None, None).column_names
+        return _parse(path, header, dialect, None, None, None).column_names
     except UnicodeDecodeError:
-        raise not_utf8(path) or PerceptronsError(f"{path}, line 1: the header is not UTF-8 text") from None
+        raise undecodable(path, dialect[1]) or PerceptronsError(f"{path}, line 1: the header is not text") from None
 
 
-def _csv_batches(path, runs, delimiter, columns, types, decimal_point, written):
+def _csv_batches(path, runs, dialect, columns, types, decimal_point, written):
     """The record batches of each run: the first with its header, the rest named by it;
     ``columns`` = (every column's name, the names of those kept, or None for all); ``written``
     from :func:`_written_numbers`, whose columns are read as numbers.
@@ -194,7 +209,7 @@ def _csv_batches(path, runs, delimiter, columns, types, decimal_point, written):
     positions, decimal_comma, points_group = written
     done = 0
     for k, data in enumerate(runs):
-        table = _parse(path, data, delimiter, keep or every, None if k == 0 else every, types, decimal_point, keep)
+        table = _parse(path, data, dialect, keep or every, None if k == 0 else every, types, decimal_point, keep)
         for j in positions:
             name = table.schema.field(j).name
             cells = ["" if v is None else v for v in table.column(j).to_pylist()]
@@ -364,7 +379,7 @@ def _check_types(path, schema, col, text_file=False):
     import pyarrow.types as pt
 
     if text_file and any(pt.is_binary(f.type) or pt.is_large_binary(f.type) for f in schema):
-        found = not_utf8(path)
+        found = undecodable(path)
         if found is not None:
             raise found
 

@@ -16,14 +16,16 @@ from perceptrons.io.chunks import opened
 RAGGED = re.compile(r"Expected (\d+) columns, got (\d+)")
 
 
-def not_utf8(path):
-    """The error naming the first line that is not UTF-8, or None when every line is."""
+def undecodable(path, encoding="utf-8"):
+    """The error naming the first line that is not text of ``encoding``, or None when every line is."""
     for lineno, raw in _lines(path):
         try:
-            raw.decode("utf-8")
+            raw.decode(encoding)
         except UnicodeDecodeError as exc:
+            named = "UTF-8" if encoding == "utf-8" else encoding
+            hint = "; a table in Latin-1 or Windows-1252 is read with --encoding cp1252" if encoding == "utf-8" else ""
             return PerceptronsError(
-                f"{path}, line {lineno}: not UTF-8 text (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
+                f"{path}, line {lineno}: not {named} text (byte {raw[exc.start]:#04x} at column {exc.start + 1}){hint}"
             )
     return None
 
@@ -41,24 +43,24 @@ def _lines(path):
             return
 
 
-def csv_error(path, names, reason, delimiter):
+def csv_error(path, names, reason, delimiter, encoding="utf-8"):
     """The error for what pyarrow refused in a CSV block, with its line where it can be found:
     bytes that are not UTF-8, a row with another number of fields than the header, or a cell
     without its column's type (fixed by the first block).  pyarrow's message names what is
     wrong, not where.
     """
     if "invalid UTF8" in reason:
-        return not_utf8(path) or PerceptronsError(f"{path}: {reason}")
+        return undecodable(path, encoding) or PerceptronsError(f"{path}: {reason}")
     ragged = RAGGED.search(reason)
     if ragged:  # a row with another number of fields than the header (as the in-memory reader says it)
         expected, got = int(ragged[1]), int(ragged[2])
-        where = _first_row(path, delimiter, lambda row: len(row) == got)
+        where = _first_row(path, delimiter, lambda row: len(row) == got, encoding)
         return PerceptronsError(f"{where or path}: {got} fields, expected {expected} as in the header")
     found = re.search(r"column #(\d+): (?:Row #\d+: )?CSV conversion error to (\w+): invalid value '(.*)'$", reason)
     if found is None:
         return PerceptronsError(f"{path}: {reason}; expected the column types of the first rows")
     k, kind, value = int(found[1]), found[2], found[3]
-    where = _first_row(path, delimiter, lambda row: len(row) > k and row[k] == value)
+    where = _first_row(path, delimiter, lambda row: len(row) > k and row[k] == value, encoding)
     if where:
         return PerceptronsError(
             f"{where}: column {names[k]!r} holds {value!r}; expected a value of type {kind}, as in the rows before"
@@ -68,13 +70,13 @@ def csv_error(path, names, reason, delimiter):
     )
 
 
-def _first_row(path, delimiter, wanted):
+def _first_row(path, delimiter, wanted, encoding="utf-8"):
     """``"path, line n"`` of the first data row (after the header) for which ``wanted(fields)``
     holds, or None: pyarrow's messages name what is wrong, not where.
     """
     import csv
 
-    reader = csv.reader((raw.decode("utf-8", errors="replace") for _, raw in _lines(path)), delimiter=delimiter)
+    reader = csv.reader((raw.decode(encoding, errors="replace") for _, raw in _lines(path)), delimiter=delimiter)
     with contextlib.suppress(csv.Error):  # a field csv cannot read: the message goes without the line
         for row in reader:
             if reader.line_num > 1 and wanted(row):

@@ -22,10 +22,11 @@ def _finite_row(path, lineno, values):
         )
 
 
-def text_lines(path):
+def text_lines(path, encoding="utf-8"):
     """Lines of a text file with their line breaks, decoded one at a time (a bad byte is reported
     with its line); a UTF-8 byte-order mark at the start is dropped (Excel writes "UTF-8 CSV"
     with one).  A gzip file is read through (``data.csv.gz``), as the streamed readers read it.
+    ``encoding``: another than UTF-8, checked by :func:`perceptrons.io.encodings.check_encoding`.
     """
     from perceptrons.io.chunks import GZIP_ERRORS, gzip_error, is_gzip, opened
 
@@ -33,18 +34,18 @@ def text_lines(path):
     where = (lambda n: f"{path}, line {n} of the decompressed stream") if packed else (lambda n: f"{path}, line {n}")
     with opened(path) as f:
         try:
-            for _, line in decoded_lines(path, bounded_lines(f), where=where, keep_ends=True):
+            for _, line in decoded_lines(path, bounded_lines(f), where=where, keep_ends=True, encoding=encoding):
                 yield line
         except GZIP_ERRORS as exc:  # a damaged or truncated gzip stream
             raise gzip_error(path, exc) from None
 
 
-def csv_records(path, delimiter, multiline=False):
+def csv_records(path, delimiter, multiline=False, encoding="utf-8"):
     """``(first line, fields)`` of each record; csv errors name the file and line.  A quoted field
     may run over lines (RFC 4180) with ``multiline``, as in a column of text; a file of numbers
-    has no such field, and one there is refused.
+    has no such field, and one there is refused.  ``encoding`` as :func:`text_lines` takes it.
     """
-    reader_ = csv.reader(text_lines(path), delimiter=delimiter, strict=True)
+    reader_ = csv.reader(text_lines(path, encoding), delimiter=delimiter, strict=True)
     limit = csv.field_size_limit()
     start = 1
     while True:

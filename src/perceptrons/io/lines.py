@@ -37,15 +37,24 @@ def bounded_lines(f):
     return iter(partial(f.readline, MAX_LINE_BYTES + 1), b"")
 
 
-def decoded_lines(path, raw_lines, first=1, where=None, keep_ends=False):
+def decoded_lines(path, raw_lines, first=1, where=None, keep_ends=False, encoding="utf-8"):
     """:func:`utf8_lines` of the byte lines ``raw_lines`` of the file ``path``, the first of
     them its line number ``first``.  ``where(n)`` names line n in an error (``path:n`` by
-    default); ``keep_ends`` keeps each line's line break.
+    default); ``keep_ends`` keeps each line's line break; ``encoding``: another the user named
+    (:func:`perceptrons.io.encodings.check_encoding`).
     """
     where = where or (lambda n: f"{path}:{n}")
     for lineno, raw in enumerate(raw_lines, first):
         if len(raw) > MAX_LINE_BYTES:
             raise line_too_long(where(lineno))
+        if encoding != "utf-8":
+            try:
+                yield lineno, _decoded(raw, encoding, keep_ends)
+            except UnicodeDecodeError as exc:
+                raise PerceptronsError(
+                    f"{where(lineno)}: not valid {encoding} (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
+                ) from None
+            continue
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -66,8 +75,14 @@ def decoded_lines(path, raw_lines, first=1, where=None, keep_ends=False):
                 ) from None
             raise PerceptronsError(
                 f"{where(lineno)}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1}); expected "
-                "UTF-8 text: a file in Latin-1 or Windows-1252 converts with iconv -f CP1252 -t UTF-8"
+                "UTF-8 text: a table in Latin-1 or Windows-1252 is read with --encoding cp1252, or converts with "
+                "iconv -f CP1252 -t UTF-8"
             ) from None
         if lineno == 1 and line.startswith("\ufeff"):
             line = line[1:]
         yield lineno, (line if keep_ends else line.rstrip("\r\n"))
+
+
+def _decoded(raw, encoding, keep_ends):
+    line = raw.decode(encoding)
+    return line if keep_ends else line.rstrip("\r\n")

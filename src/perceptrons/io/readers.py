@@ -68,8 +68,9 @@ def _sniff_text(path):
 
     try:
         with opened(path) as f:
-            line = f.readline(1 << 16).decode("utf-8").lstrip("\ufeff").strip()
-    except (PerceptronsError, UnicodeDecodeError, *GZIP_ERRORS):
+            # a header in another encoding is a header still (its reader decodes it as told)
+            line = f.readline(1 << 16).decode("utf-8", "replace").lstrip("\ufeff").strip()
+    except (PerceptronsError, *GZIP_ERRORS):
         return "libsvm"
     fields = line.split()
     if not fields or is_float(fields[0]) or line.startswith("|") or " |" in line:  # a label; VW's namespaces
@@ -163,10 +164,13 @@ def check_fits_in_memory(path, fmt):
         )
 
 
-def read_table(path, label=None, fmt=None, names=None, kinds=None, require_labels=True, wanted_by=None):
+def read_table(
+    path, label=None, fmt=None, names=None, kinds=None, require_labels=True, wanted_by=None, encoding="utf-8"
+):
     """A CSV/TSV/Parquet file (or standard input, ``"-"``, with ``fmt``) as a
     :class:`~perceptrons.io.table.Table`: columns of numbers or text, missing cells kept; see
-    :func:`perceptrons.io.table.read_table` for ``names``, ``kinds`` and ``require_labels``.
+    :func:`perceptrons.io.table.read_table` for ``names``, ``kinds``, ``require_labels`` and
+    ``encoding`` (a CSV/TSV file's; Parquet stores UTF-8).
     """
     from perceptrons.io.table import read_table as read
 
@@ -184,7 +188,8 @@ def read_table(path, label=None, fmt=None, names=None, kinds=None, require_label
     def again(where):
         if fmt == "parquet":
             return read_parquet_table(where, label, names, kinds, require_labels, wanted_by)
-        return read(where, label, "\t" if fmt == "tsv" else ",", names, kinds, require_labels, wanted_by)
+        delimiter = "\t" if fmt == "tsv" else ","
+        return read(where, label, delimiter, names, kinds, require_labels, wanted_by, encoding)
 
     if path == "-":
         return _read_spooled("standard input", None, fmt, again)

@@ -14,12 +14,14 @@ from perceptrons.io.delimited import text_lines
 OTHER_SEPARATORS = (";", "\t", "|")
 
 
-def sniff_delimiter(path, delimiter):
+def sniff_delimiter(path, delimiter, encoding="utf-8"):
     """``(delimiter, hint)``: :func:`delimiter_of` the file's first line that is not blank, or
     the separator Excel's hint line names (``sep=;``, which it writes as the first line of a
     file it means to read back), ``hint`` True when the file starts with such a line.
     """
-    first = next((t for t in text_lines(path) if t.strip()), "").rstrip("\r\n").strip(" ")  # "sep=\t" keeps its tab
+    first = (
+        next((t for t in text_lines(path, encoding) if t.strip()), "").rstrip("\r\n").strip(" ")
+    )  # "sep=\t" keeps its tab
     hint = _EXCEL_SEP.match(first)
     if hint:
         return hint.group(1), True

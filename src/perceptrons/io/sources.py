@@ -26,6 +26,7 @@ from numbers import Integral
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import Interval, check_param, check_path
 from perceptrons.io import arrow
+from perceptrons.io.encodings import check_encoding
 from perceptrons.io.hashing import DEFAULT_HASH_BITS
 from perceptrons.io.readers import guess_format
 from perceptrons.io.spool import Spool
@@ -95,6 +96,8 @@ class Source:
     require_labels : bool, default=True
         False reads rows to predict, whose labels may be missing (see
         :func:`~perceptrons.io.readers.read_data`); training and evaluation refuse such a source.
+    encoding : str, default="utf-8"
+        CSV/TSV: the files' text encoding (:func:`~perceptrons.io.encodings.check_encoding`).
 
     Examples
     --------
@@ -110,9 +113,19 @@ class Source:
     """
 
     def __init__(
-        self, spec, fmt=None, *, label=None, hash_bits=None, text=None, block_bytes=1 << 22, require_labels=True
+        self,
+        spec,
+        fmt=None,
+        *,
+        label=None,
+        hash_bits=None,
+        text=None,
+        block_bytes=1 << 22,
+        require_labels=True,
+        encoding="utf-8",
     ):
         self.spec = check_path(spec, "spec", "Source")
+        self.encoding = check_encoding(encoding, "encoding")
         check_param(block_bytes, "block_bytes", (Interval(Integral, 1, None),), "Source")
         self.paths = shard_paths(self.spec)
         # standard input, a pipe or a device can be read once: it is copied to a file (below)
@@ -193,6 +206,8 @@ class Source:
         dict
         """
         options = {"fmt": self.fmt, "label": self.label, "hash_bits": self.hash_bits, "text": self.text}
+        if self.encoding != "utf-8":  # UTF-8's caches keep the fingerprint they had before encodings
+            options["encoding"] = self.encoding
         if self._spool is not None:  # another run's standard input is other data: never the same cache
             options["stdin"] = self._spool.nonce
         return options
@@ -241,8 +256,16 @@ class Source:
                 require_labels=self.require_labels,
             )
 
-        reader = arrow.parquet_blocks if self.fmt == "parquet" else arrow.delimited_blocks
-        return reader(
+        if self.fmt == "parquet":  # its strings are UTF-8
+            return arrow.parquet_blocks(
+                path,
+                label=self.label,
+                hash_bits=self.hash_bits,
+                text=self.text,
+                block_bytes=self.block_bytes,
+                require_labels=self.require_labels,
+            )
+        return arrow.delimited_blocks(
             path,
             label=self.label,
             delimiter="\t" if self.fmt == "tsv" else ",",
@@ -250,4 +273,5 @@ class Source:
             text=self.text,
             block_bytes=self.block_bytes,
             require_labels=self.require_labels,
+            encoding=self.encoding,
         )

@@ -29,6 +29,7 @@ from perceptrons._core.memory import LoadBudget
 from perceptrons._core.params import check_path
 from perceptrons.io.cells import UNIT_PREFIX, formatted_number, is_placeholder, plain_number, writes_decimal_comma
 from perceptrons.io.delimited import ROW_OVERHEAD, check_header, csv_records
+from perceptrons.io.encodings import check_encoding
 from perceptrons.io.labels import MISSING_LABELS, check_label, typed_labels
 from perceptrons.io.separators import sniff_delimiter
 
@@ -98,7 +99,9 @@ def _number(cell, decimal_comma, points_group=False):
     return formatted_number(cell, decimal_comma, points_group)
 
 
-def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_labels=True, wanted_by=None):
+def read_table(
+    path, label=None, delimiter=",", names=None, kinds=None, require_labels=True, wanted_by=None, encoding="utf-8"
+):
     """Read a CSV/TSV file with a header as a :class:`Table`.
 
     Parameters
@@ -117,6 +120,9 @@ def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_
         False for rows to predict: the label column, if present, is read unchecked.
     wanted_by : str, optional
         Who needs ``names``, for the error of a missing one (default: the model).
+    encoding : str, default "utf-8"
+        The file's text encoding (:func:`perceptrons.io.encodings.check_encoding`: ``"cp1252"``
+        for a "CSV" that Excel saved on Windows).
 
     Raises
     ------
@@ -125,9 +131,10 @@ def read_table(path, label=None, delimiter=",", names=None, kinds=None, require_
         of numbers, an infinite number, a missing column, a row of the wrong width.
     """
     path = check_path(path, "path", "read_table")
-    delimiter, hint = sniff_delimiter(path, delimiter)
+    encoding = check_encoding(encoding, "encoding")
+    delimiter, hint = sniff_delimiter(path, delimiter, encoding)
     decimal_comma = delimiter == ";"
-    records = csv_records(path, delimiter, multiline=True)  # a text cell may hold line breaks
+    records = csv_records(path, delimiter, multiline=True, encoding=encoding)  # a text cell may hold line breaks
     if hint:  # past Excel's "sep=" line (blank lines before it too)
         next((row for _, row in records if any(c.strip() for c in row)), None)
     first = next(records, None)
