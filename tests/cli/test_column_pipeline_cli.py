@@ -481,3 +481,18 @@ def test_encoding_given_for_a_file_it_does_not_apply_to_is_refused(run_cli, tmp_
     args = {"train": [str(data), "-o", str(model)], "analyze": [str(data)], "report": [str(data)]}
     code, _, err = run_cli([command, *args.get(command, [str(model), str(data)]), "--encoding", "cp1252"])
     assert code == 2 and "--encoding: applies only to CSV and TSV files" in err
+
+
+def test_the_summary_names_the_label_column_taken_and_a_text_identifier(run_cli, tmp_path):
+    rows = ["PassengerId,Survived,Ticket,Fare,Embarked"] + [
+        f"{i + 1},{i % 2},A/5 {1000 + 7 * i},{(i * 13) % 90 + 5},{'SCQ'[i % 3]}" for i in range(60)
+    ]
+    data = tmp_path / "t.csv"
+    data.write_text("\n".join(rows) + "\n")
+    code, out, err = run_cli(["train", str(data), "-o", str(tmp_path / "m.npz")])
+    assert code == 0, err
+    assert "label      'Embarked', the last column (--label NAME picks another)" in out
+    assert "'Ticket' holds a different text on every row: an identifier?" in out and "--drop Ticket" in out
+    code, out, err = run_cli(["train", str(data), "-o", str(tmp_path / "m.npz"), "--label", "Survived"])
+    assert code == 0, err
+    assert "the last column" not in out

@@ -78,7 +78,8 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False, drop=
             "table": {"format": kind, "names": list(table.names), "kinds": list(table.kinds)},
             **encoding_info(encoding if kind != "parquet" else None),
         }
-        lines = _plan_lines(plans, X.shape[1]) + _identifier_notes(table) + _free_text_notes(table)
+        lines = _label_line(table, label) + _plan_lines(plans, X.shape[1])
+        lines += _identifier_notes(table) + _free_text_notes(table)
         return Prepared(table.X, X, table.y, table.label, None, transformer, info, lines)
     X, y, label_column, weight = read_data(data, label=label, fmt=fmt, return_label_name=True, return_weight=True)
     if dense and sp.issparse(X):
@@ -162,17 +163,34 @@ _ID_NAME = re.compile(r"(?i)(^|[^a-z])(id|ids|index|idx|key|row|no|number)$|^id[
 _ID_MIN_ROWS = 20
 
 
+def _label_line(table, label):
+    """The summary's line naming the label column when ``--label`` did not: the last column is
+    taken, and a file whose label is elsewhere (Titanic's ``Survived``) would train on it."""
+    if label is not None or table.label is None:
+        return []
+    return [f"{'label':<10} {table.label!r}, the last column (--label NAME picks another)"]
+
+
 def _identifier_notes(table):
-    """Notes on columns of numbers that look like identifiers: a different whole number on every
-    row, and consecutive or under a name such as ``id`` or ``row_no``.  Used as a feature, a row
-    number learns the file's order (held-out accuracy fell from 0.74 to 0.56 on rows sorted by
-    class); the note says how to leave it out."""
+    """Notes on columns that look like identifiers: a different whole number on every row,
+    consecutive or under a name such as ``id`` or ``row_no``, or a different short text on every
+    row (``"A/5 21171"``, a UUID).  Used as a feature, a row number learns the file's order
+    (held-out accuracy fell from 0.74 to 0.56 on rows sorted by class), and a text one a category
+    no other row has; the note says how to leave it out."""
     import numpy as np
 
     notes = []
     n = table.X.shape[0]
     for j, name in enumerate(table.names):
-        if table.kinds[j] != "number" or table.missing[j] or n < _ID_MIN_ROWS:
+        if table.missing[j] or n < _ID_MIN_ROWS:
+            continue
+        if table.kinds[j] == "text":
+            cells = table.X[:, j].tolist()
+            if len(set(cells)) == n and sum(len(c.split()) for c in cells) < 3 * n:  # several words: free text
+                notes.append(
+                    f"{'note':<10} {name!r} holds a different text on every row: an identifier? As one category "
+                    f"a row it says nothing of other rows; --drop {name} leaves it out"
+                )
             continue
         v = np.asarray(table.X[:, j], dtype=np.float64)
         if not (np.all(v == np.round(v)) and np.unique(v).shape[0] == n):
