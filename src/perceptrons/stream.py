@@ -40,7 +40,14 @@ from perceptrons._core.finite import largest_magnitude
 from perceptrons._core.labels import check_known, sample_scale
 from perceptrons._core.operands import operand_values
 from perceptrons._core.params import CALLBACK, PATH, Interval, Kind, check_param, seed_of, warn_not_converged
-from perceptrons.io.block_scaling import BlockScaling, fit_scalers, pipeline_parts, scales_nothing
+from perceptrons.io.block_scaling import (
+    BlockScaling,
+    fit_scalers,
+    imputes,
+    pipeline_parts,
+    scales_nothing,
+    takes_missing,
+)
 from perceptrons.io.blocks import join
 from perceptrons.io.cache import CacheError, epoch_cache
 from perceptrons.io.labels import file_labels
@@ -93,9 +100,10 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
     estimator
         Fitted, with ``n_epochs_``, ``mistakes_per_epoch_`` and ``converged_`` as after ``fit``.
     """
-    src = as_source(source)
-    src.check_labelled("training")
     steps, model = pipeline_parts(estimator)
+    # a pipeline that imputes reads a missing number as NaN; another refuses it at its line
+    src = as_source(source, keep_missing=imputes(steps))
+    src.check_labelled("training")
     estimator, pipeline = model, estimator
     if not callable(getattr(estimator, "check_training", None)):  # the linear family's training protocol
         raise PerceptronsError(
@@ -119,7 +127,7 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
         with epoch_cache(src, cache, progress, rebuild=rebuild) as (ec, reused):
             try:
                 fitted = fit_scalers(steps, ec.blocks, ec.n_features, ec.storage == "csr")
-                stopped = _epochs(estimator, ec, src, shuffle_buffer, callback, progress, fitted)
+                stopped = _epochs(estimator, ec, src, shuffle_buffer, callback, progress, fitted, imputes(steps))
                 break
             except CacheError:
                 if rebuild:
@@ -135,10 +143,11 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
     return pipeline
 
 
-def _epochs(estimator, ec, src, shuffle_buffer, callback, progress, steps=()):
+def _epochs(estimator, ec, src, shuffle_buffer, callback, progress, steps=(), imputed=False):
     """The epochs of a streamed fit, each a pass over the epoch cache ``ec``, through the
     estimator's training protocol (:mod:`perceptrons.linear.trainer`); whether the callback
-    stopped it.
+    stopped it.  ``imputed``: the first of ``steps`` fills missing numbers, which a source
+    that keeps them (``keep_missing``) holds as NaN; without it such a block is refused.
     """
     if src.hashed_width is not None and ec.n_features != src.hashed_width:  # the weights are as wide as the hash
         raise CacheError(ec.path, f"{ec.n_features} columns, but the source hashes into {src.hashed_width}")
@@ -157,6 +166,13 @@ def _epochs(estimator, ec, src, shuffle_buffer, callback, progress, steps=()):
         for block, perm in _ordered(ec.blocks(), buffer, rng):
             if epoch == 1 and block.indices is not None and block.indices.size:
                 widest = max(widest, int(block.indices.max()) + 1)
+            if epoch == 1 and src.keep_missing and not imputed and not block.sparse and np.isnan(block.X).any():
+                row = int(np.flatnonzero(np.isnan(block.X).any(axis=1))[0])
+                raise PerceptronsError(
+                    f"{src.spec}, data row {block.line + row}: a missing number, which a fit without an imputer "
+                    "cannot take; train a Pipeline whose first step is SimpleImputer(strategy='mean', "
+                    "keep_empty_features=True)"
+                )
             Xop = block.operand() if scaling is None else scaling.operand(block)
             yi = rank[block.y]
             scale = _block_scale(src, block, estimator.class_weight, yi, classes)
@@ -175,15 +191,17 @@ def _epochs(estimator, ec, src, shuffle_buffer, callback, progress, steps=()):
             break
         if mistakes == 0:
             break
-    estimator.finish(lambda: _top_feature(ec))
+    estimator.finish(lambda: _top_feature(ec, scaling))
     return stopped
 
 
-def _top_feature(ec):
-    """The largest ``|x|`` of the epoch cache's rows: one more pass over them, made only for a
-    model whose weights are so small that its scores may have lost their features.
+def _top_feature(ec, scaling=None):
+    """The largest ``|x|`` of the epoch cache's rows as the epochs read them: one more pass over
+    them, made only for a model whose weights are so small that its scores may have lost their
+    features.
     """
-    return max((largest_magnitude(operand_values(b.operand())) for b in ec.blocks()), default=0.0)
+    operand = (lambda b: b.operand()) if scaling is None else scaling.operand
+    return max((largest_magnitude(operand_values(operand(b))) for b in ec.blocks()), default=0.0)
 
 
 def predict_blocks(estimator, source):
@@ -201,7 +219,8 @@ def predict_blocks(estimator, source):
     labels : ndarray of shape (block.n_rows,)
     """
     check_is_fitted(estimator)  # scikit-learn's NotFittedError, as predict raises it
-    src = as_source(source)
+    imputed = takes_missing(estimator)
+    src = as_source(source, keep_missing=imputed)
     d = estimator.n_features_in_
     if src.hashed_width is not None and src.hashed_width != d:
         raise PerceptronsError(
@@ -209,7 +228,14 @@ def predict_blocks(estimator, source):
             "give the --hash-bits the model was trained with"
         )
     for block in src.blocks():
-        yield block, estimator.predict(_features(block, d))
+        X = _features(block, d)
+        if not block.sparse and not imputed and np.isnan(X).any():  # a Source that keeps them
+            row = int(np.flatnonzero(np.isnan(X).any(axis=1))[0])
+            raise PerceptronsError(
+                f"{block.path}, data row {block.line + row}: a missing number, but the model imputes none (it "
+                "was trained on rows without missing cells); expected a number"
+            )
+        yield block, estimator.predict(X)
 
 
 def evaluate(estimator, source):
@@ -230,7 +256,7 @@ def evaluate(estimator, source):
     """
     check_is_fitted(estimator)
     classes = estimator.classes_
-    src = as_source(source)
+    src = as_source(source, keep_missing=takes_missing(estimator))
     src.check_labelled("evaluation")
     n = correct = 0
     tally = WeightedHits()

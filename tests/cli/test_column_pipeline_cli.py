@@ -496,3 +496,19 @@ def test_the_summary_names_the_label_column_taken_and_a_text_identifier(run_cli,
     code, out, err = run_cli(["train", str(data), "-o", str(tmp_path / "m.npz"), "--label", "Survived"])
     assert code == 0, err
     assert "the last column" not in out
+
+
+def test_a_streamed_table_with_gaps_imputes_them_and_so_does_every_later_read(run_cli, penguins):
+    train, test, tmp = penguins
+    numbers = tmp / "numbers.csv"  # the penguins' numeric columns and label: dense rows when streamed
+    rows = [line.split(",") for line in train.read_text().splitlines()]
+    numbers.write_text("\n".join(",".join([*r[:4], r[-1]]) for r in rows) + "\n")
+    model = tmp / "s.npz"
+    code, out, err = run_cli(["train", str(numbers), "--stream", "-o", str(model)])
+    assert code == 0, err
+    assert "missing    a missing number takes its column's mean" in out
+    code, out, err = run_cli(["evaluate", str(model), str(numbers)])
+    assert code == 0, err
+    assert _accuracy(out) > 0.9
+    code, out, err = run_cli(["predict", str(model), str(numbers)])
+    assert code == 0 and len(out.split()) == len(rows) - 1, err

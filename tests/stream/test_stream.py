@@ -403,7 +403,8 @@ def test_a_csv_cell_is_a_number_in_memory_exactly_when_it_is_one_streamed(tmp_pa
             assert r.exit_code == 0, r.output
             models.append(load_model(out))
     if number is not None:
-        assert models[0][-1].coef_.tolist() == models[1].coef_.tolist()
+        # both behind their imputer: in memory the column pipeline's, streamed its own (dense rows)
+        assert models[0][-1].coef_.tolist() == models[1][-1].coef_.tolist()
         expected = read_data(data)[0]
         assert expected[0, 0] == number
 
@@ -828,3 +829,66 @@ def test_binary_columns_are_streamed_as_they_are_behind_a_scaler(tmp_path):
     assert np.all(scaled[0].scale_ == 1)
     np.testing.assert_array_equal(scaled[-1].coef_, raw.coef_)
     assert scaled[-1].coef_.dtype == raw.coef_.dtype == np.float32
+
+
+def _with_gaps(path, seed=0, n=500):
+    """A CSV of three columns on scales ~1, ~100 and ~5000, a tenth of its cells missing (NA, NaN,
+    an empty cell or UCI's ?), and the same rows as an array with NaN."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3)) * [1, 100, 5000]
+    y = (X[:, 0] + X[:, 1] / 100 > 0).astype(int)
+    X[rng.random((n, 3)) < 0.1] = np.nan
+    marks = ["NA", "NaN", "", "?"]
+    with open(path, "w") as f:
+        f.write("a,b,c,y\n")
+        for i, (row, label) in enumerate(zip(X, y)):
+            cells = [marks[(i + j) % 4] if np.isnan(v) else repr(float(v)) for j, v in enumerate(row)]
+            f.write(",".join(cells) + f",{label}\n")
+    return X, y
+
+
+def test_a_streamed_fit_imputes_missing_numbers_as_the_in_memory_pipeline_does(tmp_path):
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import Pipeline
+
+    X, y = _with_gaps(tmp_path / "gaps.csv")
+
+    def pipeline():
+        imputer = SimpleImputer(strategy="mean", keep_empty_features=True)
+        return Pipeline([("impute", imputer), ("scale", MaxAbsScaler()), ("model", AveragedPerceptron(max_epochs=5))])
+
+    streamed = stream.fit(pipeline(), tmp_path / "gaps.csv", cache=tmp_path / "c.cache")
+    in_memory = pipeline().fit(X, y)
+    np.testing.assert_array_equal(streamed[0].statistics_, in_memory[0].statistics_)
+    assert streamed[-1].coef_.tolist() == in_memory[-1].coef_.tolist()
+    assert stream.evaluate(streamed, tmp_path / "gaps.csv")["accuracy"] == (in_memory.predict(X) == y).mean()
+
+
+def test_missing_numbers_are_refused_with_their_line_where_nothing_imputes_them(tmp_path):
+    _with_gaps(tmp_path / "gaps.csv")
+    with pytest.raises(PerceptronsError, match=r"gaps\.csv, line \d+: column '\w' is empty or a missing-value"):
+        stream.fit(AveragedPerceptron(), tmp_path / "gaps.csv", cache=tmp_path / "c.cache")
+    kept = Source(tmp_path / "gaps.csv", keep_missing=True)
+    with pytest.raises(PerceptronsError, match=r"gaps\.csv, data row \d+: a missing number, which a fit without an"):
+        stream.fit(AveragedPerceptron(), kept, cache=tmp_path / "c.cache")
+    full = tmp_path / "full.csv"
+    full.write_text("a,b,c,y\n1,2,3,0\n-1,-2,-3,1\n")
+    model = stream.fit(AveragedPerceptron(), full, cache=tmp_path / "f.cache")
+    with pytest.raises(PerceptronsError, match=r"gaps\.csv, data row \d+: a missing number, but the model imputes"):
+        stream.evaluate(model, kept)
+
+
+def test_a_stream_imputes_only_with_the_mean_of_every_column_kept():
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import Pipeline
+
+    for imputer in (
+        SimpleImputer(strategy="median", keep_empty_features=True),
+        SimpleImputer(strategy="mean"),  # a column of no value would be dropped
+        SimpleImputer(strategy="mean", keep_empty_features=True, add_indicator=True),
+    ):
+        with pytest.raises(PerceptronsError, match=r"SimpleImputer\(strategy='mean', keep_empty_features=True\)"):
+            stream.fit(Pipeline([("impute", imputer), ("model", AveragedPerceptron())]), "unused.csv")
+    scaler_first = Pipeline([("scale", MaxAbsScaler()), ("impute", SimpleImputer()), ("model", AveragedPerceptron())])
+    with pytest.raises(PerceptronsError, match=r"SimpleImputer cannot be fitted from a stream"):
+        stream.fit(scaler_first, "unused.csv")

@@ -108,8 +108,10 @@ def read_options(info, model_path, data, stream, fmt, hash_bits, text_column):
     return True, fmt, s_bits if hash_bits is None else hash_bits, text_column if text_column is not None else s_text
 
 
-def source_of(data, fmt, label, hash_bits, text_column, require_labels=True, encoding=None):
-    """The :class:`~perceptrons.io.sources.Source` of DATA; its errors become one-line CLI errors."""
+def source_of(data, fmt, label, hash_bits, text_column, require_labels=True, encoding=None, keep_missing=False):
+    """The :class:`~perceptrons.io.sources.Source` of DATA; its errors become one-line CLI errors.
+    ``keep_missing``: a table's missing numbers are kept (NaN in dense rows, left out of hashed
+    ones) for a model that imputes them, rather than refused."""
     from perceptrons.io.sources import Source
 
     return Source(
@@ -120,7 +122,20 @@ def source_of(data, fmt, label, hash_bits, text_column, require_labels=True, enc
         text=text_column,
         require_labels=require_labels,
         encoding=encoding or "utf-8",
+        keep_missing=keep_missing,
     )
+
+
+def dense_table(src):
+    """Whether a source is a table read as dense rows (no hashed names, no index lists): the
+    rows a streamed model's imputer takes.  Its first block says so."""
+    import contextlib
+
+    if src.fmt not in ("csv", "tsv", "parquet") or src.hashed_width is not None:
+        return False
+    with contextlib.closing(src.blocks()) as blocks:
+        first = next(blocks, None)
+    return first is not None and not first.sparse
 
 
 def train(estimator, src, output, cache_path, shuffle_buffer, check, finish):
@@ -213,21 +228,31 @@ def _fit(estimator, src, cache_path, shuffle_buffer, check):
     return any(issubclass(w.category, ConvergenceWarning) for w in caught)
 
 
-def scaled_model(estimator, scale, fitted="fitted in a pass over the epoch cache"):
+def scaled_model(estimator, scale, fitted="fitted in a pass over the epoch cache", impute=False):
     """``(the model a streamed or sharded fit trains, its summary lines)``: the estimator behind
     the ``--scale`` step in a Pipeline, or alone with ``--scale none``; ``fitted`` says how the
-    step learns."""
-    if scale == "none":
-        return estimator, []
+    step learns.  With ``impute`` (dense rows of a table), a first step fills each missing
+    number with its column's mean, as the in-memory column pipeline does."""
     from sklearn.pipeline import Pipeline
-    from sklearn.preprocessing import MaxAbsScaler, StandardScaler
 
-    if scale == "standard":
-        step, how = StandardScaler(with_mean=False), "divided by its standard deviation (not centred)"
-    else:
-        step, how = MaxAbsScaler(), "divided by its largest |x|"
-    line = f"{'columns':<10} each {how}, {fitted}; --scale none keeps them as read"
-    return Pipeline([("scale", step), ("model", estimator)]), [line]
+    steps, lines = [], []
+    if impute:
+        from sklearn.impute import SimpleImputer
+
+        steps.append(("impute", SimpleImputer(strategy="mean", keep_empty_features=True)))
+        lines.append(f"{'missing':<10} a missing number takes its column's mean, {fitted}")
+    if scale != "none":
+        from sklearn.preprocessing import MaxAbsScaler, StandardScaler
+
+        if scale == "standard":
+            step, how = StandardScaler(with_mean=False), "divided by its standard deviation (not centred)"
+        else:
+            step, how = MaxAbsScaler(), "divided by its largest |x|"
+        steps.append(("scale", step))
+        lines.append(f"{'columns':<10} each {how}, {fitted}; --scale none keeps them as read")
+    if not steps:
+        return estimator, []
+    return Pipeline([*steps, ("model", estimator)]), lines
 
 
 def test_accuracy(estimator, test):

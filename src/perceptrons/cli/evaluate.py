@@ -63,7 +63,9 @@ def command(model, data, label, fmt, encoding, stream, hash_bits, text_column, a
     stream, fmt, hash_bits, text_column = read_options(info, model, data, stream, fmt, hash_bits, text_column)
     encoding = encoding or stored_encoding(info, model)
     if stream:
-        src = source_of(data, fmt, label or info.get("label_column"), hash_bits, text_column, encoding=encoding)
+        # a missing number is imputed by the model, or refused with its row when it imputes none
+        label = label or info.get("label_column")
+        src = source_of(data, fmt, label, hash_bits, text_column, encoding=encoding, keep_missing=True)
         return _evaluate_stream(est, src, as_json)
     from perceptrons.stream import WeightedHits
 

@@ -90,6 +90,7 @@ def command(
             text_column,
             require_labels=False,
             encoding=encoding,
+            keep_missing=True,  # imputed by the model, or refused with its row when it imputes none
         )
         n = 0
         with atomic_output(output or "-") as out:

@@ -537,10 +537,14 @@ def _train_stream(
             f"family ({', '.join(ONLINE)}) can",
             param_hint="--stream",
         )
-    src = _stream.source_of(data, fmt, label, hash_bits, text, encoding=encoding)
-    test = _stream.source_of(test_path, fmt, label, hash_bits, text, encoding=encoding) if test_path else None
+    src = _stream.source_of(data, fmt, label, hash_bits, text, encoding=encoding, keep_missing=True)
+    test = (
+        _stream.source_of(test_path, fmt, label, hash_bits, text, encoding=encoding, keep_missing=True)
+        if test_path
+        else None
+    )
     estimator = estimator_class(cls)(**params)
-    model, scaled = _stream.scaled_model(estimator, scale)
+    model, scaled = _stream.scaled_model(estimator, scale, impute=_stream.dense_table(src))
 
     def finish():  # checks of the fitted model, then the model written: a failure removes the cache this run made
         check_label_text(estimator.classes_, f"{src.spec}: label")

@@ -68,11 +68,13 @@ def delimited_blocks(
     block_bytes=1 << 24,
     require_labels=True,
     encoding="utf-8",
+    keep_missing=False,
 ):
     """Blocks of a CSV/TSV file with a header line: runs of about ``block_bytes`` of complete
     lines (plain or gzip, :func:`~perceptrons.io.chunks.line_chunks`), each parsed by
     ``pyarrow.csv.read_csv`` (from ``encoding``, :func:`perceptrons.io.encodings.check_encoding`,
-    when it is not UTF-8).
+    when it is not UTF-8).  A missing number is refused with its line, or with ``keep_missing``
+    is NaN in dense rows and left out of hashed ones (for a fit whose pipeline imputes it).
 
     The file is read a run at a time, by this reader, not by ``pyarrow.csv.open_csv``: that
     one reads ahead of its consumer on its I/O threads, so its memory grows with the file
@@ -109,7 +111,7 @@ def delimited_blocks(
     batches = _csv_batches(
         path, itertools.chain([first], chunks), dialect, (every, keep), types, decimal_point, written
     )
-    yield from _batches(path, batches, names, col, hash_bits, text, first_row_line=2, require_labels=require_labels)
+    yield from _batches(path, batches, names, col, (hash_bits, text, keep_missing), 2, require_labels)
 
 
 #: a carriage return that does not start a CRLF
@@ -275,8 +277,20 @@ class _Lines:
         return f"line {self.first + i}"
 
 
-def parquet_blocks(path, *, label=None, hash_bits=None, text=None, block_bytes=1 << 24, require_labels=True, **_):
-    """Blocks of a Parquet file, a batch of row groups' rows at a time."""
+def parquet_blocks(
+    path,
+    *,
+    label=None,
+    hash_bits=None,
+    text=None,
+    block_bytes=1 << 24,
+    require_labels=True,
+    keep_missing=False,
+    **_,
+):
+    """Blocks of a Parquet file, a batch of row groups' rows at a time; ``keep_missing`` as
+    :func:`delimited_blocks` takes it.
+    """
     path = check_path(path, "path", "parquet_blocks")
     need_pyarrow()
     import pyarrow as pa
@@ -292,7 +306,7 @@ def parquet_blocks(path, *, label=None, hash_bits=None, text=None, block_bytes=1
     col = label_position(path, names, label)
     rows = max(1, int(block_bytes) // (8 * max(len(names), 1)))
     batches = _parquet_batches(path, pf, rows)
-    yield from _batches(path, batches, names, col, hash_bits, text, first_row_line=None, require_labels=require_labels)
+    yield from _batches(path, batches, names, col, (hash_bits, text, keep_missing), None, require_labels)
 
 
 def _parquet_batches(path, pf, rows):
@@ -332,12 +346,14 @@ def label_position(path, names, label):
     return col
 
 
-def _batches(path, batches, names, col, hash_bits, text, first_row_line, require_labels=True):
-    """Turn record batches into blocks; ``first_row_line`` is the file line of data row 1 (CSV).
+def _batches(path, batches, names, col, features, first_row_line, require_labels=True):
+    """Turn record batches into blocks; ``first_row_line`` is the file line of data row 1 (CSV);
+    ``features`` = (hash_bits, the text column, keep_missing).
 
     Without ``require_labels`` (rows to predict) the labels are not checked, and a missing one
     is the empty string.
     """
+    hash_bits, text, keep_missing = features
     # by position: two feature columns may share a name (the CSV reader reads them so too)
     feature_cols = [j for j in range(len(names)) if j != col]
     feature_names = [names[j] for j in feature_cols]
@@ -362,12 +378,12 @@ def _batches(path, batches, names, col, hash_bits, text, first_row_line, require
         if layout is None:
             layout = _layout(columns, feature_names, hash_bits, text)
         if layout == "dense":
-            X = _dense(path, columns, feature_names, done, first_row_line)
+            X = _dense(path, columns, feature_names, done, first_row_line, keep_missing)
             yield Block(y=y, X=X, path=path, line=first_row_line + done if first_row_line else done + 1)
         elif layout == "indices":
             yield _index_lists(path, columns[0], y, first_row_line, done)
         else:
-            yield _hashed(path, columns, feature_names, y, hash_bits, text, done, first_row_line)
+            yield _hashed(path, columns, feature_names, y, (hash_bits, text, keep_missing), done, first_row_line)
         done += n
 
 
@@ -437,17 +453,21 @@ def _labels(path, column, done, first_row_line, require=True):
     return values.astype(str)
 
 
-def _dense(path, columns, feature_names, done, first_row_line):
+def _dense(path, columns, feature_names, done, first_row_line, keep_missing=False):
+    """The rows of numeric columns as float64; a missing number NaN with ``keep_missing``, else refused."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     X = np.empty((len(columns[0]), len(columns)), dtype=np.float64)
     for j, c in enumerate(columns):
-        if c.null_count:
+        if c.null_count and not keep_missing:
             bad = int(np.flatnonzero(np.asarray(c.is_null()))[0])
             raise PerceptronsError(
                 f"{row_where(path, done + bad, first_row_line)}: column {feature_names[j]!r} is empty or a "
                 "missing-value marker (NA, null); expected a number"
             )
-        X[:, j] = c.to_numpy(zero_copy_only=False)
-    bad = ~np.isfinite(X)
+        X[:, j] = pc.cast(c, pa.float64()).to_numpy(zero_copy_only=False)  # a null: NaN
+    bad = np.isinf(X) if keep_missing else ~np.isfinite(X)
     if bad.any():
         r, j = (int(v[0]) for v in np.nonzero(bad))
         raise PerceptronsError(
@@ -481,11 +501,14 @@ def _index_lists(path, column, y, first_row_line, done):
     return _csr_block(path, y, indptr, indices, np.ones(indices.size, np.float32), done, first_row_line)
 
 
-def _hashed(path, columns, feature_names, y, hash_bits, text, done, first_row_line):
+def _hashed(path, columns, feature_names, y, features, done, first_row_line):
+    import pyarrow as pa
+    import pyarrow.compute as pc
     import scipy.sparse as sp
     from sklearn.feature_extraction.text import HashingVectorizer
     from sklearn.utils import murmurhash3_32
 
+    hash_bits, text, keep_missing = features
     width = 2 ** (hash_bits or DEFAULT_HASH_BITS)
     n = len(y)
     rows, cols, vals = [], [], []
@@ -496,16 +519,17 @@ def _hashed(path, columns, feature_names, y, hash_bits, text, done, first_row_li
             parts.append(HashingVectorizer(n_features=width, alternate_sign=False, norm=None).transform(texts))
             continue
         if is_number(c.type):
-            v = np.asarray(c.to_numpy(zero_copy_only=False), dtype=np.float64)
-            if c.null_count or not np.all(np.isfinite(v)):
-                bad = int(np.flatnonzero(~np.isfinite(v))[0])
+            v = np.asarray(pc.cast(c, pa.float64()).to_numpy(zero_copy_only=False))  # a null: NaN
+            given = ~np.isnan(v) if keep_missing else np.ones(n, dtype=bool)  # a missing number: no entry
+            if not np.all(np.isfinite(v[given])):
+                bad = int(np.flatnonzero(given & ~np.isfinite(v))[0])
                 raise PerceptronsError(
                     f"{row_where(path, done + bad, first_row_line)}: column {name!r} is empty or not finite; "
                     "expected a number"
                 )
-            rows.append(np.arange(n))
-            cols.append(np.full(n, murmurhash3_32(name, positive=True) % width))
-            vals.append(v)
+            rows.append(np.flatnonzero(given))
+            cols.append(np.full(int(given.sum()), murmurhash3_32(name, positive=True) % width))
+            vals.append(v[given])
             continue
         s = np.asarray(c.cast("string").fill_null("").to_numpy(zero_copy_only=False), dtype=object)
         uniq, inv = np.unique(s, return_inverse=True)

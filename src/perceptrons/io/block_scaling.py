@@ -3,7 +3,11 @@
 A streamed fit (:mod:`perceptrons.stream`) may train a scikit-learn ``Pipeline`` whose steps
 before the estimator are column scalers (``MaxAbsScaler``, ``StandardScaler(with_mean=False)``):
 each is fitted by its own ``partial_fit``, block by block in one pass over the epoch cache, and
-every epoch then divides each block's columns by the fitted scales.
+every epoch then divides each block's columns by the fitted scales.  A first step may be a
+``SimpleImputer(strategy="mean")`` of dense rows: the stream keeps a missing number as NaN
+(``keep_missing``), the imputer is fitted on each column's mean over every row, summed block by
+block, and every epoch fills the block's NaN with it before the scalers see the rows, as the
+in-memory column pipeline imputes before it scales.
 
 Sparse blocks are scaled on the columns their rows use, when those are few.  A hashed source is as wide as its hash
 space (2**28 columns at the top), and a scaler's ``partial_fit`` on a block that wide makes
@@ -22,6 +26,8 @@ from perceptrons._jit.scaling import scaled_values
 
 #: the pipeline steps a streamed fit learns block by block (``partial_fit``): column scalers
 COLUMN_SCALERS = ("MaxAbsScaler", "StandardScaler")
+#: the step that fills a missing number of dense rows with its column's mean, first if at all
+IMPUTER = "SimpleImputer"
 #: a fitted scaler's arrays of one value a column, and what a column no row uses holds in each
 _PER_COLUMN = {"max_abs_": 0.0, "mean_": 0.0, "var_": 0.0, "scale_": 1.0}
 
@@ -44,14 +50,18 @@ def pipeline_parts(estimator):
     if type(estimator).__name__ != "Pipeline":
         return [], estimator
     steps = [(name, step) for name, step in estimator.steps[:-1] if step not in (None, "passthrough")]
-    for _, step in steps:
+    for k, (_, step) in enumerate(steps):
         name = type(step).__name__
+        if name == IMPUTER and k == 0:
+            _check_imputer(step)
+            continue
         # scalers of columns only: a block's scaled rows keep its sparsity pattern, which the
         # epochs rely on (the block's own index arrays)
         if name not in COLUMN_SCALERS:
             raise PerceptronsError(
                 f"{name} cannot be fitted from a stream; the steps before the estimator can be "
-                "MaxAbsScaler and StandardScaler(with_mean=False), which learn block by block"
+                "SimpleImputer(strategy='mean') first, then MaxAbsScaler and StandardScaler(with_mean=False), "
+                "which learn block by block"
             )
         if getattr(step, "with_mean", False):
             raise PerceptronsError(
@@ -59,6 +69,56 @@ def pipeline_parts(estimator):
                 "use with_mean=False or MaxAbsScaler"
             )
     return steps, estimator.steps[-1][1]
+
+
+def imputes(steps):
+    """Whether the steps of :func:`pipeline_parts` start with an imputer (the stream then keeps missing numbers)."""
+    return bool(steps) and type(steps[0][1]).__name__ == IMPUTER
+
+
+def takes_missing(model):
+    """Whether a fitted model fills in missing numbers itself: a Pipeline whose first step is an
+    imputer, or a column transformer (the in-memory column pipeline, which imputes every column
+    of numbers); rows with NaN are refused for any other.
+    """
+    if type(model).__name__ != "Pipeline" or not model.steps:
+        return False
+    return type(model.steps[0][1]).__name__ in (IMPUTER, "ColumnTransformer")
+
+
+def _check_imputer(step):
+    mv = step.missing_values
+    if not (
+        step.strategy == "mean"
+        and isinstance(mv, float)
+        and mv != mv
+        and not step.add_indicator
+        and step.keep_empty_features
+    ):
+        raise PerceptronsError(
+            "SimpleImputer: a stream imputes with SimpleImputer(strategy='mean', keep_empty_features=True) and NaN "
+            "for missing values, without add_indicator (a column of no value keeps its place, filled with 0)"
+        )
+
+
+def _fitted_imputer(step, blocks, n_features, sparse):
+    """``step`` (a SimpleImputer) fitted on each column's mean over every row of ``blocks``: the
+    sums and counts of the values that are not NaN, one pass.  It is fitted on one row of those
+    means, whose mean is each of them, so that it keeps scikit-learn's own state (a column of
+    no value gets 0, as ``keep_empty_features`` has it).
+    """
+    from sklearn.base import clone
+
+    if sparse:
+        raise PerceptronsError("SimpleImputer applies to dense rows; hashed and sparse rows leave a missing number out")
+    sums, counts = np.zeros(n_features), np.zeros(n_features)
+    for block in blocks():
+        given = ~np.isnan(block.X)
+        sums += np.where(given, block.X, 0.0).sum(axis=0)
+        counts += given.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = sums / counts  # 0 / 0 = NaN: a column of no value
+    return clone(step).fit(means[None, :])
 
 
 def fit_scalers(steps, blocks, n_features, sparse):
@@ -89,12 +149,13 @@ def fit_scalers(steps, blocks, n_features, sparse):
 
     if sparse and [type(step).__name__ for _, step in steps] == ["MaxAbsScaler"]:
         return [_max_abs_scaler(steps[0][1], blocks, n_features)]
+    fitted = [_fitted_imputer(steps[0][1], blocks, n_features, sparse)] if imputes(steps) else []
+    steps = steps[len(fitted) :]
     cols = _used_columns(blocks(), n_features) if sparse and steps else None
     if cols is not None and cols.shape[0] > n_features // 4:
         # most columns used: narrowing would save little and cost a search per value (a third of
         # a streamed fit of 1M Zipf columns went to it)
         cols = None
-    fitted = []
     for _, step in steps:
         step = clone(step)
         for block in blocks():
@@ -195,9 +256,10 @@ def _widened(step, cols, n_features):
 
 def scales_nothing(steps):
     """Whether the fitted scalers leave every value as it is (each column's scale 1: binary
-    features, or columns already scaled), so that the epochs can read the blocks as they are.
+    features, or columns already scaled), so that the epochs can read the blocks as they are;
+    never so behind an imputer, which fills the blocks' missing numbers.
     """
-    return all(step.scale_ is None or np.all(step.scale_ == 1) for step in steps)
+    return all(hasattr(step, "scale_") and (step.scale_ is None or np.all(step.scale_ == 1)) for step in steps)
 
 
 def column_max_abs(block):
@@ -224,12 +286,15 @@ class BlockScaling:
     Parameters
     ----------
     steps : list of transformer
-        Fitted column scalers, in order.
+        Fitted steps, in order: an imputer first, if any, then column scalers.
     w_dtype : numpy dtype
         The weights' type, which the operand's values take.
     """
 
     def __init__(self, steps, w_dtype):
+        # an imputer (first, if at all): each column's mean, for its missing numbers
+        self.fill = steps[0].statistics_ if steps and type(steps[0]).__name__ == IMPUTER else None
+        steps = steps[1:] if self.fill is not None else steps
         self.scales = [step.scale_ for step in steps if step.scale_ is not None]
         # the reciprocals once, not a whole-width array a block (2 GB at 2**28 columns)
         self.reciprocals = [1.0 / scale for scale in self.scales]
@@ -239,6 +304,10 @@ class BlockScaling:
         """The operand of ``block``'s scaled rows: ``X``, or ``(data, indices, indptr)``."""
         if not block.sparse:
             X = block.X
+            if self.fill is not None:
+                gaps = np.isnan(X)
+                if gaps.any():
+                    X = np.where(gaps, self.fill, X)
             for scale in self.scales:
                 X = X / scale
             return np.ascontiguousarray(X, dtype=self.w_dtype)

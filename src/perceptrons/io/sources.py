@@ -24,7 +24,7 @@ import os
 from numbers import Integral
 
 from perceptrons._core.errors import PerceptronsError
-from perceptrons._core.params import Interval, check_param, check_path
+from perceptrons._core.params import Interval, check_bool, check_param, check_path
 from perceptrons.io import arrow
 from perceptrons.io.encodings import check_encoding
 from perceptrons.io.hashing import DEFAULT_HASH_BITS
@@ -98,6 +98,10 @@ class Source:
         :func:`~perceptrons.io.readers.read_data`); training and evaluation refuse such a source.
     encoding : str, default="utf-8"
         CSV/TSV: the files' text encoding (:func:`~perceptrons.io.encodings.check_encoding`).
+    keep_missing : bool, default=False
+        CSV/TSV/Parquet: a missing number is NaN in dense rows and left out of hashed ones, for
+        a fit whose pipeline imputes it (:mod:`perceptrons.io.block_scaling`); by default it is
+        refused with its line.
 
     Examples
     --------
@@ -123,9 +127,11 @@ class Source:
         block_bytes=1 << 22,
         require_labels=True,
         encoding="utf-8",
+        keep_missing=False,
     ):
         self.spec = check_path(spec, "spec", "Source")
         self.encoding = check_encoding(encoding, "encoding")
+        keep_missing = check_bool(keep_missing, "keep_missing")
         check_param(block_bytes, "block_bytes", (Interval(Integral, 1, None),), "Source")
         self.paths = shard_paths(self.spec)
         # standard input, a pipe or a device can be read once: it is copied to a file (below)
@@ -151,6 +157,8 @@ class Source:
             raise PerceptronsError(f"{self.spec}: --label and --text apply to CSV/TSV/Parquet, not to {self.fmt}")
         self.label = label
         self.hash_bits = hash_bits
+        # a LIBSVM or VW row has no missing number: its cache is the same either way
+        self.keep_missing = keep_missing and self.fmt in ("csv", "tsv", "parquet")
         self.text = text
         self.block_bytes = int(block_bytes)
         self.require_labels = bool(require_labels)
@@ -208,6 +216,8 @@ class Source:
         options = {"fmt": self.fmt, "label": self.label, "hash_bits": self.hash_bits, "text": self.text}
         if self.encoding != "utf-8":  # UTF-8's caches keep the fingerprint they had before encodings
             options["encoding"] = self.encoding
+        if self.keep_missing:
+            options["keep_missing"] = True
         if self._spool is not None:  # another run's standard input is other data: never the same cache
             options["stdin"] = self._spool.nonce
         return options
@@ -264,6 +274,7 @@ class Source:
                 text=self.text,
                 block_bytes=self.block_bytes,
                 require_labels=self.require_labels,
+                keep_missing=self.keep_missing,
             )
         return arrow.delimited_blocks(
             path,
@@ -274,4 +285,5 @@ class Source:
             block_bytes=self.block_bytes,
             require_labels=self.require_labels,
             encoding=self.encoding,
+            keep_missing=self.keep_missing,
         )

@@ -29,6 +29,13 @@ def _pad(nbytes):
     return -nbytes % 8
 
 
+def _no_infinity(a):
+    """Whether no value of the float array ``a`` is infinite: dense rows keep a missing number as
+    NaN, which the imputing step of a streamed fit fills before any compiled loop reads it."""
+    with np.errstate(all="ignore"):
+        return bool(np.isfinite(np.nansum(a)) or not np.isinf(a).any())
+
+
 def _finite(a):
     """Whether every value of the float array ``a`` is finite, at the cost of one sum when so."""
     with np.errstate(all="ignore"):

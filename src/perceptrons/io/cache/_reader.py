@@ -13,7 +13,18 @@ from perceptrons._core.params import check_path
 from perceptrons.io.blocks import Block
 from perceptrons.io.cache._fingerprint import _fingerprint_problem, file_identity
 from perceptrons.io.cache._footer import _check_footer, _fail, _Invalid, _read_exact, _read_footer
-from perceptrons.io.cache._format import _ALL_FLAGS, _CSR, _INDPTR64, _RECORD, _TAIL, _VALUES, _WEIGHTS, _finite, _pad
+from perceptrons.io.cache._format import (
+    _ALL_FLAGS,
+    _CSR,
+    _INDPTR64,
+    _RECORD,
+    _TAIL,
+    _VALUES,
+    _WEIGHTS,
+    _finite,
+    _no_infinity,
+    _pad,
+)
 from perceptrons.io.cache._labels import _label_array
 from perceptrons.io.cache._prefetch import BlockReader, _prefetched
 
@@ -227,8 +238,8 @@ class Cache:
         if self.storage == "dense":
             X = sections.take(n * self.n_features, self.dtype.newbyteorder("<")).reshape(n, self.n_features)
             indptr = indices = data = None
-            if not _finite(X):
-                _fail("a feature value is NaN or infinite")
+            if not _no_infinity(X):
+                _fail("a feature value is infinite")
         else:
             X = None
             indptr, indices, data = self._csr(sections, n, nnz, flags)

@@ -28,6 +28,7 @@ from perceptrons.io.cache._format import (
     MAX_FOOTER_BYTES,
     VERSION,
     _finite,
+    _no_infinity,
     _pad,
 )
 from perceptrons.io.cache._labels import _LabelTable
@@ -213,8 +214,8 @@ class CacheWriter:
                 f"epoch cache: a block of {X.shape[1]} {X.dtype.name} columns after "
                 f"{self._n_features} {self._dtype} columns"
             )
-        if not _finite(X):
-            raise PerceptronsError("epoch cache: a feature value is NaN or infinite")
+        if not _no_infinity(X):
+            raise PerceptronsError("epoch cache: a feature value is infinite (a missing one is NaN)")
         return np.ascontiguousarray(X, dtype=X.dtype.newbyteorder("<"))
 
     def _csr(self, block, n):
