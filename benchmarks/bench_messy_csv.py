@@ -9,11 +9,12 @@ a gzip file), with the class following the numbers.  Each contestant runs as a w
 
 * ``perceptrons train TRAIN -o M`` then ``perceptrons evaluate M TEST``, no options, with the
   ``perceptrons`` command of this tree or of another one (``--old DIR``: a checkout's
-  ``src``, run with this interpreter);
+  ``src``, run with this interpreter); with ``--stream``, each tree once more with
+  ``train --stream`` (the streamed reader and its model; ``evaluate`` reads as it trained);
 * the anchor, in this process: ``make_pipeline(SimpleImputer(), StandardScaler(),
   LogisticRegression())`` on the arrays the files were written from.
 
-Run: ``python benchmarks/bench_messy_csv.py [--old DIR]``.  Held-out accuracy is printed; a
+Run: ``python benchmarks/bench_messy_csv.py [--old DIR] [--stream]``.  Held-out accuracy is printed; a
 command that fails prints its error's first words.
 """
 
@@ -108,10 +109,10 @@ KINDS = (
 )
 
 
-def _ours(env, train, test, model):
-    """Held-out accuracy of train + evaluate with no options, or the error's first words."""
+def _ours(env, train, test, model, options=()):
+    """Held-out accuracy of train (with ``options``) + evaluate, or the error's first words."""
     exe = [sys.executable, "-m", "perceptrons"]
-    r = subprocess.run([*exe, "train", str(train), "-o", str(model)], capture_output=True, text=True, env=env)
+    r = subprocess.run([*exe, "train", str(train), "-o", str(model), *options], capture_output=True, text=True, env=env)
     if r.returncode:
         return f"train fails: {r.stderr.strip().splitlines()[-1][7:60]}"
     r = subprocess.run([*exe, "evaluate", str(model), str(test)], capture_output=True, text=True, env=env)
@@ -124,10 +125,13 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--old", help="another checkout, run from its src")
     parser.add_argument("--rows", type=int, default=400)
+    parser.add_argument("--stream", action="store_true", help="each tree with train --stream too")
     args = parser.parse_args()
-    trees = {"this tree": dict(os.environ)}
+    trees = {"this tree": (dict(os.environ), ())}
     if args.old:
-        trees["--old"] = {**os.environ, "PYTHONPATH": str(Path(args.old).resolve() / "src")}
+        trees["--old"] = ({**os.environ, "PYTHONPATH": str(Path(args.old).resolve() / "src")}, ())
+    if args.stream:
+        trees.update({f"{name}, --stream": (env, ("--stream",)) for name, (env, _) in list(trees.items())})
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -138,8 +142,8 @@ def main():
             Xb, yb = _case(kind, args.rows, 2 * k + 1, test)
             anchor = make_pipeline(SimpleImputer(), StandardScaler(), LogisticRegression()).fit(Xa, ya).score(Xb, yb)
             row = [kind, f"{anchor:.4f}"]
-            for env in trees.values():
-                row.append(_ours(env, train, test, tmp / f"m{k}-{len(row)}.npz"))
+            for env, options in trees.values():
+                row.append(_ours(env, train, test, tmp / f"m{k}-{len(row)}.npz", options))
             rows.append(row)
     table(
         f"Held-out accuracy, {args.rows} rows to train and {args.rows} to test, no options",

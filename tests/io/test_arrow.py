@@ -111,3 +111,14 @@ def test_a_streamed_csv_in_another_encoding_reads_as_in_memory(tmp_path):
     path.write_bytes(b"a,y\n1,p\n2,\x81\n")
     with pytest.raises(PerceptronsError, match=r"fr\.csv, line 3: not cp1252 text \(byte 0x81 at column 3\)"):
         list(delimited_blocks(path, encoding="cp1252"))
+
+
+def test_excels_separator_line_names_the_streamed_separator_and_lines_count_from_it(tmp_path):
+    path = tmp_path / "x.csv"
+    path.write_text("sep=\t\na\tb\tlabel\n1\t2.5\tx\n3\t4\ty\n5\tten\tx\n")
+    with pytest.raises(PerceptronsError, match=r"x\.csv, line 5: column 'b' holds 'ten' among numbers"):
+        list(delimited_blocks(path))
+    path.write_text("sep=;\na;b;label\n1;2,5;x\n3;4;y\n")
+    (block,) = delimited_blocks(path)
+    assert block.X.tolist() == [[1.0, 2.5], [3.0, 4.0]] and block.line == 3
+    np.testing.assert_array_equal(block.X, read_table(path).X)

@@ -88,11 +88,19 @@ def delimited_blocks(
     first = next(chunks, None)
     if first is None:
         raise PerceptronsError(f"{path}: not CSV with a header (the file is empty)")
-    from perceptrons.io.separators import decimal_comma_in, delimiter_of
+    from perceptrons.io.separators import decimal_comma_in, delimiter_of, excel_separator
 
+    # Excel's first line sep=; names the separator, and the header follows it
+    hint = excel_separator(first.split(b"\n", 1)[0].decode(encoding, "replace"))
+    if hint is not None:
+        first = first.split(b"\n", 1)[1] if b"\n" in first else b""
+        first = first or next(chunks, None)
+        if not first:
+            raise PerceptronsError(f"{path}: not CSV with a header (only Excel's sep= line)")
+    header_line = 2 if hint else 1
     # a header of semicolons, tabs or bars and no comma: read by that separator, as in memory
     head = first.split(b"\n", 2)
-    delimiter = delimiter_of(head[0].decode(encoding, "replace"), delimiter)
+    delimiter = hint or delimiter_of(head[0].decode(encoding, "replace"), delimiter)
     comma = delimiter == ";" and len(head) > 1 and decimal_comma_in(head[1].decode(encoding, "replace"))
     decimal_point = "," if comma else "."
     dialect = (delimiter, encoding)
@@ -100,18 +108,19 @@ def delimited_blocks(
     # a header ending with the separator (and every line with it): no column after it
     names = every[:-1] if len(every) > 1 and every[-1] == "" else every
     keep = names if names is not every else None  # by name: given always, it took x of "x,x" twice
-    check_header(f"{path}, line 1", names, label)
+    check_header(f"{path}, line {header_line}", names, label)
     col = label_position(path, names, label)
     # the label is read as text, so that its classes stay exact; the first run's types are then
     # fixed for the whole file
     head_run = _parse(path, first, dialect, names, None, {names[col]: "string"}, decimal_point, keep)
     types = _column_types(path, names, col, head_run)
     # numbers as spreadsheets write them ($1,234.50, 45%), by the in-memory reader's rules
-    written = _written_numbers(path, names, head_run, (col, text, hash_bits), delimiter == ";", decimal_point == ",")
-    batches = _csv_batches(
-        path, itertools.chain([first], chunks), dialect, (every, keep), types, decimal_point, written
+    written = _written_numbers(
+        path, names, head_run, (col, text, hash_bits, header_line + 1), delimiter == ";", decimal_point == ","
     )
-    yield from _batches(path, batches, names, col, (hash_bits, text, keep_missing), 2, require_labels)
+    runs = itertools.chain([first], chunks)
+    batches = _csv_batches(path, runs, dialect, (every, keep), types, decimal_point, (*written, header_line + 1))
+    yield from _batches(path, batches, names, col, (hash_bits, text, keep_missing), header_line + 1, require_labels)
 
 
 #: a carriage return that does not start a CRLF
@@ -201,14 +210,15 @@ def _names(path, first, dialect):
 def _csv_batches(path, runs, dialect, columns, types, decimal_point, written):
     """The record batches of each run: the first with its header, the rest named by it;
     ``columns`` = (every column's name, the names of those kept, or None for all); ``written``
-    from :func:`_written_numbers`, whose columns are read as numbers.
+    from :func:`_written_numbers`, whose columns are read as numbers, and the file line of the
+    first data row.
     """
     import pyarrow as pa
 
     from perceptrons.io.table import read_column
 
     every, keep = columns
-    positions, decimal_comma, points_group = written
+    positions, decimal_comma, points_group, first_line = written
     done = 0
     for k, data in enumerate(runs):
         table = _parse(path, data, dialect, keep or every, None if k == 0 else every, types, decimal_point, keep)
@@ -219,7 +229,7 @@ def _csv_batches(path, runs, dialect, columns, types, decimal_point, written):
                 path,
                 name,
                 cells,
-                _Lines(2 + done),
+                _Lines(first_line + done),
                 "number",
                 decimal_comma,
                 points_group,
@@ -235,7 +245,8 @@ def _written_numbers(path, names, table, reading, decimal_comma, comma_point):
     (``$1,234.50``, ``45%``, ``58 kg``), found by the in-memory reader's rules
     (:func:`perceptrons.io.table.read_column`): ``(their positions, decimal_comma, points_group)``.
 
-    ``reading`` = (the label's position, the text column's name, ``hash_bits``); ``comma_point``:
+    ``reading`` = (the label's position, the text column's name, ``hash_bits``, the file line of
+    the first data row); ``comma_point``:
     pyarrow reads the file's decimal commas, so a point there groups thousands.  A word among
     a column's numbers (under 5 % of its cells) is refused as the in-memory reader refuses it,
     unless ``hash_bits`` asks for text categories.
@@ -245,7 +256,7 @@ def _written_numbers(path, names, table, reading, decimal_comma, comma_point):
     from perceptrons.io.cells import writes_decimal_comma
     from perceptrons.io.table import read_column
 
-    col, text, hash_bits = reading
+    col, text, hash_bits, first_line = reading
     texts = {}
     for j, field in enumerate(table.schema):
         if j == col or field.name == text or names.count(field.name) != 1 or not pt.is_string(field.type):
@@ -257,7 +268,7 @@ def _written_numbers(path, names, table, reading, decimal_comma, comma_point):
     found = []
     for j, cells in texts.items():
         try:
-            kind = read_column(path, names[j], cells, _Lines(2), None, decimal_comma, points_group)[1]
+            kind = read_column(path, names[j], cells, _Lines(first_line), None, decimal_comma, points_group)[1]
         except PerceptronsError:
             if hash_bits is None:
                 raise

@@ -19,17 +19,23 @@ def sniff_delimiter(path, delimiter, encoding="utf-8"):
     the separator Excel's hint line names (``sep=;``, which it writes as the first line of a
     file it means to read back), ``hint`` True when the file starts with such a line.
     """
-    first = (
-        next((t for t in text_lines(path, encoding) if t.strip()), "").rstrip("\r\n").strip(" ")
-    )  # "sep=\t" keeps its tab
-    hint = _EXCEL_SEP.match(first)
+    first = next((t for t in text_lines(path, encoding) if t.strip()), "")
+    hint = excel_separator(first)
     if hint:
-        return hint.group(1), True
-    return delimiter_of(first, delimiter), False
+        return hint, True
+    return delimiter_of(first.rstrip("\r\n").strip(" "), delimiter), False
 
 
 #: Excel's first line that names a file's separator
 _EXCEL_SEP = re.compile(r"^sep=([,;\t|])$")
+
+
+def excel_separator(line):
+    """The separator Excel's first line ``sep=;`` names (``line`` with or without its line
+    break), or None for another line.
+    """
+    hint = _EXCEL_SEP.match(line.rstrip("\r\n").strip(" "))  # "sep=\t" keeps its tab
+    return hint.group(1) if hint else None
 
 
 def delimiter_of(line, delimiter=","):
