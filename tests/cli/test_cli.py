@@ -613,3 +613,15 @@ def test_the_projectrons_train_from_the_command_line(run_cli, files):
     code, _, err = run_cli([*argv, "--budget-policy", "bpa", "--param", "projection_tolerance=0.2"])
     assert code == 2 and "projection_tolerance=0.2 is the projectron's" in err and "Traceback" not in err
     assert not out.exists()
+
+
+def test_analyze_says_when_no_direction_beats_the_trivial_bound(run_cli, tmp_path):
+    """On rows that no direction separates better than n mistakes in n trials (points repeated
+    with both labels), the Freund–Schapire optimum is the limit γ → ∞: the output says so, not
+    the γ and D where the search stopped."""
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,y\n" + "".join(f"{i % 3},{i % 2},{i % 2 ^ (i // 6) % 2}\n" for i in range(24)))
+    code, out, err = run_cli(["analyze", str(data)])
+    assert code == 0, err
+    assert "F–S bound   24 mistakes in one pass at most: the trivial bound of n trials" in out
+    assert "gamma = " not in out

@@ -150,9 +150,24 @@ def _lines(a, max_epochs, no_intercept):
         + (" ..." if idx.shape[0] > 6 else ""),
         "u           the unit direction minimising the Freund–Schapire bound: "
         "u = v/‖v‖ for v minimising R‖v‖ + ‖(1 − y v·z)₊‖",
+        *_fs_lines(a),
+        f"one pass    {a.mistakes} mistakes (online PLA, cyclic order)",
+    ]
+
+
+def _fs_lines(a):
+    """The Freund–Schapire lines: γ, D and the bound, or, where no direction beats n mistakes in
+    n trials (R large against every margin the data allow), that limit, reached as γ → ∞ with
+    D/γ → √n: the γ and D found there are only where the search stopped."""
+    if a.bound >= a.n_samples * (1 - 1e-9):
+        return [
+            "gamma, D    no direction does better than gamma → ∞, where D/gamma → √n",
+            f"F–S bound   {a.n_samples} mistakes in one pass at most: the trivial bound of n trials (no direction's "
+            "margins make up for R on these data; scaling the columns may)",
+        ]
+    return [
         f"gamma, D    gamma = {a.gamma:.6g}   D = {a.D:.6g}",
         f"F–S bound   ((R + D)/gamma)^2 = {a.bound:.6g} mistakes in one pass at most",
-        f"one pass    {a.mistakes} mistakes (online PLA, cyclic order)",
     ]
 
 
