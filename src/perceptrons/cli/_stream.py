@@ -131,7 +131,7 @@ def dense_table(src):
     rows a streamed model's imputer takes.  Its first block says so."""
     import contextlib
 
-    if src.fmt not in ("csv", "tsv", "parquet") or src.hashed_width is not None:
+    if src.fmt not in ("csv", "tsv", "parquet"):
         return False
     with contextlib.closing(src.blocks()) as blocks:
         first = next(blocks, None)

@@ -246,10 +246,10 @@ def _written_numbers(path, names, table, reading, decimal_comma, comma_point):
     (:func:`perceptrons.io.table.read_column`): ``(their positions, decimal_comma, points_group)``.
 
     ``reading`` = (the label's position, the text column's name, ``hash_bits``, the file line of
-    the first data row); ``comma_point``:
-    pyarrow reads the file's decimal commas, so a point there groups thousands.  A word among
-    a column's numbers (under 5 % of its cells) is refused as the in-memory reader refuses it,
-    unless ``hash_bits`` asks for text categories.
+    the first data row); ``comma_point``: pyarrow reads the file's decimal commas, so a point
+    there groups thousands.  A word among a column's numbers (under 5 % of its cells) is refused
+    as the in-memory reader refuses it, unless ``hash_bits`` asks for text categories.  A column
+    whose first :data:`_SAMPLE` cells are text is text, without reading the rest cell by cell.
     """
     import pyarrow.types as pt
 
@@ -267,6 +267,13 @@ def _written_numbers(path, names, table, reading, decimal_comma, comma_point):
     points_group = decimal_comma and (comma_point or any(map(writes_decimal_comma, itertools.chain(*texts.values()))))
     found = []
     for j, cells in texts.items():
+        sample = [c for c in cells[: 4 * _SAMPLE] if c][:_SAMPLE]
+        try:
+            seen = read_column(path, names[j], sample, _Lines(first_line), None, decimal_comma, points_group)[1]
+        except PerceptronsError:  # a typo: the whole column's reading names its line
+            seen = None
+        if seen == "text":
+            continue  # a column of reviews costs no more than this look
         try:
             kind = read_column(path, names[j], cells, _Lines(first_line), None, decimal_comma, points_group)[1]
         except PerceptronsError:
@@ -276,6 +283,10 @@ def _written_numbers(path, names, table, reading, decimal_comma, comma_point):
         if kind == "number":
             found.append(j)
     return tuple(found), decimal_comma, points_group
+
+
+#: the cells of a text column looked at first, to tell text from numbers written as spreadsheets write them
+_SAMPLE = 200
 
 
 class _Lines:
