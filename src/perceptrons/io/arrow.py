@@ -38,6 +38,7 @@ from perceptrons.io.encodings import check_encoding
 from perceptrons.io.hashing import DEFAULT_HASH_BITS
 from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label, typed_labels
 from perceptrons.io.text_columns import check_mixed, row_where
+from perceptrons.io.written_numbers import WrittenNumbers
 
 
 def need_pyarrow():
@@ -115,11 +116,11 @@ def delimited_blocks(
     head_run = _parse(path, first, dialect, names, None, {names[col]: "string"}, decimal_point, keep)
     types = _column_types(path, names, col, head_run)
     # numbers as spreadsheets write them ($1,234.50, 45%), by the in-memory reader's rules
-    written = _written_numbers(
+    written = WrittenNumbers.found(
         path, names, head_run, (col, text, hash_bits, header_line + 1), delimiter == ";", decimal_point == ","
     )
     runs = itertools.chain([first], chunks)
-    batches = _csv_batches(path, runs, dialect, (every, keep), types, decimal_point, (*written, header_line + 1))
+    batches = _csv_batches(path, runs, dialect, (every, keep), types, decimal_point, written)
     yield from _batches(path, batches, names, col, (hash_bits, text, keep_missing), header_line + 1, require_labels)
 
 
@@ -210,93 +211,15 @@ def _names(path, first, dialect):
 def _csv_batches(path, runs, dialect, columns, types, decimal_point, written):
     """The record batches of each run: the first with its header, the rest named by it;
     ``columns`` = (every column's name, the names of those kept, or None for all); ``written``
-    from :func:`_written_numbers`, whose columns are read as numbers, and the file line of the
-    first data row.
+    the :class:`~perceptrons.io.written_numbers.WrittenNumbers` read as numbers.
     """
-    import pyarrow as pa
-
-    from perceptrons.io.table import read_column
-
     every, keep = columns
-    positions, decimal_comma, points_group, first_line = written
     done = 0
     for k, data in enumerate(runs):
         table = _parse(path, data, dialect, keep or every, None if k == 0 else every, types, decimal_point, keep)
-        for j in positions:
-            name = table.schema.field(j).name
-            cells = ["" if v is None else v for v in table.column(j).to_pylist()]
-            values = read_column(
-                path,
-                name,
-                cells,
-                _Lines(first_line + done),
-                "number",
-                decimal_comma,
-                points_group,
-                "the column's first rows are numbers",
-            )[0]
-            table = table.set_column(j, name, pa.array(values, mask=np.isnan(values)))
+        table = written.read(path, table, done)
         done += table.num_rows
         yield from table.to_batches()
-
-
-def _written_numbers(path, names, table, reading, decimal_comma, comma_point):
-    """The text columns of the first run whose cells are numbers as spreadsheets write them
-    (``$1,234.50``, ``45%``, ``58 kg``), found by the in-memory reader's rules
-    (:func:`perceptrons.io.table.read_column`): ``(their positions, decimal_comma, points_group)``.
-
-    ``reading`` = (the label's position, the text column's name, ``hash_bits``, the file line of
-    the first data row); ``comma_point``: pyarrow reads the file's decimal commas, so a point
-    there groups thousands.  A word among a column's numbers (under 5 % of its cells) is refused
-    as the in-memory reader refuses it, unless ``hash_bits`` asks for text categories.  A column
-    whose first :data:`_SAMPLE` cells are text is text, without reading the rest cell by cell.
-    """
-    import pyarrow.types as pt
-
-    from perceptrons.io.cells import writes_decimal_comma
-    from perceptrons.io.table import read_column
-
-    col, text, hash_bits, first_line = reading
-    texts = {}
-    for j, field in enumerate(table.schema):
-        if j == col or field.name == text or names.count(field.name) != 1 or not pt.is_string(field.type):
-            continue
-        cells = ["" if v is None else v for v in table.column(j).to_pylist()]
-        if any(cells):
-            texts[j] = cells
-    points_group = decimal_comma and (comma_point or any(map(writes_decimal_comma, itertools.chain(*texts.values()))))
-    found = []
-    for j, cells in texts.items():
-        sample = [c for c in cells[: 4 * _SAMPLE] if c][:_SAMPLE]
-        try:
-            seen = read_column(path, names[j], sample, _Lines(first_line), None, decimal_comma, points_group)[1]
-        except PerceptronsError:  # a typo: the whole column's reading names its line
-            seen = None
-        if seen == "text":
-            continue  # a column of reviews costs no more than this look
-        try:
-            kind = read_column(path, names[j], cells, _Lines(first_line), None, decimal_comma, points_group)[1]
-        except PerceptronsError:
-            if hash_bits is None:
-                raise
-            continue
-        if kind == "number":
-            found.append(j)
-    return tuple(found), decimal_comma, points_group
-
-
-#: the cells of a text column looked at first, to tell text from numbers written as spreadsheets write them
-_SAMPLE = 200
-
-
-class _Lines:
-    """``"line N"`` for row i of a run whose first row is file line ``first``, made only when an error names it."""
-
-    def __init__(self, first):
-        self.first = first
-
-    def __getitem__(self, i):
-        return f"line {self.first + i}"
 
 
 def parquet_blocks(

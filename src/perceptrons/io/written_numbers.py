@@ -1,0 +1,134 @@
+"""The columns of a streamed CSV whose cells are numbers as spreadsheets write them.
+
+pyarrow reads ``$1,234.50``, ``45%``, ``(1,150.22)`` or ``58 kg`` as text.  The in-memory reader
+reads them as numbers (:mod:`perceptrons.io.cells`), and the streamed one must read a file as it
+does: the first run of lines decides which text columns are such numbers, by the in-memory
+reader's own rules (:func:`perceptrons.io.table.read_column`), and every run's cells of those
+columns are then read by the same rules.
+"""
+
+import itertools
+
+import numpy as np
+
+from perceptrons._core.errors import PerceptronsError
+
+#: the cells of a text column looked at first, to tell text from numbers written as spreadsheets write them
+SAMPLE = 200
+
+
+class WrittenNumbers:
+    """The text columns of a CSV's first run that hold numbers, and how to read them.
+
+    Parameters
+    ----------
+    positions : tuple of int
+        The columns, by position in the run's table.
+    decimal_comma, points_group : bool
+        As :func:`perceptrons.io.cells.formatted_number` takes them.
+    first_line : int
+        The file line of the first data row.
+    """
+
+    def __init__(self, positions, decimal_comma, points_group, first_line):
+        self.positions = tuple(positions)
+        self.decimal_comma = decimal_comma
+        self.points_group = points_group
+        self.first_line = first_line
+
+    @classmethod
+    def found(cls, path, names, table, reading, decimal_comma, comma_point):
+        """The columns of the first run ``table`` whose cells are numbers as spreadsheets write them.
+
+        Parameters
+        ----------
+        path : str
+        names : list of str
+            The header's names.
+        table : pyarrow.Table
+            The first run, parsed with pyarrow's inference.
+        reading : tuple
+            (the label's position, the text column's name, ``hash_bits``, the file line of the
+            first data row).
+        decimal_comma : bool
+            The file is separated by ``;``.
+        comma_point : bool
+            pyarrow reads the file's decimal commas, so a point there groups thousands.
+
+        Returns
+        -------
+        WrittenNumbers
+
+        Raises
+        ------
+        PerceptronsError
+            A word among a column's numbers (under 5 % of its cells), refused as the in-memory
+            reader refuses it, unless ``hash_bits`` asks for text categories.  A column whose
+            first :data:`SAMPLE` cells are text is text, without reading the rest cell by cell.
+        """
+        import pyarrow.types as pt
+
+        from perceptrons.io.cells import writes_decimal_comma
+        from perceptrons.io.table import read_column
+
+        col, text, hash_bits, first_line = reading
+        texts = {}
+        for j, field in enumerate(table.schema):
+            if j == col or field.name == text or names.count(field.name) != 1 or not pt.is_string(field.type):
+                continue
+            cells = ["" if v is None else v for v in table.column(j).to_pylist()]
+            if any(cells):
+                texts[j] = cells
+        points = decimal_comma and (comma_point or any(map(writes_decimal_comma, itertools.chain(*texts.values()))))
+        found = []
+        for j, cells in texts.items():
+            sample = [c for c in cells[: 4 * SAMPLE] if c][:SAMPLE]
+            try:
+                seen = read_column(path, names[j], sample, _Lines(first_line), None, decimal_comma, points)[1]
+            except PerceptronsError:  # a typo: the whole column's reading names its line
+                seen = None
+            if seen == "text":
+                continue  # a column of reviews costs no more than this look
+            try:
+                kind = read_column(path, names[j], cells, _Lines(first_line), None, decimal_comma, points)[1]
+            except PerceptronsError:
+                if hash_bits is None:
+                    raise
+                continue
+            if kind == "number":
+                found.append(j)
+        return cls(found, decimal_comma, points, first_line)
+
+    def read(self, path, table, done):
+        """``table`` (a run whose first row is data row ``done``) with these columns as float64,
+        a missing cell null; a word in them is refused with its line and column.
+        """
+        import pyarrow as pa
+
+        from perceptrons.io.table import read_column
+
+        for j in self.positions:
+            name = table.schema.field(j).name
+            cells = ["" if v is None else v for v in table.column(j).to_pylist()]
+            values = read_column(
+                path,
+                name,
+                cells,
+                _Lines(self.first_line + done),
+                "number",
+                self.decimal_comma,
+                self.points_group,
+                "the column's first rows are numbers",
+            )[0]
+            table = table.set_column(j, name, pa.array(values, mask=np.isnan(values)))
+        return table
+
+
+class _Lines:
+    """``"line N"`` for row i of a run whose first row is file line ``first``, made only when an error names it."""
+
+    def __init__(self, first):
+        self.first = first
+
+    def __getitem__(self, i):
+        return f"line {self.first + i}"
