@@ -512,3 +512,12 @@ def test_a_streamed_table_with_gaps_imputes_them_and_so_does_every_later_read(ru
     assert _accuracy(out) > 0.9
     code, out, err = run_cli(["predict", str(model), str(numbers)])
     assert code == 0 and len(out.split()) == len(rows) - 1, err
+
+
+def test_a_streamed_fit_says_how_it_read_numbers_written_as_spreadsheets_write_them(run_cli, tmp_path):
+    data = tmp_path / "p.csv"
+    data.write_text("price,share,label\n" + "".join(f'"${i * 37 % 5000:,}.50",{i % 90}%,{i % 2}\n' for i in range(80)))
+    code, out, err = run_cli(["train", str(data), "--stream", "-o", str(tmp_path / "m.npz")])
+    assert code == 0, err
+    assert "read       price: numbers written with currency signs" in out
+    assert "read       share: numbers written with percentages" in out

@@ -65,3 +65,15 @@ def test_a_column_of_text_with_a_typo_among_numbers_is_not_read_as_numbers(tmp_p
         _streamed(path)
     blocks = list(delimited_blocks(path, hash_bits=4))  # asked for: read as text categories
     assert blocks[0].sparse
+
+
+def test_how_each_column_was_read_is_told_as_the_in_memory_summary_tells_it(tmp_path):
+    from perceptrons.io.arrow import delimited_notes
+
+    path = tmp_path / "f.csv"
+    path.write_text("price,share,day,weight,y\n" + "".join(_formatted_rows(50)))
+    notes = delimited_notes(path)
+    in_memory = dict(zip(read_table(path).names, read_table(path).read_as))
+    assert list(notes) == ["price", "share", "day", "weight"]
+    assert [notes[n] for n in ("price", "share", "weight")] == [in_memory[n] for n in ("price", "share", "weight")]
+    assert notes["day"] == "dates read as days since 1970-01-01"  # pyarrow's date type: the same days

@@ -557,7 +557,8 @@ def _train_stream(
     files = f"{src.spec} ({len(src.paths)} file{'s' if len(src.paths) > 1 else ''})"
     files = "standard input" if src.spec == "-" else files
     _outcome(cls, output, f"{files}, {estimator.n_features_in_} features", estimator, stopped_early)
-    for line in [f"last epoch {estimator.mistakes_per_epoch_[-1]} mistakes", *scaled, *scores]:
+    read = [f"{'read':<10} {name}: {how}" for name, how in src.reading_notes().items()]
+    for line in [f"last epoch {estimator.mistakes_per_epoch_[-1]} mistakes", *read, *scaled, *scores]:
         click.echo(line)
 
 

@@ -23,6 +23,7 @@ Labels are read as text and typed as the in-memory reader types them
 
 import itertools
 import re
+from typing import NamedTuple
 
 import numpy as np
 
@@ -83,6 +84,50 @@ def delimited_blocks(
     more slowly than runs do: ``benchmarks/bench_stream_readers.py``).
     """
     path = check_path(path, "path", "delimited_blocks")
+    head = _head(path, label, delimiter, (hash_bits, text), block_bytes, encoding)
+    runs = itertools.chain([head.first], head.chunks)
+    batches = _csv_batches(path, runs, head.dialect, head.columns, head.types, head.decimal_point, head.written)
+    features = (hash_bits, text, keep_missing)
+    yield from _batches(path, batches, head.names, head.col, features, head.header_line + 1, require_labels)
+
+
+def delimited_notes(path, *, label=None, delimiter=",", hash_bits=None, text=None, encoding="utf-8"):
+    """How :func:`delimited_blocks` reads the columns of a CSV/TSV file that are not plain
+    numbers or text, as its first run shows them: ``{name: how}`` (``"numbers written with
+    currency signs, e.g. '$3.50'"``, ``"dates read as days since 1970-01-01"``), for a summary.
+    """
+    from perceptrons.io.arrow_numbers import DATES_READ_AS, is_date
+
+    path = check_path(path, "path", "delimited_notes")
+    head = _head(path, label, delimiter, (hash_bits, text), 1 << 24, encoding)
+    head.chunks.close()
+    label_name = head.names[head.col]
+    notes = {name: DATES_READ_AS for name, kind in head.types.items() if name != label_name and is_date(kind)}
+    notes.update(head.written.read_as)
+    return {name: notes[name] for name in head.names if name in notes}
+
+
+class _Head(NamedTuple):
+    """What the first run of a CSV file fixes for every run: see :func:`_head`."""
+
+    first: bytes
+    chunks: object
+    dialect: tuple
+    columns: tuple
+    names: list
+    col: int
+    types: dict
+    decimal_point: str
+    written: WrittenNumbers
+    header_line: int
+
+
+def _head(path, label, delimiter, reading, block_bytes, encoding):
+    """The first run of lines of a CSV file, the runs after it, and what it fixes for them: the
+    separator, the header's names, the label's position, the columns' types and the columns of
+    numbers written as spreadsheets write them.  ``reading`` = (hash_bits, the text column).
+    """
+    hash_bits, text = reading
     need_pyarrow()
     encoding = check_encoding(encoding, "encoding")
     chunks = _chunks(path, block_bytes)
@@ -119,9 +164,7 @@ def delimited_blocks(
     written = WrittenNumbers.found(
         path, names, head_run, (col, text, hash_bits, header_line + 1), delimiter == ";", decimal_point == ","
     )
-    runs = itertools.chain([first], chunks)
-    batches = _csv_batches(path, runs, dialect, (every, keep), types, decimal_point, written)
-    yield from _batches(path, batches, names, col, (hash_bits, text, keep_missing), header_line + 1, require_labels)
+    return _Head(first, chunks, dialect, (every, keep), names, col, types, decimal_point, written, header_line)
 
 
 #: a carriage return that does not start a CRLF

@@ -222,6 +222,26 @@ class Source:
             options["stdin"] = self._spool.nonce
         return options
 
+    def reading_notes(self):
+        """How the first file's columns that are not plain numbers or text are read, for a
+        summary: ``{name: how}`` (:func:`~perceptrons.io.arrow.delimited_notes`); empty but for
+        CSV and TSV.
+
+        Returns
+        -------
+        dict of str to str
+        """
+        if self.fmt not in ("csv", "tsv"):
+            return {}
+        return arrow.delimited_notes(
+            self.paths[0] if self._spool is None else self._spool.path,
+            label=self.label,
+            delimiter="\t" if self.fmt == "tsv" else ",",
+            hash_bits=self.hash_bits,
+            text=self.text,
+            encoding=self.encoding,
+        )
+
     def blocks(self):
         """Yield the rows of every file in order, as :class:`~perceptrons.io.blocks.Block` s."""
         if self._spool is not None:

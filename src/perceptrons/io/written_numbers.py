@@ -28,9 +28,13 @@ class WrittenNumbers:
         As :func:`perceptrons.io.cells.formatted_number` takes them.
     first_line : int
         The file line of the first data row.
+    read_as : dict of str to str, optional
+        How each column's first run was written, by name (``"numbers written with currency
+        signs, e.g. '$3.50'"``), as the in-memory reader's summary says it.
     """
 
-    def __init__(self, positions, decimal_comma, points_group, first_line):
+    def __init__(self, positions, decimal_comma, points_group, first_line, read_as=None):
+        self.read_as = dict(read_as or {})
         self.positions = tuple(positions)
         self.decimal_comma = decimal_comma
         self.points_group = points_group
@@ -80,7 +84,7 @@ class WrittenNumbers:
             if any(cells):
                 texts[j] = cells
         points = decimal_comma and (comma_point or any(map(writes_decimal_comma, itertools.chain(*texts.values()))))
-        found = []
+        found, read_as = [], {}
         for j, cells in texts.items():
             sample = [c for c in cells[: 4 * SAMPLE] if c][:SAMPLE]
             try:
@@ -90,14 +94,16 @@ class WrittenNumbers:
             if seen == "text":
                 continue  # a column of reviews costs no more than this look
             try:
-                kind = read_column(path, names[j], cells, _Lines(first_line), None, decimal_comma, points)[1]
+                _, kind, _, _, how = read_column(path, names[j], cells, _Lines(first_line), None, decimal_comma, points)
             except PerceptronsError:
                 if hash_bits is None:
                     raise
                 continue
             if kind == "number":
                 found.append(j)
-        return cls(found, decimal_comma, points, first_line)
+                if how:
+                    read_as[names[j]] = how
+        return cls(found, decimal_comma, points, first_line, read_as)
 
     def read(self, path, table, done):
         """``table`` (a run whose first row is data row ``done``) with these columns as float64,
