@@ -894,6 +894,43 @@ def test_shard_files_scaled_by_the_merged_maxima_are_the_streamed_fit(client, tm
         _quiet_ipm(make_pipeline(StandardScaler(with_mean=False), Perceptron()), files, shards=1, client=client)
 
 
+def test_shard_files_with_gaps_are_imputed_by_the_merged_means_as_the_streamed_fit(client, tmp_path):
+    """A mean imputer before the scaler: each worker sends its columns' sums and counts of the
+    values given, the client merges them into the means, and each worker fills its shard's
+    missing numbers with them.  On one shard or three, the imputer, the scaler and the weights
+    are the streamed fit's, to the rounding of the sums (added in another order)."""
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import MaxAbsScaler
+
+    from perceptrons import stream
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(600, 4)) * [1, 10, 100, 1000]
+    y = (X[:, 0] + X[:, 1] / 10 > 0).astype(int)
+    X[rng.random(X.shape) < 0.1] = np.nan
+    X[:, 3] = np.nan  # a column of no value: filled with 0
+    for part in range(3):
+        rows = range(part * 200, (part + 1) * 200)
+        lines = [",".join("NA" if np.isnan(v) else repr(float(v)) for v in X[i]) + f",{y[i]}" for i in rows]
+        (tmp_path / f"g{part}.csv").write_text("a,b,c,d,y\n" + "\n".join(lines) + "\n")
+    files = str(tmp_path / "g*.csv")
+
+    def make():
+        imputer = SimpleImputer(strategy="mean", keep_empty_features=True)
+        return make_pipeline(imputer, MaxAbsScaler(), AveragedPerceptron(max_epochs=4))
+
+    streamed = stream.fit(make(), files)
+    one = _quiet_ipm(make(), files, shards=1, client=client)
+    three = _quiet_ipm(make(), files, shards=3, client=client)
+    in_memory = SimpleImputer(strategy="mean", keep_empty_features=True).fit(X)
+    for mixed in (one, three, streamed):
+        np.testing.assert_allclose(mixed[0].statistics_, in_memory.statistics_, rtol=1e-12)
+        np.testing.assert_allclose(mixed[1].scale_, streamed[1].scale_, rtol=1e-12)
+    np.testing.assert_allclose(one[-1].coef_, streamed[-1].coef_, rtol=1e-9)
+    assert three[-1].score(three[1].transform(three[0].transform(X)), y) > 0.85
+
+
 @pytest.mark.slow
 def test_cli_scales_the_columns_of_shard_files(tmp_path):
     from perceptrons import load_model

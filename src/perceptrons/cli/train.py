@@ -487,21 +487,27 @@ def _train_cluster_files(
     data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, schedule, scale, encoding=None
 ):
     """``train SHARDS --workers/--scheduler``: each shard's files read by the worker that keeps
-    it, and its columns divided by each column's largest |x| over every shard (``--scale``
-    auto, maxabs), as a streamed fit's are."""
+    it, a table's missing numbers filled with each column's mean and its columns divided by each
+    column's largest |x| over every shard (``--scale`` auto, maxabs), as a streamed fit's are."""
     from perceptrons.persistence import save_model
 
     cls = CLI_NAMES[model_name]
-    src = _stream.source_of(data, fmt, label, None, None, encoding=encoding)
-    test = _stream.source_of(test_path, fmt, label, None, None, encoding=encoding) if test_path else None
+    src = _stream.source_of(data, fmt, label, None, None, encoding=encoding, keep_missing=True)
+    test = (
+        _stream.source_of(test_path, fmt, label, None, None, encoding=encoding, keep_missing=True)
+        if test_path
+        else None
+    )
     estimator = estimator_class(cls)(**params)
-    model, scaled = _stream.scaled_model(estimator, scale, "merged from every worker's shards")
+    merged = "merged from every worker's shards"
+    model, scaled = _stream.scaled_model(estimator, scale, merged, impute=_stream.dense_table(src))
     mixing, rounds = schedule
     model, stopped = _distributed.on_cluster(model, src, None, shards, scheduler, workers, mixing, rounds=rounds)
     estimator = model[-1] if scaled else model
     check_label_text(estimator.classes_, f"{src.spec}: label")
     scores = _stream.test_accuracy(model, test)
-    save_model(model, output, info={"label_column": label, **encoding_info(encoding)})
+    # read later as the workers read it: by the streamed readers (a missing number kept for the imputer)
+    save_model(model, output, info={**stream_info(label, fmt, None, None), **encoding_info(encoding)})
     _outcome(
         cls, output, f"{src.spec} ({len(src.paths)} files), {estimator.n_features_in_} features", estimator, stopped
     )

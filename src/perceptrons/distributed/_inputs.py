@@ -14,7 +14,7 @@ from perceptrons.io.cache import file_stamp
 
 MIXINGS = ("error", "uniform")
 #: what ``source_options`` may set: the reading options of a :class:`~perceptrons.io.sources.Source`
-SOURCE_OPTIONS = ("fmt", "label", "hash_bits", "text")
+SOURCE_OPTIONS = ("fmt", "label", "hash_bits", "text", "encoding", "keep_missing")
 _HOST = r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9.\-_]*)"
 _SCHEDULER = re.compile(rf"(tcp://)?{_HOST}:(\d{{1,5}})")
 _DASHBOARD = re.compile(rf"{_HOST}?:(\d{{1,5}})")

@@ -11,7 +11,7 @@ from perceptrons._core.finite import largest_magnitude
 from perceptrons._core.labels import encode_labels, sample_scale
 from perceptrons._core.operands import to_operand
 from perceptrons.distributed._inputs import file_stamps, first_changed, split_rows
-from perceptrons.io.block_scaling import BlockScaling, column_max_abs, scales_nothing
+from perceptrons.io.block_scaling import BlockScaling, column_max_abs, column_sums, scales_nothing
 from perceptrons.io.blocks import Block, join
 from perceptrons.io.labels import file_labels
 from perceptrons.io.sources import Source
@@ -114,15 +114,18 @@ def on_worker_from_arrays(X, y, where):
     return RawShard(block, [(where, 1, block.n_rows)], {})
 
 
-def on_worker_summary(raw, max_abs=False):
-    """What the client needs to know of a raw shard: rows, width, storage, labels, and with
-    ``max_abs`` each column's largest |x| (a max-abs scaler of the whole data is their maximum)."""
+def on_worker_summary(raw, max_abs=False, sums=False):
+    """What the client needs to know of a raw shard: rows, width, storage, labels, with
+    ``max_abs`` each column's largest |x| (a max-abs scaler of the whole data is their maximum),
+    and with ``sums`` (an imputer: a missing number is NaN) each column's sum and count of the
+    values given (the whole data's means merge from them)."""
     b = raw.block
     labels, counts = np.unique(b.y, return_counts=True)
     values = b.X if not b.sparse else b.data
-    finite = values is None or bool(np.isfinite(values).all())
+    gaps = sums and not b.sparse and bool(np.isnan(values).any())
+    finite = values is None or bool(np.isfinite(values).all()) or (gaps and not np.isinf(values).any())
     # the largest |x|, for the check that the model's scores kept their features
-    top = 1.0 if values is None else largest_magnitude(values)
+    top = 1.0 if values is None else largest_magnitude(values[~np.isnan(values)] if gaps else values)
     return {
         "rows": b.n_rows,
         "features": b.n_features,
@@ -135,6 +138,8 @@ def on_worker_summary(raw, max_abs=False):
         "where": raw.spans[0][0],
         "stamps": raw.stamps,
         "max_abs": column_max_abs(b) if max_abs else None,
+        "sums": column_sums(b) if sums and not b.sparse else None,
+        "missing": np.isnan(b.X).any(axis=0) if sums and not b.sparse else None,
     }
 
 

@@ -24,7 +24,7 @@ from perceptrons.distributed._inputs import (
     split_rows,
 )
 from perceptrons.distributed._loop import Shards, run_epochs, scatter_one
-from perceptrons.io.block_scaling import max_abs_scaler, pipeline_parts
+from perceptrons.io.block_scaling import imputes, max_abs_scaler, mean_imputer, pipeline_parts
 from perceptrons.io.sources import Source, shard_paths
 from perceptrons.linear._base import LinearPerceptronBase
 from perceptrons.linear.trainer import MIXED, LinearState
@@ -61,11 +61,13 @@ def fit(
     Parameters
     ----------
     estimator : Perceptron, AveragedPerceptron, a learner of the online family, or a Pipeline
-        of a ``MaxAbsScaler`` and one of them.  An online learner's shards run its rule
+        of a ``SimpleImputer(strategy="mean", keep_empty_features=True)``, a ``MaxAbsScaler``
+        (either or both, in that order) and one of them.  An online learner's shards run its rule
         (:mod:`perceptrons.online`); its ``extra`` array, a covariance say, is mixed as the
         weights are, and an epoch without mistakes ends the fit.  With a ``MaxAbsScaler`` the
         workers send each column's largest absolute value, scale their shards by the merged maxima, and
-        the fitted Pipeline is returned.
+        the fitted Pipeline is returned; with the imputer they keep a missing number of a table
+        as NaN and send each column's sum and count, and fill their shards with the merged means.
         Its parameters apply as in ``fit``: ``max_epochs``, ``fit_intercept``, ``margin``,
         ``class_weight``, ``init``, ``order`` ("cyclic", or "shuffle": each shard's rows in an
         order drawn from (random_state, epoch, shard)).  ``order="random-mistake"``, the pocket
@@ -138,18 +140,24 @@ def fit(
     )
     kind = _kind(X)
     options = check_source_options(source_options, "distributed.fit", kind == "files")
+    if kind == "files" and imputes(steps):  # the workers keep a missing number, for the imputer
+        options = {**(options or {}), "keep_missing": True}
     S = check_shards(shards)
     if kind == "arrays":
         X, y = estimator.check_data(X, y, reset=True, finite=False)
-        assert_finite(X)
+        if not imputes(steps):  # an imputer's missing numbers are NaN, filled below
+            assert_finite(X)
     elif sample_weight is not None:
         raise PerceptronsError("sample_weight applies to in-memory rows; files carry their own weights")
     files = _file_makers(X, S, options) if kind == "files" else None  # the files' options checked here
-    if kind == "arrays" and steps:  # rows in memory: the scaler fitted here, as fit would
+    if kind == "arrays" and steps:  # rows in memory: the steps fitted here, as fit would, each on the last's output
         from sklearn.base import clone
 
-        fitted = [clone(step).fit(X) for step in steps]
-        X = fitted[0].transform(X)
+        fitted = []
+        for _, step in steps:
+            fitted.append(clone(step).fit(X))
+            X = fitted[-1].transform(X)
+        assert_finite(X)
     with connect(client, default_workers(n_workers, client, S), dashboard) as c:
         if S is None and kind == "arrays":
             S = len(c.scheduler_info()["workers"])
@@ -290,17 +298,18 @@ def _partitions(collection):
 
 
 def _scaled(estimator):
-    """``(scaler steps, our estimator, the pipeline)`` of a Pipeline whose steps before the
-    estimator are a MaxAbsScaler, or ``([], estimator, None)``.  Only a max-abs scaler: the
-    workers' column maxima merge into the whole data's exactly.
+    """``(steps, our estimator, the pipeline)`` of a Pipeline whose steps before the estimator
+    are a mean imputer and a MaxAbsScaler (either or both), or ``([], estimator, None)``.  Only
+    these: the workers' column sums, counts and maxima merge into the whole data's exactly.
     """
     if type(estimator).__name__ != "Pipeline":
         return [], estimator, None
     steps, final = pipeline_parts(estimator)  # column scalers only, refused otherwise
-    if [type(step).__name__ for _, step in steps] not in ([], ["MaxAbsScaler"]):
+    names = [type(step).__name__ for _, step in steps]
+    if names not in ([], ["MaxAbsScaler"], ["SimpleImputer"], ["SimpleImputer", "MaxAbsScaler"]):
         raise PerceptronsError(
-            "distributed.fit scales columns with one MaxAbsScaler before the estimator, whose "
-            "shards' statistics merge exactly; a StandardScaler's would not"
+            "distributed.fit imputes with a SimpleImputer and scales columns with one MaxAbsScaler before the "
+            "estimator, whose shards' statistics merge exactly; a StandardScaler's would not"
         )
     return steps, final, estimator
 
@@ -311,7 +320,8 @@ def _from_raw(client, estimator, makers, width, steps=()):
     encoded where it lives.  Returns ``(shards, classes, width, fitted scalers)``.
     """
     raw = Shards(client, makers)
-    summaries = raw.map(ls.on_worker_summary, bool(steps))
+    scaler = [step for _, step in steps if type(step).__name__ == "MaxAbsScaler"]
+    summaries = raw.map(ls.on_worker_summary, bool(scaler), imputes(steps))
     for s in summaries:
         if not s["finite"]:
             raise PerceptronsError(f"{s['where']}: the data hold NaN or infinity; expected finite values")
@@ -325,13 +335,20 @@ def _from_raw(client, estimator, makers, width, steps=()):
     # encoded where each raw shard lives; the raw futures are then let go (the shard keeps their
     # arrays), and a lost shard is recomputed by Dask from its lineage: read, then encode
     fitted = []
-    if steps:
+    if imputes(steps):  # the means of every shard's values, then their missing numbers filled with them
+        if summaries[0]["sparse"]:
+            raise PerceptronsError("SimpleImputer applies to dense rows; sparse shards have no missing number to fill")
+        fitted.append(mean_imputer(steps[0][1], *(sum(s["sums"][k] for s in summaries) for k in (0, 1))))
+    if scaler:
         top = np.zeros(d)
         for s in summaries:
             np.maximum(top[: s["max_abs"].shape[0]], s["max_abs"], out=top[: s["max_abs"].shape[0]])
+        if fitted:  # a column's filled cells are its mean: the largest |x| is that, where larger
+            gaps = np.logical_or.reduce([s["missing"] for s in summaries])
+            top = np.where(gaps, np.maximum(top, np.abs(fitted[0].statistics_)), top)
         dtypes = {s["dtype"] for s in summaries} - {None}
         dtype = np.float64 if "<f8" in dtypes else np.float32
-        fitted = [max_abs_scaler(steps[0][1], top, sum(s["rows"] for s in summaries), dtype)]
+        fitted.append(max_abs_scaler(scaler[0], top, sum(s["rows"] for s in summaries), dtype))
     makers = [
         lambda c, f=f, st=s["stamps"]: c.submit(ls.on_worker_encode, f, classes, cw, d, st, fitted, pure=False)
         for f, s in zip(raw.futures, summaries)

@@ -205,6 +205,8 @@ def _column_types(path, names, col, table):
             continue
         if pt.is_boolean(field.type):
             types[field.name] = pa.string()
+        elif pt.is_null(field.type):  # no value in the first run: numbers, all missing so far
+            types[field.name] = pa.float64()
         else:
             types[field.name] = pa.float64() if pt.is_integer(field.type) else field.type
     return types

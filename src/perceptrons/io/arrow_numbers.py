@@ -21,10 +21,12 @@ def is_number(arrow_type):
 
 
 def is_number_like(arrow_type):
-    """Whether a column of ``arrow_type`` holds numbers in another type: a decimal, a date, a timestamp."""
+    """Whether a column of ``arrow_type`` holds numbers in another type: a decimal, a date, a
+    timestamp, or no value at all (a column of nulls: numbers, every one missing).
+    """
     import pyarrow.types as pt
 
-    return pt.is_decimal(arrow_type) or pt.is_date(arrow_type) or pt.is_timestamp(arrow_type)
+    return pt.is_decimal(arrow_type) or pt.is_date(arrow_type) or pt.is_timestamp(arrow_type) or pt.is_null(arrow_type)
 
 
 def is_date(arrow_type):
@@ -50,6 +52,8 @@ def as_float64(column):
     import pyarrow.types as pt
 
     kind = column.type
+    if pt.is_null(kind):
+        return pc.cast(column, pa.float64())
     if pt.is_decimal(kind):
         return pc.cast(column, pa.float64(), safe=False)  # to the nearest float64, as its text reads
     if pt.is_date32(kind):  # days already

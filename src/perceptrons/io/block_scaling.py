@@ -102,20 +102,42 @@ def _check_imputer(step):
 
 
 def _fitted_imputer(step, blocks, n_features, sparse):
-    """``step`` (a SimpleImputer) fitted on each column's mean over every row of ``blocks``: the
-    sums and counts of the values that are not NaN, one pass.  It is fitted on one row of those
-    means, whose mean is each of them, so that it keeps scikit-learn's own state (a column of
-    no value gets 0, as ``keep_empty_features`` has it).
+    """``step`` (a SimpleImputer) fitted on each column's mean over every row of ``blocks``
+    (:func:`column_sums`, one pass; :func:`mean_imputer`).
     """
-    from sklearn.base import clone
-
     if sparse:
         raise PerceptronsError("SimpleImputer applies to dense rows; hashed and sparse rows leave a missing number out")
     sums, counts = np.zeros(n_features), np.zeros(n_features)
     for block in blocks():
-        given = ~np.isnan(block.X)
-        sums += np.where(given, block.X, 0.0).sum(axis=0)
-        counts += given.sum(axis=0)
+        s, c = column_sums(block)
+        sums += s
+        counts += c
+    return mean_imputer(step, sums, counts)
+
+
+def column_sums(block):
+    """``(sums, counts)`` of each column's values that are not NaN in a dense block, float64."""
+    given = ~np.isnan(block.X)
+    return np.where(given, block.X, 0.0).sum(axis=0, dtype=np.float64), given.sum(axis=0).astype(np.float64)
+
+
+def mean_imputer(step, sums, counts):
+    """A fresh copy of the SimpleImputer ``step`` fitted on the column means ``sums / counts``
+    (blocks' or shards', merged exactly).  It is fitted on one row of those means, whose mean is
+    each of them, so that it keeps scikit-learn's own state: a column of no value (count 0)
+    gets 0, as ``keep_empty_features`` has it.
+
+    Parameters
+    ----------
+    step : sklearn.impute.SimpleImputer
+    sums, counts : ndarray of shape (n_features,)
+
+    Returns
+    -------
+    sklearn.impute.SimpleImputer
+    """
+    from sklearn.base import clone
+
     with np.errstate(invalid="ignore", divide="ignore"):
         means = sums / counts  # 0 / 0 = NaN: a column of no value
     return clone(step).fit(means[None, :])
@@ -263,9 +285,13 @@ def scales_nothing(steps):
 
 
 def column_max_abs(block):
-    """Each column's largest |x| in a block (sparse: one compiled pass), float64."""
+    """Each column's largest |x| in a block (sparse: one compiled pass), float64; a missing
+    number (NaN) is left out.
+    """
     if not block.sparse:
-        return np.abs(block.X).max(axis=0).astype(np.float64) if block.n_rows else np.zeros(block.X.shape[1])
+        if not block.n_rows:
+            return np.zeros(block.X.shape[1])
+        return np.max(np.abs(block.X), axis=0, initial=0.0, where=~np.isnan(block.X)).astype(np.float64)
     from perceptrons._jit.scaling import max_abs_columns
 
     top = np.zeros(block.n_features)
