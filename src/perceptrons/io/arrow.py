@@ -91,7 +91,9 @@ def delimited_blocks(
     yield from _batches(path, batches, head.names, head.col, features, head.header_line + 1, require_labels)
 
 
-def delimited_notes(path, *, label=None, delimiter=",", hash_bits=None, text=None, encoding="utf-8"):
+def delimited_notes(
+    path, *, label=None, delimiter=",", hash_bits=None, text=None, block_bytes=1 << 24, encoding="utf-8"
+):
     """How :func:`delimited_blocks` reads the columns of a CSV/TSV file that are not plain
     numbers or text, as its first run shows them: ``{name: how}`` (``"numbers written with
     currency signs, e.g. '$3.50'"``, ``"dates read as days since 1970-01-01"``), for a summary.
@@ -99,7 +101,7 @@ def delimited_notes(path, *, label=None, delimiter=",", hash_bits=None, text=Non
     from perceptrons.io.arrow_numbers import DATES_READ_AS, is_date
 
     path = check_path(path, "path", "delimited_notes")
-    head = _head(path, label, delimiter, (hash_bits, text), 1 << 24, encoding)
+    head = _head(path, label, delimiter, (hash_bits, text), block_bytes, encoding)
     head.chunks.close()
     label_name = head.names[head.col]
     notes = {name: DATES_READ_AS for name, kind in head.types.items() if name != label_name and is_date(kind)}

@@ -239,6 +239,7 @@ class Source:
             delimiter="\t" if self.fmt == "tsv" else ",",
             hash_bits=self.hash_bits,
             text=self.text,
+            block_bytes=self.block_bytes,
             encoding=self.encoding,
         )
 
