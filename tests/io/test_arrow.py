@@ -52,6 +52,12 @@ def test_parquet_decimals_dates_and_times_are_numbers_in_memory_and_streamed(tmp
     pq.write_table(pa.table({"money": pa.array([decimal.Decimal("1.5")]), "y": ["p"]}), path)
     (block,) = parquet_blocks(path)
     assert block.X.tolist() == [[1.5]]
+    # a column of nulls only: numbers, every one missing (kept for an imputer, else refused with its row)
+    pq.write_table(pa.table({"a": [1.0, 2.0], "none": pa.nulls(2), "y": ["p", "q"]}), path)
+    (block,) = parquet_blocks(path, keep_missing=True)
+    assert block.X[:, 0].tolist() == [1.0, 2.0] and np.isnan(block.X[:, 1]).all()
+    with pytest.raises(PerceptronsError, match=r"p\.parquet, row 1: column 'none' is empty or a missing-value"):
+        list(parquet_blocks(path))
 
 
 def test_a_streamed_csv_in_another_encoding_reads_as_in_memory(tmp_path):

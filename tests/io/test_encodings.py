@@ -21,6 +21,7 @@ def test_encodings_that_write_ascii_as_ascii_are_taken_by_their_codec_name(name,
         ("utf-32-le", "does not write ASCII as ASCII does"),
         ("cp037", "does not write ASCII as ASCII does"),  # EBCDIC
         ("nope", "no text encoding Python knows"),
+        ("utf\x008", "no text encoding Python knows"),
         ("base64", "is no text encoding"),
         ("rot13", "is no text encoding"),
         ("", "expected the name of a text encoding"),

@@ -43,7 +43,7 @@ def check_encoding(name, where="--encoding"):
         raise PerceptronsError(f"{where}: expected the name of a text encoding (utf-8, cp1252, latin-1, ...)")
     try:
         info = codecs.lookup(name.strip())
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a NUL in the name
         raise PerceptronsError(
             f"{where}: {name[:64]!r} is no text encoding Python knows; expected a name such as utf-8, cp1252 or latin-1"
         ) from None
