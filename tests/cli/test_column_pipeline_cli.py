@@ -521,3 +521,16 @@ def test_a_streamed_fit_says_how_it_read_numbers_written_as_spreadsheets_write_t
     assert code == 0, err
     assert "read       price: numbers written with currency signs" in out
     assert "read       share: numbers written with percentages" in out
+
+
+def test_a_matrix_models_csv_is_read_in_the_encoding_given(run_cli, tmp_path):
+    """A model trained on LIBSVM reads a CSV of numbers by position; ``--encoding`` applies there too."""
+    (tmp_path / "m.svm").write_text("1 1:1 2:0\n-1 1:0 2:1\n")
+    model = tmp_path / "m.npz"
+    assert run_cli(["train", str(tmp_path / "m.svm"), "-o", str(model)])[0] == 0
+    data = tmp_path / "d.csv"
+    data.write_bytes("a,b,classé\n1,0,1\n0,1,-1\n".encode("latin-1"))
+    code, _, err = run_cli(["evaluate", str(model), str(data), "--label", "classé"])
+    assert code == 2 and "--encoding cp1252" in err
+    code, out, err = run_cli(["evaluate", str(model), str(data), "--label", "classé", "--encoding", "latin-1"])
+    assert code == 0 and _accuracy(out) == 1.0, err

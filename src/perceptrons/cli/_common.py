@@ -149,7 +149,7 @@ def check_label_text(labels, what, field=False):
             )
 
 
-def read_for_model(path, model, label, fmt, info=None, require_labels=True, return_weight=False):
+def read_for_model(path, model, label, fmt, info=None, require_labels=True, return_weight=False, encoding=None):
     """(X, y) for a fitted model; y is None for a CSV holding features only.  With
     ``require_labels`` False (``predict``) rows may lack a label (see ``read_data``).
 
@@ -157,10 +157,18 @@ def read_for_model(path, model, label, fmt, info=None, require_labels=True, retu
     Labels are typed per file (integers when every label of *that* file is one), so when the
     model's classes are text and this file's labels happen to be all integers, they are
     compared as text: classes '0', '1', '1.5' and a file of 0s and 1s agree.  With
-    ``return_weight``, also the rows' importance weights (a Vowpal Wabbit file's) or None.
+    ``return_weight``, also the rows' importance weights (a Vowpal Wabbit file's) or None;
+    ``encoding``: a CSV/TSV file's.
     """
     X, y, *weight = read_for_width(
-        path, model.n_features_in_, label, fmt, info, require_labels=require_labels, return_weight=return_weight
+        path,
+        model.n_features_in_,
+        label,
+        fmt,
+        info,
+        require_labels=require_labels,
+        return_weight=return_weight,
+        encoding=encoding,
     )
     classes = getattr(model, "classes_", None)
     if y is not None and classes is not None and classes.dtype.kind == "U" and y.dtype.kind in "iu":
@@ -178,6 +186,7 @@ def read_for_width(
     against="the model was trained on",
     require_labels=True,
     return_weight=False,
+    encoding=None,
 ):
     """(X, y) of a file that must have ``n_features`` columns: :func:`read_for_model` without a
     model yet (``train --test`` is read before training, so a bad test file costs nothing)."""
@@ -185,7 +194,13 @@ def read_for_width(
 
     label = label or (info or {}).get("label_column")
     X, y, *weight = read_data(
-        path, label=label, fmt=fmt, n_features=n_features, require_labels=require_labels, return_weight=return_weight
+        path,
+        label=label,
+        fmt=fmt,
+        n_features=n_features,
+        require_labels=require_labels,
+        return_weight=return_weight,
+        encoding=encoding or "utf-8",
     )
     if X.shape[1] != n_features:
         shown = "standard input" if path == "-" else path

@@ -346,7 +346,16 @@ def read_for_saved(path, model, info, model_path, label, fmt, require_labels=Tru
 
     table = table_info(info, model_path)
     if table is None:
-        X, y, weight = read_for_model(path, model, label, fmt, info, require_labels=require_labels, return_weight=True)
+        X, y, weight = read_for_model(
+            path,
+            model,
+            label,
+            fmt,
+            info,
+            require_labels=require_labels,
+            return_weight=True,
+            encoding=encoding or stored_encoding(info, model_path),
+        )
         return Read(X, y, weight, [])
     from perceptrons.io.readers import read_table
     from perceptrons.preprocessing import unseen_values
@@ -406,6 +415,7 @@ def read_test(path, prepared, label, fmt, encoding=None):
             hint="--test",
             against="the training data has",
             return_weight=True,
+            encoding=encoding,
         )
         return Read(X, _typed_as(y, prepared.y), weight, [])
     from perceptrons.io.readers import read_table

@@ -93,14 +93,14 @@ def check_header(where, names, label):
     )
 
 
-def read_csv(path, label=None, n_features=None, delimiter=",", require_labels=True):
+def read_csv(path, label=None, n_features=None, delimiter=",", require_labels=True, encoding="utf-8"):
     """``(X, y, label name)`` of a CSV file with a header; see :func:`perceptrons.io.readers.read_data`.
 
     Without ``require_labels`` (rows to predict) the labels are kept as read, unchecked: an
-    empty one is the empty string.
+    empty one is the empty string.  ``encoding`` as :func:`text_lines` takes it.
     """
     path = check_path(path, "path", "read_csv")
-    records = csv_records(path, delimiter)
+    records = csv_records(path, delimiter, encoding=encoding)
     first = next(records, None)
     if first is None:
         raise PerceptronsError(f"{path}: the file is empty; expected a header line and data rows")
@@ -158,7 +158,9 @@ def read_csv(path, label=None, n_features=None, delimiter=",", require_labels=Tr
     return np.vstack(feats), typed_labels(labels), header[col]
 
 
-def read_tsv(path, label=None, n_features=None, require_labels=True):
+def read_tsv(path, label=None, n_features=None, require_labels=True, encoding="utf-8"):
     """:func:`read_csv` with tab-separated columns."""
     path = check_path(path, "path", "read_tsv")
-    return read_csv(path, label=label, n_features=n_features, delimiter="\t", require_labels=require_labels)
+    return read_csv(
+        path, label=label, n_features=n_features, delimiter="\t", require_labels=require_labels, encoding=encoding
+    )

@@ -81,7 +81,14 @@ def _sniff_text(path):
 
 
 def read_data(
-    path, label=None, fmt=None, n_features=None, return_label_name=False, require_labels=True, return_weight=False
+    path,
+    label=None,
+    fmt=None,
+    n_features=None,
+    return_label_name=False,
+    require_labels=True,
+    return_weight=False,
+    encoding="utf-8",
 ):
     """Read ``(X, y)`` from a data file.
 
@@ -107,6 +114,8 @@ def read_data(
     return_weight : bool, default False
         Also return the rows' weights: a Vowpal Wabbit file's importance weights, the weights
         a streamed or distributed fit of the same file uses.
+    encoding : str, default "utf-8"
+        A CSV/TSV file's text encoding (:func:`perceptrons.io.encodings.check_encoding`).
 
     Returns
     -------
@@ -117,7 +126,7 @@ def read_data(
         None when the format has no weights or every weight is 1.
     """
     path = check_path(path, "path", "read_data")
-    options = (n_features, return_label_name, require_labels, return_weight)
+    options = (n_features, return_label_name, require_labels, return_weight, encoding)
     if path == "-":
         if fmt is None:
             raise PerceptronsError(
@@ -137,6 +146,10 @@ def read_data(
     if return_weight and fmt == "vw":
         X, y, label_name, weight = reader(
             path, label=label, n_features=n_features, require_labels=require_labels, return_weight=True
+        )
+    elif fmt in ("csv", "tsv"):
+        X, y, label_name = reader(
+            path, label=label, n_features=n_features, require_labels=require_labels, encoding=encoding
         )
     else:
         X, y, label_name = reader(path, label=label, n_features=n_features, require_labels=require_labels)
