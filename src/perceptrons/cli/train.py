@@ -551,6 +551,9 @@ def _train_stream(
     )
     estimator = estimator_class(cls)(**params)
     model, scaled = _stream.scaled_model(estimator, scale, impute=_stream.dense_table(src))
+    # read before the fit, not just before the process exits: pyarrow's threads sometimes abort
+    # at exit when they were busy shortly before (apache/arrow#34314)
+    read = [f"{'read':<10} {name}: {how}" for name, how in src.reading_notes().items()]
 
     def finish():  # checks of the fitted model, then the model written: a failure removes the cache this run made
         check_label_text(estimator.classes_, f"{src.spec}: label")
@@ -563,7 +566,6 @@ def _train_stream(
     files = f"{src.spec} ({len(src.paths)} file{'s' if len(src.paths) > 1 else ''})"
     files = "standard input" if src.spec == "-" else files
     _outcome(cls, output, f"{files}, {estimator.n_features_in_} features", estimator, stopped_early)
-    read = [f"{'read':<10} {name}: {how}" for name, how in src.reading_notes().items()]
     for line in [f"last epoch {estimator.mistakes_per_epoch_[-1]} mistakes", *read, *scaled, *scores]:
         click.echo(line)
 
