@@ -492,11 +492,9 @@ def _train_cluster_files(
     from perceptrons.persistence import save_model
 
     cls = CLI_NAMES[model_name]
-    src = _stream.source_of(data, fmt, label, None, None, encoding=encoding, keep_missing=True)
-    test = (
-        _stream.source_of(test_path, fmt, label, None, None, encoding=encoding, keep_missing=True)
-        if test_path
-        else None
+    src, test = (
+        _stream.source_of(path, fmt, label, None, None, encoding=encoding, keep_missing=True) if path else None
+        for path in (data, test_path)
     )
     estimator = estimator_class(cls)(**params)
     merged = "merged from every worker's shards"
@@ -551,8 +549,7 @@ def _train_stream(
     )
     estimator = estimator_class(cls)(**params)
     model, scaled = _stream.scaled_model(estimator, scale, impute=_stream.dense_table(src))
-    # read before the fit, not just before the process exits: pyarrow's threads sometimes abort
-    # at exit when they were busy shortly before (apache/arrow#34314)
+    # before the fit: pyarrow's threads may abort at exit when busy just before it (apache/arrow#34314)
     read = [f"{'read':<10} {name}: {how}" for name, how in src.reading_notes().items()]
 
     def finish():  # checks of the fitted model, then the model written: a failure removes the cache this run made
