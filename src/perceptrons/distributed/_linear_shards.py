@@ -139,7 +139,6 @@ def on_worker_summary(raw, max_abs=False, sums=False):
         "stamps": raw.stamps,
         "max_abs": column_max_abs(b) if max_abs else None,
         "sums": column_sums(b) if sums and not b.sparse else None,
-        "missing": np.isnan(b.X).any(axis=0) if sums and not b.sparse else None,
     }
 
 

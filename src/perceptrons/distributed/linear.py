@@ -335,20 +335,22 @@ def _from_raw(client, estimator, makers, width, steps=()):
     # encoded where each raw shard lives; the raw futures are then let go (the shard keeps their
     # arrays), and a lost shard is recomputed by Dask from its lineage: read, then encode
     fitted = []
+    rows = sum(s["rows"] for s in summaries)
     if imputes(steps):  # the means of every shard's values, then their missing numbers filled with them
         if summaries[0]["sparse"]:
             raise PerceptronsError("SimpleImputer applies to dense rows; sparse shards have no missing number to fill")
-        fitted.append(mean_imputer(steps[0][1], *(sum(s["sums"][k] for s in summaries) for k in (0, 1))))
+        sums = sum(s["sums"][0] for s in summaries)
+        counts = sum(s["sums"][1] for s in summaries)
+        fitted.append(mean_imputer(steps[0][1], sums, counts))
     if scaler:
         top = np.zeros(d)
         for s in summaries:
             np.maximum(top[: s["max_abs"].shape[0]], s["max_abs"], out=top[: s["max_abs"].shape[0]])
-        if fitted:  # a column's filled cells are its mean: the largest |x| is that, where larger
-            gaps = np.logical_or.reduce([s["missing"] for s in summaries])
-            top = np.where(gaps, np.maximum(top, np.abs(fitted[0].statistics_)), top)
+        if fitted:  # a column's filled cells hold its mean: the largest |x| is that, where larger
+            top = np.where(counts < rows, np.maximum(top, np.abs(fitted[0].statistics_)), top)
         dtypes = {s["dtype"] for s in summaries} - {None}
         dtype = np.float64 if "<f8" in dtypes else np.float32
-        fitted.append(max_abs_scaler(scaler[0], top, sum(s["rows"] for s in summaries), dtype))
+        fitted.append(max_abs_scaler(scaler[0], top, rows, dtype))
     makers = [
         lambda c, f=f, st=s["stamps"]: c.submit(ls.on_worker_encode, f, classes, cw, d, st, fitted, pure=False)
         for f, s in zip(raw.futures, summaries)

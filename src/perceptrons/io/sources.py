@@ -234,14 +234,19 @@ class Source:
         if self.fmt not in ("csv", "tsv"):
             return {}
         return arrow.delimited_notes(
-            self.paths[0] if self._spool is None else self._spool.path,
-            label=self.label,
-            delimiter="\t" if self.fmt == "tsv" else ",",
-            hash_bits=self.hash_bits,
-            text=self.text,
-            block_bytes=self.block_bytes,
-            encoding=self.encoding,
+            self.paths[0] if self._spool is None else self._spool.path, **self._delimited_options()
         )
+
+    def _delimited_options(self):
+        """What a CSV/TSV file of this source is read with, by :func:`~perceptrons.io.arrow.delimited_blocks`."""
+        return {
+            "label": self.label,
+            "delimiter": "\t" if self.fmt == "tsv" else ",",
+            "hash_bits": self.hash_bits,
+            "text": self.text,
+            "block_bytes": self.block_bytes,
+            "encoding": self.encoding,
+        }
 
     def blocks(self):
         """Yield the rows of every file in order, as :class:`~perceptrons.io.blocks.Block` s."""
@@ -298,13 +303,5 @@ class Source:
                 keep_missing=self.keep_missing,
             )
         return arrow.delimited_blocks(
-            path,
-            label=self.label,
-            delimiter="\t" if self.fmt == "tsv" else ",",
-            hash_bits=self.hash_bits,
-            text=self.text,
-            block_bytes=self.block_bytes,
-            require_labels=self.require_labels,
-            encoding=self.encoding,
-            keep_missing=self.keep_missing,
+            path, require_labels=self.require_labels, keep_missing=self.keep_missing, **self._delimited_options()
         )
