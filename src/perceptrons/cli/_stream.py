@@ -126,18 +126,6 @@ def source_of(data, fmt, label, hash_bits, text_column, require_labels=True, enc
     )
 
 
-def dense_table(src):
-    """Whether a source is a table read as dense rows (no hashed names, no index lists): the
-    rows a streamed model's imputer takes.  Its first block says so."""
-    import contextlib
-
-    if src.fmt not in ("csv", "tsv", "parquet"):
-        return False
-    with contextlib.closing(src.blocks()) as blocks:
-        first = next(blocks, None)
-    return first is not None and not first.sparse
-
-
 def train(estimator, src, output, cache_path, shuffle_buffer, check, finish):
     """Fit ``estimator`` from ``src`` with a progress bar of rows/s, epochs and mistakes, then
     call ``finish()``, whose checks may still refuse the model and which writes it; returns

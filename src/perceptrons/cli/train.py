@@ -498,7 +498,7 @@ def _train_cluster_files(
     )
     estimator = estimator_class(cls)(**params)
     merged = "merged from every worker's shards"
-    model, scaled = _stream.scaled_model(estimator, scale, merged, impute=_stream.dense_table(src))
+    model, scaled = _stream.scaled_model(estimator, scale, merged, impute=src.dense_rows)
     mixing, rounds = schedule
     model, stopped = _distributed.on_cluster(model, src, None, shards, scheduler, workers, mixing, rounds=rounds)
     estimator = model[-1] if scaled else model
@@ -548,7 +548,7 @@ def _train_stream(
         else None
     )
     estimator = estimator_class(cls)(**params)
-    model, scaled = _stream.scaled_model(estimator, scale, impute=_stream.dense_table(src))
+    model, scaled = _stream.scaled_model(estimator, scale, impute=src.dense_rows)
     # before the fit: pyarrow's threads may abort at exit when busy just before it (apache/arrow#34314)
     read = [f"{'read':<10} {name}: {how}" for name, how in src.reading_notes().items()]
 

@@ -202,9 +202,27 @@ class Source:
             return 2**self.hash_bits
         if self.fmt == "libsvm":
             return None
+        width, _ = self._first_block
+        return width or None
+
+    @property
+    def dense_rows(self):
+        """Whether this source is a table read as dense rows (CSV, TSV or Parquet with no hashed
+        names): the rows an imputer can take.  Its first block tells.
+        """
+        if self.fmt not in ("csv", "tsv", "parquet"):
+            return False
+        width, sparse = self._first_block
+        return width is not None and not sparse
+
+    @functools.cached_property
+    def _first_block(self):
+        """(width, sparse) of the first block, or (None, None) with no rows: read once, as the
+        block itself would hold a few MB for the source's lifetime.
+        """
         with contextlib.closing(self.blocks()) as blocks:
             first = next(blocks, None)
-        return first.width or None if first is not None else None
+        return (None, None) if first is None else (first.width, first.sparse)
 
     def options(self):
         """What, besides the files, decides the rows read (part of the epoch cache's fingerprint).
