@@ -291,6 +291,34 @@ def check_hostile_sparse_indices(name):
                 raise AssertionError(f"{name}.{call} accepted X with {what}")
 
 
+def _split_and_shuffled(X):
+    """X as CSR with each entry stored as two halves, in reverse order within each row: the
+    same matrix to scipy (products add duplicates up), but not canonical."""
+    A = sp.csr_matrix(X)
+    rows = np.repeat(np.arange(A.shape[0]), np.diff(A.indptr))
+    order = np.lexsort((-A.indices, rows))  # within a row: columns decreasing
+    data, indices = np.repeat(A.data[order] / 2, 2), np.repeat(A.indices[order], 2)
+    M = sp.csr_matrix((data, indices, A.indptr * 2), shape=A.shape)
+    assert not M.has_canonical_format and (M != A).nnz == 0
+    return M
+
+
+def check_duplicate_entries_are_summed(name):
+    """A CSR X with duplicate entries and unsorted columns trains the model of its canonical
+    form, bit for bit, and is left as given (a step by ‖x‖² or a variance summed the squares
+    of the parts before); predictions agree too."""
+    data = ADAPTERS[name].data()
+    canonical = sp.csr_matrix(data.args[0])
+    odd = _split_and_shuffled(canonical)
+    before = odd.data.copy(), odd.indices.copy()
+    a = fit(make(name), data._replace(args=(canonical,) + data.args[1:]))
+    b = fit(make(name), data._replace(args=(odd,) + data.args[1:]))
+    assert_same_weights(name, a, b)
+    np.testing.assert_array_equal(a.predict(canonical, *data.predict[1:]), b.predict(odd, *data.predict[1:]))
+    np.testing.assert_array_equal(odd.data, before[0])
+    np.testing.assert_array_equal(odd.indices, before[1])
+
+
 def _with_labels(data, labels):
     """``data`` with other labels: the second argument of every fit."""
     return data._replace(args=(data.args[0], labels, *data.args[2:]))
@@ -411,6 +439,7 @@ CHECKS = (
     (check_warm_start_refuses_changes, _has("warm_start")),
     (check_bad_parameters_are_named, None),
     (check_hostile_sparse_indices, lambda name: name != "Tagger"),  # a Tagger takes words, not X
+    (check_duplicate_entries_are_summed, lambda name: name != "Tagger"),
     (check_big_endian_labels_round_trip, lambda name: name != "Tagger"),  # its tags are lists of str
     (check_spoiled_labels_are_refused, None),
     (check_training_resumes_off_a_memory_map, lambda name: hasattr(estimator_class(name), "partial_fit")),

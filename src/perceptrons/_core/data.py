@@ -107,7 +107,25 @@ def validate_data(estimator, X="no_validation", y="no_validation", **kwargs):
     # its finiteness check sums X first: finite features above ~1e154 of both signs sum to
     # inf - inf, a RuntimeWarning for valid input (it then checks value by value)
     with np.errstate(over="ignore", invalid="ignore"):
-        return sklearn_validate_data(estimator, X, y, **kwargs)
+        out = sklearn_validate_data(estimator, X, y, **kwargs)
+    if isinstance(out, tuple):
+        return (summed_duplicates(out[0]), *out[1:])
+    return out if isinstance(X, str) else summed_duplicates(out)
+
+
+def summed_duplicates(X):
+    """A CSR or CSC ``X`` with its duplicate entries summed and its indices sorted (a copy), when
+    it has any; else ``X`` itself.
+
+    scipy keeps the entries of a hand-built matrix as given, and its products add duplicates up,
+    so a prediction is right either way.  But a learner that steps by ``‖x‖²`` or a variance
+    (passive-aggressive, ALMA, ROMMA, the second-order learners) would sum the squares of the
+    parts, not the square of their sum, and learn another model from the same matrix.
+    """
+    if sp.issparse(X) and X.format in ("csr", "csc") and not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    return X
 
 
 def linear_rows(estimator, X, y="no_validation", reset=False, finite=True):
