@@ -1028,24 +1028,30 @@ def online_pa(X, y, n_classes, *, variant="pa1", C=1.0, fit_intercept=True, max_
     return (_mean(total, visits, W) if average else W), history
 
 
-def _second_order_coefficients(rule, m, v, p1, phi):
-    """(α, β) of μ += α Σz, Σ −= β Σz zᵀΣ (see perceptrons._jit.online.second_order_step)."""
+def _second_order_coefficients(rule, m, v, p1, phi, a=1.0):
+    """(α, β) of μ += α Σz, Σ −= β Σz zᵀΣ (see perceptrons._jit.second_order.second_order_step)
+    for an example of weight ``a``, which scales each rule's loss: AROW's r becomes r/a, SCW's
+    C becomes a·C, the second-order perceptron counts the example a times, CW's φ is a·φ."""
+    if rule == "cw":
+        phi *= a
     if rule == "arow":
-        return ((1 - m) / (v + p1), 1 / (v + p1)) if m < 1 else (0.0, 0.0)
+        return ((1 - m) / (v + p1 / a), 1 / (v + p1 / a)) if m < 1 else (0.0, 0.0)
     if rule == "sop":
-        return ((1 - m) / (1 + v), 1 / (1 + v)) if m <= 0 else (0.0, 0.0)
+        return ((1 - m) / (1 / a + v), 1 / (1 / a + v)) if m <= 0 else (0.0, 0.0)
     psi, zeta = 1 + phi * phi / 2, 1 + phi * phi
     if rule == "scw2":
-        n = v + 1 / (2 * p1)
+        n = v + 1 / (2 * p1 * a)
         gamma = phi * math.sqrt(phi**2 * m * m * v * v + 4 * n * v * (n + v * phi**2))
         alpha = max(0.0, (-(2 * m * n + phi**2 * m * v) + gamma) / (2 * (n * n + n * v * phi**2)))
     else:
         alpha = max(0.0, (-m * psi + math.sqrt(m * m * phi**4 / 4 + v * phi**2 * zeta)) / (v * zeta))
         if rule == "scw1":
-            alpha = min(p1, alpha)
+            alpha = min(p1 * a, alpha)
     if alpha <= 0:
         return 0.0, 0.0
-    u = (-alpha * v * phi + math.sqrt(alpha**2 * v * v * phi**2 + 4 * v)) ** 2 / 4
+    # the paper's u = ¼(−αvφ + √(α²v²φ² + 4v))², its root written as 4v/(αvφ + √(…)) (the same
+    # number; the difference cancels to 0 when αvφ is large)
+    u = (4 * v / (alpha * v * phi + math.sqrt(alpha**2 * v * v * phi**2 + 4 * v))) ** 2 / 4
     return alpha, alpha * phi / (math.sqrt(u) + v * alpha * phi)
 
 
@@ -1068,8 +1074,9 @@ def online_second_order(
     covariance Σ (a dict of (i, j) entries over (class, feature) keys) or only its diagonal.
 
     Σ starts at sigma0·I; on an update μ += α Σz (the label folded into z) and
-    Σ −= β (Σz)(Σz)ᵀ, keeping only the diagonal when ``full`` is False.  A weight ``a`` scales the
-    mean's step, not Σ's (0: the row is not visited); ``average`` as in :func:`online_pa`.
+    Σ −= β (Σz)(Σz)ᵀ, keeping only the diagonal when ``full`` is False.  A weight ``a`` enters
+    the rule's loss (:func:`_second_order_coefficients`; 0: the row is not visited); ``average``
+    as in :func:`online_pa`.
     """
     rows, y, K = _online_rows(X, y, n_classes, fit_intercept)
     D = len(rows[0])
@@ -1092,10 +1099,10 @@ def online_second_order(
             if v <= 0:
                 _add_into(total, W)
                 continue
-            alpha, beta = _second_order_coefficients(rule, m, v, p1, phi)
+            alpha, beta = _second_order_coefficients(rule, m, v, p1, phi, a)
             if alpha > 0:
                 for c, j in keys:
-                    W[c][j] += a * alpha * g[(c, j)]
+                    W[c][j] += alpha * g[(c, j)]
                 for p in keys:
                     for q in keys if full else [p]:
                         S[(p, q)] = S.get((p, q), 0.0) - beta * g[p] * g[q]

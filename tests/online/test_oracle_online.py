@@ -130,7 +130,7 @@ def test_passive_aggressive_averaged_and_weighted(storage, k):
 
 @pytest.mark.parametrize("storage", ["dense", "csr"])
 @pytest.mark.parametrize("covariance, k", [("full", 2), ("diagonal", 2), ("diagonal", 3)])
-@pytest.mark.parametrize("rule", ["arow", "sop"])
+@pytest.mark.parametrize("rule", list(SECOND_ORDER))
 def test_second_order_averaged_and_weighted(storage, covariance, k, rule):
     X, y = data(7, k)
     a = weights(len(y))

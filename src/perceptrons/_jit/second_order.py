@@ -38,40 +38,50 @@ def may_update(rule, m):
 
 
 @njit(**_INLINE)
-def second_order_step(rule, m, v, p1, phi):
-    """``(α, β)`` of a second-order rule for margin ``m`` and variance ``v = zᵀΣz > 0``:
-    ``μ += α·Σz`` and ``Σ −= β·Σz zᵀΣ`` (α = 0: no update).
+def second_order_step(rule, m, v, p1, phi, a):
+    """``(α, β)`` of a second-order rule for margin ``m``, variance ``v = zᵀΣz > 0`` and the
+    example's weight ``a > 0``: ``μ += α·Σz`` and ``Σ −= β·Σz zᵀΣ`` (α = 0: no update).
 
-    AROW (Crammer, Kulesza & Dredze 2009): on ``m < 1``, β = 1/(v + r), α = (1 − m)·β.
+    AROW (Crammer, Kulesza & Dredze 2009): on ``m < 1``, β = 1/(v + r/a), α = (1 − m)·β.
     CW and SCW-I/II (Wang, Zhao & Hoi 2012, which restates CW, Dredze et al. 2008, in closed form):
-    α from the paper's equations with φ = Φ⁻¹(η), ψ = 1 + φ²/2, ζ = 1 + φ², then
-    u = ¼(−αvφ + √(α²v²φ² + 4v))², β = αφ/(√u + vαφ).
+    α from the paper's equations with φ = Φ⁻¹(η), ψ = 1 + φ²/2, ζ = 1 + φ², SCW's C taken as
+    a·C and CW's φ as a·φ, then u = ¼(−αvφ + √(α²v²φ² + 4v))², β = αφ/(√u + vαφ).
     The second-order perceptron (Cesa-Bianchi, Conconi & Gentile 2005): on a mistake (m ≤ 0),
-    with Σ = (aI + Σ xxᵀ)⁻¹ kept by Sherman–Morrison, β = 1/(1 + v), α = (1 − m)·β.
+    with Σ = (aI + Σ xxᵀ)⁻¹ kept by Sherman–Morrison, β = 1/(1/a + v), α = (1 − m)·β.
+
+    The weight scales each rule's loss (AROW's 1/r, SCW's C, the count of the example in the
+    perceptron's sums), so that the mean and the covariance move together; CW, which has no
+    loss, asks a weighted example for a·φ standard deviations of confidence.  a = 1 is the
+    papers' rule.  (Scaling only the mean's step, as before, made a weight of 10 on every row
+    grow AROW's weights to 1e7 and CW's past 1e70.)
     """
     if rule == AROW:
         if m >= 1.0:
             return 0.0, 0.0
-        beta = 1.0 / (v + p1)
+        beta = 1.0 / (v + p1 / a)
         return (1.0 - m) * beta, beta
     if rule == SOP:
         if m > 0.0:
             return 0.0, 0.0
-        beta = 1.0 / (1.0 + v)
+        beta = 1.0 / (1.0 / a + v)
         return (1.0 - m) * beta, beta
+    if rule == CW:
+        phi *= a
     psi = 1.0 + phi * phi / 2.0
     zeta = 1.0 + phi * phi
     if rule == SCW2:
-        n = v + 1.0 / (2.0 * p1)
+        n = v + 1.0 / (2.0 * p1 * a)
         gamma = phi * np.sqrt(phi * phi * m * m * v * v + 4.0 * n * v * (n + v * phi * phi))
         alpha = max(0.0, (-(2.0 * m * n + phi * phi * m * v) + gamma) / (2.0 * (n * n + n * v * phi * phi)))
     else:
         alpha = max(0.0, (-m * psi + np.sqrt(m * m * phi**4 / 4.0 + v * phi * phi * zeta)) / (v * zeta))
         if rule == SCW1:
-            alpha = min(p1, alpha)
+            alpha = min(p1 * a, alpha)
     if alpha <= 0.0:
         return 0.0, 0.0
-    root = -alpha * v * phi + np.sqrt(alpha * alpha * v * v * phi * phi + 4.0 * v)
+    # √u = (−αvφ + √(α²v²φ² + 4v))/2, written as 2v/(αvφ + √(…)): the same number, without
+    # the difference of two near-equal terms that a large αvφ (a small variance) cancels to 0
+    root = 4.0 * v / (alpha * v * phi + np.sqrt(alpha * alpha * v * v * phi * phi + 4.0 * v))
     uu = root * root / 4.0
     return alpha, alpha * phi / (np.sqrt(uu) + v * alpha * phi)
 
@@ -117,9 +127,9 @@ def second_order_diag_binary(X, yi, scale, perm, state, fit_b, hyper):
         if v <= 0.0:
             c += 1
             continue
-        alpha, beta = second_order_step(rule, m, v, p1, phi)
+        alpha, beta = second_order_step(rule, m, v, p1, phi, a)
         if alpha > 0.0:
-            step = a * alpha * y
+            step = alpha * y
             for p in range(row_nnz(X, i)):
                 j, x = row_entry(X, i, p)
                 g = S[j] * x
@@ -179,9 +189,9 @@ def second_order_diag_multiclass(X, yi, scale, perm, state, fit_b, hyper):
         if v <= 0.0:
             c += 1
             continue
-        alpha, beta = second_order_step(rule, m, v, p1, phi)
+        alpha, beta = second_order_step(rule, m, v, p1, phi, a)
         if alpha > 0.0:
-            step = a * alpha
+            step = alpha
             for p in range(row_nnz(X, i)):
                 j, x = row_entry(X, i, p)
                 gk = S[j, k] * x
@@ -260,14 +270,14 @@ def second_order_full_binary(X, yi, scale, perm, state, fit_b, hyper):
         if v <= 0.0:
             c += 1
             continue
-        alpha, beta = second_order_step(rule, m, v, p1, phi)
+        alpha, beta = second_order_step(rule, m, v, p1, phi, a)
         if alpha > 0.0:
             for q in range(d + 1):
                 s = 0.0
                 for r in range(d + 1):
                     s += S[q, r] * f[r]
                 g[q] = s
-            step = a * alpha * y
+            step = alpha * y
             for q in range(d):
                 w[q] += step * g[q]
                 if averaging:

@@ -302,7 +302,7 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
                 else:
                     mistakes, updates = in_threads(np.arange(n) if perm is None else perm)
             if mistakes < 0:
-                raise nonfinite_score_error(Xop, -1 - int(mistakes))
+                raise nonfinite_score_error(Xop, -1 - int(mistakes), scale)
             self._after_epoch(Xop, yi, scale)
             self.end_epoch(mistakes, updates)
             if callback is not None and callback(epoch, int(mistakes), time.perf_counter() - start) is False:

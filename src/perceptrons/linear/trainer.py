@@ -127,23 +127,34 @@ class LinearState(NamedTuple):
         return LinearState(*(a.astype(np.float64) if a.dtype == np.float32 else a for a in self))
 
 
-def overflow_in_training(what, top):
+def overflow_in_training(what, top, weight=1.0):
     """``what`` is not finite although the row it came from is: an overflow, unless X holds
     NaN/inf elsewhere (``top``, its largest ``|x|``, is not finite: a cold fit finds those only
-    when it scores their row).
+    when it scores their row).  ``weight``, the largest sample or class weight, is named with
+    the features when above 1: a step a thousand times longer (Winnow's, a thousandth power)
+    overflows on features that need no scaling.
     """
     if not np.isfinite(top):
         return PerceptronsError("Input X contains NaN or infinity; expected finite values")
+    if weight > 1.0:
+        return overflow_error(
+            what,
+            top,
+            what=f"sample or class weights up to {weight:.3g}, features",
+            fix="lower the weights, or scale the features, e.g. with sklearn.preprocessing.StandardScaler",
+        )
     return overflow_error(what, top)
 
 
-def nonfinite_score_error(Xop, row):
+def nonfinite_score_error(Xop, row, scale=None):
     """The compiled loops stop at the first row whose score is not finite: NaN/inf in that row, or
-    finite features so large that the score (or the weights) overflowed.
+    finite features so large (or rows weighted so heavily: ``scale``, each row's weight) that the
+    score (or the weights) overflowed.
     """
     if not np.isfinite(operand_values(Xop, row)).all():
         return PerceptronsError(f"Input X contains NaN or infinity (row {row}); expected finite values")
-    return overflow_in_training(f"score of row {row}", largest_magnitude(operand_values(Xop)))
+    weight = largest_magnitude(scale) if scale is not None else 1.0
+    return overflow_in_training(f"score of row {row}", largest_magnitude(operand_values(Xop)), weight)
 
 
 def top_of(Xop):
@@ -286,7 +297,7 @@ def threaded(params, Xop, yi, scale):
             mistakes, updates = run_rule(params.rule, params.hyper, params.fit_intercept, state, Xop, yi, scale, chunk)
             end_rule_epoch(params.rule, state)
         if mistakes < 0:
-            raise nonfinite_score_error(Xop, -1 - mistakes)
+            raise nonfinite_score_error(Xop, -1 - mistakes, scale)
         return mistakes, updates
 
     return train

@@ -103,5 +103,5 @@ def online_trials(model: BaseEstimator, X: ArrayLike, y: ArrayLike, *, passes: i
         # the part (i, n) of an epoch's order is row i alone
         state, (mistakes, updates) = step(params, state, rows, t // n + 1, 0, (t % n, n))
         if mistakes < 0:
-            raise nonfinite_score_error(rows.X, t % n)
+            raise nonfinite_score_error(rows.X, t % n, rows.scale)
         yield Trial(t, t % n, mistakes > 0, updates > 0, state)

@@ -43,8 +43,8 @@ class AROW(OnlineLearner):
     average : bool, default=False
         Predict with the mean of the weight vectors held after each example.
     fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
-        As in :class:`~perceptrons.PassiveAggressive`; a sample or class weight scales the
-        step of the mean, not the covariance's.
+        As in :class:`~perceptrons.PassiveAggressive`; a sample or class weight ``a`` scales
+        the example's loss: its update is AROW's with ``r/a``, mean and covariance alike.
 
     Attributes
     ----------

@@ -55,7 +55,9 @@ class ConfidenceWeighted(OnlineLearner):
         As in :class:`~perceptrons.AROW`.
     average : bool, default=False
     fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
-        As in :class:`~perceptrons.AROW`.
+        As in :class:`~perceptrons.AROW`; CW has no loss to weigh, so a sample or class
+        weight ``a`` asks the example for ``a·φ`` in place of φ: to be classified right with
+        probability :math:`\Phi(a\phi)`.
 
     Attributes
     ----------

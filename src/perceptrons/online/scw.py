@@ -53,7 +53,8 @@ class SCW(OnlineLearner):
         As in :class:`~perceptrons.AROW`.
     average : bool, default=False
     fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
-        As in :class:`~perceptrons.AROW`.
+        As in :class:`~perceptrons.AROW`; a sample or class weight ``a`` scales the example's
+        loss: its update is SCW's with ``a·C``.
 
     Attributes
     ----------

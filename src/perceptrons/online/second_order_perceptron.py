@@ -37,7 +37,8 @@ class SecondOrderPerceptron(OnlineLearner):
         As in :class:`~perceptrons.AROW` (the diagonal keeps A's diagonal).
     average : bool, default=False
     fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
-        As in :class:`~perceptrons.AROW`.
+        As in :class:`~perceptrons.AROW`; a sample or class weight ``a`` counts the example
+        ``a`` times in the sums behind Σ and the weights (the update with ``1/a`` in place of 1).
 
     Attributes
     ----------
