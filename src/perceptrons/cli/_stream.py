@@ -51,13 +51,61 @@ STREAM_OPTIONS = (
 stream_options = options_decorator(STREAM_OPTIONS, "the streaming options")
 
 
-def stream_info(label, fmt, hash_bits, text_column):
+def stream_info(label, fmt, hash_bits, text_column, columns=None):
     """The model's ``info`` of a streamed fit: the reader's options, so that ``predict`` and
-    ``evaluate`` read a file as training did without being told them again."""
-    return {
-        "label_column": label,
-        "stream": {"format": fmt, "hash_bits": hash_bits, "text_column": text_column},
-    }
+    ``evaluate`` read a file as training did without being told them again.  ``columns``: a
+    table's column names (the label's among them), which a later file is held to, since the
+    streamed readers take columns by position; the label column is then named, not "the last"."""
+    stream = {"format": fmt, "hash_bits": hash_bits, "text_column": text_column}
+    if columns is not None:
+        stream["columns"] = list(columns)
+        label = label if label is not None else columns[-1]
+    return {"label_column": label, "stream": stream}
+
+
+def reading_lines(src, label, columns):
+    """The summary's lines on how ``src`` is read: the label column it took when none was
+    given (``columns``, its names), as the in-memory summary names it, and its columns that
+    are not plain numbers or text (:meth:`~perceptrons.io.sources.Source.reading_notes`)."""
+    lines = []
+    if label is None and columns is not None:
+        lines.append(f"{'label':<10} {columns[-1]!r}, the last column (--label NAME picks another)")
+    return lines + [f"{'read':<10} {name}: {how}" for name, how in src.reading_notes().items()]
+
+
+def columns_to_read(info, src, data, rows_to_predict):
+    """``(label, labelled)`` to read DATA (a :class:`~perceptrons.io.sources.Source` ``src``,
+    read with the stored label) for a streamed model: its training columns in their order,
+    with the label column or, for rows to predict, without it.  A model that did not keep its
+    columns reads as before.
+
+    Raises
+    ------
+    click.BadParameter
+        Columns other than training's, or in another order: the streamed readers take them by
+        position, so the model would read one column as another.
+    """
+    opts = info.get("stream") or {}
+    trained, label = opts.get("columns"), info.get("label_column")
+    if trained is None:
+        return label, True
+    names = src.column_names()
+    if names == trained:
+        return label, True
+    features = [n for n in trained if n != label]
+    if rows_to_predict and names == features:
+        return None, False
+    shown = ", ".join(map(repr, trained[:12])) + (", ..." if len(trained) > 12 else "")
+    missing = [n for n in (features if rows_to_predict else trained) if n not in names]
+    why = (
+        f"it lacks {', '.join(map(repr, missing[:5]))}" if missing else "they are in another order or there are others"
+    )
+    without = f", or without the label {label!r}" if rows_to_predict else ""
+    raise click.BadParameter(
+        f"{data}: its columns differ from the model's ({why}); a streamed model reads columns by "
+        f"position: give them as in training, {shown}{without}",
+        param_hint="DATA",
+    )
 
 
 def stored_stream(info, model_path):
@@ -74,9 +122,18 @@ def stored_stream(info, model_path):
     opts = info.get("stream")
     if opts is None:
         return None
+    columns = opts.get("columns") if isinstance(opts, dict) else None
     ok = (
         isinstance(opts, dict)
-        and set(opts) == {"format", "hash_bits", "text_column"}
+        and set(opts) in ({"format", "hash_bits", "text_column"}, {"format", "hash_bits", "text_column", "columns"})
+        and (
+            columns is None
+            or (
+                isinstance(columns, list)
+                and 0 < len(columns) <= 1 << 20
+                and all(isinstance(c, str) and len(c) < 4096 for c in columns)
+            )
+        )
         and (opts["format"] is None or opts["format"] in FORMATS)
         and (opts["hash_bits"] is None or (type(opts["hash_bits"]) is int and 1 <= opts["hash_bits"] <= MAX_HASH_BITS))
         and (opts["text_column"] is None or (isinstance(opts["text_column"], str) and len(opts["text_column"]) < 4096))
@@ -84,7 +141,8 @@ def stored_stream(info, model_path):
     if not ok:
         raise PerceptronsError(
             f"{model_path}: model field info.stream: expected an object of format (a data format or null), "
-            f"hash_bits (1 to {MAX_HASH_BITS} or null) and text_column (a string or null)"
+            f"hash_bits (1 to {MAX_HASH_BITS} or null), text_column (a string or null) and, for a table, "
+            "columns (a list of its column names)"
         )
     return opts["format"], opts["hash_bits"], opts["text_column"]
 
@@ -108,10 +166,13 @@ def read_options(info, model_path, data, stream, fmt, hash_bits, text_column):
     return True, fmt, s_bits if hash_bits is None else hash_bits, text_column if text_column is not None else s_text
 
 
-def source_of(data, fmt, label, hash_bits, text_column, require_labels=True, encoding=None, keep_missing=False):
+def source_of(
+    data, fmt, label, hash_bits, text_column, require_labels=True, encoding=None, keep_missing=False, labelled=True
+):
     """The :class:`~perceptrons.io.sources.Source` of DATA; its errors become one-line CLI errors.
     ``keep_missing``: a table's missing numbers are kept (NaN in dense rows, left out of hashed
-    ones) for a model that imputes them, rather than refused."""
+    ones) for a model that imputes them, rather than refused.  ``labelled`` False: a table to
+    predict that has no label column."""
     from perceptrons.io.sources import Source
 
     return Source(
@@ -123,6 +184,7 @@ def source_of(data, fmt, label, hash_bits, text_column, require_labels=True, enc
         require_labels=require_labels,
         encoding=encoding or "utf-8",
         keep_missing=keep_missing,
+        labelled=labelled,
     )
 
 

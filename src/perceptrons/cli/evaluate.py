@@ -24,7 +24,7 @@ from perceptrons.cli._common import (
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import refuse_unused
 from perceptrons.cli._prepare import read_for_saved
-from perceptrons.cli._stream import HASH_BITS, read_options, source_of
+from perceptrons.cli._stream import HASH_BITS, columns_to_read, read_options, source_of
 
 #: print the whole k × k matrix up to this many classes
 MAX_MATRIX_CLASSES = 20
@@ -64,8 +64,11 @@ def command(model, data, label, fmt, encoding, stream, hash_bits, text_column, a
     encoding = encoding or stored_encoding(info, model)
     if stream:
         # a missing number is imputed by the model, or refused with its row when it imputes none
-        label = label or info.get("label_column")
-        src = source_of(data, fmt, label, hash_bits, text_column, encoding=encoding, keep_missing=True)
+        src = source_of(
+            data, fmt, label or info.get("label_column"), hash_bits, text_column, encoding=encoding, keep_missing=True
+        )
+        if label is None:
+            columns_to_read(info, src, data, rows_to_predict=False)
         return _evaluate_stream(est, src, as_json)
     from perceptrons.stream import WeightedHits
 

@@ -80,18 +80,15 @@ def command(
     encoding = encoding or stored_encoding(info, model)
     if stream:
         from perceptrons import stream as streaming
-        from perceptrons.cli._stream import source_of
+        from perceptrons.cli._stream import columns_to_read, source_of
 
-        src = source_of(
-            data,
-            fmt,
-            label or info.get("label_column"),
-            hash_bits,
-            text_column,
-            require_labels=False,
-            encoding=encoding,
-            keep_missing=True,  # imputed by the model, or refused with its row when it imputes none
-        )
+        # a missing number is imputed by the model, or refused with its row when it imputes none
+        read = dict(require_labels=False, encoding=encoding, keep_missing=True)
+        src = source_of(data, fmt, label or info.get("label_column"), hash_bits, text_column, **read)
+        if label is None:
+            stored_label, labelled = columns_to_read(info, src, data, rows_to_predict=True)
+            if not labelled:
+                src = source_of(data, fmt, stored_label, hash_bits, text_column, labelled=False, **read)
         n = 0
         with atomic_output(output or "-") as out:
             if header:

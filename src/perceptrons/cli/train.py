@@ -505,7 +505,8 @@ def _train_cluster_files(
     check_label_text(estimator.classes_, f"{src.spec}: label")
     scores = _stream.test_accuracy(model, test)
     # read later as the workers read it: by the streamed readers (a missing number kept for the imputer)
-    save_model(model, output, info={**stream_info(label, fmt, None, None), **encoding_info(encoding)})
+    columns = src.column_names()
+    save_model(model, output, info={**stream_info(label, fmt, None, None, columns), **encoding_info(encoding)})
     _outcome(
         cls, output, f"{src.spec} ({len(src.paths)} files), {estimator.n_features_in_} features", estimator, stopped
     )
@@ -550,12 +551,13 @@ def _train_stream(
     estimator = estimator_class(cls)(**params)
     model, scaled = _stream.scaled_model(estimator, scale, impute=src.dense_rows)
     # before the fit: pyarrow's threads may abort at exit when busy just before it (apache/arrow#34314)
-    read = [f"{'read':<10} {name}: {how}" for name, how in src.reading_notes().items()]
+    columns = src.column_names()
+    read = _stream.reading_lines(src, label, columns)
 
     def finish():  # checks of the fitted model, then the model written: a failure removes the cache this run made
         check_label_text(estimator.classes_, f"{src.spec}: label")
         scores = _stream.test_accuracy(model, test)
-        save_model(model, output, info={**stream_info(label, fmt, hash_bits, text), **encoding_info(encoding)})
+        save_model(model, output, info={**stream_info(label, fmt, hash_bits, text, columns), **encoding_info(encoding)})
         return scores
 
     with interrupt_between_epochs() as check:

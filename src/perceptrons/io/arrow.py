@@ -71,12 +71,15 @@ def delimited_blocks(
     require_labels=True,
     encoding="utf-8",
     keep_missing=False,
+    labelled=True,
 ):
     """Blocks of a CSV/TSV file with a header line: runs of about ``block_bytes`` of complete
     lines (plain or gzip, :func:`~perceptrons.io.chunks.line_chunks`), each parsed by
     ``pyarrow.csv.read_csv`` (from ``encoding``, :func:`perceptrons.io.encodings.check_encoding`,
     when it is not UTF-8).  A missing number is refused with its line, or with ``keep_missing``
     is NaN in dense rows and left out of hashed ones (for a fit whose pipeline imputes it).
+    Without ``labelled`` no column is the label (rows to predict that come without one): every
+    column is a feature and every label the empty string.
 
     The file is read a run at a time, by this reader, not by ``pyarrow.csv.open_csv``: that
     one reads ahead of its consumer on its I/O threads, so its memory grows with the file
@@ -84,7 +87,7 @@ def delimited_blocks(
     more slowly than runs do: ``benchmarks/bench_stream_readers.py``).
     """
     path = check_path(path, "path", "delimited_blocks")
-    head = _head(path, label, delimiter, (hash_bits, text), block_bytes, encoding)
+    head = _head(path, label, delimiter, (hash_bits, text), block_bytes, encoding, labelled)
     runs = itertools.chain([head.first], head.chunks)
     batches = _csv_batches(path, runs, head.dialect, head.columns, head.types, head.decimal_point, head.written)
     features = (hash_bits, text, keep_missing)
@@ -109,6 +112,13 @@ def delimited_notes(
     return {name: notes[name] for name in head.names if name in notes}
 
 
+def delimited_names(path, *, delimiter=",", encoding="utf-8"):
+    """The column names of a CSV/TSV file's header, as :func:`delimited_blocks` finds them."""
+    head = _head(check_path(path, "path", "delimited_names"), None, delimiter, (None, None), 1 << 16, encoding, False)
+    head.chunks.close()
+    return head.names
+
+
 class _Head(NamedTuple):
     """What the first run of a CSV file fixes for every run: see :func:`_head`."""
 
@@ -124,7 +134,7 @@ class _Head(NamedTuple):
     header_line: int
 
 
-def _head(path, label, delimiter, reading, block_bytes, encoding):
+def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True):
     """The first run of lines of a CSV file, the runs after it, and what it fixes for them: the
     separator, the header's names, the label's position, the columns' types and the columns of
     numbers written as spreadsheets write them.  ``reading`` = (hash_bits, the text column).
@@ -156,11 +166,12 @@ def _head(path, label, delimiter, reading, block_bytes, encoding):
     # a header ending with the separator (and every line with it): no column after it
     names = every[:-1] if len(every) > 1 and every[-1] == "" else every
     keep = names if names is not every else None  # by name: given always, it took x of "x,x" twice
-    check_header(f"{path}, line {header_line}", names, label)
-    col = label_position(path, names, label)
+    check_header(f"{path}, line {header_line}", names, label if labelled else None)
+    col = label_position(path, names, label) if labelled else None
     # the label is read as text, so that its classes stay exact; the first run's types are then
     # fixed for the whole file
-    head_run = _parse(path, first, dialect, names, None, {names[col]: "string"}, decimal_point, keep)
+    as_text = {} if col is None else {names[col]: "string"}
+    head_run = _parse(path, first, dialect, names, None, as_text, decimal_point, keep)
     types = _column_types(path, names, col, head_run)
     # numbers as spreadsheets write them ($1,234.50, 45%), by the in-memory reader's rules
     written = WrittenNumbers.found(
@@ -201,7 +212,7 @@ def _column_types(path, names, col, table):
     import pyarrow as pa
     import pyarrow.types as pt
 
-    types = {names[col]: pa.string()}
+    types = {} if col is None else {names[col]: pa.string()}
     for j, field in enumerate(table.schema):
         if j == col or names.count(field.name) != 1:
             continue
@@ -278,6 +289,7 @@ def parquet_blocks(
     block_bytes=1 << 24,
     require_labels=True,
     keep_missing=False,
+    labelled=True,
     **_,
 ):
     """Blocks of a Parquet file, a batch of row groups' rows at a time; ``keep_missing`` as
@@ -295,7 +307,7 @@ def parquet_blocks(
         names = pf.schema_arrow.names
     except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:  # names are decoded as read
         raise PerceptronsError(f"{path}: not a Parquet file ({_first_line(exc)})") from None
-    col = label_position(path, names, label)
+    col = label_position(path, names, label) if labelled else None
     rows = max(1, int(block_bytes) // (8 * max(len(names), 1)))
     batches = _parquet_batches(path, pf, rows)
     yield from _batches(path, batches, names, col, (hash_bits, text, keep_missing), None, require_labels)
@@ -363,7 +375,7 @@ def _batches(path, batches, names, col, features, first_row_line, require_labels
             continue
         if layout is None:
             _check_types(path, batch.schema, col, text_file=first_row_line is not None)
-        y = _labels(path, batch.column(col), done, first_row_line, require_labels)
+        y = np.full(n, "") if col is None else _labels(path, batch.column(col), done, first_row_line, require_labels)
         columns = [as_float64(batch.column(j)) for j in feature_cols]  # decimals, dates and times as numbers
         if first_row_line is not None and hash_bits is None and text is None and layout != "dense":
             check_mixed(path, columns, feature_names, first_row_line, done)

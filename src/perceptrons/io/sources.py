@@ -128,6 +128,7 @@ class Source:
         require_labels=True,
         encoding="utf-8",
         keep_missing=False,
+        labelled=True,
     ):
         self.spec = check_path(spec, "spec", "Source")
         self.encoding = check_encoding(encoding, "encoding")
@@ -156,6 +157,13 @@ class Source:
         if self.fmt in ("libsvm", "vw") and (text is not None or label is not None):
             raise PerceptronsError(f"{self.spec}: --label and --text apply to CSV/TSV/Parquet, not to {self.fmt}")
         self.label = label
+        # rows to predict that come without their label column: every column a feature
+        self.labelled = check_bool(labelled, "labelled")
+        if not self.labelled and (require_labels or label is not None or self.fmt in ("libsvm", "vw")):
+            raise PerceptronsError(
+                f"{self.spec}: labelled=False is for a CSV, TSV or Parquet table to predict "
+                "(require_labels=False) that has no label column; it takes no label name"
+            )
         self.hash_bits = hash_bits
         # a LIBSVM or VW row has no missing number: its cache is the same either way
         self.keep_missing = keep_missing and self.fmt in ("csv", "tsv", "parquet")
@@ -236,9 +244,27 @@ class Source:
             options["encoding"] = self.encoding
         if self.keep_missing:
             options["keep_missing"] = True
+        if not self.labelled:
+            options["labelled"] = False
         if self._spool is not None:  # another run's standard input is other data: never the same cache
             options["stdin"] = self._spool.nonce
         return options
+
+    def column_names(self):
+        """The first file's column names as its header (CSV, TSV) or schema (Parquet) gives
+        them, the label's among them; None for LIBSVM and VW rows, which have no names.
+
+        Returns
+        -------
+        list of str or None
+        """
+        if self.fmt not in ("csv", "tsv", "parquet"):
+            return None
+        path = self.paths[0] if self._spool is None else self._spool.path
+        if self.fmt == "parquet":
+            return _parquet_names(path)
+        options = self._delimited_options()
+        return arrow.delimited_names(path, delimiter=options["delimiter"], encoding=self.encoding)
 
     def reading_notes(self):
         """How the first file's columns that are not plain numbers or text are read, for a
@@ -251,9 +277,8 @@ class Source:
         """
         if self.fmt not in ("csv", "tsv"):
             return {}
-        return arrow.delimited_notes(
-            self.paths[0] if self._spool is None else self._spool.path, **self._delimited_options()
-        )
+        options = {k: v for k, v in self._delimited_options().items() if k != "labelled"}
+        return arrow.delimited_notes(self.paths[0] if self._spool is None else self._spool.path, **options)
 
     def _delimited_options(self):
         """What a CSV/TSV file of this source is read with, by :func:`~perceptrons.io.arrow.delimited_blocks`."""
@@ -264,6 +289,7 @@ class Source:
             "text": self.text,
             "block_bytes": self.block_bytes,
             "encoding": self.encoding,
+            "labelled": self.labelled,
         }
 
     def blocks(self):
@@ -319,7 +345,22 @@ class Source:
                 block_bytes=self.block_bytes,
                 require_labels=self.require_labels,
                 keep_missing=self.keep_missing,
+                labelled=self.labelled,
             )
         return arrow.delimited_blocks(
             path, require_labels=self.require_labels, keep_missing=self.keep_missing, **self._delimited_options()
         )
+
+
+def _parquet_names(path):
+    """The column names of a Parquet file's schema (:func:`~perceptrons.io.arrow.parquet_blocks`
+    refuses the same files, naming the reason, when it reads them).
+    """
+    arrow.need_pyarrow()
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(path).schema_arrow.names
+    except (pa.ArrowException, OSError, UnicodeDecodeError):
+        raise PerceptronsError(f"{path}: not a Parquet file") from None
