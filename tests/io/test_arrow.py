@@ -82,3 +82,21 @@ def test_excels_separator_line_names_the_streamed_separator_and_lines_count_from
     (block,) = delimited_blocks(path)
     assert block.X.tolist() == [[1.0, 2.5], [3.0, 4.0]] and block.line == 3
     np.testing.assert_array_equal(block.X, read_table(path).X)
+
+
+@pytest.mark.parametrize("word", ["nan", "NaN", "NAN"])
+def test_a_text_column_with_a_nan_cell_is_text_in_every_block(tmp_path, word):
+    """pyarrow keeps the words for missing as text in a column of text, where they parse as a
+    float: a column of plans with one ``nan`` was refused as "'basic' among numbers", which the
+    in-memory reader reads as text with a missing cell; a later block's ``nan`` was refused as
+    a number among text."""
+    path = tmp_path / "p.csv"
+    path.write_text(f"age,plan,y\n1,basic,a\n2,{word},b\n3,plus,a\n")
+    (block,) = delimited_blocks(path, keep_missing=True)
+    assert block.sparse and block.n_rows == 3
+    path.write_text("age,plan,y\n1,basic,a\n2,plus,b\n" + f"3,{word},a\n" * 3)
+    blocks = list(delimited_blocks(path, keep_missing=True, block_bytes=16))
+    assert sum(b.n_rows for b in blocks) == 5
+    path.write_text("age,plan,y\n1,basic,a\n2,7,b\n")
+    with pytest.raises(PerceptronsError, match=r"line 2: column 'plan' holds 'basic' among numbers"):
+        list(delimited_blocks(path))

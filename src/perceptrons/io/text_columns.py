@@ -32,13 +32,13 @@ def check_mixed(path, columns, feature_names, first_row_line, done):
         values = column.unique()
         numbers = count_numbers(values)
         if done == 0 and 0 < numbers < len(values):
-            row, value = next((i, v) for i, v in enumerate(column.to_pylist()) if not is_float(v))
+            row, value = next((i, v) for i, v in enumerate(column.to_pylist()) if not _is_number(v))
             raise PerceptronsError(
                 f"{row_where(path, row, first_row_line)}: column {name!r} holds {value!r} among numbers; "
                 "expected a number (give --hash-bits to read the column as text categories)"
             )
         if done and numbers:
-            row, value = next((i, v) for i, v in enumerate(column.to_pylist()) if is_float(v))
+            row, value = next((i, v) for i, v in enumerate(column.to_pylist()) if _is_number(v))
             raise PerceptronsError(
                 f"{row_where(path, done + row, first_row_line)}: column {name!r} holds the number {value!r}, "
                 "but its first rows are text; expected text throughout (give --hash-bits to read every "
@@ -53,8 +53,15 @@ _NUMBER_START = r"^[\t\n\x0b\x0c\r\x1c-\x1f ]*[+-]?(\d|\.\d|nan|inf)"
 
 
 def count_numbers(values):
-    """How many of the strings ``values`` (a pyarrow array) are numbers."""
+    """How many of the strings ``values`` (a pyarrow array) are numbers; ``nan`` is not one,
+    but a missing cell (pyarrow keeps the words for missing as text in a column of text, and
+    a column of words with one ``NaN`` is text, as it is in memory)."""
     import pyarrow.compute as pc
 
     candidates = values.filter(pc.match_substring_regex(values, _NUMBER_START, ignore_case=True))
-    return sum(map(is_float, candidates.to_pylist()))
+    return sum(map(_is_number, candidates.to_pylist()))
+
+
+def _is_number(value):
+    """Whether the text ``value`` is a number other than NaN."""
+    return is_float(value) and float(value) == float(value)
