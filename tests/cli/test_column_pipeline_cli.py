@@ -571,3 +571,21 @@ def test_a_matrix_models_csv_is_read_in_the_encoding_given(run_cli, tmp_path):
     assert code == 2 and "--encoding cp1252" in err
     code, out, err = run_cli(["evaluate", str(model), str(data), "--label", "classé", "--encoding", "latin-1"])
     assert code == 0 and _accuracy(out) == 1.0, err
+
+
+def test_a_value_too_large_to_standardise_is_named_with_the_scale_that_reads_it(run_cli, tmp_path):
+    """A value above √(float64 max) makes StandardScaler's variance NaN and every scaled value
+    NaN: the fit said "Input X contains NaN or infinity (row 0)" of a file with none.  Now the
+    column and the value are named, and --scale maxabs reads it; an overflow without scaling
+    points at --scale, not at a Python class."""
+    rows = ["age,income,y"] + [f"{20 + k % 7},{1000 + 37 * k},{'ab'[k % 2]}" for k in range(40)]
+    rows[5] = "25,1e200,a"
+    path = tmp_path / "big.csv"
+    path.write_text("\n".join(rows) + "\n")
+    code, _, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")])
+    assert code == 2 and "column 'income' holds 1e+200" in err and "--scale maxabs" in err, err
+    code, _, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz"), "--scale", "maxabs"])
+    assert code == 0, err
+    path.write_text("a,b,y\n1e300,2,p\n-1e300,3,q\n1e300,1,p\n-1e300,1,q\n")
+    code, _, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz"), "--scale", "none"])
+    assert code == 2 and "overflowed" in err and "--scale standard or --scale maxabs" in err and "sklearn" not in err

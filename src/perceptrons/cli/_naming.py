@@ -107,7 +107,12 @@ def name_input(message, meta):
 
 
 def name_options(message, command):
-    """``message`` with the library's parameter names replaced by ``command``'s option names."""
+    """``message`` with the library's parameter names replaced by ``command``'s option names,
+    and its advice to scale the features with scikit-learn by ``train``'s own ``--scale``."""
+    if command == "train":
+        from perceptrons._core.finite import SCALE_FEATURES
+
+        message = message.replace(SCALE_FEATURES, "scale the features with --scale standard or --scale maxabs")
     for param, option in PARAM_OPTIONS.get(command, {}).items():
         p = re.escape(param)
         message = re.sub(rf"\bThe '{p}' parameter(?: of [\w.]+)?", option, message)

@@ -63,9 +63,11 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False, drop=
     if kind in TABLE_FORMATS and not _index_lists(data, kind):
         table = read_table(data, label=label, fmt=fmt, encoding=encoding or "utf-8")
         table = _kept(table, [j for j in range(len(table.names)) if table.names[j] not in _dropped(table, drop, data)])
-        transformer, plans = table_transformer(
-            table, "standard" if scale == "auto" else scale, missing_indicator=missing_indicator
-        )
+        chosen = "standard" if scale == "auto" else scale
+        if chosen == "standard":
+            numbers = [j for j, kind in enumerate(table.kinds) if kind == "number"]
+            check_standardisable(data, [table.names[j] for j in numbers], table.X[:, numbers].astype(float))
+        transformer, plans = table_transformer(table, chosen, missing_indicator=missing_indicator)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # scikit-learn's notes on constant columns
             X = as_matrix(transformer.fit_transform(table.X))
@@ -97,6 +99,8 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False, drop=
             "columns (or give --scale none)",
         )
     chosen = ("maxabs" if sparse else "standard") if scale == "auto" else scale
+    if chosen == "standard" and not sparse:
+        check_standardisable(data, [f"feature {j + 1}" for j in range(X.shape[1])], X)
     step = matrix_transformer(chosen, sparse)
     Xt = X if step is None else as_matrix(step.fit_transform(X))
     info = {"label_column": label_column}
@@ -104,6 +108,31 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False, drop=
         "maxabs" if (sparse and chosen == "standard") else chosen
     ]
     return Prepared(X, Xt, y, label_column, weight, step, info, [f"{'columns':<10} {X.shape[1]}, {what}"])
+
+
+#: the largest |x| whose square a float64 holds: a standard deviation of larger values overflows
+SQUARE_LIMIT = 1.3407807929942596e154  # √(numpy.finfo(float64).max)
+
+
+def check_standardisable(data, names, X):
+    """Refuse dense columns ``X`` (named ``names``) holding a value whose square overflows:
+    scikit-learn's ``StandardScaler`` then has a variance of NaN and every scaled value is
+    NaN, which the model refused as "Input X contains NaN or infinity (row 0)" of a file
+    without any.  Max-abs scaling divides by the value itself and reads such columns.
+    """
+    import numpy as np
+
+    with np.errstate(invalid="ignore"):
+        top = np.nanmax(np.abs(X), axis=0, initial=0.0) if X.size else np.zeros(0)
+    wide = np.flatnonzero(top >= SQUARE_LIMIT)
+    if wide.size:
+        j = int(wide[0])
+        raise click.BadParameter(
+            f"{data}: column {names[j]!r} holds {top[j]:.3g}, whose square overflows a float64 (above "
+            f"{SQUARE_LIMIT:.3g}): it cannot be standardised; give --scale maxabs (each column divided "
+            "by its largest |x|), or rescale the column",
+            param_hint="--scale",
+        )
 
 
 def label_notes(y):

@@ -55,7 +55,8 @@ _NUMBER_START = r"^[\t\n\x0b\x0c\r\x1c-\x1f ]*[+-]?(\d|\.\d|nan|inf)"
 def count_numbers(values):
     """How many of the strings ``values`` (a pyarrow array) are numbers; ``nan`` is not one,
     but a missing cell (pyarrow keeps the words for missing as text in a column of text, and
-    a column of words with one ``NaN`` is text, as it is in memory)."""
+    a column of words with one ``NaN`` is text, as it is in memory).
+    """
     import pyarrow.compute as pc
 
     candidates = values.filter(pc.match_substring_regex(values, _NUMBER_START, ignore_case=True))
