@@ -589,3 +589,24 @@ def test_a_value_too_large_to_standardise_is_named_with_the_scale_that_reads_it(
     path.write_text("a,b,y\n1e300,2,p\n-1e300,3,q\n1e300,1,p\n-1e300,1,q\n")
     code, _, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz"), "--scale", "none"])
     assert code == 2 and "overflowed" in err and "--scale standard or --scale maxabs" in err and "sklearn" not in err
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_row_of_empty_fields_gets_its_prediction_in_its_place(run_cli, tmp_path, stream):
+    """A line of empty fields (a spreadsheet's row cleared) is a row to predict, from imputed
+    values: skipped, as it was in memory, every prediction after it stood against the row
+    before its own, with no word.  Training in memory still skips such rows (the streamed
+    reader refuses them, naming the line of the empty label)."""
+    rows = ["id,a,b,y"] + [f"r{k},{k % 5},{(7 * k) % 11},{'pq'[k % 5 > 2]}" for k in range(60)]
+    train, test = tmp_path / "t.csv", tmp_path / "u.csv"
+    train.write_text("\n".join(rows[:30] + ([] if stream else [",,,"]) + rows[30:]) + "\n")
+    model = tmp_path / "m.npz"
+    code, _, err = run_cli(["train", str(train), "-o", str(model)] + (["--stream"] if stream else ["--drop", "id"]))
+    assert code == 0, err
+    test.write_text("\n".join(rows[:11] + [",,,"] + rows[11:]) + "\n")
+    code, out, err = run_cli(["predict", str(model), str(test)])
+    assert code == 0 and len(out.split()) == 61, err
+    if not stream:
+        code, out, err = run_cli(["predict", str(model), str(test), "--id", "id"])
+        lines = out.splitlines()
+        assert code == 0 and lines[9].startswith("r9,") and lines[10].startswith(",") and lines[11].startswith("r10,")

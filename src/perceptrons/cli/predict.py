@@ -122,10 +122,12 @@ def command(
 
 
 def _ids(data, column, label, fmt, encoding):
-    """The ``--id`` column of DATA, as text."""
+    """The ``--id`` column of DATA, as text; a missing id is empty (not ``nan``)."""
+    import numpy as np
+
     from perceptrons.io.readers import read_table
 
-    return read_table(
+    ids = read_table(
         data,
         label=label,
         fmt=fmt,
@@ -135,6 +137,7 @@ def _ids(data, column, label, fmt, encoding):
         wanted_by="given to --id",
         encoding=encoding,
     ).X[:, 0]
+    return np.array([v if isinstance(v, str) else "" for v in ids], dtype=object)
 
 
 def _with_values(est, X, model_path, method):

@@ -171,7 +171,11 @@ def read_table(
     lines = []
     for lineno, row in records:
         if not row or all(not c.strip() for c in row):
-            continue
+            # a blank line has no row; a line of empty fields is skipped in training (a
+            # spreadsheet's formatted but empty rows), but is a row to predict: skipped there,
+            # every prediction after it would stand against the row before its own
+            if require_labels or len(row) < 2:
+                continue
         if trailing and len(row) == len(header) + 1:
             if row[-1].strip():
                 raise PerceptronsError(
