@@ -134,3 +134,29 @@ def test_points_group_thousands_in_a_file_of_decimal_commas():
         "negatives in parentheses, thousands separators",
     )
     assert formatted_number("2.500 kg", True, points_group=True)[0] == 2500.0
+
+
+@pytest.mark.parametrize(
+    ("cell", "decimal_comma", "value"),
+    [
+        ("32\u00a0610,55", True, 32610.55),  # French, a no-break space
+        ("32\u202f610,55", True, 32610.55),  # a narrow no-break space
+        ("1 234 567", False, 1234567.0),
+        ("32\u2009610.55", False, 32610.55),  # SI, a thin space and a decimal point
+        ("32 610,55 €", True, 32610.55),
+        ("-1 234", False, -1234.0),
+    ],
+)
+def test_thousands_grouped_by_spaces(cell, decimal_comma, value):
+    """Locales that group thousands by a space (French, Nordic, SI): such a column was read as
+    text, one hashed category per value."""
+    got = formatted_number(cell, decimal_comma)
+    assert got is not None and got[0] == value and "thousands separators" in got[1]
+
+
+@pytest.mark.parametrize(
+    ("cell", "decimal_comma"),
+    [("12 34", False), ("1 2345", False), ("32 610,55", False), ("32 610.55", True), ("0 123", False)],
+)
+def test_spaces_that_group_no_thousands_are_no_number(cell, decimal_comma):
+    assert formatted_number(cell, decimal_comma) is None

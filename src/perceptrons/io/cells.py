@@ -3,7 +3,7 @@ mark that stands for no value, or text.
 
 A plain number (what ``float`` reads, in ASCII) is the common case and is read first.  When
 that fails, :func:`formatted_number` tries the forms a spreadsheet or a report writes: ``1,234``
-(thousands grouped by commas), ``$12.50`` and ``12,50 €`` (a currency sign before or after),
+(thousands grouped by commas; by spaces, ``32 610,55``, as French and SI writing groups them), ``$12.50`` and ``12,50 €`` (a currency sign before or after),
 ``45%`` (a percentage, read as 0.45), ``0,126`` (a decimal comma, in files whose fields are
 separated by ``;``, as spreadsheets write them where the comma is the decimal mark) and ISO 8601
 dates (``2020-07-20``, ``2020-07-20 12:00:00``, read as days since 1970-01-01 UTC).  Each form
@@ -67,6 +67,10 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 #: a unit after a number: up to six letters (any script), with °, µ, / or a superscript
 _UNIT = re.compile(r"^(.*?[0-9.])\s*((?:[^\W\d_]|[°µ/²³]){1,6})$")
 _GROUPED_POINTS = re.compile(r"^[1-9][0-9]{0,2}(?:\.[0-9]{3})+$")
+#: thousands grouped by a space, as French, Nordic and SI writing groups them: a plain space,
+#: a no-break space (U+00A0), a narrow one (U+202F) or a thin one (U+2009)
+_SPACES = " \u00a0\u202f\u2009"
+_GROUPED_SPACES = re.compile(rf"^[1-9][0-9]{{0,2}}(?:[{_SPACES}][0-9]{{3}})+(?:[.,][0-9]+)?$")
 
 
 def plain_number(cell):
@@ -142,6 +146,12 @@ def formatted_number(cell, decimal_comma=False, points_group=False):
         forms.append(THOUSANDS)
         if "," in text:
             forms.append(DECIMAL_COMMA)
+    elif _GROUPED_SPACES.match(text) and ("." if decimal_comma else ",") not in text:
+        # 32 610,55 where the comma is the decimal mark, 32 610.55 where the point is
+        value = float(re.sub(f"[{_SPACES}]", "", text).replace(",", "."))
+        forms.append(THOUSANDS)
+        if "," in text:
+            forms.append(DECIMAL_COMMA)
     else:
         return None
     if not forms:  # a plain number with a sign and spaces between: "- 5" is no number
@@ -168,7 +178,8 @@ def _date(text):
 def writes_decimal_comma(cell):
     """Whether a cell is a number with a decimal comma (``0,126``, ``-1.234,5``)."""
     text = cell.strip().lstrip("+-")
-    return bool(_COMMA_DECIMAL.match(text) or (_GROUPED_COMMA_DECIMAL.match(text) and "," in text))
+    grouped = _GROUPED_COMMA_DECIMAL.match(text) or _GROUPED_SPACES.match(text)
+    return bool(_COMMA_DECIMAL.match(text) or (grouped and "," in text))
 
 
 def is_placeholder(cell):
