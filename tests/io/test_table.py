@@ -219,3 +219,15 @@ def test_a_table_in_another_encoding_is_read_in_it_and_refused_without_it(tmp_pa
     path.write_bytes(b"a,y\n1,p\n2,\x81\n")  # 0x81: no character in Windows-1252
     with pytest.raises(PerceptronsError, match=r"fr\.csv, line 3: not valid cp1252 \(byte 0x81 at column 3\)"):
         read_table(path, encoding="cp1252")
+
+
+def test_a_space_after_the_separator_is_not_part_of_a_quoted_field(tmp_path):
+    """``47, "Doe, Jane", 32610.55`` as people type CSV: the quoted field after a space is one
+    field (it was two, and the row was refused for its count), and a quoted number a number
+    (it was text, a category a row)."""
+    path = tmp_path / "s.csv"
+    path.write_text('age, name, income, y\n 47, "Doe, Jane", "32610.55", a\n51, "Roe, Rick", 1200.5 , b\n')
+    table = read_table(path)
+    assert table.names == ("age", "name", "income") and table.kinds == ("number", "text", "number")
+    assert table.X[:, 2].astype(float).tolist() == [32610.55, 1200.5]
+    assert table.X[:, 1].tolist() == ["Doe, Jane", "Roe, Rick"] and table.y.tolist() == ["a", "b"]

@@ -45,7 +45,9 @@ def csv_records(path, delimiter, multiline=False, encoding="utf-8"):
     may run over lines (RFC 4180) with ``multiline``, as in a column of text; a file of numbers
     has no such field, and one there is refused.  ``encoding`` as :func:`text_lines` takes it.
     """
-    reader_ = csv.reader(text_lines(path, encoding), delimiter=delimiter, strict=True)
+    # skipinitialspace: "a, b" as people type it, and a quoted field after such a space
+    # (1, "Doe, Jane") is one field, not two with quotes in them
+    reader_ = csv.reader(text_lines(path, encoding), delimiter=delimiter, strict=True, skipinitialspace=True)
     limit = csv.field_size_limit()
     start = 1
     while True:
