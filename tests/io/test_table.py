@@ -231,3 +231,22 @@ def test_a_space_after_the_separator_is_not_part_of_a_quoted_field(tmp_path):
     assert table.names == ("age", "name", "income") and table.kinds == ("number", "text", "number")
     assert table.X[:, 2].astype(float).tolist() == [32610.55, 1200.5]
     assert table.X[:, 1].tolist() == ["Doe, Jane", "Roe, Rick"] and table.y.tolist() == ["a", "b"]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_file_without_its_header_is_refused_when_its_label_is_text(tmp_path, stream):
+    """A headerless file of measurements with a text label took its first row for the header
+    (columns named -6.992, 4.555, ...) and lost it; pandas' header 0,1,2 of integers is kept."""
+    from perceptrons.io.arrow import delimited_blocks
+
+    read = (lambda p: list(delimited_blocks(p))) if stream else read_table
+    path = tmp_path / "n.csv"
+    path.write_text("-6.992,4.555,cls_09\n1.5,2.25,cls_01\n3.5,0.5,cls_09\n")
+    with pytest.raises(PerceptronsError, match=r"line 1: the first line \(-6\.992,4\.555,cls_09\) is numbers but"):
+        read(path)
+    path.write_text("0,1,label\n1.5,2.25,a\n3.5,0.5,b\n")
+    read(path)
+    path.write_text("\n\n\n")
+    if not stream:
+        with pytest.raises(PerceptronsError, match=r"no column names \(the file holds blank lines only\)"):
+            read(path)

@@ -1,6 +1,7 @@
 """CSV and TSV files with a header: the label column by name, every row checked with its line."""
 
 import csv
+import re
 
 import numpy as np
 
@@ -84,15 +85,29 @@ def check_header(where, names, label):
     """
     if label is not None and label in names:
         return
+    shown = ",".join(names[:6]) + (",..." if len(names) > 6 else "")
+    add = f"add a first line naming the {len(names)} columns, the label's last"
+    if not any(n.strip() for n in names):
+        raise PerceptronsError(f"{where}: no column names (the file holds blank lines only); expected a header line")
     try:
         [float(name) for name in names]
     except ValueError:
+        pass
+    else:
+        raise PerceptronsError(
+            f"{where}: the first line ({shown}) is all numbers; expected a header of column names ({add})"
+        )
+    # a row of measurements with a text label (-6.992,4.555,...,cls_09): every feature's name a
+    # number with a point, a sign or an exponent, which no header writes (pandas' 0,1,2 are kept)
+    try:
+        values = [float(name) for name in names[:-1]]
+    except ValueError:
         return
-    shown = ",".join(names[:6]) + (",..." if len(names) > 6 else "")
-    raise PerceptronsError(
-        f"{where}: the first line ({shown}) is all numbers; expected a header of column names (add a first "
-        f"line naming the {len(names)} columns, the label's last)"
-    )
+    if values and not all(re.fullmatch(r"\s*[0-9]+\s*", n) for n in names[:-1]):
+        raise PerceptronsError(
+            f"{where}: the first line ({shown}) is numbers but for its last field, as a row of data is; "
+            f"expected a header of column names ({add})"
+        )
 
 
 def read_csv(path, label=None, n_features=None, delimiter=",", require_labels=True, encoding="utf-8"):
