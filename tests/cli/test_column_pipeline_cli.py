@@ -610,3 +610,16 @@ def test_a_row_of_empty_fields_gets_its_prediction_in_its_place(run_cli, tmp_pat
         code, out, err = run_cli(["predict", str(model), str(test), "--id", "id"])
         lines = out.splitlines()
         assert code == 0 and lines[9].startswith("r9,") and lines[10].startswith(",") and lines[11].startswith("r10,")
+
+
+def test_a_wide_confusion_matrix_is_written_whole_to_a_file(run_cli, tmp_path):
+    """Twenty classes need about 190 columns: to a file or a pipe the matrix was cut to 80,
+    every class name and diagonal count an ellipsis."""
+    rng = np.random.default_rng(5)
+    rows = ["a,b,y"] + [f"{k % 20 + rng.random() / 4:.3f},{rng.random():.3f},class_{k % 20:02d}" for k in range(400)]
+    path = tmp_path / "w.csv"
+    path.write_text("\n".join(rows) + "\n")
+    model = tmp_path / "m.npz"
+    assert run_cli(["train", str(path), "-o", str(model)])[0] == 0
+    code, out, err = run_cli(["evaluate", str(model), str(path)])
+    assert code == 0 and "…" not in out and all(f"class_{k:02d}" in out for k in range(20)), out

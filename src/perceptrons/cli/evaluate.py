@@ -178,29 +178,34 @@ def _print_confusions(true, predicted, counts, classes):
     from rich.table import Table
 
     k = len(classes)
+    console = Console()
+    why = f"{k} classes (it is printed up to {MAX_MATRIX_CLASSES})"
     if k <= MAX_MATRIX_CLASSES:
         cm = np.zeros((k, k), dtype=np.int64)
         cm[true, predicted] = counts
-        # the title on a line of its own: as the table's title it wraps to the table's width
-        click.echo("confusion matrix (rows: true, columns: predicted)")
         table = Table()
-        table.add_column("")
+        table.add_column("", no_wrap=True)
         for c in classes:
-            table.add_column(str(c), justify="right")
+            table.add_column(str(c), justify="right", no_wrap=True)
         for c, row in zip(classes, cm):
             table.add_row(str(c), *[str(v) for v in row])
-        Console().print(table)
-        return
+        need = Console(width=1 << 16).measure(table).maximum  # its natural width (a measure is capped at the console's)
+        if need > console.width and not console.is_terminal:  # a file or a pipe: whole, at its width
+            console = Console(width=need)
+        if need <= console.width:
+            # the title on a line of its own: as the table's title it wraps to the table's width
+            click.echo("confusion matrix (rows: true, columns: predicted)")
+            console.print(table)
+            return
+        # squeezed into the terminal, every name and count became "…"
+        why = f"{k} classes need {need} columns, the terminal has {console.width}; --json gives it whole"
     off = true != predicted
     order = np.argsort(-counts[off], kind="stable")[:TOP_CONFUSIONS]
     t, p, n = true[off][order], predicted[off][order], counts[off][order]
-    click.echo(
-        f"confusion matrix not shown: {k} classes (it is printed up to {MAX_MATRIX_CLASSES}); "
-        f"{int(off.sum())} distinct confusions, the {len(n)} most frequent:"
-    )
+    click.echo(f"confusion matrix not shown: {why}; {int(off.sum())} distinct confusions, the {len(n)} most frequent:")
     table = Table(title="most frequent confusions")
     for col in ("true", "predicted", "count"):
         table.add_column(col, justify="right" if col == "count" else "left")
     for a, b, c in zip(t.tolist(), p.tolist(), n.tolist()):
         table.add_row(str(classes[a]), str(classes[b]), str(c))
-    Console().print(table)
+    console.print(table)
