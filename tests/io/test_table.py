@@ -250,3 +250,21 @@ def test_a_file_without_its_header_is_refused_when_its_label_is_text(tmp_path, s
     if not stream:
         with pytest.raises(PerceptronsError, match=r"no column names \(the file holds blank lines only\)"):
             read(path)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_comment_line_is_named_as_one(tmp_path, stream):
+    """A CSV reader reads ``# exported from ...`` as a row: the refusals said only that the
+    header had one column, or that line 2 had 1 field."""
+    from perceptrons.io.arrow import delimited_blocks
+
+    read = (lambda p: list(delimited_blocks(p))) if stream else read_table
+    path = tmp_path / "c.csv"
+    path.write_text("# exported 2024-05-01\na,b,y\n1,2,p\n")
+    with pytest.raises(PerceptronsError, match=r"got \['# exported 2024-05-01'\]; a line starting with # is a row"):
+        read(path)
+    path.write_text("a,b,y\n1,2,p\n# a note\n3,4,q\n")
+    with pytest.raises(
+        PerceptronsError, match=r"line 3: 1 fields, expected 3 as in the header; a line starting with #"
+    ):
+        read(path)

@@ -33,7 +33,7 @@ from perceptrons.io.arrow_numbers import as_float64, is_number, is_number_like
 from perceptrons.io.blocks import Block, budgeted
 from perceptrons.io.cells import PLACEHOLDER_WORDS
 from perceptrons.io.chunks import line_chunks
-from perceptrons.io.csv_errors import RAGGED, csv_error, undecodable
+from perceptrons.io.csv_errors import RAGGED, csv_error, too_few_columns, undecodable
 from perceptrons.io.delimited import check_header
 from perceptrons.io.encodings import check_encoding
 from perceptrons.io.hashing import DEFAULT_HASH_BITS
@@ -334,7 +334,7 @@ def label_position(path, names, label):
     """
     if label is None:
         if len(names) < 2:
-            raise PerceptronsError(f"{path}: expected at least one feature column and a label column; got {names}")
+            raise too_few_columns(path, names)
         col = len(names) - 1
     elif label not in names:
         shown = names[:20] + (["..."] if len(names) > 20 else [])

@@ -16,6 +16,26 @@ from perceptrons.io.chunks import opened
 RAGGED = re.compile(r"Expected (\d+) columns, got (\d+)")
 
 
+def _comment_hint(first_field):
+    """The advice for a line that starts with ``#``, which a CSV reader reads as a row."""
+    if first_field.lstrip().startswith("#"):
+        return "; a line starting with # is a row to a CSV reader, not a comment: remove the comment lines"
+    return ""
+
+
+def ragged_row(where, row, expected):
+    """The error for a row of ``len(row)`` fields where the header has ``expected``."""
+    hint = _comment_hint(row[0]) if row else ""
+    return PerceptronsError(f"{where}: {len(row)} fields, expected {expected} as in the header{hint}")
+
+
+def too_few_columns(where, header):
+    """The error for a header of fewer than two columns (a feature and the label)."""
+    shown = [h[:60] for h in header[:3]]
+    hint = _comment_hint(header[0]) if header else ""
+    return PerceptronsError(f"{where}: expected at least one feature column and a label column; got {shown}{hint}")
+
+
 def undecodable(path, encoding="utf-8"):
     """The error naming the first line that is not text of ``encoding``, or None when every line is."""
     for lineno, raw in _lines(path):
@@ -54,13 +74,13 @@ def csv_error(path, names, reason, delimiter, encoding="utf-8"):
     ragged = RAGGED.search(reason)
     if ragged:  # a row with another number of fields than the header (as the in-memory reader says it)
         expected, got = int(ragged[1]), int(ragged[2])
-        where = _first_row(path, delimiter, lambda row: len(row) == got, encoding)
-        return PerceptronsError(f"{where or path}: {got} fields, expected {expected} as in the header")
+        where, row = _first_row(path, delimiter, lambda row: len(row) == got, encoding)
+        return ragged_row(where or path, row or [""] * got, expected)
     found = re.search(r"column #(\d+): (?:Row #\d+: )?CSV conversion error to (\w+): invalid value '(.*)'$", reason)
     if found is None:
         return PerceptronsError(f"{path}: {reason}; expected the column types of the first rows")
     k, kind, value = int(found[1]), found[2], found[3]
-    where = _first_row(path, delimiter, lambda row: len(row) > k and row[k] == value, encoding)
+    where, _ = _first_row(path, delimiter, lambda row: len(row) > k and row[k] == value, encoding)
     if where:
         return PerceptronsError(
             f"{where}: column {names[k]!r} holds {value!r}; expected a value of type {kind}, as in the rows before"
@@ -71,8 +91,8 @@ def csv_error(path, names, reason, delimiter, encoding="utf-8"):
 
 
 def _first_row(path, delimiter, wanted, encoding="utf-8"):
-    """``"path, line n"`` of the first data row (after the header) for which ``wanted(fields)``
-    holds, or None: pyarrow's messages name what is wrong, not where.
+    """``("path, line n", its fields)`` of the first data row (after the header) for which
+    ``wanted(fields)`` holds, or (None, None): pyarrow's messages name what is wrong, not where.
     """
     import csv
 
@@ -80,5 +100,5 @@ def _first_row(path, delimiter, wanted, encoding="utf-8"):
     with contextlib.suppress(csv.Error):  # a field csv cannot read: the message goes without the line
         for row in reader:
             if reader.line_num > 1 and wanted(row):
-                return f"{path}, line {reader.line_num}"
-    return None
+                return f"{path}, line {reader.line_num}", row
+    return None, None

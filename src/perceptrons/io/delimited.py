@@ -8,6 +8,7 @@ import numpy as np
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.memory import LoadBudget
 from perceptrons._core.params import check_path
+from perceptrons.io.csv_errors import ragged_row, too_few_columns
 from perceptrons.io.labels import check_label, decimal_chars, is_float, typed_labels
 from perceptrons.io.lines import bounded_lines, decoded_lines
 
@@ -137,7 +138,7 @@ def read_csv(path, label=None, n_features=None, delimiter=",", require_labels=Tr
             f"{path}: no label column {label!r}; columns are {header[:20]}{' ...' if len(header) > 20 else ''}"
         )
     if len(header) < 2:
-        raise PerceptronsError(f"{path}, line {header_line}: expected at least one feature column and a label column")
+        raise too_few_columns(f"{path}, line {header_line}", header)
     if col is not None and header.count(header[col]) > 1:
         where = [i + 1 for i, h in enumerate(header) if h == header[col]]
         raise PerceptronsError(
@@ -150,7 +151,7 @@ def read_csv(path, label=None, n_features=None, delimiter=",", require_labels=Tr
         if not row or all(not c.strip() for c in row):
             continue
         if len(row) != len(header):
-            raise PerceptronsError(f"{path}, line {lineno}: {len(row)} fields, expected {len(header)} as in the header")
+            raise ragged_row(f"{path}, line {lineno}", row, len(header))
         if col is not None:
             if require_labels:
                 check_label(f"{path}, line {lineno}", row[col])

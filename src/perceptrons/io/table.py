@@ -28,6 +28,7 @@ from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.memory import LoadBudget
 from perceptrons._core.params import check_path
 from perceptrons.io.cells import UNIT_PREFIX, formatted_number, is_placeholder, plain_number, writes_decimal_comma
+from perceptrons.io.csv_errors import ragged_row, too_few_columns
 from perceptrons.io.delimited import ROW_OVERHEAD, check_header, csv_records
 from perceptrons.io.encodings import check_encoding
 from perceptrons.io.labels import MISSING_LABELS, check_label, typed_labels
@@ -159,9 +160,7 @@ def read_table(
         if label is not None and label not in header:
             raise PerceptronsError(f"{path}: no label column {label!r}; columns are {_shown(header)}")
         if len(header) < 2:
-            raise PerceptronsError(
-                f"{path}, line {header_line}: expected at least one feature column and a label column"
-            )
+            raise too_few_columns(f"{path}, line {header_line}", header)
         take = [j for j in range(len(header)) if j != col]
     else:
         take, col = _model_columns(path, header, label, names, require_labels, wanted_by)
@@ -184,7 +183,7 @@ def read_table(
                 )
             row = row[:-1]
         if len(row) != len(header):
-            raise PerceptronsError(f"{path}, line {lineno}: {len(row)} fields, expected {len(header)} as in the header")
+            raise ragged_row(f"{path}, line {lineno}", row, len(header))
         if col is not None:
             if require_labels:
                 check_label(f"{path}, line {lineno}", row[col], header[col])
