@@ -623,3 +623,15 @@ def test_a_wide_confusion_matrix_is_written_whole_to_a_file(run_cli, tmp_path):
     assert run_cli(["train", str(path), "-o", str(model)])[0] == 0
     code, out, err = run_cli(["evaluate", str(model), str(path)])
     assert code == 0 and "…" not in out and all(f"class_{k:02d}" in out for k in range(20)), out
+
+
+def test_a_suggested_option_can_be_pasted_as_it_is_printed(run_cli, tmp_path):
+    """pandas writes its index as a column named 'Unnamed: 0': the note's ``--drop Unnamed: 0``
+    failed as typed (an unexpected argument '0')."""
+    rows = ["Unnamed: 0,a,y"] + [f"{k},{(k * 7) % 5},{'pq'[k % 2]}" for k in range(40)]
+    path = tmp_path / "p.csv"
+    path.write_text("\n".join(rows) + "\n")
+    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")])
+    assert code == 0 and "--drop 'Unnamed: 0' leaves it out" in out, out
+    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz"), "--drop", "Unnamed: 0"])
+    assert code == 0 and "leaves it out" not in out, err

@@ -9,6 +9,7 @@ and its ``info`` the table's columns and kinds and the options the data was read
 """
 
 import re
+import shlex
 from typing import NamedTuple
 
 import click
@@ -218,7 +219,7 @@ def _identifier_notes(table):
             if len(set(cells)) == n and sum(len(c.split()) for c in cells) < 3 * n:  # several words: free text
                 notes.append(
                     f"{'note':<10} {name!r} holds a different text on every row: an identifier? As one category "
-                    f"a row it says nothing of other rows; --drop {name} leaves it out"
+                    f"a row it says nothing of other rows; --drop {shlex.quote(name)} leaves it out"
                 )
             continue
         v = np.asarray(table.X[:, j], dtype=np.float64)
@@ -227,7 +228,7 @@ def _identifier_notes(table):
         if v.max() - v.min() == n - 1 or _ID_NAME.search(name):
             notes.append(
                 f"{'note':<10} {name!r} holds a different whole number on every row: an identifier? It is "
-                f"used as a feature; --drop {name} leaves it out"
+                f"used as a feature; --drop {shlex.quote(name)} leaves it out"
             )
     return notes
 
@@ -247,7 +248,7 @@ def _free_text_notes(table):
             continue
         notes.append(
             f"{'note':<10} {name!r} holds a different text of several words on almost every row: free text? "
-            f"As one category a row it says little; --stream --text {name} reads its words"
+            f"As one category a row it says little; --stream --text {shlex.quote(name)} reads its words"
         )
     return notes
 
