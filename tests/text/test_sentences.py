@@ -79,3 +79,9 @@ def test_sentence_words_are_the_words_of_the_text_cut_at_the_sentence_spans(text
     assert all(cut) and [w for s in cut for w in s] == token_spans(text)
     assert [(s[0][0], s[-1][1]) for s in cut] == sentence_spans(text)
     assert sentence_words(text) == [[text[a:b] for a, b in s] for s in cut]
+
+
+@pytest.mark.parametrize("bad", [None, 3, b"text"])
+def test_not_a_str_is_named_by_this_function(bad):
+    with pytest.raises(TypeError, match=rf"^sentences takes a str, not {type(bad).__name__}$"):
+        sentences(bad)

@@ -151,3 +151,23 @@ def test_ewt_dev_words_f1(shared_data):
         expected += [(k, a, b) for a, b in s.spans]
     p, r, f, _, _ = span_f1(predicted, expected)
     assert f >= 0.98, (p, r, f)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("👨\u200d👩\u200d👧 home", ["👨\u200d👩\u200d👧", "home"]),  # a family: three joined by U+200D
+        ("ok 👍🏽!", ["ok", "👍🏽", "!"]),  # a skin tone
+        ("🇫🇷 and 🇩🇪", ["🇫🇷", "and", "🇩🇪"]),  # flags: pairs of regional indicators
+        ("press 1\ufe0f\u20e3 now", ["press", "1\ufe0f\u20e3", "now"]),  # a keycap
+        ("I \u2764\ufe0f NY", ["I", "\u2764\ufe0f", "NY"]),  # a variation selector
+        (
+            "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f!",
+            ["\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f", "!"],
+        ),
+    ],
+)
+def test_an_emoji_is_one_word(text, words):
+    """An emoji drawn as one character is one word: its parts were words of their own, a bare
+    zero-width joiner or skin tone among them, each tagged PUNCT."""
+    assert tokenize(text) == words

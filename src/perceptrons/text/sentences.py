@@ -150,4 +150,6 @@ def sentences(text: str) -> list[str]:
     >>> sentences("It rained in the U.S. on Monday. Was it cold? Yes... very.")
     ['It rained in the U.S. on Monday.', 'Was it cold?', 'Yes... very.']
     """
+    if not isinstance(text, str):  # named here: the words' TypeError would name tokenize
+        raise TypeError(f"sentences takes a str, not {type(text).__name__}")
     return [text[s:e] for s, e in sentence_spans(text)]

@@ -70,6 +70,18 @@ _FILE = (
     r"|[a-z]{2,}(?:\.[a-z0-9]{1,62}){2,8}(?![\w])"  # newsgroups and hosts: "alt.animals.cats"
 )
 _EMOTICON = r"(?:[:;=][-o'^]?(?:[)(\]\[/\\|*@]|[DPpO3](?!\w))|\([-o'^]?[:;]|<3|\^_*\^)"
+# an emoji as one character on screen: a flag (two regional indicators), a keycap, or a
+# pictograph with its skin tone, variation selector and tags, joined to others by U+200D
+# (a family, a profession): split, its parts were words of their own, a bare joiner among them
+_EMOJI_BASE = (
+    "[\u00a9\u00ae\u203c\u2049\u2122\u2139\u2194-\u21aa\u231a-\u23ff\u24c2\u25aa-\u27bf"
+    "\u2934\u2935\u2b05-\u2b55\u3030\u303d\u3297\u3299\U0001f000-\U0001faff]"
+)
+_EMOJI_MARKS = "[\ufe0f\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]*"
+_EMOJI = (
+    f"[\U0001f1e6-\U0001f1ff]{{2}}|[0-9#*]\ufe0f?\u20e3"
+    f"|{_EMOJI_BASE}{_EMOJI_MARKS}(?:\u200d{_EMOJI_BASE}{_EMOJI_MARKS})*"
+)
 _NUMBER = r"\+\d+(?:[.,:/-]\d+)*|\d+(?:[.,:/-]\d+)+"
 # single initials only before a capitalised word ("George W. Bush"); known short forms; and
 # letters each followed by a period ("U.S.", "e.g.", "a.m.")
@@ -95,6 +107,7 @@ _TOKEN = re.compile(
             ("hashtag", _HASHTAG),
             ("file", _FILE),
             ("emoticon", _EMOTICON),
+            ("emoji", _EMOJI),
             ("number", _NUMBER),
             ("abbreviation", _ABBREVIATION),
             ("word", _WORD),
