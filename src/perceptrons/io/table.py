@@ -348,7 +348,7 @@ def _read_as(forms, marks, cells):
     """How a column of numbers was read: the forms its numbers were written in (each with its
     first cell) and the marks taken for missing values, or None when all were plain.
     """
-    parts = [f"{form}, e.g. {cells[i].strip()[:20]!r}" for form, i in forms.items()]
+    parts = [f"{form}, e.g. {cells[i].strip()[:40]!r}" for form, i in forms.items()]  # a date with its zone: 25
     if parts:
         parts[0] = "numbers written with " + parts[0]
     if marks:
