@@ -440,14 +440,17 @@ def test_analyze_json_holds_the_figures_of_the_analysis(run_cli, tmp_path, rows,
     got = json.loads(out)
     a = analyze(*read_data(str(data)))
     assert got["separable"] is separable and got["samples"] == 4 and got["features"] == 2
-    assert (got["radius"], got["gamma"], got["mistakes"]) == (a.radius, a.gamma, a.mistakes)
-    assert got["bound"]["mistakes_at_most"] == a.bound
+    # XOR's four points: no direction beats 4 mistakes in 4 trials, γ → ∞ (null)
+    trivial = not separable and a.bound >= a.n_samples * (1 - 1e-9)
+    assert (got["radius"], got["gamma"], got["mistakes"]) == (a.radius, None if trivial else a.gamma, a.mistakes)
+    assert got["bound"]["mistakes_at_most"] == (a.n_samples if trivial else a.bound)
     assert got["bound"]["name"] == ("Novikoff" if separable else "Freund-Schapire")
     assert got["mistakes"] <= got["bound"]["mistakes_at_most"]
     if separable:
         assert got["pla"]["converged"] is True and got["support_examples"] == a.n_support
     else:
-        assert sorted(i for i, _ in got["witness"]) == [0, 1, 2, 3] and got["D"] == a.D
+        assert sorted(i for i, _ in got["witness"]) == [0, 1, 2, 3] and got["D"] == (None if trivial else a.D)
+        assert got["bound"]["trivial"] is trivial
 
 
 @pytest.mark.slow
@@ -625,3 +628,9 @@ def test_analyze_says_when_no_direction_beats_the_trivial_bound(run_cli, tmp_pat
     assert code == 0, err
     assert "F–S bound   24 mistakes in one pass at most: the trivial bound of n trials" in out
     assert "gamma = " not in out
+    import json
+
+    code, out, err = run_cli(["analyze", str(data), "--json"])
+    got = json.loads(out)
+    assert code == 0 and got["gamma"] is None and got["D"] is None, got  # as the text: γ → ∞, not 1e17
+    assert got["bound"]["mistakes_at_most"] == 24 and got["bound"]["trivial"] is True

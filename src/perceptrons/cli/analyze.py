@@ -159,7 +159,7 @@ def _fs_lines(a):
     """The Freund–Schapire lines: γ, D and the bound, or, where no direction beats n mistakes in
     n trials (R large against every margin the data allow), that limit, reached as γ → ∞ with
     D/γ → √n: the γ and D found there are only where the search stopped."""
-    if a.bound >= a.n_samples * (1 - 1e-9):
+    if _fs_trivial(a):
         return [
             "gamma, D    no direction does better than gamma → ∞, where D/gamma → √n",
             f"F–S bound   {a.n_samples} mistakes in one pass at most: the trivial bound of n trials (no direction's "
@@ -169,6 +169,11 @@ def _fs_lines(a):
         f"gamma, D    gamma = {a.gamma:.6g}   D = {a.D:.6g}",
         f"F–S bound   ((R + D)/gamma)^2 = {a.bound:.6g} mistakes in one pass at most",
     ]
+
+
+def _fs_trivial(a):
+    """Whether the Freund–Schapire bound of a non-separable analysis is the trivial n (γ → ∞)."""
+    return a.bound >= a.n_samples * (1 - 1e-9)
 
 
 def _bound(data, model, X, y, passes):
@@ -233,9 +238,16 @@ def _as_json(a, max_epochs, intercept, mb=None):
         }
     else:
         idx = np.flatnonzero(cert.multipliers > 1e-12)
+        trivial = _fs_trivial(a)  # γ → ∞ with D/γ → √n: null, not where the search stopped (as the text says)
         out |= {
-            "D": a.D,
-            "bound": {"name": "Freund-Schapire", "formula": "((R + D)/gamma)^2", "mistakes_at_most": a.bound},
+            "gamma": None if trivial else a.gamma,
+            "D": None if trivial else a.D,
+            "bound": {
+                "name": "Freund-Schapire",
+                "formula": "((R + D)/gamma)^2",
+                "mistakes_at_most": a.n_samples if trivial else a.bound,
+                "trivial": trivial,
+            },
             "witness": [  # [row (from 0), multiplier], the largest first
                 [int(i), float(cert.multipliers[i])] for i in idx[np.argsort(-cert.multipliers[idx])]
             ],
