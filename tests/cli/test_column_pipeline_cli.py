@@ -416,10 +416,11 @@ def test_a_measurement_taken_for_the_label_is_refused(run_cli, tmp_path):
     assert code == 0, err
 
 
-def test_labels_that_differ_only_in_case_are_noted(run_cli, tmp_path):
+@pytest.mark.parametrize("stream", [False, True])
+def test_labels_that_differ_only_in_case_are_noted(run_cli, tmp_path, stream):
     path = tmp_path / "d.csv"
     path.write_text("x,y\n" + "".join(f"{i},{['no', 'No', 'yes'][i % 3]}\n" for i in range(30)))
-    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")])
+    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")] + ["--stream"] * stream)
     assert code == 0, err
     assert "note       labels that differ only in case are different classes: 'No', 'no'" in out
 

@@ -558,12 +558,11 @@ def _train_stream(
         check_label_text(estimator.classes_, f"{src.spec}: label")
         scores = _stream.test_accuracy(model, test)
         save_model(model, output, info={**stream_info(label, fmt, hash_bits, text, columns), **encoding_info(encoding)})
-        return scores
+        return [*label_notes(estimator.classes_), *scores]  # as the in-memory summary notes them
 
     with interrupt_between_epochs() as check:
         stopped_early, scores = _stream.train(model, src, output, cache_path, shuffle_buffer, check, finish)
-    files = f"{src.spec} ({len(src.paths)} file{'s' if len(src.paths) > 1 else ''})"
-    files = "standard input" if src.spec == "-" else files
+    files = "standard input" if src.spec == "-" else f"{src.spec} ({len(src.paths)} file{'s' * (len(src.paths) > 1)})"
     _outcome(cls, output, f"{files}, {estimator.n_features_in_} features", estimator, stopped_early)
     for line in [f"last epoch {estimator.mistakes_per_epoch_[-1]} mistakes", *read, *scaled, *scores]:
         click.echo(line)

@@ -102,6 +102,10 @@ class Source:
         CSV/TSV/Parquet: a missing number is NaN in dense rows and left out of hashed ones, for
         a fit whose pipeline imputes it (:mod:`perceptrons.io.block_scaling`); by default it is
         refused with its line.
+    labelled : bool, default=True
+        CSV/TSV/Parquet: False reads rows to predict that have no label column at all (with
+        ``require_labels=False`` and no ``label``): every column is a feature and every label
+        the empty string.
 
     Examples
     --------
