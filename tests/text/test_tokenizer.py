@@ -171,3 +171,30 @@ def test_an_emoji_is_one_word(text, words):
     """An emoji drawn as one character is one word: its parts were words of their own, a bare
     zero-width joiner or skin tone among them, each tagged PUNCT."""
     assert tokenize(text) == words
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("a cafe\u0301 in Montre\u0301al.", ["a", "cafe\u0301", "in", "Montre\u0301al", "."]),  # decomposed (NFD)
+        ("मैं किताब पढ़ रहा हूँ।", ["मैं", "किताब", "पढ़", "रहा", "हूँ", "।"]),  # Hindi's vowel signs
+        ("ฉันกินข้าว", ["ฉันกินข้าว"]),  # Thai's marks (one run of letters: no spaces to cut at)
+        ("שָׁלוֹם עוֹלָם", ["שָׁלוֹם", "עוֹלָם"]),  # Hebrew's points
+        ("كَتَبَ الوَلَدُ", ["كَتَبَ", "الوَلَدُ"]),  # Arabic's short vowels
+    ],
+)
+def test_a_combining_mark_stays_in_its_word(text, words):
+    """Python's \\w takes no combining mark: "café" in NFD came out as "cafe", "́", and
+    Hindi, Thai, Hebrew and Arabic words were cut at every vowel sign."""
+    assert tokenize(text) == words
+
+
+_LETTERS = st.sampled_from("aeiouklmnxyzदकमनกขคאבגكلم")
+_MARKS = st.sampled_from("\u0301\u0308\u093e\u093f\u0947\u0e31\u0e34\u05b8\u064e")
+
+
+@given(st.lists(st.builds(lambda a, m, b: a + m + b, _LETTERS, st.text(_MARKS, max_size=2), _LETTERS), min_size=1))
+@settings(max_examples=200, deadline=None)
+def test_words_of_letters_and_marks_are_whole(words):
+    text = " ".join(words)
+    assert tokenize(text) == words

@@ -19,6 +19,7 @@ scan far from a start is bounded, so a 10 MB line without a space is read in lin
 """
 
 import re
+import unicodedata
 
 # The suffixes EWT splits off as words (the apostrophe straight, curly or a backtick).
 _CLITIC = re.compile(r"(?i)(?:n['’`]t|['’`](?:s|re|ve|ll|d|m))\Z")
@@ -152,7 +153,26 @@ def token_spans(text: str) -> list[tuple[int, int]]:
                 _cut_word(word, m.start(), spans)
                 continue
         append(m.span())
-    return spans
+    return spans if text.isascii() else _marks_joined(text, spans)
+
+
+def _marks_joined(text, spans):
+    r"""``spans`` with every combining mark kept in the word it marks.
+
+    Python's ``\w`` takes no combining mark (Unicode's M categories): "café" written with
+    U+0301 after the e, Hindi's vowel signs, Thai's, Arabic's and Hebrew's vowel points came out
+    as words of their own, and split the word around them.  A mark that starts a span joins the
+    span before it when they touch, and a word that touches a mark joins it too.
+    """
+    out = []
+    for s, e in spans:
+        if out and out[-1][1] == s:
+            first, before = unicodedata.category(text[s]), unicodedata.category(text[s - 1])
+            if first[0] == "M" or (before[0] == "M" and first[0] in "LN"):
+                out[-1] = (out[-1][0], e)
+                continue
+        out.append((s, e))
+    return out
 
 
 def tokenize(text: str) -> list[str]:
