@@ -139,3 +139,31 @@ def test_probabilities_go_to_misc_and_read_back(tmp_path):
     rows = [r for r in rows if r[0].isdigit()]  # not the multiword tokens' lines
     assert [r[9].split("|")[-1] for r in rows] == [f"XPOSConf={p:.4f}" for c in conf for p in c]
     assert [s.words for s in read_conllu(out)] == [s.words for s in sents]
+
+
+_PLUS = "# global.columns = {}\n# sent_id = 1\n1\tHi\thi\tINTJ\tUH\t_\t0\troot\t_\t_\n\n"
+
+
+@pytest.mark.parametrize("reader", ["read", "stream"])
+def test_a_declaration_of_other_columns_is_refused(tmp_path, reader):
+    """CoNLL-U Plus names its columns on its first line; one that swaps UPOS and XPOS was read by
+    position, and evaluated at 0.0004."""
+    from perceptrons.io.conllu_stream import stream_conllu
+
+    read = read_conllu if reader == "read" else (lambda p: list(stream_conllu(p)))
+    path = tmp_path / "p.conllu"
+    path.write_text(_PLUS.format("ID FORM LEMMA XPOS UPOS FEATS HEAD DEPREL DEPS MISC"))
+    with pytest.raises(PerceptronsError, match=r"p\.conllu:1: global\.columns declares 'ID FORM LEMMA XPOS UPOS"):
+        read(path)
+    path.write_text(_PLUS.format("ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC"))
+    assert [s.tags for s in read(path)] == [["INTJ"]]
+
+
+def test_a_byte_order_mark_inside_a_file_is_named(tmp_path):
+    """Two files joined by cat: the second's byte-order mark, invisible, made its first comment
+    "1 column"."""
+    one = "\ufeff# sent_id = 1\n1\tHi\thi\tINTJ\tUH\t_\t0\troot\t_\t_\n\n"
+    path = tmp_path / "j.conllu"
+    path.write_text(one + one, encoding="utf-8")
+    with pytest.raises(PerceptronsError, match=r"j\.conllu:4: a byte-order mark \(U\+FEFF\) starts the line"):
+        read_conllu(path)

@@ -191,6 +191,35 @@ def test_non_utf8(files, capsys):
     badc.write_bytes(conllu(SENTS).encode().replace(b"barks", b"bark\xff"))
     code, _, err = run(capsys, "tag", "predict", model, badc)
     assert code == 2 and f"{badc}:5: not valid UTF-8" in err
+    # tag commands take no --encoding: the advice is to convert
+    assert "iconv -f CP1252 -t UTF-8" in err and "--encoding" not in err
+
+
+@pytest.mark.parametrize("confidence", [False, True])
+def test_predict_changes_the_tag_column_and_nothing_else(files, capsys, confidence):
+    """Comment blocks outside sentences (``# newdoc``), a comment after the last sentence, runs
+    of blank lines, a byte-order mark, CRLF line ends and a missing last newline were dropped or
+    normalised: the output now differs from its input in the tag column alone (and MISC, with
+    --confidence)."""
+    tmp, train, _ = files
+    model = tmp / "m.npz"
+    assert run(capsys, "tag", "train", train, "--epochs", 2, "-o", model)[0] == 0
+    body = conllu(SENTS).replace("\tNOUN\t", "\t_\t").rstrip("\n")
+    text = "\ufeff# newdoc id = d1\n# a note of its own\n\n\n" + body.replace("\n\n", "\n\n\n", 1) + "\n\n# the end"
+    path = tmp / "odd.conllu"
+    path.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
+    out = tmp / "o.conllu"
+    code, _, err = run(capsys, "tag", "predict", model, path, "-o", out, *(["--confidence"] if confidence else []))
+    assert code == 0, err
+    before, after = path.read_bytes().split(b"\r\n"), out.read_bytes().split(b"\r\n")
+    assert len(before) == len(after) and out.read_bytes().startswith(b"\xef\xbb\xbf")
+    for a, b in zip(before, after):
+        fa, fb = a.split(b"\t"), b.split(b"\t")
+        if len(fa) != 10:
+            assert a == b
+        else:
+            assert fa[:3] + fa[4:9] == fb[:3] + fb[4:9] and (confidence or fa[9] == fb[9])
+    assert [s.tags for s in read_conllu(out)] == [s[1] for s in SENTS]
 
 
 def test_long_sentence(files, capsys):

@@ -446,11 +446,12 @@ def predict(ctx, model, file, pretrained, column, fmt, output, confidence):
         if fmt == "text" and pretrained is not None:
             fmt = "raw"
     if fmt == "conllu":
-        from perceptrons.io.conllu import format_conllu, read_conllu
+        from perceptrons.io.conllu import read_conllu, retagged_text
 
         sents = read_conllu(file, column)
         tags, conf = _tags(tagger, [s.words for s in sents], confidence)
-        text = format_conllu(sents, tags, column, conf)
+        with open(file, encoding="utf-8", newline="") as f:  # read and checked just above
+            text = retagged_text(f.read(), sents, tags, column, conf)
     else:
         sents = _read_raw(file) if fmt == "raw" else _read_plain(file)
         tags, conf = _tags(tagger, sents, confidence)

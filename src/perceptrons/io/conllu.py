@@ -77,6 +77,22 @@ class Sentence:
     first_line: int = 0
 
 
+#: the columns of CoNLL-U, as a CoNLL-U Plus file's first line declares them
+CONLLU_COLUMNS = "ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC"
+
+
+def check_global_columns(path, lineno, line):
+    """Refuse a CoNLL-U Plus declaration of other columns (``# global.columns = ID FORM UPOS ...``):
+    the readers take the ten CoNLL-U columns by position, and would read one as another.
+    """
+    name, _, value = line.lstrip("\ufeff").partition("=")
+    if name.strip() == "# global.columns" and value.split() != CONLLU_COLUMNS.split():
+        raise PerceptronsError(
+            f"{path}:{lineno}: global.columns declares {value.strip()[:120]!r}; expected the ten CoNLL-U "
+            f"columns in their order ({CONLLU_COLUMNS})"
+        )
+
+
 def iter_conllu(path, column="upos", keep_lines=True):
     """Yield :class:`Sentence` objects from a ``.conllu`` file, one at a time.
 
@@ -123,11 +139,17 @@ def sentences_of_lines(path, numbered, col, keep_lines, before=0):
         if line.startswith("#"):
             if "\r" in line.rstrip("\r\n"):  # the whole file would read as one comment: "no sentences"
                 raise _bare_cr(path, lineno)
+            check_global_columns(path, lineno, line)
             continue
         parts = line.split("\t")
         if len(parts) != 10:
             if "\r" in line.rstrip("\r\n"):  # tokens run together (a CR inside a field is told by the field check)
                 raise _bare_cr(path, lineno)
+            if line.startswith("\ufeff"):  # invisible: a file joined to another by cat keeps its own
+                raise PerceptronsError(
+                    f"{path}:{lineno}: a byte-order mark (U+FEFF) starts the line, as at the start of a file "
+                    "(files joined by cat?); expected it at the start of the file only: remove it"
+                )
             raise PerceptronsError(f"{path}:{lineno}: expected 10 tab-separated columns, found {len(parts)}")
         tid, tag = parts[0], parts[col]
         # the common case costs a few substring tests; anything unusual gets the full check.  An
@@ -226,6 +248,10 @@ def _read_scanned(path, column, keep_lines):
     Words and tags become Python strings once per distinct one, not once per token: EWT train
     (204,577 tokens) took 0.44–0.50 s line by line, 0.15–0.26 s here, 0.05 s of it compiled.
     """
+    with open(path, "rb") as f:  # the compiled pass skips comments: a declaration is checked here
+        first = f.readline(1 << 16).decode("utf-8", "replace")
+    if first.lstrip("\ufeff").startswith("#"):
+        check_global_columns(path, 1, first.rstrip("\r\n"))
     scan = scan_file(path, column, keep_text=keep_lines)
     return None if scan is None else list(sentences_of_scan(scan, keep_lines))
 
@@ -297,6 +323,33 @@ def format_conllu(sentences, predicted, column="upos", conf=None):
         out.write("\n".join(lines))
         out.write("\n\n")
     return out.getvalue()
+
+
+def retagged_text(text, sentences, predicted, column="upos", conf=None):
+    """``text``, the whole text of the CoNLL-U file ``sentences`` were read from, with each word's
+    tag column replaced by ``predicted`` (and with ``conf`` its MISC's probability, as
+    :func:`format_conllu` writes them): every other byte stays as it was, so that a file tagged
+    differs from its input in the tag column alone.  Comment blocks outside sentences (``#
+    newdoc`` on its own), a comment after the last sentence, runs of blank lines, a byte-order
+    mark, CRLF line ends and a missing last newline are kept (:func:`format_conllu`, which
+    writes sentences, drops or normalises them).
+    """
+    col = tag_column(column)
+    key = f"{column.upper()}Conf="
+    lines = text.split("\n")  # as the readers number lines: by \n only
+    for i, (sent, tags) in enumerate(zip(sentences, predicted)):
+        probs = None if conf is None else conf[i]
+        cuts = 9 if probs is not None else col + 1  # the columns after are left whole
+        for j, (li, tag) in enumerate(zip(sent.token_lines, tags)):
+            k = sent.first_line - 1 + li
+            line = lines[k]
+            cr = line.endswith("\r")
+            parts = (line[:-1] if cr else line).split("\t", cuts)
+            parts[col] = tag
+            if probs is not None:
+                parts[9] = _with_misc(parts[9], key, f"{probs[j]:.4f}")
+            lines[k] = "\t".join(parts) + ("\r" if cr else "")
+    return "\n".join(lines)
 
 
 def _with_misc(misc, key, value):

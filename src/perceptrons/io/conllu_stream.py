@@ -15,7 +15,7 @@ from itertools import chain
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import check_path
-from perceptrons.io.conllu import sentences_of_lines, sentences_of_scan
+from perceptrons.io.conllu import check_global_columns, sentences_of_lines, sentences_of_scan
 from perceptrons.io.conllu_bytes import scan_bytes
 from perceptrons.io.conllu_format import tag_column
 from perceptrons.io.lines import MAX_LINE_BYTES, bounded_lines, decoded_lines
@@ -64,6 +64,9 @@ def stream_conllu(path, column="upos", keep_lines=True, block_bytes=None):
             else:
                 cut = len(data)  # the end of the file
             block, data = data[:cut], data[cut:]
+            if not lines_before and block:  # the compiled pass skips comments: a declaration is checked here
+                first = block.split(b"\n", 1)[0].decode("utf-8", "replace").rstrip("\r")
+                check_global_columns(path, 1, first)
             # a byte-order mark is one only on the file's first line
             scan = (
                 None if not block or (lines_before and block.startswith(_BOM)) else scan_bytes(block, col, keep_lines)

@@ -36,10 +36,18 @@ def text_lines(path, encoding="utf-8"):
     where = (lambda n: f"{path}, line {n} of the decompressed stream") if packed else (lambda n: f"{path}, line {n}")
     with opened(path) as f:
         try:
-            for _, line in decoded_lines(path, bounded_lines(f), where=where, keep_ends=True, encoding=encoding):
+            for _, line in decoded_lines(
+                path, bounded_lines(f), where=where, keep_ends=True, encoding=encoding, remedy=TABLE_REMEDY
+            ):
                 yield line
         except GZIP_ERRORS as exc:  # a damaged or truncated gzip stream
             raise gzip_error(path, exc) from None
+
+
+#: what a table that is not UTF-8 can do: it takes --encoding
+TABLE_REMEDY = (
+    "a table in Latin-1 or Windows-1252 is read with --encoding cp1252, or converts with iconv -f CP1252 -t UTF-8"
+)
 
 
 def csv_records(path, delimiter, multiline=False, encoding="utf-8"):

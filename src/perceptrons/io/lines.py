@@ -37,11 +37,16 @@ def bounded_lines(f):
     return iter(partial(f.readline, MAX_LINE_BYTES + 1), b"")
 
 
-def decoded_lines(path, raw_lines, first=1, where=None, keep_ends=False, encoding="utf-8"):
+#: what to do with text that is not UTF-8, for a reader that takes no other encoding (CoNLL-U)
+CONVERT_TO_UTF8 = "convert it, e.g. iconv -f CP1252 -t UTF-8 for Latin-1 or Windows-1252 text"
+
+
+def decoded_lines(path, raw_lines, first=1, where=None, keep_ends=False, encoding="utf-8", remedy=CONVERT_TO_UTF8):
     """:func:`utf8_lines` of the byte lines ``raw_lines`` of the file ``path``, the first of
     them its line number ``first``.  ``where(n)`` names line n in an error (``path:n`` by
     default); ``keep_ends`` keeps each line's line break; ``encoding``: another the user named
-    (:func:`perceptrons.io.encodings.check_encoding`).
+    (:func:`perceptrons.io.encodings.check_encoding`); ``remedy``: what the error of a line that
+    is not UTF-8 advises (a table's reader takes ``--encoding``; CoNLL-U's does not).
     """
     where = where or (lambda n: f"{path}:{n}")
     for lineno, raw in enumerate(raw_lines, first):
@@ -75,8 +80,7 @@ def decoded_lines(path, raw_lines, first=1, where=None, keep_ends=False, encodin
                 ) from None
             raise PerceptronsError(
                 f"{where(lineno)}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1}); expected "
-                "UTF-8 text: a table in Latin-1 or Windows-1252 is read with --encoding cp1252, or converts with "
-                "iconv -f CP1252 -t UTF-8"
+                f"UTF-8 text: {remedy}"
             ) from None
         if lineno == 1 and line.startswith("\ufeff"):
             line = line[1:]
