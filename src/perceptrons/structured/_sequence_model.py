@@ -568,6 +568,8 @@ class SequenceModel(SequenceDecoder):
             (d * T + n_edge * T * T) * (np.dtype(w_dtype).itemsize + 16) + triples * 24,
             f"the weights of {d:,} features and {n_edge:,} edge features for {T:,} tags"
             + (f" with {triples:,} tag triples" if triples else ""),
+            # they are dense, a row of T a feature: a tag set of thousands (positional XPOS) multiplies them
+            "tag a column of fewer tags (UPOS rather than XPOS or FEATS), or use fewer features (the basic templates)",
         )
         self.n_edge_features_in_ = n_edge
         self._emission_dtype = np.dtype(w_dtype)
