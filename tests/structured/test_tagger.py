@@ -392,7 +392,7 @@ def test_weights_larger_than_the_memory_are_refused_before_they_are_allocated(mo
     monkeypatch.setattr(memory, "available_bytes", lambda: 50_000)
     with pytest.raises(
         PerceptronsError,
-        match=r"the weights of [\d,]+ features and 0 edge features for 120 tags need .*; tag a column of fewer tags \(--column upos\)",
+        match=r"the weights of [\d,]+ features and 0 edge features for 120 tags need .*; tag a column of fewer tags \(UPOS rather than",
     ):
         Tagger(max_epochs=1).fit([[w for w, _ in s] for s in sents], [[t for _, t in s] for s in sents])
     monkeypatch.setattr(memory, "available_bytes", lambda: None)  # not known: trained as before
