@@ -85,3 +85,16 @@ def test_sentence_words_are_the_words_of_the_text_cut_at_the_sentence_spans(text
 def test_not_a_str_is_named_by_this_function(bad):
     with pytest.raises(TypeError, match=rf"^sentences takes a str, not {type(bad).__name__}$"):
         sentences(bad)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("我爱你。你好吗？我很好！", ["我爱你。", "你好吗？", "我很好！"]),
+        ("मैं घर जा रहा हूँ। तुम कहाँ हो?", ["मैं घर जा रहा हूँ।", "तुम कहाँ हो?"]),
+        ("هل أنت بخير؟ نعم.", ["هل أنت بخير؟", "نعم."]),
+    ],
+)
+def test_the_full_stops_of_other_scripts_end_a_sentence(text, expected):
+    """Only . ! ? … ended a sentence: Chinese, Hindi and Arabic text came out as one."""
+    assert sentences(text) == expected

@@ -13,7 +13,12 @@ import re
 
 from perceptrons.text.tokenizer import token_spans
 
-_FINAL = re.compile(r"[.!?…]+")
+#: what ends a sentence: the Latin marks, and the full stops and question and exclamation marks
+#: of other scripts (Chinese and Japanese 。！？ and the halfwidth ｡, Devanagari's danda । and
+#: ॥, Arabic's ؟ and Urdu's ۔, Armenian's ։, Ethiopic's ።)
+_FINAL = re.compile(r"[.!?…。！？｡।॥؟۔։።]+")
+#: the marks that end a sentence whatever follows (a period may end an abbreviation)
+_ASKS = "?!？！؟"
 _CLOSING = frozenset(")]}\"'”’»")
 _BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
 
@@ -75,7 +80,7 @@ def sentence_word_spans(text: str) -> list[list[tuple[int, int]]]:
             # case), unless a quote closed first ('"Hi!" he said'); a period before a
             # lower-case word is an unknown abbreviation's
             quoted = end > j
-            if following.islower() and (quoted or not any(c in text[s:e] for c in "?!")):
+            if following.islower() and (quoted or not any(c in text[s:e] for c in _ASKS)):
                 end = -1
         else:
             end = -1
