@@ -562,13 +562,11 @@ class SequenceModel(SequenceDecoder):
     def _init_state(self, d, n_edge=0, w_dtype=np.float64):
         T = len(self.classes_)
         triples = T**3 if self.markov_order == 2 else 0
-        # the weights, their averaging sums, and the final (averaged) weights made at the end:
-        # a fit that passes here must not run out of memory after its last epoch
+        # dense weights (a row of T a feature), their sums and the final weights: a fit's whole memory, checked first
         check_allocation(
             (d * T + n_edge * T * T) * (np.dtype(w_dtype).itemsize + 16) + triples * 24,
             f"the weights of {d:,} features and {n_edge:,} edge features for {T:,} tags"
             + (f" with {triples:,} tag triples" if triples else ""),
-            # they are dense, a row of T a feature: a tag set of thousands (positional XPOS) multiplies them
             "tag a column of fewer tags (UPOS rather than XPOS or FEATS), or use fewer features (the basic templates)",
         )
         self.n_edge_features_in_ = n_edge
