@@ -636,3 +636,15 @@ def test_a_suggested_option_can_be_pasted_as_it_is_printed(run_cli, tmp_path):
     assert code == 0 and "--drop 'Unnamed: 0' leaves it out" in out, out
     code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz"), "--drop", "Unnamed: 0"])
     assert code == 0 and "leaves it out" not in out, err
+
+
+@pytest.mark.parametrize("option", [["--scores"], ["--proba"], ["--id", "a"]])
+def test_a_streamed_models_predict_refuses_what_it_cannot_write(run_cli, tmp_path, option):
+    """A streamed model's predict reads by the streamed readers, which write labels only: given
+    --scores or --id without --stream, it wrote bare labels, as if the option were not there."""
+    path = tmp_path / "t.csv"
+    path.write_text("a,b,y\n" + "".join(f"{k % 7},{k % 3},{'pq'[k % 2]}\n" for k in range(40)))
+    model = tmp_path / "m.npz"
+    assert run_cli(["train", "--stream", str(path), "-o", str(model)])[0] == 0
+    code, out, err = run_cli(["predict", str(model), str(path), *option])
+    assert code == 2 and f"{option[0]} applies to a model trained in memory" in err and out == ""

@@ -225,3 +225,23 @@ def test_the_answer_does_not_depend_on_the_units(seed, exponent, bias):
         base = is_separable(X, y, fit_intercept=False)
         assert r.method == base.method
         assert r.margin == pytest.approx(base.margin * 2.0**exponent, rel=1e-12)
+
+
+def test_wide_hashed_rows_are_certified_without_a_dense_normal_matrix():
+    """300 rows hashed into 2^18 columns: the interior-point solver's (p+1)² normal matrix would
+    need 512 GiB (``analyze`` of a VW file ended in "Unable to allocate 512. GiB"); such a working
+    set goes to HiGHS, and the certificate is exact either way."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(0)
+    n, d = 120, 1 << 18
+    cols = rng.integers(0, d, size=(n, 6))
+    X = sp.csr_matrix((np.ones(n * 6), cols.ravel(), np.arange(0, n * 6 + 1, 6)), shape=(n, d))
+    X.sum_duplicates()
+    w = np.zeros(d)
+    w[cols[:, 0]] = rng.normal(size=n)
+    y = np.where(X @ w > 0, 1, -1)
+    both = sp.vstack([X, X[:1]]).tocsr(), np.r_[y, -y[0]]  # a row with both labels: inseparable
+    for (rows, labels), separable in (((X, y), True), (both, False)):
+        result = is_separable(rows, labels, method="cutting-plane", pla_epochs=0)
+        assert result.separable is separable

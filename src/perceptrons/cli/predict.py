@@ -77,6 +77,13 @@ def command(
 
     est, info = load_classifier(model)
     stream, fmt, hash_bits, text_column = read_options(info, model, data, stream, fmt, hash_bits, text_column)
+    given = [name for name, on in (("--scores", scores), ("--proba", proba), ("--id", id_column)) if on]
+    if stream and given:  # a streamed model reads by the streamed readers, which write labels only
+        raise click.BadParameter(
+            f"{model}: a model trained with --stream predicts block by block, labels only; {given[0]} applies "
+            "to a model trained in memory",
+            param_hint=given[0],
+        )
     encoding = encoding or stored_encoding(info, model)
     if stream:
         from perceptrons import stream as streaming

@@ -239,6 +239,10 @@ def _pla(Z, epochs):
     return None, np.argsort(Z @ w, kind="stable")
 
 
+#: the largest normal matrix the dense interior-point solver builds (4,096 columns)
+IPM_BYTES = 8 * 4097**2
+
+
 def _solve_working_set(Zw):
     """(v, None) with ``Zw v > 0`` or (None, λ) with ``λ Zw ≈ 0``, by the fastest exact route.
 
@@ -248,7 +252,9 @@ def _solve_working_set(Zw):
     it verifies (a separator scores every row > 0; a witness closes to 1e-9 of the radius);
     otherwise HiGHS solves the elastic LP.
     """
-    out = separation_ipm(Zw)
+    # its normal matrix is (p+1)² dense: wide rows (hashed, 2^18 columns: 512 GiB) go to HiGHS,
+    # which stores the working set's non-zeros only
+    out = separation_ipm(Zw) if 8 * (Zw.shape[1] + 1) ** 2 <= IPM_BYTES else None
     if out is not None:
         v, _, lam = out
         if (Zw @ v).min() > 0:
