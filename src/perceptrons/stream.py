@@ -38,6 +38,7 @@ from sklearn.utils.validation import check_is_fitted
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.finite import largest_magnitude
 from perceptrons._core.labels import check_known, sample_scale
+from perceptrons._core.memory import check_allocation
 from perceptrons._core.operands import operand_values
 from perceptrons._core.params import CALLBACK, PATH, Interval, Kind, check_param, seed_of, warn_not_converged
 from perceptrons.io.block_scaling import (
@@ -126,6 +127,12 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
     for rebuild in (False, True):
         with epoch_cache(src, cache, progress, rebuild=rebuild) as (ec, reused):
             try:
+                k = len(ec.labels) if len(ec.labels) > 2 else 1  # weight vectors: one, or one a class
+                check_allocation(  # the scalers' statistics, then the weights and their sums: before any
+                    8 * ec.n_features * (2 * len(steps) + 2 * k),
+                    f"{src.spec}: the column scales and the weights of {ec.n_features:,} features",
+                    "the largest feature index sets their number: renumber the features, or hash them into fewer",
+                )
                 fitted = fit_scalers(steps, ec.blocks, ec.n_features, ec.storage == "csr")
                 stopped = _epochs(estimator, ec, src, shuffle_buffer, callback, progress, fitted, imputes(steps))
                 break

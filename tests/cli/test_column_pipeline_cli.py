@@ -648,3 +648,17 @@ def test_a_streamed_models_predict_refuses_what_it_cannot_write(run_cli, tmp_pat
     assert run_cli(["train", "--stream", str(path), "-o", str(model)])[0] == 0
     code, out, err = run_cli(["predict", str(model), str(path), *option])
     assert code == 2 and f"{option[0]} applies to a model trained in memory" in err and out == ""
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_huge_feature_index_is_refused_before_the_scales_are_filled(run_cli, tmp_path, monkeypatch, stream):
+    """One index of 10^9 in a 300-line LIBSVM file: the scales' check counted two arrays of a
+    billion values and passed, the scaler filled them (12 GB), and only then did the weights'
+    check refuse.  Now the scales and the weights are counted together, first."""
+    from perceptrons._core import memory
+
+    path = tmp_path / "h.svm"
+    path.write_text("".join(f"{1 if k % 2 else -1} 1:{k % 5} 2:1\n" for k in range(60)) + "1 3:1 10000000:1\n")
+    monkeypatch.setattr(memory, "available_bytes", lambda: 200 * 2**20)  # the scales alone (160 MB) fit
+    code, _, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")] + ["--stream"] * stream)
+    assert code == 2 and "the column scales and the weights of 10,000,000 features need" in err, err

@@ -293,8 +293,8 @@ def test_weights_wider_than_memory_are_refused_before_they_are_made(run_cli, tmp
     out = tmp_path / "m.npz"
     code, _, err = run_cli(["train", str(data), "-o", str(out), *(["--stream"] if stream else [])])
     assert code == 2 and err.count("\n") == 1, err
-    # the column scales are checked first in memory (the default model's pipeline), the weights streamed
-    assert ("the weights of" if stream else "the column scales of") + " 268,435,456 features need" in err
+    # the column scales (the default model's pipeline) and the weights are checked together, first
+    assert "the column scales and the weights of 268,435,456 features need" in err
     assert "GiB, more than this machine has available (1.0 GiB)" in err
     assert "renumber the features" in err
     assert sorted(os.listdir(tmp_path)) == ["d.svm"]

@@ -93,11 +93,11 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False, drop=
     if sparse and scale != "none":
         from perceptrons._core.memory import check_allocation
 
-        check_allocation(  # max_abs_ and scale_, and the scaled copy of the values
-            X.shape[1] * 8 * 2 + X.data.nbytes,
-            f"{data}: the column scales of {X.shape[1]:,} features",
-            "the largest feature index sets their number: renumber the features, or hash them into fewer "
-            "columns (or give --scale none)",
+        per_feature = 2 + 2 * (1 if len(set(y.tolist())) <= 2 else len(set(y.tolist())))
+        check_allocation(  # max_abs_ and scale_, the scaled copy of the values, then the weights and their sums
+            X.shape[1] * 8 * per_feature + X.data.nbytes,
+            f"{data}: the column scales and the weights of {X.shape[1]:,} features",
+            "the largest feature index sets their number: renumber the features, or hash them into fewer columns",
         )
     chosen = ("maxabs" if sparse else "standard") if scale == "auto" else scale
     if chosen == "standard" and not sparse:
