@@ -662,3 +662,28 @@ def test_a_huge_feature_index_is_refused_before_the_scales_are_filled(run_cli, t
     monkeypatch.setattr(memory, "available_bytes", lambda: 200 * 2**20)  # the scales alone (160 MB) fit
     code, _, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")] + ["--stream"] * stream)
     assert code == 2 and "the column scales and the weights of 10,000,000 features need" in err, err
+
+
+def test_predict_ids_from_a_parquet_column_of_any_type(run_cli, tmp_path):
+    """An integer row id of a Parquet file was refused by --id as "the model was trained on text
+    in this column", even one the model never read; a date or a float id is written as it prints."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    import datetime
+
+    n = 40
+    table = {
+        "rowid": list(range(100, 100 + n)),
+        "day": [datetime.date(2020, 1, 1) + datetime.timedelta(days=k) for k in range(n)],
+        "a": [float(k % 7) for k in range(n)],
+        "y": ["pq"[k % 2] for k in range(n)],
+    }
+    train = tmp_path / "t.parquet"
+    pq.write_table(pa.table(table), train)
+    model = tmp_path / "m.npz"
+    assert run_cli(["train", str(train), "-o", str(model), "--drop", "rowid"])[0] == 0
+    for column, first in (("rowid", "100"), ("day", "2020-01-01"), ("a", "0.0")):
+        code, out, err = run_cli(["predict", str(model), str(train), "--id", column])
+        assert code == 0 and out.splitlines()[0].split(",")[0] == first and len(out.splitlines()) == n, err
+    code, _, err = run_cli(["predict", str(model), str(train), "--id", "nope"])
+    assert code == 2 and "has no column 'nope'" in err

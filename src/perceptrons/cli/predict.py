@@ -129,11 +129,24 @@ def command(
 
 
 def _ids(data, column, label, fmt, encoding):
-    """The ``--id`` column of DATA, as text; a missing id is empty (not ``nan``)."""
+    """The ``--id`` column of DATA, as text; a missing id is empty (not ``nan``).  A Parquet
+    column is written as its values print, whatever its type (a CSV's is its text): an integer
+    row id was refused as "the model was trained on text in this column"."""
     import numpy as np
 
+    from perceptrons.cli._prepare import data_format
     from perceptrons.io.readers import read_table
 
+    if data_format(data, fmt) == "parquet":
+        import pyarrow.parquet as pq
+
+        names = pq.ParquetFile(data).schema_arrow.names  # DATA was read as Parquet just before
+        if column not in names:
+            raise click.BadParameter(
+                f"{data} has no column {column!r}; its columns are {names[:20]}", param_hint="--id"
+            )
+        values = pq.read_table(data, columns=[column]).column(0).to_pylist()
+        return np.array(["" if v is None else str(v) for v in values], dtype=object)
     ids = read_table(
         data,
         label=label,
