@@ -4,7 +4,8 @@ import gzip
 
 import pytest
 
-from perceptrons.io.readers import guess_format, read_table
+from perceptrons._core.errors import PerceptronsError
+from perceptrons.io.readers import guess_format, read_data, read_table
 
 
 @pytest.mark.parametrize(
@@ -61,3 +62,19 @@ def test_a_workbook_is_refused_with_what_to_do(tmp_path, name, magic):
             read(path)
     path.write_bytes(b"a,b,y\n1,2,0\n")  # a CSV under a workbook's name is read as what it is
     assert read_table(path).names == ("a", "b")
+
+
+def test_an_npz_to_predict_may_hold_x_alone(tmp_path):
+    """Rows to predict rarely come with labels: an archive of X alone was refused for its
+    missing y, as it still is for training; a refusal names the arrays found."""
+    import numpy as np
+
+    path = tmp_path / "x.npz"
+    np.savez(path, X=np.ones((3, 2)))
+    X, y = read_data(path, require_labels=False)
+    assert X.shape == (3, 2) and y is None
+    with pytest.raises(PerceptronsError, match=r"missing array\(s\) \['y'\].*found \['X'\]"):
+        read_data(path)
+    np.savez(path, np.ones((3, 2)), np.zeros(3))
+    with pytest.raises(PerceptronsError, match=r"found \['arr_0', 'arr_1'\]"):
+        read_data(path)

@@ -71,8 +71,8 @@ def _check_npz_array(path):
 def read_npz(path, label=None, n_features=None, require_labels=True):
     """Arrays ``X`` (2-D, real numbers) and ``y`` (1-D class labels) of a ``numpy.savez`` archive.
 
-    ``label`` and ``require_labels`` are accepted like the other readers' and unused: the
-    archive's ``y`` holds a label for every row.
+    ``label`` is accepted like the other readers' and unused.  Without ``require_labels`` (rows
+    to predict) the archive may hold ``X`` alone, and y is then None.
 
     Each header is checked before its array is loaded (:func:`perceptrons.io.npy.read_npy`); X must be
     finite with at least one column, and y integers, integral floats or text, without NaN,
@@ -96,15 +96,20 @@ def read_npz(path, label=None, n_features=None, require_labels=True):
     try:
         with zipfile.ZipFile(path) as zf:
             names = set(zf.namelist())
-            missing = [k for k in ("X", "y") if k + ".npy" not in names]
+            wanted = ("X", "y") if require_labels or "y.npy" in names else ("X",)
+            missing = [k for k in wanted if k + ".npy" not in names]
             if missing:
-                raise PerceptronsError(f"{path}: missing array(s) {missing}; expected arrays 'X' and 'y'")
-            infos = [zf.getinfo(k + ".npy") for k in ("X", "y")]
+                found = sorted(n.removesuffix(".npy") for n in names)[:10]
+                raise PerceptronsError(
+                    f"{path}: missing array(s) {missing}; expected arrays 'X' and 'y' "
+                    f"(numpy.savez(path, X=X, y=y)); found {found}"
+                )
+            infos = [zf.getinfo(k + ".npy") for k in wanted]
             for info in infos:
                 _plausible_member(path, info)
             check = _check_npz_array(path)
-            X, y = (read_npy(path, zf, info, check) for info in infos)
-            if X.shape[0] != y.shape[0]:
+            X, y = [read_npy(path, zf, info, check) for info in infos] + [None] * (2 - len(wanted))
+            if y is not None and X.shape[0] != y.shape[0]:
                 raise PerceptronsError(
                     f"{path}: X must be 2-D and y 1-D of the same length; got {X.shape} and {y.shape}"
                 )
@@ -129,7 +134,7 @@ def read_npz(path, label=None, n_features=None, require_labels=True):
     if X.size and not np.all(np.isfinite(X)):
         row = int(np.flatnonzero(~np.isfinite(X).all(axis=1))[0])
         raise PerceptronsError(f"{path}: X row {row + 1} (1-based) holds NaN or inf; expected finite numbers")
-    return X, _check_npz_labels(path, y), None
+    return X, (None if y is None else _check_npz_labels(path, y)), None
 
 
 def _check_npz_labels(path, y):
