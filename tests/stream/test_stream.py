@@ -329,6 +329,10 @@ def test_parquet_columns_of_lists_structs_or_bytes_are_one_line_errors(tmp_path,
         assert not list(tmp_path.glob("m.npz*"))
     pq.write_table(pa.table({"f": [[1, 5], [2]], "label": [0, 1]}), tmp_path / "idx.parquet")
     assert cli_run("train", tmp_path / "idx.parquet", *stream_flag, "-o", tmp_path / "m.npz").exit_code == 0
+    # a large list (64-bit offsets, as polars writes lists) is the same layout: it was refused
+    large = pa.array([[1, 5], [2]], type=pa.large_list(pa.int32()))
+    pq.write_table(pa.table({"f": large, "label": [0, 1]}), tmp_path / "large.parquet")
+    assert cli_run("train", tmp_path / "large.parquet", *stream_flag, "-o", tmp_path / "m.npz").exit_code == 0
 
 
 def test_columns_sharing_a_name_are_read_by_position(tmp_path):

@@ -291,7 +291,7 @@ def _index_lists(path, kind):
         schema = pq.read_schema(path)
     except Exception:  # unreadable or pyarrow missing: the table reader names the cause
         return False
-    return any(pt.is_list(f.type) for f in schema)
+    return any(pt.is_list(f.type) or pt.is_large_list(f.type) for f in schema)
 
 
 def _plan_lines(plans, width):

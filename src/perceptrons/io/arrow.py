@@ -29,7 +29,7 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import check_path
-from perceptrons.io.arrow_numbers import as_float64, is_number, is_number_like
+from perceptrons.io.arrow_numbers import as_float64, is_index_list, is_number, is_number_like
 from perceptrons.io.blocks import Block, budgeted
 from perceptrons.io.cells import PLACEHOLDER_WORDS
 from perceptrons.io.chunks import line_chunks
@@ -408,9 +408,7 @@ def _check_types(path, schema, col, text_file=False):
             return scalar(t.value_type)
         return is_number(t) or is_number_like(t) or pt.is_string(t) or pt.is_large_string(t)
 
-    indices = len(schema) == 2 and all(
-        pt.is_list(f.type) and pt.is_integer(f.type.value_type) for j, f in enumerate(schema) if j != col
-    )
+    indices = len(schema) == 2 and all(is_index_list(f.type) for j, f in enumerate(schema) if j != col)
     for j, field in enumerate(schema):
         if scalar(field.type) or (indices and j != col):
             continue
@@ -424,9 +422,8 @@ def _check_types(path, schema, col, text_file=False):
 
 
 def _layout(columns, feature_names, hash_bits, text):
-    import pyarrow.types as pt
 
-    if len(columns) == 1 and pt.is_list(columns[0].type) and pt.is_integer(columns[0].type.value_type):
+    if len(columns) == 1 and is_index_list(columns[0].type):
         return "indices"
     numeric = all(is_number(c.type) for c in columns)
     if numeric and text is None and hash_bits is None:

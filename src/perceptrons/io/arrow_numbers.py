@@ -20,6 +20,15 @@ def is_number(arrow_type):
     return pt.is_integer(arrow_type) or pt.is_floating(arrow_type) or pt.is_boolean(arrow_type)
 
 
+def is_index_list(arrow_type):
+    """Whether a column of ``arrow_type`` holds lists of integers (feature indices): a list or a
+    large list (64-bit offsets, as polars writes lists).
+    """
+    import pyarrow.types as pt
+
+    return (pt.is_list(arrow_type) or pt.is_large_list(arrow_type)) and pt.is_integer(arrow_type.value_type)
+
+
 def is_number_like(arrow_type):
     """Whether a column of ``arrow_type`` holds numbers in another type: a decimal, a date, a
     timestamp, or no value at all (a column of nulls: numbers, every one missing).
