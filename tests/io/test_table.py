@@ -233,38 +233,38 @@ def test_a_space_after_the_separator_is_not_part_of_a_quoted_field(tmp_path):
     assert table.X[:, 1].tolist() == ["Doe, Jane", "Roe, Rick"] and table.y.tolist() == ["a", "b"]
 
 
+def _reader(stream):
+    """A CSV's reader: the streamed one (its blocks) or the in-memory one."""
+    from perceptrons.io.arrow import delimited_blocks
+
+    return (lambda p: list(delimited_blocks(p))) if stream else read_table
+
+
+def _refused(read, path, text, pattern):
+    path.write_text(text)
+    with pytest.raises(PerceptronsError, match=pattern):
+        read(path)
+
+
 @pytest.mark.parametrize("stream", [False, True])
 def test_a_file_without_its_header_is_refused_when_its_label_is_text(tmp_path, stream):
     """A headerless file of measurements with a text label took its first row for the header
     (columns named -6.992, 4.555, ...) and lost it; pandas' header 0,1,2 of integers is kept."""
-    from perceptrons.io.arrow import delimited_blocks
-
-    read = (lambda p: list(delimited_blocks(p))) if stream else read_table
-    path = tmp_path / "n.csv"
-    path.write_text("-6.992,4.555,cls_09\n1.5,2.25,cls_01\n3.5,0.5,cls_09\n")
-    with pytest.raises(PerceptronsError, match=r"line 1: the first line \(-6\.992,4\.555,cls_09\) is numbers but"):
-        read(path)
+    read, path = _reader(stream), tmp_path / "n.csv"
+    text = "-6.992,4.555,cls_09\n1.5,2.25,cls_01\n3.5,0.5,cls_09\n"
+    _refused(read, path, text, r"line 1: the first line \(-6\.992,4\.555,cls_09\) is numbers but")
     path.write_text("0,1,label\n1.5,2.25,a\n3.5,0.5,b\n")
     read(path)
-    path.write_text("\n\n\n")
     if not stream:
-        with pytest.raises(PerceptronsError, match=r"no column names \(the file holds blank lines only\)"):
-            read(path)
+        _refused(read, path, "\n\n\n", r"no column names \(the file holds blank lines only\)")
 
 
 @pytest.mark.parametrize("stream", [False, True])
 def test_a_comment_line_is_named_as_one(tmp_path, stream):
     """A CSV reader reads ``# exported from ...`` as a row: the refusals said only that the
     header had one column, or that line 2 had 1 field."""
-    from perceptrons.io.arrow import delimited_blocks
-
-    read = (lambda p: list(delimited_blocks(p))) if stream else read_table
-    path = tmp_path / "c.csv"
-    path.write_text("# exported 2024-05-01\na,b,y\n1,2,p\n")
-    with pytest.raises(PerceptronsError, match=r"got \['# exported 2024-05-01'\]; a line starting with # is a row"):
-        read(path)
-    path.write_text("a,b,y\n1,2,p\n# a note\n3,4,q\n")
-    with pytest.raises(
-        PerceptronsError, match=r"line 3: 1 fields, expected 3 as in the header; a line starting with #"
-    ):
-        read(path)
+    read, path = _reader(stream), tmp_path / "c.csv"
+    text = "# exported 2024-05-01\na,b,y\n1,2,p\n"
+    _refused(read, path, text, r"got \['# exported 2024-05-01'\]; a line starting with # is a row")
+    text = "a,b,y\n1,2,p\n# a note\n3,4,q\n"
+    _refused(read, path, text, r"line 3: 1 fields, expected 3 as in the header; a line starting with #")
