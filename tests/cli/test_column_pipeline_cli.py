@@ -162,33 +162,34 @@ def test_a_streamed_hashed_model_reads_data_without_its_options_again(run_cli, t
 @pytest.mark.parametrize("hashed", [False, True])
 def test_a_streamed_model_predicts_rows_without_the_label_and_refuses_other_columns(run_cli, tmp_path, hashed):
     """A streamed model keeps its table's columns and names its label: it predicts a file that
-    has no label column (the usual file to predict), and refuses columns in another order,
-    which its readers, taking columns by position, would read one as another (they predicted
-    at 0.60 where the file in order scores 0.91, with no word)."""
+    has no label column (the usual file to predict).  Dense rows are read by position, so a
+    file with its columns in another order is refused (it was predicted at 0.60 where the file
+    in order scores 0.91, with no word); hashed rows take each column by its name, in any order."""
     rng = np.random.default_rng(4)
     rows = ["age,income,plan,churn"]
     for _ in range(400):
         c = int(rng.integers(0, 2))
-        rows.append(
-            f"{20 + 30 * rng.random() + 10 * c:.1f},{rng.random() * 1000:.2f},{rng.choice(['a', 'b'])},{'yn'[c]}"
-        )
+        plan = rng.choice(["a", "b"]) if hashed else rng.integers(0, 3)
+        rows.append(f"{20 + 30 * rng.random() + 10 * c:.1f},{rng.random() * 1000:.2f},{plan},{'yn'[c]}")
     train = tmp_path / "t.csv"
     train.write_text("\n".join(rows) + "\n")
     model = tmp_path / "m.npz"
-    code, out, err = run_cli(
-        ["train", "--stream", str(train), "-o", str(model)] + (["--hash-bits", "10"] if hashed else [])
-    )
+    code, out, err = run_cli(["train", "--stream", str(train), "-o", str(model)])
     assert code == 0 and "label      'churn', the last column (--label NAME picks another)" in out, err
     full = [r.split(",") for r in rows]
     unlabelled, reordered = tmp_path / "u.csv", tmp_path / "r.csv"
     unlabelled.write_text("\n".join(",".join(r[:3]) for r in full) + "\n")
-    reordered.write_text("\n".join(",".join([r[3], r[0], r[1], r[2]]) for r in full) + "\n")
+    reordered.write_text("\n".join(",".join([r[3], r[2], r[0], r[1]]) for r in full) + "\n")
     _, expected, _ = run_cli(["predict", str(model), str(train)])
     code, out, err = run_cli(["predict", str(model), str(unlabelled)])
     assert code == 0 and out == expected and len(out.split()) == 400, err
     for command in ("predict", "evaluate"):
-        code, _, err = run_cli([command, str(model), str(reordered)])
-        assert code == 2 and "its columns differ from the model's" in err and "'age', 'income', 'plan', 'churn'" in err
+        code, out, err = run_cli([command, str(model), str(reordered)])
+        if hashed:
+            assert code == 0 and (command == "evaluate" or out == expected), err
+        else:
+            assert code == 2 and "its columns differ from the model's" in err
+            assert "'age', 'income', 'plan', 'churn'" in err
     code, _, err = run_cli(["evaluate", str(model), str(unlabelled)])
     assert code == 2 and "it lacks 'churn'" in err
 

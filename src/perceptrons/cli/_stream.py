@@ -73,27 +73,31 @@ def reading_lines(src, label, columns):
     return lines + [f"{'read':<10} {name}: {how}" for name, how in src.reading_notes().items()]
 
 
-def columns_to_read(info, src, data, rows_to_predict):
+def columns_to_read(info, src, data, rows_to_predict, n_features):
     """``(label, labelled)`` to read DATA (a :class:`~perceptrons.io.sources.Source` ``src``,
-    read with the stored label) for a streamed model: its training columns in their order,
-    with the label column or, for rows to predict, without it.  A model that did not keep its
-    columns reads as before.
+    read with the stored label) for a streamed model of ``n_features`` inputs: its training
+    columns in their order, with the label column or, for rows to predict, without it.  A
+    model that did not keep its columns reads as before.
 
     Raises
     ------
     click.BadParameter
-        Columns other than training's, or in another order: the streamed readers take them by
-        position, so the model would read one column as another.
+        Columns other than training's, or, for dense rows, in another order: the streamed
+        readers take a dense row's columns by position, so the model would read one as another
+        (hashed rows take them by name, in any order).
     """
     opts = info.get("stream") or {}
     trained, label = opts.get("columns"), info.get("label_column")
     if trained is None:
         return label, True
     names = src.column_names()
-    if names == trained:
+    # hashed rows (wider than the columns) take each column by its name, dense rows by position
+    by_name = n_features != len(trained) - 1
+    same = (lambda a, b: sorted(a) == sorted(b)) if by_name else (lambda a, b: a == b)
+    if same(names, trained):
         return label, True
     features = [n for n in trained if n != label]
-    if rows_to_predict and names == features:
+    if rows_to_predict and same(names, features):
         return None, False
     shown = ", ".join(map(repr, trained[:12])) + (", ..." if len(trained) > 12 else "")
     missing = [n for n in (features if rows_to_predict else trained) if n not in names]
@@ -102,7 +106,7 @@ def columns_to_read(info, src, data, rows_to_predict):
     )
     without = f", or without the label {label!r}" if rows_to_predict else ""
     raise click.BadParameter(
-        f"{data}: its columns differ from the model's ({why}); a streamed model reads columns by "
+        f"{data}: its columns differ from the model's ({why}); a streamed model of numeric columns reads them by "
         f"position: give them as in training, {shown}{without}",
         param_hint="DATA",
     )

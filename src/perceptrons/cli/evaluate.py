@@ -68,7 +68,7 @@ def command(model, data, label, fmt, encoding, stream, hash_bits, text_column, a
             data, fmt, label or info.get("label_column"), hash_bits, text_column, encoding=encoding, keep_missing=True
         )
         if label is None:
-            columns_to_read(info, src, data, rows_to_predict=False)
+            columns_to_read(info, src, data, rows_to_predict=False, n_features=getattr(est, "n_features_in_", None))
         return _evaluate_stream(est, src, as_json)
     from perceptrons.stream import WeightedHits
 

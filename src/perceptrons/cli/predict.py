@@ -93,7 +93,8 @@ def command(
         read = dict(require_labels=False, encoding=encoding, keep_missing=True)
         src = source_of(data, fmt, label or info.get("label_column"), hash_bits, text_column, **read)
         if label is None:
-            stored_label, labelled = columns_to_read(info, src, data, rows_to_predict=True)
+            width = getattr(est, "n_features_in_", None)
+            stored_label, labelled = columns_to_read(info, src, data, rows_to_predict=True, n_features=width)
             if not labelled:
                 src = source_of(data, fmt, stored_label, hash_bits, text_column, labelled=False, **read)
         n = 0

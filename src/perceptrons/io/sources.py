@@ -264,11 +264,10 @@ class Source:
         """
         if self.fmt not in ("csv", "tsv", "parquet"):
             return None
-        path = self.paths[0] if self._spool is None else self._spool.path
         if self.fmt == "parquet":
-            return _parquet_names(path)
+            return _parquet_names(self._first_path)
         options = self._delimited_options()
-        return arrow.delimited_names(path, delimiter=options["delimiter"], encoding=self.encoding)
+        return arrow.delimited_names(self._first_path, delimiter=options["delimiter"], encoding=self.encoding)
 
     def reading_notes(self):
         """How the first file's columns that are not plain numbers or text are read, for a
@@ -282,7 +281,12 @@ class Source:
         if self.fmt not in ("csv", "tsv"):
             return {}
         options = {k: v for k, v in self._delimited_options().items() if k != "labelled"}
-        return arrow.delimited_notes(self.paths[0] if self._spool is None else self._spool.path, **options)
+        return arrow.delimited_notes(self._first_path, **options)
+
+    @property
+    def _first_path(self):
+        """The first file read: the copy of standard input or of a pipe, or the first shard."""
+        return self.paths[0] if self._spool is None else self._spool.path
 
     def _delimited_options(self):
         """What a CSV/TSV file of this source is read with, by :func:`~perceptrons.io.arrow.delimited_blocks`."""
