@@ -34,7 +34,7 @@ from typing import NamedTuple
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
-from perceptrons._core.finite import largest_magnitude, overflow_error
+from perceptrons._core.finite import SCALE_FEATURES, largest_magnitude, overflow_error
 from perceptrons._core.memory import check_allocation
 from perceptrons._core.operands import operand_values
 from perceptrons._core.visits import MAX_VISITS
@@ -141,7 +141,7 @@ def overflow_in_training(what, top, weight=1.0):
             what,
             top,
             what=f"sample or class weights up to {weight:.3g}, features",
-            fix="lower the weights, or scale the features, e.g. with sklearn.preprocessing.StandardScaler",
+            fix=f"lower the weights, or {SCALE_FEATURES}",
         )
     return overflow_error(what, top)
 
