@@ -253,10 +253,17 @@ def _error(path, chunk, info, n_features, width_is="the model's"):
         check_label(where, seen)  # NA, nan, inf: the messages every reader gives
         what = "not a number" if code == P.LABEL_BAD else "not finite"
         return PerceptronsError(f"{where}: label {shown!r} is {what}; expected a finite number first on the line")
+    rest = bytes(chunk.buf[at : min(chunk.n, at + 400)]).partition(b"\n")[0]
+    if code == P.TOKEN_BAD and b"|" in rest:  # read as LIBSVM by its name (.txt) or by --format
+        return PerceptronsError(
+            f"{where}: {shown!r} is not 'index:value'; this line reads as Vowpal Wabbit text "
+            "('label | features'): give --format vw"
+        )
     messages = {
         P.TOKEN_BAD: f"{shown!r} is not 'index:value'; expected a positive integer index, ':' and a number",
         P.QID_BAD: f"{shown!r} is not 'qid:<integer>'; expected a query id of digits",
-        P.INDEX_ZERO: "feature index 0 < 1; expected LIBSVM indices, which start at 1",
+        P.INDEX_ZERO: "feature index 0 < 1; expected LIBSVM indices, which start at 1 (a file of 0-based indices, "
+        "as scikit-learn's dump_svmlight_file writes by default, is written 1-based with zero_based=False)",
         P.INDEX_TOO_LARGE: f"feature index {seen.partition(':')[0][:40]} is too large; "
         f"expected at most {MAX_LIBSVM_INDEX} (2^31 - 1)",
         P.INDEX_ORDER: f"feature index {a} {'repeats' if a == b else f'comes after index {b}'}; "
