@@ -100,3 +100,32 @@ def test_a_text_column_with_a_nan_cell_is_text_in_every_block(tmp_path, word):
     path.write_text("age,plan,y\n1,basic,a\n2,7,b\n")
     with pytest.raises(PerceptronsError, match=r"line 2: column 'plan' holds 'basic' among numbers"):
         list(delimited_blocks(path))
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        pa.array([True, False, True]),
+        pa.array([datetime.datetime(2020, 1, 1), datetime.datetime(2020, 1, 2), None]),
+        pa.array(["a", "b", "a"]).dictionary_encode(),
+        pa.array([1.0, 0.0, 2.5]),
+    ],
+    ids=["bool", "timestamp", "dictionary", "float"],
+)
+def test_parquet_labels_are_the_same_classes_in_memory_and_streamed(tmp_path, labels):
+    path = tmp_path / "l.parquet"
+    pq.write_table(pa.table({"x": [1.0, 2.0, 3.0], "y": labels}), path)
+    streamed = np.concatenate([b.y for b in parquet_blocks(path, require_labels=False)])
+    in_memory = read_table(path, require_labels=False).y
+    assert in_memory.tolist() == streamed.tolist()
+    if labels.type == pa.bool_():
+        assert in_memory.tolist() == ["true", "false", "true"]
+
+
+@pytest.mark.parametrize("labels", [pa.array([b"a", b"b"]), pa.array([[1], [2]])], ids=["binary", "list"])
+def test_a_parquet_label_column_of_bytes_or_lists_is_refused_in_memory_as_streamed(tmp_path, labels):
+    path = tmp_path / "l.parquet"
+    pq.write_table(pa.table({"x": [1.0, 2.0], "y": labels}), path)
+    for read in (read_table, lambda p: list(parquet_blocks(p))):
+        with pytest.raises(PerceptronsError, match=r"label column 'y' holds .*; expected numbers or text"):
+            read(path)

@@ -29,7 +29,7 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import check_path
-from perceptrons.io.arrow_numbers import as_float64, is_index_list, is_number, is_number_like
+from perceptrons.io.arrow_numbers import as_float64, is_index_list, is_number, is_number_like, label_texts
 from perceptrons.io.blocks import Block, budgeted
 from perceptrons.io.cells import PLACEHOLDER_WORDS
 from perceptrons.io.chunks import line_chunks
@@ -437,7 +437,7 @@ def _labels(path, column, done, first_row_line, require=True):
     """
     import pyarrow.compute as pc
 
-    texts = column.cast("string") if str(column.type) != "string" else column
+    texts = label_texts(column)
     if not require:
         texts = pc.fill_null(texts, "")
     elif texts.null_count:

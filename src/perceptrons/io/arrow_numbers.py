@@ -38,6 +38,15 @@ def is_number_like(arrow_type):
     return pt.is_decimal(arrow_type) or pt.is_date(arrow_type) or pt.is_timestamp(arrow_type) or pt.is_null(arrow_type)
 
 
+def is_text(arrow_type):
+    """Whether a column of ``arrow_type`` holds text: strings, large strings, or either dictionary-encoded."""
+    import pyarrow.types as pt
+
+    if pt.is_dictionary(arrow_type):
+        arrow_type = arrow_type.value_type
+    return pt.is_string(arrow_type) or pt.is_large_string(arrow_type)
+
+
 def is_date(arrow_type):
     """Whether a column of ``arrow_type`` is read as days: a date or a timestamp."""
     import pyarrow.types as pt
@@ -75,3 +84,26 @@ def as_float64(column):
         return column
     # unchecked: nanoseconds since 1970 are beyond 2**53, where a float64 rounds them
     return pc.divide(pc.cast(pc.cast(column, pa.int64()), pa.float64(), safe=False), float(per_day))
+
+
+def label_texts(column):
+    """A label column's cells as the texts both Parquet readers type them from: pyarrow's own
+    spelling (``true``, ``1``, ``2020-01-01 00:00:00.000000``), a null as None, so that a model
+    trained in memory and one trained streamed name their classes alike.
+
+    Parameters
+    ----------
+    column : pyarrow.Array or pyarrow.ChunkedArray
+        Of numbers, number-like values (:func:`is_number_like`) or text, dictionary-encoded or not.
+
+    Returns
+    -------
+    pyarrow.Array or pyarrow.ChunkedArray of string
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.types as pt
+
+    if pt.is_dictionary(column.type):
+        column = pc.cast(column, column.type.value_type)
+    return column if pt.is_string(column.type) else pc.cast(column, pa.string())

@@ -406,7 +406,15 @@ def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=
     a float NaN) is a missing cell.  Errors name the row.
     """
     from perceptrons.io.arrow import label_position, need_pyarrow
-    from perceptrons.io.arrow_numbers import DATES_READ_AS, as_float64, is_date, is_number
+    from perceptrons.io.arrow_numbers import (
+        DATES_READ_AS,
+        as_float64,
+        is_date,
+        is_number,
+        is_number_like,
+        is_text,
+        label_texts,
+    )
 
     path = check_path(path, "path", "read_parquet_table")
     need_pyarrow()
@@ -477,7 +485,10 @@ def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=
             X[:, j] = values
     y = None
     if col is not None:
-        texts = ["" if v is None else str(v) for v in data.column(col).to_pylist()]
+        label_type = data.column(col).type
+        if not (is_number(label_type) or is_number_like(label_type) or is_text(label_type)):
+            raise PerceptronsError(f"{path}: label column {header[col]!r} holds {label_type}; expected numbers or text")
+        texts = ["" if v is None else v for v in label_texts(data.column(col)).to_pylist()]
         if require_labels:
             for i, t in enumerate(texts):
                 check_label(f"{path}, row {i + 1}", t, header[col])
