@@ -6,9 +6,11 @@ class PerceptronsError(ValueError):
 
 
 class PerceptronsTypeError(PerceptronsError, TypeError):
-    """Input of the wrong kind, such as a str where a list of words is expected.
+    """Input of the wrong kind, such as a str where a list of words is expected, or a parameter
+    that none of its allowed values or types accepts.
 
-    A ``TypeError`` as NLTK raises for it (``nltk.pos_tag("a string")``), and still a
+    A ``TypeError`` as NLTK raises for the first (``nltk.pos_tag("a string")``) and scikit-learn
+    for the second (its ``InvalidParameterError`` is both), and still a
     :class:`PerceptronsError`, so code catching either works.
     """
 

@@ -11,7 +11,7 @@ from numbers import Integral
 
 import numpy as np
 
-from perceptrons._core.errors import PerceptronsError, shown
+from perceptrons._core.errors import PerceptronsTypeError, shown
 
 #: worker processes a local cluster may start, a core: more only contend for it (and 10**30 of
 #: them filled the memory before any start)
@@ -103,13 +103,14 @@ def check_path(value, name, owner=None):
 def check_param(value, name, allowed, owner=None):
     """``value`` if one of ``allowed`` accepts it (``None`` in ``allowed``: the value None), else a
     :class:`PerceptronsError` in scikit-learn's words: "The 'max_epochs' parameter of Perceptron
-    must be an int in the range [1, inf). Got 0 instead."."""
+    must be an int in the range [1, inf). Got 0 instead.".  It is a ``TypeError`` too, as
+    scikit-learn's ``InvalidParameterError`` is, so code written to catch either still does."""
     if any((c is None and value is None) or (c is not None and c.accepts(value)) for c in allowed):
         return value
     texts = ["None" if c is None else str(c) for c in allowed]
     expected = texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
     of = f" of {owner}" if owner else ""
-    raise PerceptronsError(f"The {name!r} parameter{of} must be {expected}. Got {shown(value)} instead.")
+    raise PerceptronsTypeError(f"The {name!r} parameter{of} must be {expected}. Got {shown(value)} instead.")
 
 
 def check_bool(value, name):
