@@ -102,19 +102,19 @@ def tagger_section(data, repeats, S, quick, rounds):
     if rounds:
         import perceptrons.structured._sequence_model as SM
 
-        default = SM.MIX_EVERY
+        default = SM.mix_every
         sizes = [256, 1024, 3136, len(words) // S]
         fns = []
         for m in sizes:
 
             def fn(m=m):
-                SM.MIX_EVERY = m
+                SM.mix_every = lambda threads: m
                 return run(S)()[1]
 
             fns.append(fn)
         fns.append(lambda: run(1)()[1])
         times = median_runs(fns, repeats)
-        SM.MIX_EVERY = default
+        SM.mix_every = default
         base = statistics.median(times[-1])
         table(
             f"Sentences a thread trains on between two exchanges of updates ({S} threads; 10 epochs)",

@@ -5,6 +5,7 @@ import os
 import signal
 import threading
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ import scipy.sparse as sp
 
 from perceptrons import Tagger
 from perceptrons.structured._sequence_model import SequenceModel
-from perceptrons.structured._sequence_trainer import SequenceState, threaded
+from perceptrons.structured._sequence_trainer import BLIND_WINDOW, MIX_EVERY, SequenceState, mix_every, threaded
 from perceptrons.threads.rounds import Rounds, run_all
 
 
@@ -188,10 +189,19 @@ def test_tag_train_refuses_n_jobs_where_it_does_not_apply(run_cli, tmp_path):
     assert code == 2 and "--n-jobs: applies only to a fit in memory on this machine" in err
 
 
+def test_three_threads_or_more_exchange_their_updates_within_a_few_sentences():
+    """Beyond two threads the corrections of one error add up past twice the step it needs:
+    EWT fell to 0.86 with four threads exchanging every 1,024 sentences (mix_every's notes)."""
+    assert mix_every(2) == MIX_EVERY
+    for S in range(3, 40):
+        assert (S - 1) * mix_every(S) <= max(BLIND_WINDOW, S - 1) and mix_every(S) >= 1
+
+
 @pytest.mark.slow
 @pytest.mark.data
-def test_ewt_in_two_threads_keeps_the_serial_accuracy(shared_data):
-    """Two threads on EWT, four seeds: the mean test accuracy within 0.1 point of one thread's."""
+@pytest.mark.parametrize("threads", [2, 4])
+def test_ewt_in_threads_keeps_the_serial_accuracy(shared_data, threads):
+    """Two and four threads on EWT, four seeds: the mean test accuracy within 0.1 point of one thread's."""
     from perceptrons.io.conllu import read_conllu
 
     ewt = shared_data("ud-english-ewt")
@@ -201,5 +211,7 @@ def test_ewt_in_two_threads_keeps_the_serial_accuracy(shared_data):
     words, tags = [s.words for s in train], [s.tags for s in train]
     tw, tt = [s.words for s in test], [s.tags for s in test]
     one = [Tagger(random_state=s).fit(words, tags).score(tw, tt) for s in range(4)]
-    two = [Tagger(random_state=s, n_jobs=2).fit(words, tags).score(tw, tt) for s in range(4)]
-    assert abs(np.mean(two) - np.mean(one)) <= 0.001, (one, two)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # more threads than this machine's cores
+        many = [Tagger(random_state=s, n_jobs=threads).fit(words, tags).score(tw, tt) for s in range(4)]
+    assert abs(np.mean(many) - np.mean(one)) <= 0.001, (one, many)

@@ -37,12 +37,12 @@ from perceptrons.structured._operands import (
 )
 from perceptrons.structured._sequence_decoding import SequenceDecoder
 from perceptrons.structured._sequence_trainer import (
-    MIX_EVERY,
     SUMS,
     WEIGHTS,
     SequenceBlock,
     SequenceParams,
     SequenceState,
+    mix_every,
     new_state,
     run_pass,
     threaded,
@@ -453,7 +453,7 @@ class SequenceModel(SequenceDecoder):
         self.converged_, self._stopped = False, False
         block = SequenceBlock(op, eop, yi, offsets, forced)
         S = 1 if online else threads_of(self.n_jobs, type(self).__name__)
-        if S == 1 or offsets.shape[0] - 1 <= MIX_EVERY:  # one round would be the serial fit's
+        if S == 1 or offsets.shape[0] - 1 <= mix_every(S):  # one round would be the serial fit's
             self._epochs(block, n_epochs, None, dev_ops, callback)
             return
         from perceptrons.threads.rounds import Rounds
@@ -465,7 +465,7 @@ class SequenceModel(SequenceDecoder):
             for _ in range(S - 1)
         ]
         train, replay = threaded(self.averaged, self.decoder, block)
-        with Rounds(copies, train, replay, MIX_EVERY) as rounds:
+        with Rounds(copies, train, replay, mix_every(S)) as rounds:
             self._epochs(block, n_epochs, rounds.epoch, dev_ops, callback)
 
     def _epochs(self, block, n_epochs, in_threads, dev_ops, callback):
