@@ -1049,9 +1049,8 @@ def _second_order_coefficients(rule, m, v, p1, phi, a=1.0):
             alpha = min(p1 * a, alpha)
     if alpha <= 0:
         return 0.0, 0.0
-    # the paper's u = ¼(−αvφ + √(α²v²φ² + 4v))², its root written as 4v/(αvφ + √(…)) (the same
-    # number; the difference cancels to 0 when αvφ is large)
-    u = (4 * v / (alpha * v * phi + math.sqrt(alpha**2 * v * v * phi**2 + 4 * v))) ** 2 / 4
+    # the paper's u = ¼(−αvφ + √(α²v²φ² + 4v))², computed as written (see second_order_step)
+    u = (-alpha * v * phi + math.sqrt(alpha**2 * v * v * phi**2 + 4 * v)) ** 2 / 4
     return alpha, alpha * phi / (math.sqrt(u) + v * alpha * phi)
 
 

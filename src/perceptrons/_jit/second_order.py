@@ -79,9 +79,14 @@ def second_order_step(rule, m, v, p1, phi, a):
             alpha = min(p1 * a, alpha)
     if alpha <= 0.0:
         return 0.0, 0.0
-    # √u = (−αvφ + √(α²v²φ² + 4v))/2, written as 2v/(αvφ + √(…)): the same number, without
-    # the difference of two near-equal terms that a large αvφ (a small variance) cancels to 0
-    root = 4.0 * v / (alpha * v * phi + np.sqrt(alpha * alpha * v * v * phi * phi + 4.0 * v))
+    # computed as the paper writes it, as LIBOL does.  Its difference of two near-equal terms
+    # rounds √u towards 0 once αvφ is large (a small variance), and so β towards 1/v, which
+    # empties the variance along x: the learner then stops moving there.  Written without the
+    # cancellation (4v/(αvφ + √(…)), the same number), a small variance was kept instead, each
+    # later mistake took a step α of about |m|/v, and CW's weights grew to overflow on a9a in
+    # its tenth epoch (epochs 1, 2, 5: 0.737, 0.688, 0.648, against 0.691, 0.701, 0.733 and 0.714
+    # at 10 as written)
+    root = -alpha * v * phi + np.sqrt(alpha * alpha * v * v * phi * phi + 4.0 * v)
     uu = root * root / 4.0
     return alpha, alpha * phi / (np.sqrt(uu) + v * alpha * phi)
 
