@@ -346,3 +346,15 @@ def test_rbf_with_a_huge_gamma_is_a_kernel_not_nan():
     K = rbf(X, X, 1e308, None, None)
     assert np.isfinite(K).all() and (K[~np.eye(20, dtype=bool)] == 0).all()
     quiet(KernelPerceptron(gamma=1e308, max_epochs=3).fit, X, (X[:, 0] > 0).astype(int))
+
+
+def test_weights_that_diverge_on_features_in_unit_range_are_not_told_to_scale_them():
+    """Features of 0 and 1 need no scaling: an overflow there is the learner's weights growing
+    (Winnow's huge multiplier here), and the advice says so rather than "scale the features"."""
+    from perceptrons import Winnow
+
+    rng = np.random.default_rng(0)
+    X, y = (rng.random((2000, 20)) < 0.5).astype(float), rng.integers(0, 2, 2000)
+    with pytest.raises(PerceptronsError, match=r"features up to 1\); the learner's weights grew") as exc:
+        Winnow(alpha=1e100, max_epochs=50).fit(X, y)
+    assert "scale the features" not in str(exc.value)

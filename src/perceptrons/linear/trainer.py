@@ -143,6 +143,13 @@ def overflow_in_training(what, top, weight=1.0):
             what=f"sample or class weights up to {weight:.3g}, features",
             fix=f"lower the weights, or {SCALE_FEATURES}",
         )
+    if top <= 1.0:  # features already in [-1, 1]: scaling them is no remedy
+        return overflow_error(
+            what,
+            top,
+            fix="the learner's weights grew without bound on features that need no scaling: train fewer "
+            "epochs, or choose a learner whose steps are bounded (AROW, SCW, PA-I)",
+        )
     return overflow_error(what, top)
 
 
