@@ -201,6 +201,17 @@ def test_a_first_line_of_data_is_no_header(tmp_path):
     assert t.names == ("age", "work")
 
 
+def test_a_first_line_of_numbers_and_a_class_is_no_header(tmp_path):
+    """Numbers and a class over rows of numbers and classes: a row of data, although only its
+    class is a value of its column below (its numbers are not)."""
+    with pytest.raises(
+        PerceptronsError, match=r"line 1: the first line is a row of data, not a header: its other fields"
+    ):
+        read_table(_write(tmp_path, "1,2,B\n2,4,A\n3,6,B\n4,8,A\n"))
+    # names that are numbers over a label column that does not hold its own name: a header
+    assert read_table(_write(tmp_path, "2019,2020,y\n1,2,B\n2,4,A\n", "years.csv")).names == ("2019", "2020")
+
+
 def test_a_missing_label_names_the_label_column(tmp_path):
     with pytest.raises(
         PerceptronsError,
