@@ -472,8 +472,12 @@ class PassiveAggressiveClassifier(ClassifierMixin, BaseEstimator):
             if no_improvement >= self.n_iter_no_change:
                 break
         if self.average:
-            # WeightVector.reset_wscale: the lazy average made plain
-            avg_coef += state[K.AVG_A] * coef
+            # WeightVector.reset_wscale: the lazy average made plain, by the BLAS axpy scikit-learn
+            # calls (scipy's; a fused multiply-add where the CPU has one, one rounding where
+            # ``avg_coef += a * coef`` made two and left coefficients 1-2 ulp apart)
+            from scipy.linalg.blas import daxpy
+
+            avg_coef[:] = daxpy(coef, avg_coef, a=state[K.AVG_A])
             avg_coef *= 1.0 / state[K.AVG_B]
             self._average_intercept[0 if two else i] = state[K.AVG_INTERCEPT]
         return coef, state[K.INTERCEPT], epoch + 1
