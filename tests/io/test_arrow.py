@@ -129,3 +129,24 @@ def test_a_parquet_label_column_of_bytes_or_lists_is_refused_in_memory_as_stream
     for read in (read_table, lambda p: list(parquet_blocks(p))):
         with pytest.raises(PerceptronsError, match=r"label column 'y' holds .*; expected numbers or text"):
             read(path)
+
+
+@pytest.mark.parametrize(
+    "first, rows",
+    [
+        (
+            "21, State-gov, >50K",
+            "".join(
+                f"{20 + i % 5}, {['Private', 'State-gov'][i % 2]}, {['<=50K', '>50K'][i % 2]}\n" for i in range(20)
+            ),
+        ),
+        ("1,2,B", "2,4,A\n3,6,B\n4,8,A\n"),
+    ],
+    ids=["values of their columns", "numbers and a class"],
+)
+def test_a_first_line_of_data_is_refused_streamed_as_in_memory(tmp_path, first, rows):
+    path = tmp_path / "d.csv"
+    path.write_text(first + "\n" + rows)
+    for read in (read_table, lambda p: list(delimited_blocks(p))):
+        with pytest.raises(PerceptronsError, match=r"d\.csv, line 1: the first line is a row of data, not a header"):
+            read(path)

@@ -34,7 +34,7 @@ from perceptrons.io.blocks import Block, budgeted
 from perceptrons.io.cells import PLACEHOLDER_WORDS
 from perceptrons.io.chunks import line_chunks
 from perceptrons.io.csv_errors import RAGGED, csv_error, too_few_columns, undecodable
-from perceptrons.io.delimited import check_header
+from perceptrons.io.delimited import check_first_run, check_header
 from perceptrons.io.encodings import check_encoding
 from perceptrons.io.hashing import DEFAULT_HASH_BITS
 from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label, typed_labels
@@ -172,6 +172,8 @@ def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True)
     # fixed for the whole file
     as_text = {} if col is None else {names[col]: "string"}
     head_run = _parse(path, first, dialect, names, None, as_text, decimal_point, keep)
+    if labelled:  # a first line of data, as the in-memory reader refuses it
+        check_first_run(path, header_line, names, head_run, col)
     types = _column_types(path, names, col, head_run)
     # numbers as spreadsheets write them ($1,234.50, 45%), by the in-memory reader's rules
     written = WrittenNumbers.found(

@@ -119,6 +119,49 @@ def check_header(where, names, label):
         )
 
 
+def check_not_data(path, line, header, columns, col=None):
+    """Refuse a first line that is a row of data, not names: several of its fields are values of
+    their own columns below (UCI's ``adult.data``: ``39, State-gov, ..., <=50K``), or every
+    feature's name is a number and the label's (column ``col``) is one of the classes below
+    (``1,2,B`` over ``2,4,A``).  A header's names are rarely values of their columns; a row's
+    are, in every column of categories.  ``columns[j]`` holds column j's cells (the label's too).
+    """
+    seen = [name.strip() for name, cells in zip(header, columns) if name.strip() in {c.strip() for c in cells} - {""}]
+    numbered = (
+        col is not None and header[col].strip() in seen and all(is_float(n) for j, n in enumerate(header) if j != col)
+    )
+    add = f"expected a header of column names (add a first line naming the {len(header)} columns, the label's last)"
+    if len(seen) >= max(2, len(header) // 3):
+        shown = ", ".join(map(repr, seen[:3])) + (" ..." if len(seen) > 3 else "")
+        raise PerceptronsError(
+            f"{path}, line {line}: the first line is a row of data, not a header: {shown} are also values of "
+            f"their columns below; {add}"
+        )
+    if numbered:
+        raise PerceptronsError(
+            f"{path}, line {line}: the first line is a row of data, not a header: its other fields are numbers "
+            f"and the label column's name {header[col]!r} is one of its classes below; {add}"
+        )
+
+
+def check_first_run(path, line, header, run, col):
+    """:func:`check_not_data` of a streamed CSV file, on its first run of lines (``run``, a
+    pyarrow Table of the header's columns): the cells as text, a column that has none (a list)
+    left empty.
+    """
+    import pyarrow as pa
+
+    from perceptrons.io.arrow_numbers import label_texts
+
+    columns = []
+    for column in run.columns:
+        try:
+            columns.append(["" if v is None else v for v in label_texts(column).to_pylist()])
+        except pa.ArrowNotImplementedError:
+            columns.append([])
+    check_not_data(path, line, header, columns, col)
+
+
 def read_csv(path, label=None, n_features=None, delimiter=",", require_labels=True, encoding="utf-8"):
     """``(X, y, label name)`` of a CSV file with a header; see :func:`perceptrons.io.readers.read_data`.
 

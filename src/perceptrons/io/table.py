@@ -29,9 +29,9 @@ from perceptrons._core.memory import LoadBudget
 from perceptrons._core.params import check_path
 from perceptrons.io.cells import UNIT_PREFIX, formatted_number, is_placeholder, plain_number, writes_decimal_comma
 from perceptrons.io.csv_errors import ragged_row, too_few_columns
-from perceptrons.io.delimited import ROW_OVERHEAD, check_header, csv_records
+from perceptrons.io.delimited import ROW_OVERHEAD, check_header, check_not_data, csv_records
 from perceptrons.io.encodings import check_encoding
-from perceptrons.io.labels import MISSING_LABELS, check_label, is_float, typed_labels
+from perceptrons.io.labels import MISSING_LABELS, check_label, typed_labels
 from perceptrons.io.separators import sniff_delimiter
 
 #: a cell that means "no value": pandas' and pyarrow's default NA strings, in any case
@@ -199,7 +199,7 @@ def read_table(
     feature_names = tuple(header[j] for j in take)
     if names is None:
         by_position = dict(zip(take, cells))  # the label's position holds the labels
-        _check_not_data(path, header_line, header, [by_position.get(j, labels) for j in range(len(header))], col)
+        check_not_data(path, header_line, header, [by_position.get(j, labels) for j in range(len(header))], col)
     # a file of decimal commas groups thousands with points (3.386 is 3386) in every column
     points_group = decimal_comma and any(writes_decimal_comma(c) for column in cells for c in column)
     columns, seen_kinds, missing, mixed, read_as = [], [], [], [], []
@@ -222,29 +222,6 @@ def read_table(
     y = typed_labels(labels) if col is not None and require_labels else (np.array(labels) if col is not None else None)
     label_name = header[col] if col is not None else None
     return Table(feature_names, tuple(seen_kinds), X, y, label_name, tuple(missing), tuple(mixed), tuple(read_as))
-
-
-def _check_not_data(path, line, header, columns, col=None):
-    """Refuse a first line that is a row of data, not names: several of its fields are values of
-    their own columns below (UCI's ``adult.data``: ``39, State-gov, ..., <=50K``), or every
-    feature's name is a number and the label's (column ``col``) is one of the classes below
-    (``1,2,B`` over ``2,4,A``).  A header's names are rarely values of their columns; a row's
-    are, in every column of categories.  ``columns[j]`` holds column j's cells (the label's too).
-    """
-    seen = [name for name, cells in zip(header, columns) if name and name in {c.strip() for c in cells}]
-    numbered = col is not None and header[col] in seen and all(is_float(n) for j, n in enumerate(header) if j != col)
-    add = f"expected a header of column names (add a first line naming the {len(header)} columns, the label's last)"
-    if len(seen) >= max(2, len(header) // 3):
-        shown = ", ".join(map(repr, seen[:3])) + (" ..." if len(seen) > 3 else "")
-        raise PerceptronsError(
-            f"{path}, line {line}: the first line is a row of data, not a header: {shown} are also values of "
-            f"their columns below; {add}"
-        )
-    if numbered:
-        raise PerceptronsError(
-            f"{path}, line {line}: the first line is a row of data, not a header: its other fields are numbers "
-            f"and the label column's name {header[col]!r} is one of its classes below; {add}"
-        )
 
 
 def read_column(
