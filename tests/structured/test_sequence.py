@@ -481,6 +481,21 @@ def test_bad_lengths(lengths, match):
         SequencePerceptron().fit(X, y, lengths)
 
 
+@pytest.mark.parametrize(
+    "lengths",
+    [np.array([20, 2**64 - 8], dtype=np.uint64), np.array([2**63 - 1, 2**63 - 1, 14], dtype=np.int64)],
+    ids=["uint64 wrapping", "int64 wrapping"],
+)
+def test_lengths_whose_sum_wraps_are_refused_before_any_row_is_read(lengths):
+    """Their int64 sum wrapped round to X's row count: predict read past X (a segfault)."""
+    X = np.random.default_rng(0).normal(size=(12, 3))
+    y = np.array([0, 1, 2] * 4)
+    model = SequencePerceptron(max_epochs=1).fit(X, y, lengths=[3, 3, 3, 3])
+    for call in (lambda: model.predict(X, lengths=lengths), lambda: SequencePerceptron().fit(X, y, lengths)):
+        with pytest.raises(PerceptronsError, match="but X has 12 rows"):
+            call()
+
+
 def test_bad_decoder_parameter():
     _, X, y, lengths = tiny_corpus(0)
     with pytest.raises(PerceptronsError, match="'decoder' parameter of SequencePerceptron"):

@@ -29,6 +29,10 @@ def sequence_offsets(lengths, n_tokens, what="lengths"):
         )
     if lengths.size and lengths.min() < 0:
         raise PerceptronsError(f"{what} must be non-negative; got {int(lengths.min())}")
+    # each length within the tokens, before the sum: lengths near 2^64 (uint64) or 2^63 wrapped
+    # the int64 sum round to the right total, and the compiled loops read past X
+    if lengths.size and int(lengths.max()) > n_tokens:
+        raise PerceptronsError(f"{what} holds {int(lengths.max())}, but X has {n_tokens} rows (one per token)")
     offsets = np.zeros(lengths.shape[0] + 1, dtype=np.int64)
     np.cumsum(lengths, dtype=np.int64, out=offsets[1:])
     if int(offsets[-1]) != n_tokens:
