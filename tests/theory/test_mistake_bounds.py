@@ -144,7 +144,9 @@ def test_arow_bound_is_the_theorem_with_its_reference_vector():
     "model, data, message",
     [
         (Perceptron(), "three", "y must contain exactly two classes for a binary separator; got 3"),
-        (KernelPerceptron(), "separable", "no mistake bound for KernelPerceptron here"),
+        (KernelPerceptron(), "separable", "no mistake bound for perceptrons.kernel.perceptron.KernelPerceptron here"),
+        (Perceptron(init="random", random_state=0), "separable", "from w = 0: fit with init='zeros'"),
+        (SecondOrderPerceptron(), "zeros", "no row has a positive margin along any direction tried"),
         (AROW(covariance="diagonal"), "separable", "AROW's bound is for its full covariance"),
         (Perceptron(class_weight={0: 2.0}), "separable", "for unweighted steps: fit with class_weight=None"),
         (PassiveAggressive(variant="pa"), "noisy", "Theorem 3 needs ‖x‖ = 1 on every row"),
@@ -164,11 +166,21 @@ def test_assumptions_not_met_are_refused_naming_them(model, data, message):
         y = np.arange(y.shape[0]) % 3
     if data == "boolean":
         X = (X > 0).astype(float)
+    if data == "zeros":  # the SVM's comparison vector is 0: the bound was NaN
+        X, y = np.zeros((4, 2)), np.array([0, 1, 0, 1])
     with pytest.raises(PerceptronsError, match=message.replace("(", r"\(").replace(")", r"\)")) as exc:
         mistake_bound(model, X, y)
     assert "\n" not in str(exc.value)
     # a theorem the data or parameters do not meet is NoBound; not a model with a bound, not input
     assert isinstance(exc.value, NoBound) == (data != "three" and not isinstance(model, KernelPerceptron))
+
+
+def test_an_estimator_of_another_package_is_not_taken_for_ours():
+    from sklearn.linear_model import Perceptron as TheirPerceptron
+
+    X, y = _points(1, 30, 3, separable=True)
+    with pytest.raises(PerceptronsError, match=r"no mistake bound for sklearn\.linear_model.*Perceptron here"):
+        mistake_bound(TheirPerceptron(), X, y)
 
 
 def test_passes_beyond_memory_are_refused_before_the_run():

@@ -147,13 +147,20 @@ def mistake_bound(
     """
     passes = check_param(passes, "passes", (Interval(Integral, 1, 10**6),), "mistake_bound")
     name = type(model).__name__
-    if name not in _BOUNDS:
-        raise PerceptronsError(f"no mistake bound for {name} here; mistake_bound takes {', '.join(sorted(_BOUNDS))}")
+    if name not in _BOUNDS or not type(model).__module__.startswith("perceptrons."):
+        raise PerceptronsError(
+            f"no mistake bound for {type(model).__module__}.{name} here; mistake_bound takes the perceptrons "
+            f"package's {', '.join(sorted(_BOUNDS))}"
+        )
     X = check_X(X)
     classes, s = signed_labels(y, X.shape[0])  # two classes: the bounds here are binary
     params = model.get_params()
     if params.get("class_weight") is not None:
         raise NoBound("the mistake bounds are for unweighted steps: fit with class_weight=None")
+    if params.get("init", "zeros") != "zeros":
+        raise NoBound(
+            f"the mistake bounds count the mistakes made from w = 0: fit with init='zeros', not {params['init']!r}"
+        )
     # the curves and the per-trial sums: a few float64 arrays of one value a trial
     check_allocation(
         6 * 8 * passes * X.shape[0],
@@ -341,8 +348,13 @@ def _second_order_perceptron(params, X, Z, s, run, passes):
     u = np.r_[mm.coef, mm.intercept] if mm.separable and params["fit_intercept"] else mm.coef
     if u is None:
         u = _svm_direction(Z, 1.0, "hinge")
-        u = u / np.linalg.norm(u)
+        norm = float(np.linalg.norm(u))
+        # the SVM's u is 0 when no direction has a positive margin on the rows (rows of zeros, a
+        # row and its negation with opposite labels); the theorem holds for any unit u
+        u = u / norm if norm > 0 else np.eye(Z.shape[1])[0]
     margins = Z @ u
+    if not np.any(margins > 0):
+        raise NoBound("no row has a positive margin along any direction tried (rows of zeros?): no γ > 0 to bound with")
     best = (math.inf, 1.0)
     for gamma in np.unique(np.r_[margins[margins > 0], np.max(np.abs(margins))]):
         dev = passes * float(np.sum(np.maximum(0.0, gamma - margins)))
