@@ -191,3 +191,16 @@ def _dual_bound(signed, alpha, t):
     multipliers make it γ*."""
     a, c = alpha @ signed[:, :-1], alpha @ signed[:, -1]
     return t * float(np.hypot(np.linalg.norm(a), c / t)) / alpha.sum()
+
+
+@pytest.mark.parametrize("c", [1e-200, 1e-100, 1e100, 1e200])
+@pytest.mark.parametrize("geometry", ["augmented", "input"])
+def test_the_margin_of_a_separator_scaled_by_any_positive_number_is_the_same(c, geometry):
+    """(w, b) and c·(w, b) are one hyperplane: w·w overflowed to γ = 0 at c = 1e200 and vanished
+    to "zero norm" at 1e-200."""
+    X = np.array([[1.0, 2.0], [-1.0, -1.0], [0.5, -2.0]])
+    y = [1, -1, -1]
+    w, b = np.array([1.0, 1.0]), 0.25
+    one = margin(w, b, X, y, geometry=geometry)
+    scaled = margin(c * w, c * b, X, y, geometry=geometry)
+    np.testing.assert_allclose(scaled.per_example, one.per_example, rtol=1e-12)

@@ -126,6 +126,11 @@ def margin(
     w = check_vector(w, "w (one weight per feature)", X.shape[1])
     b = check_scalar(b, "b")
     check_option(geometry, "geometry", GEOMETRIES)
+    # the margin is the same for (w, b) times any c > 0: divided by their largest |value| first,
+    # so that w·w neither overflows (w of 1e200: γ read 0) nor vanishes (1e-200: "zero norm")
+    top = max(float(np.max(np.abs(w), initial=0.0)), abs(b) if geometry == "augmented" else 0.0)
+    if top > 0.0:
+        w, b = w / top, b / top
     norm = np.sqrt(w @ w + b * b) if geometry == "augmented" else np.sqrt(w @ w)
     if norm == 0.0:
         raise PerceptronsError(
