@@ -155,3 +155,10 @@ def test_linprog_bad_input():
         linprog_perceptron([1.0, 1.0], [[1.0, 1.0]], [1.0], bounds=[(0, 1)] * 3)
     with pytest.raises(PerceptronsError, match="shapes"):
         solve_feasibility([[1.0, 2.0]], [1.0, 2.0])
+
+
+@pytest.mark.parametrize("bounds", [(np.inf, np.inf), (np.inf, None), (None, -np.inf), (-np.inf, -np.inf), (2.0, 1.0)])
+def test_bounds_that_leave_no_x_are_refused_not_dropped(bounds):
+    """+inf below or -inf above were read as no bound at all, and an x returned."""
+    with pytest.raises(PerceptronsError, match=r"bounds\[0\] is \("):
+        linprog_perceptron([-1.0, -1.0], [[1.0, 0.0], [0.0, 1.0]], [1.0, 1.0], bounds=bounds)

@@ -254,6 +254,15 @@ def _bounds_rows(bounds, n):
     for j, pair in enumerate(bounds):
         for end in pair:
             check_param(end, f"bounds[{j}]", (None, Interval(Real, None, None, allow_inf=True)))
+        lo, hi = pair
+        # -inf below and +inf above are no bound; +inf below or -inf above leave no x (SciPy refuses them too)
+        if (lo is not None and lo == np.inf) or (hi is not None and hi == -np.inf):
+            raise PerceptronsError(
+                f"bounds[{j}] is ({lo}, {hi}): a lower bound of +inf or an upper bound of -inf leaves no x; "
+                "write a missing bound as None"
+            )
+        if lo is not None and hi is not None and lo > hi:
+            raise PerceptronsError(f"bounds[{j}] is ({lo}, {hi}): the lower bound is above the upper one")
     rows, rhs = [], []
     for j, (lo, hi) in enumerate(bounds):
         if lo is not None and np.isfinite(lo):
