@@ -227,3 +227,10 @@ def test_fs_optimal_direction_where_no_direction_beats_the_trivial_bound(solver,
     assert np.linalg.norm(u) == pytest.approx(1.0)
     assert fs.bound == pytest.approx(6.0, rel=1e-9)  # √6² in floating point: 6 within rounding
     assert online_mistakes(X, y, fit_intercept=bias) <= fs.bound * (1 + 1e-12)
+
+
+def test_online_mistakes_refuses_more_than_two_classes_as_every_bound_does():
+    """Three classes returned the multiclass perceptron's updates, no quantity a binary bound limits."""
+    X = np.random.default_rng(0).normal(size=(30, 2))
+    with pytest.raises(PerceptronsError, match="exactly two classes"):
+        online_mistakes(X, np.arange(30) % 3)

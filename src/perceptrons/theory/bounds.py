@@ -23,6 +23,7 @@ from perceptrons.theory._common import (
     check_Xy,
     norm_of,
     radius_of,
+    signed_labels,
     squared_ratio,
 )
 from perceptrons.theory.margins import max_margin
@@ -395,8 +396,10 @@ def online_mistakes(X: ArrayLike | spmatrix | sparray, y: ArrayLike, *, fit_inte
     int
         The updates made: the quantity the Freund–Schapire bound limits.
     """
-    clf = Perceptron(fit_intercept=fit_intercept)
-    clf.partial_fit(X, y, classes=np.unique(np.asarray(y)))
+    # two classes, as every bound here: the multiclass perceptron's updates are no binary count
+    classes, _ = signed_labels(y, X.shape[0] if hasattr(X, "shape") else len(X))
+    clf = Perceptron(fit_intercept=check_bool(fit_intercept, "fit_intercept"))
+    clf.partial_fit(X, y, classes=classes)
     return int(clf.n_updates_)
 
 
