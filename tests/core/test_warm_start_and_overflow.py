@@ -358,3 +358,16 @@ def test_weights_that_diverge_on_features_in_unit_range_are_not_told_to_scale_th
     with pytest.raises(PerceptronsError, match=r"features up to 1\); the learner's weights grew") as exc:
         Winnow(alpha=1e100, max_epochs=50).fit(X, y)
     assert "scale the features" not in str(exc.value)
+
+
+def test_weights_that_diverge_on_standardised_features_name_the_learner_first():
+    """ROMMA on standardised, inseparable rows grows its weights to overflow: the advice leads
+    with the learner's divergence, not with scaling columns that are already scaled."""
+    from sklearn.preprocessing import StandardScaler
+
+    from perceptrons import ROMMA
+
+    rng = np.random.default_rng(0)
+    X, y = StandardScaler().fit_transform(rng.normal(size=(40, 3))), rng.integers(0, 2, 40)
+    with pytest.raises(PerceptronsError, match=r"features up to 2\.4\d\); the learner's weights grew without bound"):
+        ROMMA(max_epochs=10000).fit(X, y)

@@ -127,6 +127,11 @@ class LinearState(NamedTuple):
         return LinearState(*(a.astype(np.float64) if a.dtype == np.float32 else a for a in self))
 
 
+#: features up to this |x| overflow no score by themselves: an overflow on them is the learner's
+#: weights diverging (ROMMA and CW on standardised, inseparable rows), which scaling may not cure
+DIVERGED_BELOW = 1e3
+
+
 def overflow_in_training(what, top, weight=1.0):
     """``what`` is not finite although the row it came from is: an overflow, unless X holds
     NaN/inf elsewhere (``top``, its largest ``|x|``, is not finite: a cold fit finds those only
@@ -143,13 +148,11 @@ def overflow_in_training(what, top, weight=1.0):
             what=f"sample or class weights up to {weight:.3g}, features",
             fix=f"lower the weights, or {SCALE_FEATURES}",
         )
+    diverged = "the learner's weights grew without bound: train fewer epochs, or choose a learner whose steps are bounded (AROW, SCW, PA-I)"
     if top <= 1.0:  # features already in [-1, 1]: scaling them is no remedy
-        return overflow_error(
-            what,
-            top,
-            fix="the learner's weights grew without bound on features that need no scaling: train fewer "
-            "epochs, or choose a learner whose steps are bounded (AROW, SCW, PA-I)",
-        )
+        return overflow_error(what, top, fix=diverged.replace("bound:", "bound on features that need no scaling:"))
+    if top <= DIVERGED_BELOW:  # standardised columns, say: such features overflow nothing by themselves
+        return overflow_error(what, top, fix=f"{diverged}, or {SCALE_FEATURES}")
     return overflow_error(what, top)
 
 
