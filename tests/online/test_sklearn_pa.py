@@ -149,3 +149,15 @@ CLASSIFIER_TESTS = [
 def test_scikit_learns_own_tests_pass_on_ours(monkeypatch, test, kwargs):
     monkeypatch.setattr(skt, "PassiveAggressiveClassifier", PassiveAggressiveClassifier)
     test(**kwargs)
+
+
+def test_sparse_rows_with_int64_indices_train_as_with_int32():
+    """scikit-learn's class refuses them and asks for a bug report; every estimator here takes them."""
+    X = sp.random(50, 10, density=0.3, format="csr", random_state=0)
+    y = np.arange(50) % 2
+    wide = X.copy()
+    wide.indices, wide.indptr = X.indices.astype(np.int64), X.indptr.astype(np.int64)
+    a = PassiveAggressiveClassifier(random_state=0).fit(X, y)
+    b = PassiveAggressiveClassifier(random_state=0).fit(wide, y)
+    _same(a, b, X)
+    assert wide.indices.dtype == np.int64  # the caller's matrix is left as it was

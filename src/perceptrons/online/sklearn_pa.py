@@ -261,6 +261,7 @@ class PassiveAggressiveClassifier(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ scikit-learn's procedure
     def _partial_fit(self, X, y, max_iter, classes, coef_init, intercept_init):
         first = not hasattr(self, "classes_")
+        X = _int32_indices(X)
         X, y = validate_data(
             self,
             X,
@@ -575,3 +576,23 @@ class PassiveAggressiveClassifier(ClassifierMixin, BaseEstimator):
         self.n_features_in_ = d
         self._link(copy=True)  # one array, not two equal ones, where scikit-learn keeps one
         return self
+
+
+def _int32_indices(X):
+    """A CSR or CSC ``X`` with int64 index arrays (scipy's for large matrices, and pandas' and
+    others') as int32 copies when they fit, as every other estimator here takes them; scikit-learn's
+    class refuses them, asking for a bug report.  Beyond int32, a one-line refusal."""
+    import scipy.sparse as sp
+
+    if not sp.issparse(X) or X.format not in ("csr", "csc"):
+        return X
+    if X.indices.dtype == np.int32 and X.indptr.dtype == np.int32:
+        return X
+    if max(X.shape) > np.iinfo(np.int32).max or X.nnz > np.iinfo(np.int32).max:
+        raise PerceptronsError(
+            f"X of shape {X.shape} with {X.nnz:,} entries: PassiveAggressiveClassifier takes sparse matrices "
+            "whose indices fit 32 bits (as scikit-learn's does); use PassiveAggressive, which takes any"
+        )
+    X = X.copy()
+    X.indices, X.indptr = X.indices.astype(np.int32), X.indptr.astype(np.int32)
+    return X
