@@ -581,7 +581,8 @@ class PassiveAggressiveClassifier(ClassifierMixin, BaseEstimator):
 def _int32_indices(X):
     """A CSR or CSC ``X`` with int64 index arrays (scipy's for large matrices, and pandas' and
     others') as int32 copies when they fit, as every other estimator here takes them; scikit-learn's
-    class refuses them, asking for a bug report.  Beyond int32, a one-line refusal."""
+    class refuses them, asking for a bug report.  Beyond int32, a one-line refusal.
+    """
     import scipy.sparse as sp
 
     if not sp.issparse(X) or X.format not in ("csr", "csc"):
