@@ -21,6 +21,7 @@ _PUBLIC = {
     "sentences": "perceptrons.text.sentences",
     "pos_tag": "perceptrons.text.pos_tag",
     "pos_tag_sents": "perceptrons.text.pos_tag",
+    "PerceptronsError": "perceptrons._core.errors",
 }
 
 __all__ = sorted(_PUBLIC) + ["__version__"]
@@ -32,6 +33,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from perceptrons._core.errors import PerceptronsError as PerceptronsError
     from perceptrons.kernel.perceptron import KernelPerceptron as KernelPerceptron
     from perceptrons.lifting import CircleLift as CircleLift
     from perceptrons.linear.averaged import AveragedPerceptron as AveragedPerceptron

@@ -75,6 +75,16 @@ def test_tag_of_a_str_raises_type_error_as_in_nltk(taggers):
     assert len(theirs.tag("today")) == len("today")
 
 
+@pytest.mark.parametrize("bad", [None, 3, {"today"}, {"today": 1}, b"today"])
+def test_tag_of_what_is_no_list_of_words_names_its_type(taggers, bad):
+    """None gave Python's own "'NoneType' object is not iterable"; a set, words in no order."""
+    with pytest.raises(
+        PerceptronsError, match=rf"^tokens: expected a list of strings, got {type(bad).__name__}$"
+    ) as exc:
+        taggers[1].tag(bad)
+    assert isinstance(exc.value, TypeError)
+
+
 @pytest.mark.parametrize("bad", ["today is", ["today is", "a good day"]])
 def test_tag_sents_of_str_raises_type_error(taggers, bad):
     ours = taggers[1]

@@ -58,10 +58,12 @@ def test_a_word_that_is_not_a_str_is_named(bad):
         pos_tag(bad)
 
 
-@pytest.mark.parametrize("bad", [None, b"It rains.", 3])
+@pytest.mark.parametrize("bad", [None, b"It rains.", 3, {"a": ["b"]}, {("a",)}])
 def test_pos_tag_sents_refuses_what_is_not_sentences(bad):
-    with pytest.raises(TypeError, match="^sentences: expected a str of text or a list of sentences"):
+    """A dict was tagged by its keys, and a set in no order."""
+    with pytest.raises(PerceptronsError, match="^sentences: expected a str of text or a list of sentences") as exc:
         pos_tag_sents(bad)
+    assert isinstance(exc.value, TypeError)
 
 
 @pytest.mark.parametrize("bad", [[None], [["a"], 3], [b"x"]])

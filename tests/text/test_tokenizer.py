@@ -88,8 +88,12 @@ def test_a_lone_surrogate_is_a_character():
 
 @pytest.mark.parametrize("bad", [b"bytes", None, 3, ["a", "list"]])
 def test_not_a_str_is_a_type_error(bad):
-    with pytest.raises(TypeError, match="tokenize takes a str"):
-        tokenize(bad)
+    from perceptrons import PerceptronsError, sentences
+
+    for split, name in ((tokenize, "tokenize"), (sentences, "sentences")):
+        with pytest.raises(TypeError, match=f"{name} takes a str") as exc:
+            split(bad)
+        assert isinstance(exc.value, PerceptronsError)  # the library's error, as every other
 
 
 _TRICKY = "aZ9é東 -'’`.@:/#+,;!?()\"$%=*<>\n\t\x00"

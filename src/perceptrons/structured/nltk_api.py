@@ -143,6 +143,8 @@ class NLTKTaggerAPI:
         """
         if isinstance(tokens, str):
             raise PerceptronsTypeError("tokens: expected a list of strings, got a string")
+        if isinstance(tokens, (bytes, bytearray, set, frozenset, dict)) or not hasattr(tokens, "__iter__"):
+            raise PerceptronsTypeError(f"tokens: expected a list of strings, got {type(tokens).__name__}")
         words = list(tokens)
         if return_conf is False and use_tagdict is True:  # the common call: one cached pass
             return list(zip(words, self._predict_sentence(words)))

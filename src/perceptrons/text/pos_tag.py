@@ -180,7 +180,11 @@ def pos_tag_sents(
     _check_tagset(tagset)
     if isinstance(sentences, str):
         batch = sentence_words(sentences)
-    elif sentences is None or isinstance(sentences, (bytes, bytearray)) or not hasattr(sentences, "__iter__"):
+    elif (
+        sentences is None
+        or isinstance(sentences, (bytes, bytearray, set, frozenset, dict))  # no order, or keys only
+        or not hasattr(sentences, "__iter__")
+    ):
         raise PerceptronsTypeError(
             f"sentences: expected a str of text or a list of sentences, got {type(sentences).__name__}"
         )

@@ -11,6 +11,7 @@ against EWT's gold boundaries.
 
 import re
 
+from perceptrons._core.errors import PerceptronsTypeError
 from perceptrons.text.tokenizer import token_spans
 
 #: what ends a sentence: the Latin marks, and the full stops and question and exclamation marks
@@ -156,5 +157,5 @@ def sentences(text: str) -> list[str]:
     ['It rained in the U.S. on Monday.', 'Was it cold?', 'Yes... very.']
     """
     if not isinstance(text, str):  # named here: the words' TypeError would name tokenize
-        raise TypeError(f"sentences takes a str, not {type(text).__name__}")
+        raise PerceptronsTypeError(f"sentences takes a str, not {type(text).__name__}")
     return [text[s:e] for s, e in sentence_spans(text)]

@@ -21,6 +21,8 @@ scan far from a start is bounded, so a 10 MB line without a space is read in lin
 import re
 import unicodedata
 
+from perceptrons._core.errors import PerceptronsTypeError
+
 # The suffixes EWT splits off as words (the apostrophe straight, curly or a backtick).
 _CLITIC = re.compile(r"(?i)(?:n['’`]t|['’`](?:s|re|ve|ll|d|m))\Z")
 
@@ -142,7 +144,7 @@ def token_spans(text: str) -> list[tuple[int, int]]:
     ['I', 'do', "n't", 'e-mail', '.']
     """
     if not isinstance(text, str):
-        raise TypeError(f"tokenize takes a str, not {type(text).__name__}")
+        raise PerceptronsTypeError(f"tokenize takes a str, not {type(text).__name__}")
     spans = []
     append = spans.append
     for m in _TOKEN.finditer(_CONTROL.sub(" ", text)):
