@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from perceptrons import __version__
-from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.errors import PerceptronsError, shown
 from perceptrons._core.params import Kind, check_bool, check_param, check_path, validate_params
 from perceptrons._core.registry import ESTIMATORS, estimator_class
 from perceptrons.io.calibration_state import CALIBRATED
@@ -100,6 +100,10 @@ def save_model(estimator: BaseEstimator, path: str | os.PathLike[str], info: dic
     """
     path = check_path(path, "path", "save_model")
     check_param(info, "info", (None, Kind(dict, "a dict")), "save_model")
+    if info is not None and not _info_ok(info):  # as load_model would refuse it
+        raise PerceptronsError(
+            f"The 'info' parameter of save_model must be {INFO_EXPECTED}. Got {shown(info)} instead."
+        )
     if type(estimator).__name__ == "Pipeline":
         from perceptrons.io.pipeline_state import pipeline_state
 
@@ -116,6 +120,19 @@ def save_model(estimator: BaseEstimator, path: str | os.PathLike[str], info: dic
         record, arrays = _record(estimator)
     meta = {"library_version": __version__, **record, "info": info or {}}
     write_model(path, meta, arrays)
+
+
+#: what a model's ``info`` must be, when saved and when loaded
+INFO_EXPECTED = f"an object whose label_column is a string or null, and tag_column one of {sorted(COLUMNS)} or absent"
+
+
+def _info_ok(info):
+    tag = info.get("tag_column") if isinstance(info, dict) else None
+    return (
+        isinstance(info, dict)
+        and isinstance(info.get("label_column"), (str, type(None)))
+        and (tag is None or (isinstance(tag, str) and tag in COLUMNS))
+    )
 
 
 def _ends_in_ours(pipeline):
@@ -198,13 +215,7 @@ def load_model(path: str | os.PathLike[str], expect: str | Sequence[str] | None 
         _check_name(path, name, names)
     top.str("library_version", max_len=64)
     info = top.raw("info")
-    top.require(
-        isinstance(info, dict)
-        and isinstance(info.get("label_column"), (str, type(None)))
-        and (info.get("tag_column") is None or (isinstance(info["tag_column"], str) and info["tag_column"] in COLUMNS)),
-        "info",
-        f"expected an object whose label_column is a string or null, and tag_column one of {sorted(COLUMNS)} or absent",
-    )
+    top.require(_info_ok(info), "info", f"expected {INFO_EXPECTED}")
     if name == "Pipeline":
         from perceptrons.io.pipeline_state import restore_pipeline
 

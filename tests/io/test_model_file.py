@@ -146,3 +146,36 @@ def test_sparse_fit_round_trip(tmp_path):
     est = AveragedPerceptron(max_epochs=3).fit(sp.csr_matrix(X), y)
     save_model(est, tmp_path / "m.npz")
     np.testing.assert_array_equal(load_model(tmp_path / "m.npz").predict(X), est.predict(X))
+
+
+def _nested(depth):
+    out = 1
+    for _ in range(depth):
+        out = {"a": out}
+    return out
+
+
+@pytest.mark.parametrize(
+    "info, match",
+    [
+        ({"label_column": 3}, "'info' parameter of save_model must be an object whose label_column is a string"),
+        ({"tag_column": "bogus"}, "tag_column one of"),
+        ({"a": float("nan")}, "its record is not JSON"),
+        ({"a": object()}, "its record is not JSON"),
+        ({1: "x"}, "would not read back the same"),
+        ({"a": (1, 2)}, "would not read back the same"),
+        ({"a": "x" * (17 << 20)}, "bytes \\(at most"),
+        ({"a": _nested(20)}, "nested deeper than 16 levels"),
+    ],
+    ids=["label column", "tag column", "nan", "object", "int key", "tuple", "too long", "too deep"],
+)
+def test_info_that_load_model_would_refuse_is_refused_by_save_model(tmp_path, info, match):
+    """Each was written, and the file then refused when loaded (or read back changed)."""
+    model = Perceptron().fit(np.eye(4), [0, 1, 0, 1])
+    path = tmp_path / "m.npz"
+    path.write_bytes(b"kept")
+    with pytest.raises(PerceptronsError, match=match):
+        save_model(model, path, info)
+    assert path.read_bytes() == b"kept"
+    save_model(model, path, {"label_column": "y", "note": [1, 2]})
+    assert load_model(path, with_info=True)[1] == {"label_column": "y", "note": [1, 2]}

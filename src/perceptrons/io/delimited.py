@@ -146,8 +146,8 @@ def check_not_data(path, line, header, columns, col=None):
 
 def check_first_run(path, line, header, run, col):
     """:func:`check_not_data` of a streamed CSV file, on its first run of lines (``run``, a
-    pyarrow Table of the header's columns): the cells as text, a column that has none (a list)
-    left empty.
+    pyarrow Table of the header's columns): the cells as text, a column that has none (a list,
+    bytes that are no text) left empty.
     """
     import pyarrow as pa
 
@@ -157,7 +157,7 @@ def check_first_run(path, line, header, run, col):
     for column in run.columns:
         try:
             columns.append(["" if v is None else v for v in label_texts(column).to_pylist()])
-        except pa.ArrowNotImplementedError:
+        except pa.ArrowException:  # a list, or bytes that are no UTF-8 (refused with their line after this)
             columns.append([])
     check_not_data(path, line, header, columns, col)
 

@@ -54,6 +54,7 @@ def write_model(path, meta, arrays):
     # say) is stored in the other byte order, same values
     arrays = {k: a.astype(a.dtype.newbyteorder("<")) if a.dtype.byteorder == ">" else a for k, a in arrays.items()}
     meta = dict(meta, format=FORMAT, format_version=FORMAT_VERSION)
+    _check_record(path, meta)
     meta["sha256"] = _digest(meta, arrays)
     blob = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
     # into the output as numpy writes it, not into memory first: a hashed model's arrays can
@@ -63,6 +64,28 @@ def write_model(path, meta, arrays):
             np.savez(f, __meta__=blob, **arrays)
         except OSError as exc:  # zipfile's seek or tell reach the file itself (a full disk: ENOSPC)
             raise PerceptronsError(f"{os.fspath(path)}: cannot write: {exc.strerror or exc}") from None
+
+
+def _check_record(path, meta):
+    """Refuse, before anything is written, a record :func:`read_model` would refuse: one that is
+    no JSON (NaN, an object, a key that is no str), too long or nested too deep.
+    """
+    where = f"{os.fspath(path)}: cannot save the model"
+    try:
+        text = json.dumps(meta, allow_nan=False)
+        same = strict_loads(text, MAX_META_DEPTH) == meta
+    except (TypeError, ValueError) as exc:
+        raise PerceptronsError(
+            f"{where}: its record is not JSON ({str(exc).splitlines()[0][:120]}); info must hold JSON values only"
+        ) from None
+    if not same:  # {1: "x"} read back as {"1": "x"}, a tuple as a list
+        raise PerceptronsError(
+            f"{where}: its record would not read back the same; keys must be str, and lists not tuples"
+        )
+    if len(text.encode("utf-8")) > MAX_META_BYTES:
+        raise PerceptronsError(
+            f"{where}: its record is {len(text.encode('utf-8')):,} bytes (at most {MAX_META_BYTES:,})"
+        )
 
 
 #: a model holds a few tens of arrays (a tagger with clusters about 30); more is not ours
