@@ -149,8 +149,7 @@ class Circle:
         -------
         ndarray of bool of shape (n,)
         """
-        X = np.asarray(X, dtype=float)
-        return np.sum((X - self.center) ** 2, axis=1) <= self.radius**2
+        return np.sum((self._points(X) - self.center) ** 2, axis=1) <= self.radius**2
 
     def predict_sign(self, X: ArrayLike) -> np.ndarray:
         """+1 / −1 for each row of X, the class the lifted plane assigns (a point exactly on
@@ -164,9 +163,27 @@ class Circle:
         -------
         ndarray of int of shape (n,)
         """
-        excess = self.radius**2 - np.sum((np.asarray(X, float) - self.center) ** 2, axis=1)
+        excess = self.radius**2 - np.sum((self._points(X) - self.center) ** 2, axis=1)
         score = excess if self.positive_inside else -excess
         return np.where(score >= 0, 1, -1)
+
+    def _points(self, X):
+        """X as rows of finite points of the circle's dimension, else one line (a column of
+        one coordinate was broadcast against a 2-D centre, a NaN row called outside).
+        """
+        d = self.center.shape[0]
+        try:
+            points = np.asarray(X, dtype=np.float64)
+        except (TypeError, ValueError):
+            points = None
+        if points is None or points.ndim != 2 or points.shape[1] != d:
+            shape = "not numbers" if points is None else f"shape {points.shape}"
+            raise PerceptronsError(f"X must be rows of {d} coordinates (shape (n, {d})); got {shape}")
+        if not np.all(np.isfinite(points)):
+            raise PerceptronsError(
+                f"X holds NaN or infinity (row {int(np.flatnonzero(~np.isfinite(points).all(axis=1))[0])})"
+            )
+        return points
 
 
 def circle_from_plane(coef: ArrayLike, intercept: ArrayLike) -> Circle:

@@ -145,3 +145,28 @@ def test_circle_figure_is_written(tmp_path):
     fig = plot_circle_lift(X, y, ([1.0, 0.0, 0.0], 0.0))  # a line: the figure says so
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert any("not a circle" in t for t in texts)
+
+
+def test_a_matrix_of_coefficients_is_no_plane():
+    """A multiclass coef_ was flattened into one 5-D 'circle'."""
+    with pytest.raises(PerceptronsError, match=r"must be one vector; got an array of shape \(2, 3\)"):
+        circle_from_plane([[-2.0, -4.0, 1.0], [-2.0, -4.0, 1.0]], 1.0)
+    assert circle_from_plane([[-2.0, -4.0, 1.0]], 1.0).radius == 2.0  # one row, as coef_ of a binary fit
+
+
+@pytest.mark.parametrize(
+    "X, match",
+    [
+        (np.zeros((3, 1)), r"rows of 2 coordinates .*shape \(3, 1\)"),
+        (np.zeros((3, 3)), r"shape \(3, 3\)"),
+        ([1.0, 2.0], r"shape \(2,\)"),
+        ([[np.nan, 1.0]], "NaN or infinity"),
+        ("ab", "not numbers"),
+    ],
+)
+def test_a_circle_reads_points_of_its_own_dimension_only(X, match):
+    """A column of one coordinate was broadcast against the 2-D centre, silently."""
+    c = circle_from_plane([-2.0, -4.0, 1.0], 1.0)
+    for call in (c.contains, c.predict_sign):
+        with pytest.raises(PerceptronsError, match=match):
+            call(X)

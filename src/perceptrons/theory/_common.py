@@ -125,9 +125,13 @@ def check_vector(v, name, size, min_size=1):
     """``v`` as ``size`` (None: at least ``min_size``) finite float64 numbers (a separator, a
     direction, a centre), else one line."""
     try:
-        arr = np.asarray(v, dtype=np.float64).ravel()
+        arr = np.asarray(v, dtype=np.float64)
     except (TypeError, ValueError):
         arr = None
+    # one row or one column is a vector; a matrix (a multiclass coef_, say) is not one to flatten
+    if arr is not None and sum(n > 1 for n in arr.shape) > 1:
+        raise PerceptronsError(f"{name} must be one vector; got an array of shape {arr.shape}")
+    arr = None if arr is None else arr.ravel()
     count = arr is not None and (arr.shape[0] == size if size is not None else arr.shape[0] >= min_size)
     if not count or not np.all(np.isfinite(arr)):
         many = size if size is not None else f"{min_size} or more"
