@@ -162,3 +162,12 @@ def test_bounds_that_leave_no_x_are_refused_not_dropped(bounds):
     """+inf below or -inf above were read as no bound at all, and an x returned."""
     with pytest.raises(PerceptronsError, match=r"bounds\[0\] is \("):
         linprog_perceptron([-1.0, -1.0], [[1.0, 0.0], [0.0, 1.0]], [1.0, 1.0], bounds=bounds)
+
+
+@pytest.mark.parametrize("scale", [1e-200, 1e-100, 1e155, 1e300])
+def test_a_system_scaled_by_any_positive_number_is_as_feasible(scale):
+    """A x < b and (cA) x < cb are one system: b of 1e155 was called infeasible (a norm's square
+    overflowed), and 1e-200 a row '0·x < 0'."""
+    A, b = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]]), np.ones(3)
+    r = solve_feasibility(A * scale, b * scale)
+    assert r.feasible and np.all(A @ r.x < b)

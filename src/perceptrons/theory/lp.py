@@ -84,14 +84,17 @@ def _as_system(A: ArrayLike, b: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
 def homogenise(A: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Unit rows ``(−aᵢ, bᵢ)/‖·‖`` plus ``e_t``: shape (m + 1, n + 1); ``A x < b`` ⇔ rows·(x, 1) > 0."""
     H = np.hstack([-A, b[:, None]])
-    norms = np.linalg.norm(H, axis=1)
-    keep = norms > 0
+    top = np.max(np.abs(H), axis=1)
+    keep = top > 0
     if np.any(~keep):
         # A zero row reads 0 < 0: no strictly feasible point.
         raise PerceptronsError(f"constraint {int(np.flatnonzero(~keep)[0])} is 0·x < 0: no strictly feasible point")
+    # each row divided by its largest |entry| before its norm: squares of entries beyond ~1e154
+    # overflowed (a feasible system called infeasible) and below ~1e-154 vanished ("0·x < 0")
+    H = H / top[:, None]
     e_t = np.zeros((1, H.shape[1]))
     e_t[0, -1] = 1.0
-    return np.ascontiguousarray(np.vstack([H / norms[:, None], e_t]))
+    return np.ascontiguousarray(np.vstack([H / np.linalg.norm(H, axis=1)[:, None], e_t]))
 
 
 def solve_feasibility(
