@@ -86,3 +86,22 @@ def test_sparse_and_dense_weights_agree():
     a = Perceptron(max_epochs=5).fit(X, y, sample_weight=w)
     b = Perceptron(max_epochs=5).fit(sp.csr_matrix(X), y, sample_weight=w)
     np.testing.assert_array_equal(a.coef_, b.coef_)
+
+
+@pytest.mark.parametrize("cls", FAMILY)
+def test_weights_that_are_zero_for_every_example_are_refused(cls):
+    """An all-zero sample_weight was refused, but a class_weight of 0 for every class learned
+    nothing in silence (a constant model, 0.48 on its own training rows)."""
+    from perceptrons._core.errors import PerceptronsError
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.raises(PerceptronsError, match="sample_weight: all weights are zero"):
+        cls().fit(X, y, sample_weight=np.zeros(40))
+    with pytest.raises(PerceptronsError, match=r"class_weight \(times sample_weight\) is zero for every example"):
+        cls(class_weight={0: 0.0, 1: 0.0}).fit(X, y)
+    with pytest.raises(
+        PerceptronsError, match="is zero for every example"
+    ):  # each row's weight zeroed by one or the other
+        cls(class_weight={0: 0.0, 1: 1.0}).fit(X, y, sample_weight=(y == 0).astype(float))

@@ -160,6 +160,10 @@ def sample_scale(sample_weight, class_weight, y_idx, classes, n_samples):
         if class_weight is not None:
             scale *= class_weight_vector(class_weight, classes, y_idx)[y_idx]
         total = float(scale.sum())
+    if n_samples and total == 0.0:  # as an all-zero sample_weight: no example would move the weights
+        raise PerceptronsError(
+            "class_weight (times sample_weight) is zero for every example; at least one example must have weight > 0"
+        )
     if not np.isfinite(total):
         raise PerceptronsError(
             f"sample_weight (times class_weight) sums to {total} (more than the largest float64, "
