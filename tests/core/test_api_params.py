@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 from refusals import refusal_failure
 
@@ -26,6 +27,7 @@ from perceptrons import (
     trace_updates,
 )
 from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.registry import CLASSIFIERS, estimator_class
 from perceptrons.datasets import noisy_blobs, separable
 from perceptrons.io.readers import read_data
 from perceptrons.io.sources import Source
@@ -216,3 +218,17 @@ def test_a_refusal_shows_the_value_given():
         Tagger(max_epochs=1, shuffle=False).fit_stream(5)
     with pytest.raises(PerceptronsError, match=r"'callback' parameter of Perceptron must be None or a callable. Got 5"):
         Perceptron().fit(X, Y, callback=5)
+
+
+@pytest.mark.parametrize("name", [n for n in CLASSIFIERS if n not in ("Tagger",)])
+@pytest.mark.parametrize("column", [["p", "q"] * 3, pd.Categorical(["p", "q"] * 3)], ids=["object", "category"])
+def test_a_dataframe_column_of_text_is_named(name, column):
+    """scikit-learn's conversion said only "could not convert string to float: 'p'"."""
+    frame = pd.DataFrame({"a": X[:, 0], "colour": column})
+    with pytest.raises(PerceptronsError, match=r"X column 'colour' holds text \((object|str|category), e\.g\. 'p'\)"):
+        if name == "SequencePerceptron":
+            estimator_class(name)().fit(frame, Y, [3, 3])
+        else:
+            estimator_class(name)().fit(frame, Y)
+    numbers = pd.DataFrame({"a": X[:, 0], "b": pd.Series(X[:, 1].tolist(), dtype=object)})  # numbers as objects
+    estimator_class("Perceptron")(max_epochs=2).fit(numbers, Y)

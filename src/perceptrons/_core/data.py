@@ -100,6 +100,7 @@ def validate_data(estimator, X="no_validation", y="no_validation", **kwargs):
     from perceptrons._core.data import check_sparse_indices
 
     check_sparse_indices(X)
+    _check_frame_columns(X)
     if y is not None and not isinstance(y, str):
         labels = np.asarray(y)
         if labels.dtype == object:  # None, NaN or unorderable labels named as labels, not "Input"
@@ -111,6 +112,27 @@ def validate_data(estimator, X="no_validation", y="no_validation", **kwargs):
     if isinstance(out, tuple):
         return (summed_duplicates(out[0]), *out[1:])
     return out if isinstance(X, str) else summed_duplicates(out)
+
+
+def _check_frame_columns(X):
+    """Refuse a DataFrame column that holds no numbers by its name, before scikit-learn's
+    conversion says only "could not convert string to float: 'q'" of some column."""
+    dtypes = getattr(X, "dtypes", None)
+    if dtypes is None or not hasattr(X, "columns"):
+        return
+    for name, dtype in zip(X.columns, dtypes):
+        kind = getattr(dtype, "kind", "O")
+        if kind in "biuf":
+            continue
+        if kind == "O" or str(dtype) in ("category", "string", "str"):
+            values = X[name].to_numpy(dtype=object)
+            bad = next((v for v in values if isinstance(v, str)), None)
+            if bad is None:
+                continue  # objects or categories that are numbers (or None): scikit-learn converts them
+            raise PerceptronsError(
+                f"X column {name!r} holds text ({dtype}, e.g. {bad!r}); expected numbers: encode it first "
+                "(sklearn.preprocessing.OneHotEncoder in a Pipeline, or the command line's train, which does)"
+            )
 
 
 def summed_duplicates(X):
