@@ -480,3 +480,26 @@ def test_peak_memory_of_the_whole_read(tmp_path):
     got = json.loads(done.stdout)
     assert got["nnz"] == 140_000 * 40
     assert got["growth"] <= 1.5 * got["arrays"] + 20e6, got
+
+
+def test_a_zero_based_file_reads_as_scikit_learn_reads_it(tmp_path):
+    """scikit-learn's dump_svmlight_file writes 0-based indices by default."""
+    from sklearn.datasets import dump_svmlight_file, load_svmlight_file
+
+    from perceptrons.io.libsvm import IndexZero
+
+    rng = np.random.default_rng(0)
+    X = np.where(rng.random((60, 7)) < 0.4, rng.normal(size=(60, 7)), 0.0)
+    y = rng.integers(0, 3, 60)
+    path = str(tmp_path / "zero.svm")
+    dump_svmlight_file(X, y, path)
+    theirs, their_y = load_svmlight_file(path, zero_based=True)
+    ours, our_y, _ = read_libsvm(path, zero_based=True)
+    np.testing.assert_allclose(ours.toarray(), theirs.toarray().astype(np.float32))
+    assert our_y.tolist() == their_y.astype(int).tolist()
+    blocks = list(libsvm_blocks(path, block_bytes=64, zero_based=True))
+    np.testing.assert_array_equal(np.concatenate([b.indices for b in blocks]), ours.indices)
+    with pytest.raises(IndexZero, match="is read with zero_based=True"):
+        read_libsvm(path)
+    with pytest.raises(PerceptronsError, match=r"exceeds the model's 6 features; expected at most 5"):
+        read_libsvm(path, zero_based=True, n_features=6)

@@ -68,7 +68,7 @@ FIRST_LINE = 8  # line of the first data row (0 when there is none)
 INEXACT_LABELS = 9  # labels that are not integers within ±2^53 (so their text matters)
 ALL_ONES = 10  # 1 when every value written is exactly 1.0
 TEXT = 11  # bytes of label text written to ``text``
-MAX_SEEN = 12  # the largest (1-based) index written, 0 if none
+MAX_SEEN = 12  # the width the indices written need (the largest 1-based index), 0 if none
 INFO_SIZE = 13
 
 MAX_INDEX = 2**31 - 1
@@ -363,12 +363,13 @@ def _is_qid(buf, pos, n):
 
 
 @njit(**NJIT_STRICT)
-def parse_libsvm(buf, n, at_file_start, n_features, y, indptr, indices, values, text, row0, nnz0, info):
+def parse_libsvm(buf, n, at_file_start, n_features, base, y, indptr, indices, values, text, row0, nnz0, info):
     """Parse ``buf[:n]`` into the outputs from row ``row0`` and feature ``nnz0`` on.
 
     Writes ``y[row0 + r]``, ``indptr[row0 + r + 1]`` (absolute: ``nnz0`` + the features so far),
     ``indices`` and ``values`` from ``nnz0``.  The caller sizes them from :func:`count_bounds`
-    (rows ≤ newlines + 1, features ≤ colons).  ``n_features`` < 0: no limit.  When ``text`` is
+    (rows ≤ newlines + 1, features ≤ colons).  ``n_features`` < 0: no limit.  ``base``: the
+    first index, 1 (LIBSVM's) or 0 (a file written 0-based), stored as column 0.  When ``text`` is
     not empty, each row's label text is appended to it followed by a newline (``text`` needs
     ``n + 1`` bytes).  Results and errors go to ``info`` (see the slot names above).
 
@@ -418,7 +419,7 @@ def parse_libsvm(buf, n, at_file_start, n_features, y, indptr, indices, values, 
         if first_line == 0:
             first_line = line
         # ------------------------------------------------ the features
-        prev = np.int64(0)
+        prev = np.int64(base - 1)
         first = True
         while True:
             c = np.int64(buf[pos]) if pos < n else np.int64(10)
@@ -476,13 +477,13 @@ def parse_libsvm(buf, n, at_file_start, n_features, y, indptr, indices, values, 
             code = OK
             if status == 1:
                 code = TOKEN_BAD
-            elif index == 0:
+            elif index < base:
                 code = INDEX_ZERO
             elif index > MAX_INDEX:
                 code = INDEX_TOO_LARGE
             elif index <= prev:
                 code = INDEX_ORDER
-            elif n_features >= 0 and index > n_features:
+            elif n_features >= 0 and index - base + 1 > n_features:
                 code = INDEX_BEYOND
             elif status == 2:
                 code = VALUE_NONFINITE
@@ -492,14 +493,14 @@ def parse_libsvm(buf, n, at_file_start, n_features, y, indptr, indices, values, 
             if code != OK:
                 _fail(info, code, line, start, index, prev, r - row0, k - nnz0, line - 1)
                 return
-            indices[k] = np.int32(index - 1)
+            indices[k] = np.int32(index - base)
             values[k] = f
             ones = ones and v == 1.0
             k += 1
             prev = index
         # ------------------------------------------------ the end of the row
-        if prev > max_seen:  # indices increase: a row's last is its largest
-            max_seen = prev
+        if prev - base + 1 > max_seen:  # indices increase: a row's last is its largest
+            max_seen = prev - base + 1
         if c == 35:
             pos = _skip_line(buf, pos, n)
         if pos < n:

@@ -61,6 +61,33 @@ def stored_encoding(info, model_path):
         ) from None
 
 
+def stored_zero_based(info, model_path=None):
+    """Whether a model's LIBSVM training file was 0-based (``info.libsvm_zero_based``; absent: no).
+
+    Raises
+    ------
+    PerceptronsError
+        A malformed field, naming it.
+    """
+    flag = (info or {}).get("libsvm_zero_based", False)
+    if not isinstance(flag, bool):
+        where = f"{model_path}: " if model_path else ""
+        raise PerceptronsError(f"{where}model field info.libsvm_zero_based: expected true or false")
+    return flag
+
+
+def read_any_base(read):
+    """``(read(zero_based), zero_based)``: a LIBSVM file read 1-based, or 0-based when it holds
+    feature index 0 (as scikit-learn's ``dump_svmlight_file`` writes by default).  A model
+    stores the answer, so the files read for it later are read alike."""
+    from perceptrons.io.libsvm import IndexZero
+
+    try:
+        return read(False), False
+    except IndexZero:
+        return read(True), True
+
+
 def encoding_info(encoding):
     """The model's ``info`` entry for the encoding its data was read in: none for UTF-8."""
     return {} if encoding in (None, "utf-8") else {"encoding": encoding}
@@ -201,6 +228,7 @@ def read_for_width(
         require_labels=require_labels,
         return_weight=return_weight,
         encoding=encoding or "utf-8",
+        zero_based=stored_zero_based(info),
     )
     if X.shape[1] != n_features:
         shown = "standard input" if path == "-" else path

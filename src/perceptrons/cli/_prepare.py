@@ -15,7 +15,7 @@ from typing import NamedTuple
 import click
 
 from perceptrons._core.errors import PerceptronsError
-from perceptrons.cli._common import encoding_info, stored_encoding
+from perceptrons.cli._common import encoding_info, read_any_base, stored_encoding, stored_zero_based
 
 #: formats read as a table of named columns (a Parquet file of one column of index lists is a sparse matrix)
 TABLE_FORMATS = ("csv", "tsv", "parquet")
@@ -84,7 +84,9 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False, drop=
         lines = _label_line(table, label) + _plan_lines(plans, X.shape[1])
         lines += _identifier_notes(table) + _free_text_notes(table)
         return Prepared(table.X, X, table.y, table.label, None, transformer, info, lines)
-    X, y, label_column, weight = read_data(data, label=label, fmt=fmt, return_label_name=True, return_weight=True)
+    (X, y, label_column, weight), zero_based = read_any_base(
+        lambda zero: read_data(data, label=label, fmt=fmt, return_label_name=True, return_weight=True, zero_based=zero)
+    )
     if dense and sp.issparse(X):
         from perceptrons._core.memory import densify
 
@@ -104,11 +106,14 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False, drop=
         check_standardisable(data, [f"feature {j + 1}" for j in range(X.shape[1])], X)
     step = matrix_transformer(chosen, sparse)
     Xt = X if step is None else as_matrix(step.fit_transform(X))
-    info = {"label_column": label_column}
+    info = {"label_column": label_column, **({"libsvm_zero_based": True} if zero_based else {})}
     what = {"standard": "standardised", "maxabs": "each column scaled by its max |x|", "none": "as read"}[
         "maxabs" if (sparse and chosen == "standard") else chosen
     ]
-    return Prepared(X, Xt, y, label_column, weight, step, info, [f"{'columns':<10} {X.shape[1]}, {what}"])
+    lines = [f"{'columns':<10} {X.shape[1]}, {what}"]
+    if zero_based:
+        lines.append(f"{'indices':<10} from 0 (the file holds feature index 0); files read for the model are read so")
+    return Prepared(X, Xt, y, label_column, weight, step, info, lines)
 
 
 #: the largest |x| whose square a float64 holds: a standard deviation of larger values overflows
@@ -161,7 +166,7 @@ def read_for_theory(data, label, fmt, encoding=None):
 
     kind = data_format(data, fmt)
     if kind not in TABLE_FORMATS or _index_lists(data, kind):
-        X, y = read_data(data, label=label, fmt=fmt)
+        (X, y), _ = read_any_base(lambda zero: read_data(data, label=label, fmt=fmt, zero_based=zero))
         check_classes(y, f"{data}: the label column")
         return X, y, []
     table = read_table(data, label=label, fmt=fmt, encoding=encoding or "utf-8")
@@ -375,6 +380,7 @@ def read_for_saved(path, model, info, model_path, label, fmt, require_labels=Tru
     from perceptrons.cli._common import read_for_model
 
     table = table_info(info, model_path)
+    stored_zero_based(info, model_path)  # checked here, where the model file can be named
     if table is None:
         X, y, weight = read_for_model(
             path,
@@ -441,7 +447,7 @@ def read_test(path, prepared, label, fmt, encoding=None):
             prepared.raw.shape[1],
             label,
             fmt if path == "-" else None,
-            {"label_column": prepared.label},
+            {"label_column": prepared.label, **{k: v for k, v in prepared.info.items() if k == "libsvm_zero_based"}},
             hint="--test",
             against="the training data has",
             return_weight=True,

@@ -44,10 +44,10 @@ def command(data, example, label, fmt, epochs, order, seed, no_intercept):
         raise click.BadParameter("give a DATA file or --example gormley", param_hint="DATA")
     else:
         from perceptrons._core.memory import densify
-        from perceptrons.cli._common import check_label_text
+        from perceptrons.cli._common import check_label_text, read_any_base
         from perceptrons.io.readers import read_data
 
-        X, y = read_data(data, label=label, fmt=fmt)
+        (X, y), _ = read_any_base(lambda zero: read_data(data, label=label, fmt=fmt, zero_based=zero))
         check_label_text(y, f"{data}: label")  # printed as it is: a control character would reach the terminal
         # the trace replays dense rows; the estimator holds a second copy as its operand
         X = densify(X, str(data), copies=2, why="the trace prints dense vectors")

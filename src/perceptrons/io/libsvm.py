@@ -13,7 +13,7 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.memory import LoadBudget
-from perceptrons._core.params import check_path
+from perceptrons._core.params import check_bool, check_path
 from perceptrons._jit import libsvm_parse as P
 from perceptrons._jit.libsvm_parse import (
     ALL_ONES,
@@ -43,7 +43,7 @@ _READ_BYTES = 1 << 22
 _TOKEN = re.compile(rb"[^ \t\n\r\x0b\x0c#]*")
 
 
-def libsvm_blocks(path, block_bytes=BLOCK_BYTES, n_features=None, width_is="the model's"):
+def libsvm_blocks(path, block_bytes=BLOCK_BYTES, n_features=None, width_is="the model's", zero_based=False):
     """The rows of a LIBSVM/SVMlight file, as CSR blocks of about ``block_bytes`` of text each.
 
     Parameters
@@ -56,6 +56,9 @@ def libsvm_blocks(path, block_bytes=BLOCK_BYTES, n_features=None, width_is="the 
         Width expected by a model: a feature index beyond it is refused.
     width_is : str, default "the model's"
         Whose width ``n_features`` is, as the refusal names it ("the model's", "--hash-bits 8's").
+    zero_based : bool, default False
+        The file's first index is 0 (as scikit-learn's ``dump_svmlight_file`` writes by
+        default), not LIBSVM's 1; index 0 is then column 0.
 
     Yields
     ------
@@ -72,6 +75,7 @@ def libsvm_blocks(path, block_bytes=BLOCK_BYTES, n_features=None, width_is="the 
     """
     path = check_path(path, "path", "libsvm_blocks")
     limit = -1 if n_features is None else int(n_features)
+    base = 0 if check_bool(zero_based, "zero_based") else 1
     info = np.zeros(INFO_SIZE, np.int64)
     no_text = np.empty(0, np.uint8)
     for chunk in _chunks(path, block_bytes):
@@ -81,9 +85,9 @@ def libsvm_blocks(path, block_bytes=BLOCK_BYTES, n_features=None, width_is="the 
         indptr[0] = 0
         indices = np.empty(chunk.colons, np.int32)
         values = np.empty(chunk.colons, np.float32)
-        parse_libsvm(buf, n, chunk.first, limit, y, indptr, indices, values, no_text, 0, 0, info)
+        parse_libsvm(buf, n, chunk.first, limit, base, y, indptr, indices, values, no_text, 0, 0, info)
         if info[STATUS]:
-            raise _error(path, chunk, info, n_features, width_is)
+            raise _error(path, chunk, info, n_features, width_is, base)
         rows, nnz = int(info[ROWS]), int(info[NNZ])
         if rows:
             yield Block(
@@ -97,7 +101,7 @@ def libsvm_blocks(path, block_bytes=BLOCK_BYTES, n_features=None, width_is="the 
             )
 
 
-def read_libsvm(path, label=None, n_features=None, require_labels=True):
+def read_libsvm(path, label=None, n_features=None, require_labels=True, zero_based=False):
     """A LIBSVM/SVMlight file (plain or gzip) as a CSR matrix and its labels.
 
     Parameters
@@ -110,6 +114,9 @@ def read_libsvm(path, label=None, n_features=None, require_labels=True):
         Width expected by a model: X is padded to it and an index beyond it is refused.
     require_labels : bool
         Unused: every LIBSVM line starts with its label; accepted like the other readers.
+    zero_based : bool, default False
+        The file's first index is 0 (as scikit-learn's ``dump_svmlight_file`` writes by
+        default), not LIBSVM's 1; index 0 is then column 0.
 
     Returns
     -------
@@ -130,6 +137,7 @@ def read_libsvm(path, label=None, n_features=None, require_labels=True):
     import scipy.sparse as sp
 
     limit = -1 if n_features is None else int(n_features)
+    base = 0 if check_bool(zero_based, "zero_based") else 1
     info = np.zeros(INFO_SIZE, np.int64)
     y = indptr = indices = values = None
     text = np.empty(0, np.uint8)
@@ -152,9 +160,9 @@ def read_libsvm(path, label=None, n_features=None, require_labels=True):
         _reserve(values, nnz + chunk.colons)
         if text.shape[0] < chunk.n + 1:
             text = np.empty(chunk.n + 1, np.uint8)
-        parse_libsvm(chunk.buf, chunk.n, chunk.first, limit, y, indptr, indices, values, text, rows, nnz, info)
+        parse_libsvm(chunk.buf, chunk.n, chunk.first, limit, base, y, indptr, indices, values, text, rows, nnz, info)
         if info[STATUS]:
-            raise _error(path, chunk, info, n_features)
+            raise _error(path, chunk, info, n_features, base=base)
         rows += int(info[ROWS])
         nnz += int(info[NNZ])
         inexact += int(info[INEXACT_LABELS])
@@ -227,7 +235,13 @@ def _chunks(path, block_bytes):
 MAX_CR_LOOKBACK = 1 << 16
 
 
-def _error(path, chunk, info, n_features, width_is="the model's"):
+class IndexZero(PerceptronsError):
+    """A LIBSVM file read 1-based holds feature index 0: it was written 0-based (a reader that
+    may read it so, ``zero_based=True``, catches this one).
+    """
+
+
+def _error(path, chunk, info, n_features, width_is="the model's", base=1):
     """The PerceptronsError for the parser's error code in ``info``."""
     code, a, b = int(info[P.STATUS]), int(info[P.ERR_A]), int(info[P.ERR_B])
     at = int(info[P.ERR_BYTE])
@@ -263,13 +277,15 @@ def _error(path, chunk, info, n_features, width_is="the model's"):
         P.TOKEN_BAD: f"{shown!r} is not 'index:value'; expected a positive integer index, ':' and a number",
         P.QID_BAD: f"{shown!r} is not 'qid:<integer>'; expected a query id of digits",
         P.INDEX_ZERO: "feature index 0 < 1; expected LIBSVM indices, which start at 1 (a file of 0-based indices, "
-        "as scikit-learn's dump_svmlight_file writes by default, is written 1-based with zero_based=False)",
+        "as scikit-learn's dump_svmlight_file writes by default, is read with zero_based=True, and by train "
+        "in memory; or write it with zero_based=False)",
         P.INDEX_TOO_LARGE: f"feature index {seen.partition(':')[0][:40]} is too large; "
         f"expected at most {MAX_LIBSVM_INDEX} (2^31 - 1)",
         P.INDEX_ORDER: f"feature index {a} {'repeats' if a == b else f'comes after index {b}'}; "
         "expected increasing indices, each once",
-        P.INDEX_BEYOND: f"feature index {a} exceeds {width_is} {n_features} features; expected at most {n_features}",
+        P.INDEX_BEYOND: f"feature index {a} exceeds {width_is} {n_features} features; expected at most "
+        f"{None if n_features is None else n_features - 1 + base}",
         P.VALUE_NONFINITE: f"value {value!r} of feature {a} is not finite; expected a finite number",
         P.VALUE_FLOAT32: f"value {value!r} of feature {a} is beyond float32's range (±3.4e38); expected a smaller number",
     }
-    return PerceptronsError(f"{where}: {messages[code]}")
+    return (IndexZero if code == P.INDEX_ZERO else PerceptronsError)(f"{where}: {messages[code]}")

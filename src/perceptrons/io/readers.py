@@ -89,6 +89,7 @@ def read_data(
     require_labels=True,
     return_weight=False,
     encoding="utf-8",
+    zero_based=False,
 ):
     """Read ``(X, y)`` from a data file.
 
@@ -116,6 +117,8 @@ def read_data(
         a streamed or distributed fit of the same file uses.
     encoding : str, default "utf-8"
         A CSV/TSV file's text encoding (:func:`perceptrons.io.encodings.check_encoding`).
+    zero_based : bool, default False
+        A LIBSVM file's indices start at 0, not 1 (:func:`perceptrons.io.libsvm.read_libsvm`).
 
     Returns
     -------
@@ -126,7 +129,7 @@ def read_data(
         None when the format has no weights or every weight is 1.
     """
     path = check_path(path, "path", "read_data")
-    options = (n_features, return_label_name, require_labels, return_weight, encoding)
+    options = (n_features, return_label_name, require_labels, return_weight, encoding, zero_based)
     if path == "-":
         if fmt is None:
             raise PerceptronsError(
@@ -150,6 +153,10 @@ def read_data(
     elif fmt in ("csv", "tsv"):
         X, y, label_name = reader(
             path, label=label, n_features=n_features, require_labels=require_labels, encoding=encoding
+        )
+    elif fmt == "libsvm":
+        X, y, label_name = reader(
+            path, label=label, n_features=n_features, require_labels=require_labels, zero_based=zero_based
         )
     else:
         X, y, label_name = reader(path, label=label, n_features=n_features, require_labels=require_labels)
