@@ -78,3 +78,23 @@ def test_an_npz_to_predict_may_hold_x_alone(tmp_path):
     np.savez(path, np.ones((3, 2)), np.zeros(3))
     with pytest.raises(PerceptronsError, match=r"found \['arr_0', 'arr_1'\]"):
         read_data(path)
+
+
+def test_a_pipe_whose_name_tells_no_format_is_refused_before_any_byte_is_read(tmp_path):
+    """Its format was sniffed from a first line that its reader, opening it again, no longer
+    saw: a piped LIBSVM file lost a quarter of its rows without a word, and a FIFO blocked."""
+    import os
+    import threading
+
+    fifo = tmp_path / "pf"
+    os.mkfifo(fifo)
+    with pytest.raises(
+        PerceptronsError, match=r"pf: a pipe or device, not a file, and its name tells no format; give --format"
+    ):
+        read_data(fifo)
+    # with --format the pipe is read once, whole
+    writer = threading.Thread(target=lambda: fifo.write_text("1 1:1\n-1 2:1\n" * 500))
+    writer.start()
+    X, y = read_data(fifo, fmt="libsvm")
+    writer.join()
+    assert X.shape[0] == 1000

@@ -66,6 +66,13 @@ def _sniff_text(path):
     """
     from perceptrons.io.chunks import GZIP_ERRORS, opened
 
+    if os.path.exists(path) and not (os.path.isfile(path) or os.path.isdir(path)):
+        # a pipe or a FIFO: the line read here would be gone for its reader, which read on from
+        # further in (a quarter of the rows lost without a word), or blocked opening it again
+        raise PerceptronsError(
+            f"{path}: a pipe or device, not a file, and its name tells no format; give --format "
+            f"(one of {', '.join(FORMATS)})"
+        )
     try:
         with opened(path) as f:
             # a header in another encoding is a header still (its reader decodes it as told)
