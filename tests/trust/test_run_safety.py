@@ -548,3 +548,21 @@ def test_signal_while_the_model_is_written(tmp_path, sig):
         assert signalled and proc.returncode == -sig, (proc.returncode, err)
         return
     pytest.fail("the signal never arrived while the model was being written")
+
+
+def test_one_large_write_to_a_closed_pipe_ends_as_a_closed_pipe(tmp_path):
+    """``tag predict`` writes its whole output at once: a pipe whose reader had gone took a part
+    and dropped the rest with no error, and the run exited 0."""
+    words = tmp_path / "words.txt"
+    words.write_text("the dog barks .\n" * 100_000)  # about 2 MB of word/TAG out, in one write
+    producer = subprocess.Popen(
+        [*PERCEPTRONS, "tag", "predict", "--pretrained", "en", str(words), "--format", "text"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    producer.stdout.read(100)
+    producer.stdout.close()  # the reader goes, as head's does
+    err = producer.stderr.read().decode()
+    producer.stderr.close()
+    assert producer.wait(timeout=300) == 141, err
+    assert err == "", err

@@ -437,6 +437,10 @@ def predict(ctx, model, file, pretrained, column, fmt, output, confidence):
     model, file = _model_and_file(ctx, model, file, pretrained, "FILE")
     if file == "-":
         raise click.BadParameter("-: tag predict reads a file; standard input is not supported here", param_hint="FILE")
+    import os
+
+    if os.path.exists(file) and not os.path.isfile(file):  # read twice: a pipe is empty, a FIFO blocks, the second time
+        raise click.BadParameter(f"{file}: a pipe or device; tag predict reads a regular file", param_hint="FILE")
     check_output_path(output, [("MODEL", model), ("FILE", file)] if model else [("FILE", file)], stream_ok=True)
     tagger, column = _load(model, column, pretrained)
     if fmt is None:

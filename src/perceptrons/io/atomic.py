@@ -50,6 +50,8 @@ from perceptrons._core.errors import PerceptronsError
 #: bytes handed to one write() call: a signal is acted on between two calls, so a large model
 #: is abandoned within one chunk rather than after the whole payload
 CHUNK = 4 << 20
+#: the most a :class:`_Checked` hands to one write: what a pipe holds (Linux's default)
+PIECE = 1 << 16
 
 _SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 _DESCRIPTOR = re.compile(r"/dev/(?P<std>stdout|stderr)|/dev/fd/(?P<fd>\d+)|/proc/self/fd/(?P<pfd>\d+)")
@@ -198,7 +200,13 @@ class _Checked:
             raise _write_error(self._label, exc) from None
 
     def write(self, data):
-        return self._call("write", data)
+        # in pieces: one write of megabytes to a pipe whose reader has gone (``| head -1``) was
+        # taken in part and the rest dropped without an error; the next piece meets the closed pipe
+        if len(data) <= PIECE:
+            return self._call("write", data)
+        for start in range(0, len(data), PIECE):
+            self._call("write", data[start : start + PIECE])
+        return len(data)
 
     def writelines(self, lines):
         for line in lines:
