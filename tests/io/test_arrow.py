@@ -150,3 +150,19 @@ def test_a_first_line_of_data_is_refused_streamed_as_in_memory(tmp_path, first, 
     for read in (read_table, lambda p: list(delimited_blocks(p))):
         with pytest.raises(PerceptronsError, match=r"d\.csv, line 1: the first line is a row of data, not a header"):
             read(path)
+
+
+def test_a_parse_cancelled_by_ctrl_c_is_an_interrupt(tmp_path, monkeypatch):
+    """pyarrow's own SIGINT handler cancels a parse with ArrowCancelled, which came out of the
+    command line as a traceback; it is the interrupt it stands for."""
+    import pyarrow.csv as pc
+
+    path = tmp_path / "d.csv"
+    path.write_text("a,y\n1,p\n2,q\n")
+
+    def cancelled(*args, **kwargs):
+        raise pa.ArrowCancelled("Operation cancelled. Detail: received signal 2")
+
+    monkeypatch.setattr(pc, "read_csv", cancelled)
+    with pytest.raises(KeyboardInterrupt):
+        list(delimited_blocks(path))

@@ -252,6 +252,8 @@ def _parse(path, data, dialect, names, column_names, column_types, decimal_point
         )
     except UnicodeDecodeError:  # from the codec of an encoding other than UTF-8
         raise undecodable(path, encoding) or PerceptronsError(f"{path}: not {encoding} text") from None
+    except pa.ArrowCancelled:  # pyarrow's own Ctrl-C handler cancelled the parse: an interrupt still
+        raise KeyboardInterrupt from None
     except (pa.ArrowInvalid, OSError) as exc:
         reason = _first_line(exc)
         if names is None and not RAGGED.search(reason):
