@@ -634,3 +634,24 @@ def test_analyze_says_when_no_direction_beats_the_trivial_bound(run_cli, tmp_pat
     got = json.loads(out)
     assert code == 0 and got["gamma"] is None and got["D"] is None, got  # as the text: γ → ∞, not 1e17
     assert got["bound"]["mistakes_at_most"] == 24 and got["bound"]["trivial"] is True
+
+
+def test_an_interrupt_after_a_file_was_put_in_place_names_it(run_cli, tmp_path, monkeypatch):
+    """A Ctrl-C just after the model replaced the old file said "nothing was written"."""
+    import perceptrons.persistence as persistence
+
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,y\n1,2,p\n2,1,q\n3,3,p\n0,1,q\n")
+    model = tmp_path / "m.npz"
+    real = persistence.save_model
+
+    def save_then_interrupted(*args, **kwargs):
+        real(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(persistence, "save_model", save_then_interrupted)
+    code, _, err = run_cli(["train", str(data), "-o", str(model)])
+    assert code == 130 and f"interrupted after writing {model}" in err, err
+    assert model.exists()
+    monkeypatch.setattr(persistence, "save_model", real)
+    assert run_cli(["train", str(data), "-o", str(model)])[0] == 0  # a later run in the process starts afresh

@@ -151,6 +151,7 @@ def main(argv=None):
     if argv is None:
         _short_lived()
     args = list(sys.argv[1:] if argv is None else argv)
+    before = len(_written())
     try:
         cli.main(args=argv, standalone_mode=False)
         try:
@@ -165,9 +166,12 @@ def main(argv=None):
         # click turns Ctrl-C into Abort; the interrupt it came from may name a file the run
         # keeps (a whole epoch cache: cli._stream.Interrupted)
         kept = getattr(exc.__cause__ or exc, "kept", None)
-        click.echo(
-            f"interrupted; no model was written; {kept}" if kept else "interrupted; nothing was written", err=True
-        )
+        done = _written()[before:]  # put in place before the interrupt came (a demo's first figures)
+        if done:
+            message = f"interrupted after writing {', '.join(done[:5])}{' ...' if len(done) > 5 else ''}"
+        else:
+            message = f"interrupted; no model was written; {kept}" if kept else "interrupted; nothing was written"
+        click.echo(message, err=True)
         sys.exit(130)
     except click.UsageError as exc:
         fail(" ".join(exc.format_message().split()), exc.exit_code)
@@ -185,6 +189,13 @@ def main(argv=None):
             text = [name_input(name_options(text[0], command_name(args)), getattr(exc, "perceptrons_paths", {}))]
         fail(text[0] if text else type(exc).__name__)
     sys.exit(0)
+
+
+def _written():
+    """The files put in place so far in this process (none while nothing has imported the writer:
+    not imported here for it, which would cost every run its imports)."""
+    atomic = sys.modules.get("perceptrons.io.atomic")
+    return atomic.written() if atomic is not None else ()
 
 
 def _pipe_closed():

@@ -220,6 +220,17 @@ class _Checked:
 
 
 # ----------------------------------------------------------------------------- writers
+#: the files :func:`atomic_output` has put in place in this process, in order
+_WRITTEN = []
+
+
+def written():
+    """The paths :func:`atomic_output` has replaced so far in this process, in order: what an
+    interrupted program has written, rather than "nothing".
+    """
+    return tuple(_WRITTEN)
+
+
 @contextlib.contextmanager
 def atomic_output(path, mode="w"):
     """Yield a file object (text, UTF-8, for ``mode="w"``; bytes for ``"wb"``) whose contents
@@ -339,6 +350,7 @@ def _replacing(path, dest, mode):
         _fsync(f.fileno())
         f.close()
         os.replace(tmp, dest)
+        _WRITTEN.append(path)
     except BaseException as exc:
         _discard(None, f, tmp)
         if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
