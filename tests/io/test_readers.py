@@ -98,3 +98,28 @@ def test_a_pipe_whose_name_tells_no_format_is_refused_before_any_byte_is_read(tm
     X, y = read_data(fifo, fmt="libsvm")
     writer.join()
     assert X.shape[0] == 1000
+
+
+@pytest.mark.parametrize(
+    "name, compress",
+    [("bzip2", "bz2"), ("xz", "lzma"), ("zip", "zip")],
+)
+def test_a_file_compressed_otherwise_than_gzip_is_named_so(tmp_path, name, compress):
+    """Its bytes were read as text: "not valid UTF-8 ... try --encoding cp1252", "a bare
+    carriage return", "a NUL byte"."""
+    import bz2
+    import lzma
+    import zipfile
+
+    text = b"a,b,y\n1,2,p\n2,1,q\n"
+    path = tmp_path / "d.csv"
+    if compress == "zip":
+        with zipfile.ZipFile(path, "w") as z:
+            z.writestr("d.csv", text)
+    else:
+        path.write_bytes({"bz2": bz2, "lzma": lzma}[compress].compress(text))
+    for read in (read_data, lambda p: read_data(p, fmt="libsvm"), read_table):
+        with pytest.raises(
+            PerceptronsError, match=rf"d\.csv: compressed with {name}; expected text: decompress it first"
+        ):
+            read(path)

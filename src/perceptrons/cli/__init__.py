@@ -167,10 +167,12 @@ def main(argv=None):
         # keeps (a whole epoch cache: cli._stream.Interrupted)
         kept = getattr(exc.__cause__ or exc, "kept", None)
         done = _written()[before:]  # put in place before the interrupt came (a demo's first figures)
-        if done:
+        if kept:  # the epoch cache, written whole, and what it is for
+            message = f"interrupted; no model was written; {kept}"
+        elif done:
             message = f"interrupted after writing {', '.join(done[:5])}{' ...' if len(done) > 5 else ''}"
         else:
-            message = f"interrupted; no model was written; {kept}" if kept else "interrupted; nothing was written"
+            message = "interrupted; nothing was written"
         click.echo(message, err=True)
         sys.exit(130)
     except click.UsageError as exc:

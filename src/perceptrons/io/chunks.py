@@ -14,9 +14,11 @@ import zlib
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
-from perceptrons.io.lines import MAX_LINE_BYTES, line_too_long
+from perceptrons.io.lines import MAX_LINE_BYTES, check_not_compressed, line_too_long
 
 GZIP_MAGIC = b"\x1f\x8b"
+
+
 # a line ending is looked for in the last bytes of a chunk first: lines are far shorter than this
 _TAIL = 1 << 16
 
@@ -30,10 +32,11 @@ def opened(path):
         raise PerceptronsError(f"{path}: cannot read: {exc.strerror or exc}") from None
     with raw:
         try:
-            magic = raw.peek(2)[:2]
+            head = raw.peek(10)[:10]
         except OSError as exc:  # a directory opens on some systems and fails here
             raise PerceptronsError(f"{path}: cannot read: {exc.strerror or exc}") from None
-        if magic == GZIP_MAGIC:
+        check_not_compressed(path, head)
+        if head[:2] == GZIP_MAGIC:
             with gzip.GzipFile(fileobj=raw, mode="rb") as gz:
                 yield gz
         else:

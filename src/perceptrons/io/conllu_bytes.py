@@ -10,6 +10,7 @@ import numpy as np
 
 from perceptrons._compile.aot import loop
 from perceptrons.io.conllu_format import tag_column
+from perceptrons.io.lines import check_not_compressed
 
 #: slots of the tags' hash table; a file with more than half as many distinct tags falls back
 TAG_SLOTS = 1 << 13
@@ -41,6 +42,7 @@ def scan_file(path, column, keep_text=False):
     """
     with open(path, "rb") as f:
         data = f.read()
+    check_not_compressed(path, data[:10])
     scan = scan_bytes(data, tag_column(column), keep_text)
     return None if scan is None or scan.sent_tok.shape[0] == 0 else scan
 

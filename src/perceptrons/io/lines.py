@@ -1,6 +1,7 @@
 """Lines of a text file, decoded one at a time so that bad bytes are reported with their line."""
 
 import os
+import re
 from functools import partial
 
 from perceptrons._core.errors import PerceptronsError
@@ -18,6 +19,26 @@ def line_too_long(where):
     )
 
 
+#: the first bytes of the compressed files read as text otherwise ("not UTF-8, try --encoding
+#: cp1252", "a bare carriage return", "a NUL byte"): bzip2's with its first block's magic
+_COMPRESSED = (
+    (re.compile(rb"BZh[1-9]1AY&SY"), "bzip2"),
+    (re.compile(re.escape(b"\xfd7zXZ\x00")), "xz"),
+    (re.compile(re.escape(b"\x28\xb5\x2f\xfd")), "zstd"),
+    (re.compile(re.escape(b"7z\xbc\xaf\x27\x1c")), "7-Zip"),
+    (re.compile(re.escape(b"PK\x03\x04")), "zip"),
+)
+
+
+def check_not_compressed(path, head):
+    """Refuse a file whose first bytes ``head`` are those of a compression other than gzip (which
+    is read as it is): its bytes would be read as text, and refused for what they are not.
+    """
+    for magic, name in _COMPRESSED:
+        if magic.match(head):
+            raise PerceptronsError(f"{path}: compressed with {name}; expected text: decompress it first")
+
+
 def utf8_lines(path):
     """Yield ``(line number, text without the line break)``; a line that is not UTF-8 raises
     :class:`PerceptronsError` naming the file, the line, the byte and its column.
@@ -27,6 +48,7 @@ def utf8_lines(path):
     """
     path = os.fspath(path)
     with open(path, "rb") as f:
+        check_not_compressed(path, f.peek(10)[:10])
         yield from decoded_lines(path, bounded_lines(f))
 
 
