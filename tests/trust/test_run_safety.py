@@ -566,3 +566,19 @@ def test_one_large_write_to_a_closed_pipe_ends_as_a_closed_pipe(tmp_path):
     producer.stderr.close()
     assert producer.wait(timeout=300) == 141, err
     assert err == "", err
+
+
+@pytest.mark.parametrize("command", ["predict", "evaluate"])
+def test_an_output_that_cannot_encode_a_label_is_named_not_the_input(tmp_path, command):
+    """With standard output in ASCII, the error blamed the data file: "d.csv: 'ascii' codec
+    can't encode character '\\xe4'"."""
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,y\n1,2,pä\n2,1,qö\n3,3,pä\n0,1,qö\n", encoding="utf-8")
+    assert run("train", data, "-o", tmp_path / "m.npz")[0] == 0
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    code, _, err = run(command, tmp_path / "m.npz", data, env=env)
+    assert code == 2, err
+    assert err.strip().splitlines()[-1] == (
+        "error: standard output: cannot write 'ä' in its encoding, ascii; expected an output that takes UTF-8 "
+        "(set PYTHONIOENCODING=utf-8, or write to a file with -o)"
+    )

@@ -62,6 +62,12 @@ class LazyGroup(click.Group):
                     raise _stdout_error(exc) from None
                 exc.perceptrons_paths = dict(ctx.meta)  # for main: which file to name
                 raise
+            except UnicodeEncodeError as exc:
+                # inputs are decoded and files written in UTF-8: what fails to encode is a
+                # terminal or pipe in ASCII (PYTHONIOENCODING=ascii), not the input file's fault
+                from perceptrons.io.atomic import unencodable
+
+                raise unencodable("standard output", exc) from None
             except (ValueError, MemoryError) as exc:
                 exc.perceptrons_paths = dict(ctx.meta)  # for main: which file to name
                 raise

@@ -185,6 +185,15 @@ def _write_error(label, exc):
     return PerceptronsError(f"{label}: cannot write: {reason}")
 
 
+def unencodable(label, exc):
+    """The one-line error for text that ``label`` (standard output) cannot hold in its encoding."""
+    char = exc.object[exc.start : exc.start + 1]
+    return PerceptronsError(
+        f"{label}: cannot write {char!r} in its encoding, {exc.encoding}; expected an output that takes "
+        "UTF-8 (set PYTHONIOENCODING=utf-8, or write to a file with -o)"
+    )
+
+
 class _Checked:
     """The file object handed out by :func:`atomic_output`: a failed write names the output."""
 
@@ -198,6 +207,8 @@ class _Checked:
             raise
         except OSError as exc:
             raise _write_error(self._label, exc) from None
+        except UnicodeEncodeError as exc:  # standard output in ASCII (PYTHONIOENCODING=ascii, say)
+            raise unencodable(self._label, exc) from None
 
     def write(self, data):
         # in pieces: one write of megabytes to a pipe whose reader has gone (``| head -1``) was
