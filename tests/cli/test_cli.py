@@ -655,3 +655,26 @@ def test_an_interrupt_after_a_file_was_put_in_place_names_it(run_cli, tmp_path, 
     assert model.exists()
     monkeypatch.setattr(persistence, "save_model", real)
     assert run_cli(["train", str(data), "-o", str(model)])[0] == 0  # a later run in the process starts afresh
+
+
+def test_ctrl_c_within_a_kernel_epoch_ends_it_there(run_cli, tmp_path, monkeypatch):
+    """An epoch of the kernel model can take minutes; Ctrl-C was acted on only at its end."""
+    import os
+    import signal
+
+    from perceptrons import KernelPerceptron
+
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,y\n" + "".join(f"{i % 7},{i % 5},{i % 2}\n" for i in range(40)))
+    went_on = []
+
+    def fit(self, X, y, callback=None, progress=None, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the first epoch runs
+        progress(1, 10, 40)
+        went_on.append(True)  # reached only when the interrupt waited for the epoch's end
+        return self
+
+    monkeypatch.setattr(KernelPerceptron, "fit", fit)
+    code, _, err = run_cli(["train", str(data), "--model", "kernel", "-o", str(tmp_path / "m.npz")])
+    assert code == 130 and "interrupted; nothing was written" in err, err
+    assert not went_on

@@ -413,6 +413,7 @@ def command(
 
             def within_epoch(epoch, visited, total):
                 bar.update(task, completed=before["epochs"] + epoch - 1 + visited / total)
+                check()  # Ctrl-C within an epoch of minutes, not at its end
 
             within = {"progress": within_epoch}
         with warnings.catch_warnings(record=True) as caught:
