@@ -678,3 +678,25 @@ def test_ctrl_c_within_a_kernel_epoch_ends_it_there(run_cli, tmp_path, monkeypat
     code, _, err = run_cli(["train", str(data), "--model", "kernel", "-o", str(tmp_path / "m.npz")])
     assert code == 130 and "interrupted; nothing was written" in err, err
     assert not went_on
+
+
+@pytest.mark.parametrize(
+    "args, hint",
+    [
+        (["-o", "{d}/model.npz"], "-o"),
+        (["-o", "{t}/m.npz", "--cache", "{d}/c.cache"], "--cache"),
+        (["-o", "{d}/x.csv", "--data-glob"], "-o"),
+    ],
+    ids=["model in the directory", "cache in the directory", "model the glob matches"],
+)
+def test_an_output_among_the_shards_of_data_is_refused_on_the_first_run(run_cli, tmp_path, args, hint):
+    """The first run went through; the next read the model as a shard ("shards/model.npz is npz
+    by its name, shards/a.csv is csv") or refused it as DATA itself."""
+    shards = tmp_path / "shards"
+    shards.mkdir()
+    (shards / "a.csv").write_text("a,b,y\n" + "".join(f"{i % 7},{i % 3},{i % 2}\n" for i in range(50)))
+    data = str(shards / "*.csv") if "--data-glob" in args else str(shards)
+    argv = [a.format(d=shards, t=tmp_path) for a in args if a != "--data-glob"]
+    code, _, err = run_cli(["train", data, "--stream", *argv])
+    assert code == 2 and f"Invalid value for {hint}" in err and "is among DATA's shards" in err, err
+    assert sorted(p.name for p in shards.iterdir()) == ["a.csv"]

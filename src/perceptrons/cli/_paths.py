@@ -8,7 +8,7 @@ import click
 from perceptrons._core.errors import PerceptronsError
 
 
-def check_output_path(output, inputs=(), stream_ok=False, hint="-o", may_be_kept=False):
+def check_output_path(output, inputs=(), stream_ok=False, hint="-o", may_be_kept=False, shards_of=None):
     """Refuse, before anything is read at length, trained or written, a run that would fail late
     or destroy one of its inputs.  Every command that writes a file calls this first.
 
@@ -26,8 +26,12 @@ def check_output_path(output, inputs=(), stream_ok=False, hint="-o", may_be_kept
 
     With ``may_be_kept`` (an epoch cache, read back when still valid), an existing ``output``
     need not be writable, nor its directory: a valid cache on a read-only file system is used
-    as it is, and a stale one fails when it is rebuilt, naming the file.
+    as it is, and a stale one fails when it is rebuilt, naming the file.  ``shards_of``: DATA
+    as a directory or glob of shards, among which ``output`` is refused
+    (:func:`check_outside_shards`).
     """
+    if shards_of is not None:
+        check_outside_shards(output, shards_of, hint)
     from perceptrons.io.atomic import output_target
 
     inputs = [(name, path) for name, path in inputs if path is not None]
@@ -93,3 +97,27 @@ def _same_file(output, path):
         return os.path.samefile(output, path)
     except (OSError, ValueError, AttributeError):  # no such file, stdin closed or not a descriptor
         return False
+
+
+def check_outside_shards(output, data, hint="-o"):
+    """Refuse an ``output`` that DATA's shards would take in on the next run: a visible file of
+    DATA's directory, or one DATA's glob matches.  The run itself went through, and the next one
+    read the model (or the cache) as a shard of another format, or refused it as DATA itself.
+    """
+    import fnmatch
+
+    from perceptrons.io.sources import _GLOB_CHARS
+
+    if output is None or output == "-" or data == "-":
+        return
+    out = os.path.abspath(output)
+    name = os.path.basename(out)
+    if os.path.isdir(data):
+        inside = os.path.dirname(os.path.realpath(out)) == os.path.realpath(data) and not name.startswith(".")
+    else:
+        inside = bool(_GLOB_CHARS & set(os.path.basename(data))) and fnmatch.fnmatch(out, os.path.abspath(data))
+    if inside:
+        raise click.BadParameter(
+            f"{output}: is among DATA's shards ({data}); the next run would read it as one: write it elsewhere",
+            param_hint=hint,
+        )

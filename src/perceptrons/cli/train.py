@@ -279,9 +279,9 @@ def command(
 
         tests = shard_paths(test_path) if test_path else []
         inputs = [("DATA", p) for p in shard_paths(data)] + [("--test", p) for p in tests]
-        check_output_path(output, inputs)
+        check_output_path(output, inputs, shards_of=data)
         if stream:
-            check_output_path(cache_path or f"{output}.cache", inputs, hint="--cache", may_be_kept=True)
+            check_output_path(cache_path or f"{output}.cache", inputs, hint="--cache", may_be_kept=True, shards_of=data)
     else:
         check_output_path(output, [("DATA", data), ("--test", test_path)])
     import warnings
