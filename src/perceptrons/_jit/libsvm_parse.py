@@ -363,13 +363,14 @@ def _is_qid(buf, pos, n):
 
 
 @njit(**NJIT_STRICT)
-def parse_libsvm(buf, n, at_file_start, n_features, base, y, indptr, indices, values, text, row0, nnz0, info):
+def parse_libsvm(buf, n, at_file_start, indexing, y, indptr, indices, values, text, row0, nnz0, info):
     """Parse ``buf[:n]`` into the outputs from row ``row0`` and feature ``nnz0`` on.
 
     Writes ``y[row0 + r]``, ``indptr[row0 + r + 1]`` (absolute: ``nnz0`` + the features so far),
     ``indices`` and ``values`` from ``nnz0``.  The caller sizes them from :func:`count_bounds`
-    (rows ≤ newlines + 1, features ≤ colons).  ``n_features`` < 0: no limit.  ``base``: the
-    first index, 1 (LIBSVM's) or 0 (a file written 0-based), stored as column 0.  When ``text`` is
+    (rows ≤ newlines + 1, features ≤ colons).  ``indexing = (n_features, base)``: the width
+    allowed (< 0: no limit) and the first index, 1 (LIBSVM's) or 0 (a file written 0-based),
+    stored as column 0.  When ``text`` is
     not empty, each row's label text is appended to it followed by a newline (``text`` needs
     ``n + 1`` bytes).  Results and errors go to ``info`` (see the slot names above).
 
@@ -377,6 +378,7 @@ def parse_libsvm(buf, n, at_file_start, n_features, base, y, indptr, indices, va
     an array costs reference counting, several times the parse of a short token.  Past the end
     of the buffer ``c`` reads as a newline.
     """
+    n_features, base = indexing
     pos = 0
     if at_file_start and n >= 3 and buf[0] == 0xEF and buf[1] == 0xBB and buf[2] == 0xBF:
         pos = 3

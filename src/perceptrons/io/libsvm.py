@@ -85,7 +85,7 @@ def libsvm_blocks(path, block_bytes=BLOCK_BYTES, n_features=None, width_is="the 
         indptr[0] = 0
         indices = np.empty(chunk.colons, np.int32)
         values = np.empty(chunk.colons, np.float32)
-        parse_libsvm(buf, n, chunk.first, limit, base, y, indptr, indices, values, no_text, 0, 0, info)
+        parse_libsvm(buf, n, chunk.first, (limit, base), y, indptr, indices, values, no_text, 0, 0, info)
         if info[STATUS]:
             raise _error(path, chunk, info, n_features, width_is, base)
         rows, nnz = int(info[ROWS]), int(info[NNZ])
@@ -160,7 +160,7 @@ def read_libsvm(path, label=None, n_features=None, require_labels=True, zero_bas
         _reserve(values, nnz + chunk.colons)
         if text.shape[0] < chunk.n + 1:
             text = np.empty(chunk.n + 1, np.uint8)
-        parse_libsvm(chunk.buf, chunk.n, chunk.first, limit, base, y, indptr, indices, values, text, rows, nnz, info)
+        parse_libsvm(chunk.buf, chunk.n, chunk.first, (limit, base), y, indptr, indices, values, text, rows, nnz, info)
         if info[STATUS]:
             raise _error(path, chunk, info, n_features, base=base)
         rows += int(info[ROWS])
