@@ -106,7 +106,7 @@ def check_outside_shards(output, data, hint="-o"):
     """
     import fnmatch
 
-    from perceptrons.io.sources import _GLOB_CHARS
+    from perceptrons.io.sources import GLOB_CHARS
 
     if output is None or output == "-" or data == "-":
         return
@@ -115,7 +115,7 @@ def check_outside_shards(output, data, hint="-o"):
     if os.path.isdir(data):
         inside = os.path.dirname(os.path.realpath(out)) == os.path.realpath(data) and not name.startswith(".")
     else:
-        inside = bool(_GLOB_CHARS & set(os.path.basename(data))) and fnmatch.fnmatch(out, os.path.abspath(data))
+        inside = bool(GLOB_CHARS & set(os.path.basename(data))) and fnmatch.fnmatch(out, os.path.abspath(data))
     if inside:
         raise click.BadParameter(
             f"{output}: is among DATA's shards ({data}); the next run would read it as one: write it elsewhere",

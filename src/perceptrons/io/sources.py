@@ -33,7 +33,8 @@ from perceptrons.io.spool import Spool
 from perceptrons.io.vw import check_hash_bits
 
 STREAM_FORMATS = ("libsvm", "vw", "csv", "tsv", "parquet")
-_GLOB_CHARS = frozenset("*?[")
+#: the characters that make DATA a glob of shards (in its last part)
+GLOB_CHARS = frozenset("*?[")
 
 
 def stream_format(path):
@@ -62,7 +63,7 @@ def shard_paths(spec):
         if not paths:
             raise PerceptronsError(f"{spec}: the directory holds no data file")
         return paths
-    if _GLOB_CHARS & set(os.path.basename(spec)) and not os.path.exists(spec):
+    if GLOB_CHARS & set(os.path.basename(spec)) and not os.path.exists(spec):
         paths = sorted(p for p in glob.glob(spec) if os.path.isfile(p))
         if not paths:
             raise PerceptronsError(f"{spec}: no file matches this pattern")
