@@ -166,3 +166,43 @@ def test_a_parse_cancelled_by_ctrl_c_is_an_interrupt(tmp_path, monkeypatch):
     monkeypatch.setattr(pc, "read_csv", cancelled)
     with pytest.raises(KeyboardInterrupt):
         list(delimited_blocks(path))
+
+
+def test_a_quoted_cell_holding_line_ends_streams_across_runs_as_in_memory(tmp_path):
+    """pyarrow refused a run cut within a quoted cell ("CSV parser got out of sync with
+    chunker"); runs now end between records."""
+    path = tmp_path / "d.csv"
+    rows = [f'{i},"note {i}\nsecond line, with a comma\n",{"ab"[i % 2]}\n' for i in range(6000)]
+    path.write_text("n,t,y\n" + "".join(rows))
+    blocks = list(delimited_blocks(path, block_bytes=1 << 16, hash_bits=8))
+    assert len(blocks) > 2
+    assert sum(b.n_rows for b in blocks) == 6000
+    np.testing.assert_array_equal(np.concatenate([b.y for b in blocks]), read_table(path).y)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a,b,y\n1,2,x\n\n\n3,4,z\n5,6,x\n7,8,\n",
+        'a,b,y\n1,"two\nlines",x\n3,"4",z\n5,"three\n\nlines",x\n7,8,\n',
+        "a,b,y\n1,2,x\n   \n3,4,z\n , , \n,,\n5,6,x\n7,8,\n",
+    ],
+    ids=["blank lines", "quoted line ends", "white space and empty rows"],
+)
+def test_a_streamed_error_names_the_line_the_in_memory_reader_names(tmp_path, text):
+    path = tmp_path / "d.csv"
+    path.write_text(text)
+    line = text.count("\n")  # the last line's label is empty
+    with pytest.raises(PerceptronsError, match=rf"d\.csv, line {line}: the label is empty"):
+        read_table(path)
+    with pytest.raises(PerceptronsError, match=rf"d\.csv, line {line}: the label is empty"):
+        list(delimited_blocks(path))
+
+
+def test_lines_of_white_space_and_rows_of_empty_cells_are_skipped_in_training_as_in_memory(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("a,b,y\n1,2,x\n   \n3,4,z\n , , \n,,\n5,6,x\n")
+    X, y, _ = _streamed(path)
+    table = read_table(path)
+    np.testing.assert_array_equal(X, table.X.astype(float))
+    assert y.tolist() == table.y.tolist() == ["x", "z", "x"]

@@ -22,7 +22,6 @@ Labels are read as text and typed as the in-memory reader types them
 """
 
 import itertools
-import re
 from typing import NamedTuple
 
 import numpy as np
@@ -32,13 +31,13 @@ from perceptrons._core.params import check_path
 from perceptrons.io.arrow_numbers import as_float64, is_index_list, is_number, is_number_like, label_texts
 from perceptrons.io.blocks import Block, budgeted
 from perceptrons.io.cells import PLACEHOLDER_WORDS
-from perceptrons.io.chunks import line_chunks
 from perceptrons.io.csv_errors import RAGGED, csv_error, too_few_columns, undecodable
+from perceptrons.io.csv_runs import RowNumbers, RunLines, record_runs, without_empty_rows, without_white_lines
 from perceptrons.io.delimited import check_first_run, check_header
 from perceptrons.io.encodings import check_encoding
 from perceptrons.io.hashing import DEFAULT_HASH_BITS
 from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label, typed_labels
-from perceptrons.io.text_columns import check_mixed, row_where
+from perceptrons.io.text_columns import check_mixed
 from perceptrons.io.written_numbers import WrittenNumbers
 
 
@@ -88,10 +87,9 @@ def delimited_blocks(
     """
     path = check_path(path, "path", "delimited_blocks")
     head = _head(path, label, delimiter, (hash_bits, text), block_bytes, encoding, labelled)
-    runs = itertools.chain([head.first], head.chunks)
+    runs = itertools.chain([(head.first, head.header_line)], head.chunks)
     batches = _csv_batches(path, runs, head.dialect, head.columns, head.types, head.decimal_point, head.written)
-    features = (hash_bits, text, keep_missing)
-    yield from _batches(path, batches, head.names, head.col, features, head.header_line + 1, require_labels)
+    yield from _batches(path, batches, head.names, head.col, (hash_bits, text, keep_missing), require_labels)
 
 
 def delimited_notes(
@@ -142,8 +140,8 @@ def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True)
     hash_bits, text = reading
     need_pyarrow()
     encoding = check_encoding(encoding, "encoding")
-    chunks = _chunks(path, block_bytes)
-    first = next(chunks, None)
+    chunks = record_runs(path, block_bytes)
+    first = next(chunks, (None,))[0]
     if first is None:
         raise PerceptronsError(f"{path}: not CSV with a header (the file is empty)")
     from perceptrons.io.separators import decimal_comma_in, delimiter_of, excel_separator
@@ -152,7 +150,7 @@ def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True)
     hint = excel_separator(first.split(b"\n", 1)[0].decode(encoding, "replace"))
     if hint is not None:
         first = first.split(b"\n", 1)[1] if b"\n" in first else b""
-        first = first or next(chunks, None)
+        first = first or next(chunks, (None,))[0]
         if not first:
             raise PerceptronsError(f"{path}: not CSV with a header (only Excel's sep= line)")
     header_line = 2 if hint else 1
@@ -162,6 +160,7 @@ def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True)
     comma = delimiter == ";" and len(head) > 1 and decimal_comma_in(head[1].decode(encoding, "replace"))
     decimal_point = "," if comma else "."
     dialect = (delimiter, encoding)
+    first = without_white_lines(first, delimiter)
     every = _names(path, first, dialect)
     # a header ending with the separator (and every line with it): no column after it
     names = every[:-1] if len(every) > 1 and every[-1] == "" else every
@@ -176,32 +175,11 @@ def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True)
         check_first_run(path, header_line, names, head_run, col)
     types = _column_types(path, names, col, head_run)
     # numbers as spreadsheets write them ($1,234.50, 45%), by the in-memory reader's rules
+    places = RunLines(first, header_line, head_run.num_rows, header=True)
     written = WrittenNumbers.found(
-        path, names, head_run, (col, text, hash_bits, header_line + 1), delimiter == ";", decimal_point == ","
+        path, names, head_run, (col, text, hash_bits, places), delimiter == ";", decimal_point == ","
     )
     return _Head(first, chunks, dialect, (every, keep), names, col, types, decimal_point, written, header_line)
-
-
-#: a carriage return that does not start a CRLF
-_BARE_CR = re.compile(rb"\r(?!\n)")
-
-
-def _chunks(path, block_bytes):
-    """The file's runs of complete lines, as bytes (the reader's buffer is reused).  A bare
-    carriage return is refused with its line, as the in-memory reader refuses it: pyarrow would
-    read it as a line end, the in-memory reader not.
-    """
-    line = 1
-    for buf, n, _ in line_chunks(path, max(int(block_bytes), 1 << 16)):
-        data = buf[:n].tobytes()
-        if data.count(b"\r") != data.count(b"\r\n"):
-            at = line + data.count(b"\n", 0, _BARE_CR.search(data).start())
-            raise PerceptronsError(
-                f"{path}, line {at}: a bare carriage return ends a line "
-                "(classic Mac line breaks); expected \\n or \\r\\n"
-            )
-        line += data.count(b"\n")
-        yield data
 
 
 def _column_types(path, names, col, table):
@@ -241,7 +219,8 @@ def _parse(path, data, dialect, names, column_names, column_types, decimal_point
             pa.py_buffer(data),
             # threads parse the run in parallel; they cannot read ahead of it: it is all they are given
             read_options=pc.ReadOptions(column_names=column_names, encoding=encoding),
-            parse_options=pc.ParseOptions(delimiter=delimiter),
+            # a quoted cell may hold a line end (pyarrow's threads then split the run by records)
+            parse_options=pc.ParseOptions(delimiter=delimiter, newlines_in_values=b'"' in data),
             convert_options=pc.ConvertOptions(
                 column_types=column_types,
                 strings_can_be_null=False,
@@ -271,17 +250,21 @@ def _names(path, first, dialect):
 
 
 def _csv_batches(path, runs, dialect, columns, types, decimal_point, written):
-    """The record batches of each run: the first with its header, the rest named by it;
-    ``columns`` = (every column's name, the names of those kept, or None for all); ``written``
-    the :class:`~perceptrons.io.written_numbers.WrittenNumbers` read as numbers.
+    """``(batch, its rows' lines)`` of each run of :func:`~perceptrons.io.csv_runs.record_runs`:
+    the first with its header, the rest named by it; ``columns`` = (every column's name, the
+    names of those kept, or None for all); ``written`` the
+    :class:`~perceptrons.io.written_numbers.WrittenNumbers` read as numbers.
     """
     every, keep = columns
-    done = 0
-    for k, data in enumerate(runs):
+    for k, (data, line) in enumerate(runs):
+        data = without_white_lines(data, dialect[0])
         table = _parse(path, data, dialect, keep or every, None if k == 0 else every, types, decimal_point, keep)
-        table = written.read(path, table, done)
-        done += table.num_rows
-        yield from table.to_batches()
+        places = RunLines(data, line, table.num_rows, header=k == 0)
+        table = written.read(path, table, places)
+        done = 0
+        for batch in table.to_batches():
+            yield batch, places.after(done)
+            done += batch.num_rows
 
 
 def parquet_blocks(
@@ -313,8 +296,8 @@ def parquet_blocks(
         raise PerceptronsError(f"{path}: not a Parquet file ({_first_line(exc)})") from None
     col = label_position(path, names, label) if labelled else None
     rows = max(1, int(block_bytes) // (8 * max(len(names), 1)))
-    batches = _parquet_batches(path, pf, rows)
-    yield from _batches(path, batches, names, col, (hash_bits, text, keep_missing), None, require_labels)
+    batches = ((batch, None) for batch in _parquet_batches(path, pf, rows))
+    yield from _batches(path, batches, names, col, (hash_bits, text, keep_missing), require_labels)
 
 
 def _parquet_batches(path, pf, rows):
@@ -354,9 +337,10 @@ def label_position(path, names, label):
     return col
 
 
-def _batches(path, batches, names, col, features, first_row_line, require_labels=True):
-    """Turn record batches into blocks; ``first_row_line`` is the file line of data row 1 (CSV);
-    ``features`` = (hash_bits, the text column, keep_missing).
+def _batches(path, batches, names, col, features, require_labels=True):
+    """Turn ``(record batch, places)`` into blocks: ``places`` the
+    :class:`~perceptrons.io.csv_runs.RunLines` of a CSV batch's rows, or None (Parquet: rows
+    are numbered); ``features`` = (hash_bits, the text column, keep_missing).
 
     Without ``require_labels`` (rows to predict) the labels are not checked, and a missing one
     is the empty string.
@@ -373,25 +357,29 @@ def _batches(path, batches, names, col, features, first_row_line, require_labels
         )
     done = 0
     layout = None
-    for batch in batches:
+    for batch, places in batches:
+        in_text = places is not None
+        if in_text and require_labels and col is not None:
+            batch, places = without_empty_rows(batch, places, col)
         n = batch.num_rows
         if n == 0:
             continue
+        places = places or RowNumbers(done)
         if layout is None:
-            _check_types(path, batch.schema, col, text_file=first_row_line is not None)
-        y = np.full(n, "") if col is None else _labels(path, batch.column(col), done, first_row_line, require_labels)
+            _check_types(path, batch.schema, col, text_file=in_text)
+        y = np.full(n, "") if col is None else _labels(path, batch.column(col), places, require_labels)
         columns = [as_float64(batch.column(j)) for j in feature_cols]  # decimals, dates and times as numbers
-        if first_row_line is not None and hash_bits is None and text is None and layout != "dense":
-            check_mixed(path, columns, feature_names, first_row_line, done)
+        if in_text and hash_bits is None and text is None and layout != "dense":
+            check_mixed(path, columns, feature_names, places, done == 0)
         if layout is None:
             layout = _layout(columns, feature_names, hash_bits, text)
         if layout == "dense":
-            X = _dense(path, columns, feature_names, done, first_row_line, keep_missing)
-            yield Block(y=y, X=X, path=path, line=first_row_line + done if first_row_line else done + 1)
+            X = _dense(path, columns, feature_names, places, keep_missing)
+            yield Block(y=y, X=X, path=path, line=places.line(0))
         elif layout == "indices":
-            yield _index_lists(path, columns[0], y, first_row_line, done)
+            yield _index_lists(path, columns[0], y, places)
         else:
-            yield _hashed(path, columns, feature_names, y, (hash_bits, text, keep_missing), done, first_row_line)
+            yield _hashed(path, columns, feature_names, y, (hash_bits, text, keep_missing), places)
         done += n
 
 
@@ -435,7 +423,7 @@ def _layout(columns, feature_names, hash_bits, text):
     return "hashed"
 
 
-def _labels(path, column, done, first_row_line, require=True):
+def _labels(path, column, places, require=True):
     """The labels of a batch as text; a missing or NA label names its row.  Without
     ``require`` (rows to predict) nothing is checked, and a missing label is the empty string.
     """
@@ -446,19 +434,17 @@ def _labels(path, column, done, first_row_line, require=True):
         texts = pc.fill_null(texts, "")
     elif texts.null_count:
         bad = int(np.flatnonzero(np.asarray(texts.is_null()))[0])
-        raise PerceptronsError(
-            f"{row_where(path, done + bad, first_row_line)}: the label is empty; every row needs a class label"
-        )
+        raise PerceptronsError(f"{path}, {places[bad]}: the label is empty; every row needs a class label")
     stripped = pc.utf8_trim_whitespace(texts)
     values = np.asarray(stripped.to_numpy(zero_copy_only=False), dtype=object)
     for u in np.unique(values).tolist() if require else ():  # each distinct label once, by every reader's rules
         if u.lower() in MISSING_LABELS or u.lower().lstrip("+-") in INFINITE_LABELS:
             bad = int(np.flatnonzero(values == u)[0])
-            check_label(row_where(path, done + bad, first_row_line), u)
+            check_label(f"{path}, {places[bad]}", u)
     return values.astype(str)
 
 
-def _dense(path, columns, feature_names, done, first_row_line, keep_missing=False):
+def _dense(path, columns, feature_names, places, keep_missing=False):
     """The rows of numeric columns as float64; a missing number NaN with ``keep_missing``, else refused."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -468,7 +454,7 @@ def _dense(path, columns, feature_names, done, first_row_line, keep_missing=Fals
         if c.null_count and not keep_missing:
             bad = int(np.flatnonzero(np.asarray(c.is_null()))[0])
             raise PerceptronsError(
-                f"{row_where(path, done + bad, first_row_line)}: column {feature_names[j]!r} is empty or a "
+                f"{path}, {places[bad]}: column {feature_names[j]!r} is empty or a "
                 "missing-value marker (NA, null); expected a number"
             )
         X[:, j] = pc.cast(c, pa.float64()).to_numpy(zero_copy_only=False)  # a null: NaN
@@ -476,21 +462,21 @@ def _dense(path, columns, feature_names, done, first_row_line, keep_missing=Fals
     if bad.any():
         r, j = (int(v[0]) for v in np.nonzero(bad))
         raise PerceptronsError(
-            f"{row_where(path, done + r, first_row_line)}: value {float(X[r, j])!r} of column {feature_names[j]!r} "
+            f"{path}, {places[r]}: value {float(X[r, j])!r} of column {feature_names[j]!r} "
             "is not finite; expected a finite number"
         )
     return X
 
 
-def _index_lists(path, column, y, first_row_line, done):
+def _index_lists(path, column, y, places):
     import pyarrow.compute as pc
 
     if column.null_count:
         bad = int(np.flatnonzero(np.asarray(column.is_null()))[0])
-        raise PerceptronsError(f"{row_where(path, done + bad, first_row_line)}: the feature list is empty (null)")
+        raise PerceptronsError(f"{path}, {places[bad]}: the feature list is empty (null)")
     flat = column.flatten()
     if flat.null_count:
-        raise PerceptronsError(f"{row_where(path, done, first_row_line)}: a feature index is null; expected integers")
+        raise PerceptronsError(f"{path}, {places[0]}: a feature index is null; expected integers")
     lengths = np.asarray(pc.list_value_length(column), dtype=np.int64)
     indptr = np.concatenate([[0], np.cumsum(lengths)])
     raw = flat.to_numpy(zero_copy_only=False)
@@ -499,14 +485,12 @@ def _index_lists(path, column, y, first_row_line, done):
     if raw.size and (raw.min() < 0 or raw.max() > top):
         bad = int(np.flatnonzero((raw < 0) | (raw > top))[0])
         row = int(np.searchsorted(indptr, bad, side="right")) - 1
-        raise PerceptronsError(
-            f"{row_where(path, done + row, first_row_line)}: feature index {int(raw[bad])} is outside [0, {top}]"
-        )
+        raise PerceptronsError(f"{path}, {places[row]}: feature index {int(raw[bad])} is outside [0, {top}]")
     indices = raw.astype(np.int64)
-    return _csr_block(path, y, indptr, indices, np.ones(indices.size, np.float32), done, first_row_line)
+    return _csr_block(path, y, indptr, indices, np.ones(indices.size, np.float32), places)
 
 
-def _hashed(path, columns, feature_names, y, features, done, first_row_line):
+def _hashed(path, columns, feature_names, y, features, places):
     import pyarrow as pa
     import pyarrow.compute as pc
     import scipy.sparse as sp
@@ -529,8 +513,7 @@ def _hashed(path, columns, feature_names, y, features, done, first_row_line):
             if not np.all(np.isfinite(v[given])):
                 bad = int(np.flatnonzero(given & ~np.isfinite(v))[0])
                 raise PerceptronsError(
-                    f"{row_where(path, done + bad, first_row_line)}: column {name!r} is empty or not finite; "
-                    "expected a number"
+                    f"{path}, {places[bad]}: column {name!r} is empty or not finite; expected a number"
                 )
             rows.append(np.flatnonzero(given))
             cols.append(np.full(int(given.sum()), murmurhash3_32(name, positive=True) % width))
@@ -549,17 +532,17 @@ def _hashed(path, columns, feature_names, y, features, done, first_row_line):
     X = parts[0] if len(parts) == 1 else sp.csr_matrix(sum(parts[1:], parts[0]))
     X.sum_duplicates()
     X.sort_indices()
-    return _csr_block(path, y, X.indptr, X.indices, X.data, done, first_row_line, width=width)
+    return _csr_block(path, y, X.indptr, X.indices, X.data, places, width=width)
 
 
-def _csr_block(path, y, indptr, indices, data, done, first_row_line, width=0):
+def _csr_block(path, y, indptr, indices, data, places, width=0):
     with np.errstate(over="ignore"):
         data = np.asarray(data, dtype=np.float32)
     if not np.isfinite(data).all():  # a finite float64 beyond float32's range, or a sum of two
         bad = int(np.flatnonzero(~np.isfinite(data))[0])
         row = int(np.searchsorted(indptr, bad, side="right")) - 1
         raise PerceptronsError(
-            f"{row_where(path, done + row, first_row_line)}: a feature value is beyond float32's range "
+            f"{path}, {places[row]}: a feature value is beyond float32's range "
             "(±3.4e38), in which the hashed rows are stored; expected a smaller number"
         )
     return Block(
@@ -568,7 +551,7 @@ def _csr_block(path, y, indptr, indices, data, done, first_row_line, width=0):
         indices=np.asarray(indices, dtype=np.int32),
         data=None if np.all(data == 1.0) else data,
         path=path,
-        line=first_row_line + done if first_row_line else done + 1,
+        line=places.line(0),
         width=width,
     )
 

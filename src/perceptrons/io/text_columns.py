@@ -9,20 +9,14 @@ from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.labels import is_float
 
 
-def row_where(path, row, first_row_line):
-    """Where row ``row`` (0-based) of ``path`` is: its file line for CSV (``first_row_line``
-    that of row 0), its row number otherwise.
-    """
-    return f"{path}, line {first_row_line + row}" if first_row_line else f"{path}, row {row + 1}"
-
-
-def check_mixed(path, columns, feature_names, first_row_line, done):
+def check_mixed(path, columns, feature_names, places, first):
     """Refuse a CSV column of numbers with a cell that is not one: read as text, the whole column
     would be hashed as categories, where the in-memory reader stops at that cell (a typo in a
     column of numbers, most likely).  A column of text throughout is hashed, as documented.
 
-    The first block (``done`` 0) fixes each column's type; in every later block a column of
+    The first block (``first``) fixes each column's type; in every later block a column of
     text must hold no number either (a column is numbers or text, throughout the file).
+    ``places[i]`` names the line of the block's row ``i``.
     """
     import pyarrow.types as pt
 
@@ -31,16 +25,16 @@ def check_mixed(path, columns, feature_names, first_row_line, done):
             continue
         values = column.unique()
         numbers = count_numbers(values)
-        if done == 0 and 0 < numbers < len(values):
+        if first and 0 < numbers < len(values):
             row, value = next((i, v) for i, v in enumerate(column.to_pylist()) if not _is_number(v))
             raise PerceptronsError(
-                f"{row_where(path, row, first_row_line)}: column {name!r} holds {value!r} among numbers; "
+                f"{path}, {places[row]}: column {name!r} holds {value!r} among numbers; "
                 "expected a number (give --hash-bits to read the column as text categories)"
             )
-        if done and numbers:
+        if not first and numbers:
             row, value = next((i, v) for i, v in enumerate(column.to_pylist()) if _is_number(v))
             raise PerceptronsError(
-                f"{row_where(path, done + row, first_row_line)}: column {name!r} holds the number {value!r}, "
+                f"{path}, {places[row]}: column {name!r} holds the number {value!r}, "
                 "but its first rows are text; expected text throughout (give --hash-bits to read every "
                 "column as text categories)"
             )

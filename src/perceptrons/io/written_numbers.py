@@ -26,19 +26,16 @@ class WrittenNumbers:
         The columns, by position in the run's table.
     decimal_comma, points_group : bool
         As :func:`perceptrons.io.cells.formatted_number` takes them.
-    first_line : int
-        The file line of the first data row.
     read_as : dict of str to str, optional
         How each column's first run was written, by name (``"numbers written with currency
         signs, e.g. '$3.50'"``), as the in-memory reader's summary says it.
     """
 
-    def __init__(self, positions, decimal_comma, points_group, first_line, read_as=None):
+    def __init__(self, positions, decimal_comma, points_group, read_as=None):
         self.read_as = dict(read_as or {})
         self.positions = tuple(positions)
         self.decimal_comma = decimal_comma
         self.points_group = points_group
-        self.first_line = first_line
 
     @classmethod
     def found(cls, path, names, table, reading, decimal_comma, comma_point):
@@ -52,8 +49,8 @@ class WrittenNumbers:
         table : pyarrow.Table
             The first run, parsed with pyarrow's inference.
         reading : tuple
-            (the label's position, the text column's name, ``hash_bits``, the file line of the
-            first data row).
+            (the label's position, the text column's name, ``hash_bits``, the lines of its
+            rows, :class:`~perceptrons.io.csv_runs.RunLines`).
         decimal_comma : bool
             The file is separated by ``;``.
         comma_point : bool
@@ -75,7 +72,7 @@ class WrittenNumbers:
         from perceptrons.io.cells import writes_decimal_comma
         from perceptrons.io.table import read_column
 
-        col, text, hash_bits, first_line = reading
+        col, text, hash_bits, places = reading
         texts = {}
         for j, field in enumerate(table.schema):
             if j == col or field.name == text or names.count(field.name) != 1 or not pt.is_string(field.type):
@@ -88,13 +85,13 @@ class WrittenNumbers:
         for j, cells in texts.items():
             sample = [c for c in cells[: 4 * SAMPLE] if c][:SAMPLE]
             try:
-                seen = read_column(path, names[j], sample, _Lines(first_line), None, decimal_comma, points)[1]
+                seen = read_column(path, names[j], sample, places, None, decimal_comma, points)[1]
             except PerceptronsError:  # a typo: the whole column's reading names its line
                 seen = None
             if seen == "text":
                 continue  # a column of reviews costs no more than this look
             try:
-                _, kind, _, _, how = read_column(path, names[j], cells, _Lines(first_line), None, decimal_comma, points)
+                _, kind, _, _, how = read_column(path, names[j], cells, places, None, decimal_comma, points)
             except PerceptronsError:
                 if hash_bits is None:
                     raise
@@ -103,10 +100,10 @@ class WrittenNumbers:
                 found.append(j)
                 if how:
                     read_as[names[j]] = how
-        return cls(found, decimal_comma, points, first_line, read_as)
+        return cls(found, decimal_comma, points, read_as)
 
-    def read(self, path, table, done):
-        """``table`` (a run whose first row is data row ``done``) with these columns as float64,
+    def read(self, path, table, places):
+        """``table`` (a run, whose rows' lines are ``places``) with these columns as float64,
         a missing cell null; a word in them is refused with its line and column.
         """
         import pyarrow as pa
@@ -120,7 +117,7 @@ class WrittenNumbers:
                 path,
                 name,
                 cells,
-                _Lines(self.first_line + done),
+                places,
                 "number",
                 self.decimal_comma,
                 self.points_group,
@@ -128,13 +125,3 @@ class WrittenNumbers:
             )[0]
             table = table.set_column(j, name, pa.array(values, mask=np.isnan(values)))
         return table
-
-
-class _Lines:
-    """``"line N"`` for row i of a run whose first row is file line ``first``, made only when an error names it."""
-
-    def __init__(self, first):
-        self.first = first
-
-    def __getitem__(self, i):
-        return f"line {self.first + i}"
