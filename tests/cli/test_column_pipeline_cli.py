@@ -688,3 +688,36 @@ def test_predict_ids_from_a_parquet_column_of_any_type(run_cli, tmp_path):
         assert code == 0 and out.splitlines()[0].split(",")[0] == first and len(out.splitlines()) == n, err
     code, _, err = run_cli(["predict", str(model), str(train), "--id", "nope"])
     assert code == 2 and "has no column 'nope'" in err
+
+
+@pytest.mark.parametrize("names", ["numbers", "text"])
+def test_row_names_written_by_r_or_pandas_are_left_out(run_cli, tmp_path, names):
+    """R's write.csv and pandas' to_csv write a data frame's row names as a first column with
+    an empty header cell.  Used as a feature, 1..n learnt the file's order (rows sorted by class)."""
+    rng = np.random.default_rng(0)
+    y = np.sort(rng.integers(0, 2, 80))
+    X = rng.normal(size=(80, 2)) + 2 * y[:, None]
+    first = [str(i + 1) if names == "numbers" else f'"car {i}"' for i in range(80)]
+    path = tmp_path / "r.csv"
+    path.write_text(
+        '"","x1","x2","y"\n' + "".join(f'{r},{a:.3f},{b:.3f},"{"ab"[c]}"\n' for r, (a, b), c in zip(first, X, y))
+    )
+    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")])
+    assert code == 0, err
+    assert "rows       the first column, unnamed, is row names" in out
+    assert "2 columns -> 2 features" in out and "identifier" not in out
+    code, out, err = run_cli(["predict", str(tmp_path / "m.npz"), str(path)])
+    assert code == 0 and len(out.split()) == 80, err
+    later = tmp_path / "later.csv"
+    later.write_text("x1,x2\n0.5,1.5\n")  # without the row names: the model does not need them
+    code, out, err = run_cli(["predict", str(tmp_path / "m.npz"), str(later)])
+    assert code == 0 and out.strip() in ("a", "b"), out + err
+    code, out, err = run_cli(["analyze", str(path)])
+    assert code == 0 and "row names, left out" in out and "2 features" in out, out + err
+
+
+def test_an_unnamed_column_that_repeats_a_value_is_a_feature(run_cli, tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text(",x,y\n" + "".join(f"{i % 3},{i},{'ab'[i % 2]}\n" for i in range(30)))
+    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")])
+    assert code == 0 and "row names" not in out and "2 columns -> 2 features" in out, out + err

@@ -63,7 +63,9 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False, drop=
     kind = data_format(data, fmt)
     if kind in TABLE_FORMATS and not _index_lists(data, kind):
         table = read_table(data, label=label, fmt=fmt, encoding=encoding or "utf-8")
-        table = _kept(table, [j for j in range(len(table.names)) if table.names[j] not in _dropped(table, drop, data)])
+        unnamed = row_names(table)
+        left_out = _dropped(table, drop, data) | set(unnamed)
+        table = _kept(table, [j for j in range(len(table.names)) if table.names[j] not in left_out])
         chosen = "standard" if scale == "auto" else scale
         if chosen == "standard":
             numbers = [j for j, kind in enumerate(table.kinds) if kind == "number"]
@@ -81,7 +83,7 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False, drop=
             "table": {"format": kind, "names": list(table.names), "kinds": list(table.kinds)},
             **encoding_info(encoding if kind != "parquet" else None),
         }
-        lines = _label_line(table, label) + _plan_lines(plans, X.shape[1])
+        lines = _label_line(table, label) + _row_names_line(unnamed) + _plan_lines(plans, X.shape[1])
         lines += _identifier_notes(table) + _free_text_notes(table)
         return Prepared(table.X, X, table.y, table.label, None, transformer, info, lines)
     (X, y, label_column, weight), zero_based = read_any_base(
@@ -172,7 +174,12 @@ def read_for_theory(data, label, fmt, encoding=None):
     table = read_table(data, label=label, fmt=fmt, encoding=encoding or "utf-8")
     check_classes(table.y, f"{data}: the label column {table.label!r}")
     notes, keep = [], []
+    unnamed = row_names(table)
+    if unnamed:
+        notes.append("the first column, unnamed, holds a different value on every row: row names, left out")
     for j, name in enumerate(table.names):
+        if name in unnamed:
+            continue
         levels = text_levels(table.X[:, j]) if table.kinds[j] == "text" else 0
         if levels > MAX_LEVELS:
             notes.append(f"column {name!r}: text of {levels} values, left out (more than {MAX_LEVELS} for one-hot)")
@@ -196,6 +203,34 @@ def read_for_theory(data, label, fmt, encoding=None):
 _ID_NAME = re.compile(r"(?i)(^|[^a-z])(id|ids|index|idx|key|row|no|number)$|^id[^a-z]|^unnamed")
 #: rows below which a column of distinct whole numbers says nothing
 _ID_MIN_ROWS = 20
+
+
+def row_names(table):
+    """``("",)`` when the table's first feature column is row names, else ``()``: its header
+    cell empty and a different value on every row, as R's ``write.csv`` and pandas'
+    ``DataFrame.to_csv`` write a data frame's row names or index.  Read as a feature, a row
+    number learns the file's order (:func:`_identifier_notes`) and a row name is a category no
+    other row has; the user did not name it, and pandas reads it back as ``index_col=0``.
+    """
+    import numpy as np
+
+    n = table.X.shape[0]
+    if not table.names or table.names[0] != "" or table.names.count("") > 1 or table.missing[0] or n < 2:
+        return ()
+    cells = table.X[:, 0]
+    if table.kinds[0] == "number":
+        cells = np.asarray(cells, dtype=np.float64)
+    return ("",) if np.unique(cells).shape[0] == n else ()
+
+
+def _row_names_line(unnamed):
+    """The summary's line saying row names were left out."""
+    if not unnamed:
+        return []
+    return [
+        f"{'rows':<10} the first column, unnamed, is row names (a different value on every row, as R and "
+        "pandas write them): left out; name it in the header to train on it"
+    ]
 
 
 def _label_line(table, label):
