@@ -721,3 +721,26 @@ def test_an_unnamed_column_that_repeats_a_value_is_a_feature(run_cli, tmp_path):
     path.write_text(",x,y\n" + "".join(f"{i % 3},{i},{'ab'[i % 2]}\n" for i in range(30)))
     code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")])
     assert code == 0 and "row names" not in out and "2 columns -> 2 features" in out, out + err
+
+
+def test_a_streamed_table_is_read_as_in_memory_row_names_left_out_and_columns_standardised(run_cli, tmp_path):
+    """Streamed, an R data frame's CSV trained on its row names and divided its columns by their
+    largest |x| without centring them: iris, sorted by class, scored 0.67 against 0.94 in memory."""
+    rng = np.random.default_rng(1)
+    y = np.sort(rng.integers(0, 3, 150))
+    X = rng.normal(size=(150, 3)) + 3 * np.eye(3)[y] + [15.0, 300.0, 5000.0]
+    path = tmp_path / "r.csv"
+    path.write_text(
+        '"","a","b","c","y"\n'
+        + "".join(f'"{i + 1}",{a:.4f},{b:.4f},{c:.4f},"k{t}"\n' for i, ((a, b, c), t) in enumerate(zip(X, y)))
+    )
+    scores = {}
+    for how in ("memory", "stream"):
+        model = tmp_path / f"{how}.npz"
+        code, out, err = run_cli(["train", str(path), "-o", str(model)] + ["--stream"] * (how == "stream"))
+        assert code == 0, err
+        assert "row names" in out and "standardised" in out and "3 features" in out, out
+        code, out, err = run_cli(["evaluate", str(model), str(path)])
+        assert code == 0, err
+        scores[how] = _accuracy(out)
+    assert scores["stream"] == scores["memory"] > 0.8, scores

@@ -795,7 +795,7 @@ def test_a_pipeline_streams_its_scaler_fitted_in_a_pass(tmp_path, make_step, exa
 @pytest.mark.parametrize(
     "step, fragment",
     [
-        (lambda: StandardScaler(), "StandardScaler(with_mean=True) cannot scale a stream"),
+        (lambda: StandardScaler(), "StandardScaler(with_mean=True) cannot scale sparse rows"),
         (lambda: Normalizer(), "Normalizer cannot be fitted from a stream; the steps before"),
     ],
 )
@@ -805,6 +805,27 @@ def test_a_pipeline_step_a_stream_cannot_fit_is_refused(tmp_path, step, fragment
     path = write_libsvm(tmp_path / "d.svm", *problem(1))
     with pytest.raises(PerceptronsError, match=re.escape(fragment)):
         stream.fit(make_pipeline(step(), Perceptron()), path)
+
+
+def test_dense_rows_are_centred_and_scaled_as_in_memory(tmp_path):
+    """A StandardScaler that centres takes dense streamed rows (sparse ones are refused above),
+    and gives the in-memory pipeline's scaler and model."""
+    from sklearn.pipeline import make_pipeline
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(3000, 4)) * [1.0, 20.0, 300.0, 5000.0] + [15.0, 0.0, 2000.0, 100.0]
+    y = np.where(X[:, 0] - 15 + (X[:, 2] - 2000) / 300 > 0, "a", "b")
+    path = tmp_path / "d.csv"
+    path.write_text(
+        "p,q,r,s,y\n" + "".join(f"{a:.17g},{b:.17g},{c:.17g},{d:.17g},{t}\n" for (a, b, c, d), t in zip(X, y))
+    )
+    streamed = stream.fit(make_pipeline(StandardScaler(), AveragedPerceptron(max_epochs=3)), path)
+    mem = make_pipeline(StandardScaler(), AveragedPerceptron(max_epochs=3)).fit(X, y)
+    np.testing.assert_allclose(streamed[0].mean_, mem[0].mean_, rtol=1e-12)
+    np.testing.assert_allclose(streamed[0].scale_, mem[0].scale_, rtol=1e-12)
+    np.testing.assert_allclose(streamed[-1].coef_, mem[-1].coef_, rtol=1e-9, atol=1e-9)
+    accuracy = stream.evaluate(streamed, path)["accuracy"]
+    assert accuracy == pytest.approx(mem.score(X, y)) and accuracy > 0.95
 
 
 def test_cli_stream_scales_its_columns_unless_told_not_to(tmp_path, cli_run):

@@ -70,7 +70,8 @@ def reading_lines(src, label, columns):
     lines = []
     if label is None and columns is not None:
         lines.append(f"{'label':<10} {columns[-1]!r}, the last column (--label NAME picks another)")
-    return lines + [f"{'read':<10} {name}: {how}" for name, how in src.reading_notes().items()]
+    notes = src.reading_notes().items()
+    return lines + [f"{'read':<10} {name or 'the first column, unnamed'}: {how}" for name, how in notes]
 
 
 def columns_to_read(info, src, data, rows_to_predict, n_features):
@@ -282,11 +283,14 @@ def _fit(estimator, src, cache_path, shuffle_buffer, check):
     return any(issubclass(w.category, ConvergenceWarning) for w in caught)
 
 
-def scaled_model(estimator, scale, fitted="fitted in a pass over the epoch cache", impute=False):
+def scaled_model(estimator, scale, fitted="fitted in a pass over the epoch cache", impute=False, centre=False):
     """``(the model a streamed or sharded fit trains, its summary lines)``: the estimator behind
     the ``--scale`` step in a Pipeline, or alone with ``--scale none``; ``fitted`` says how the
     step learns.  With ``impute`` (dense rows of a table), a first step fills each missing
-    number with its column's mean, as the in-memory column pipeline does."""
+    number with its column's mean, as the in-memory column pipeline does.  With ``centre``
+    (a stream of dense rows), ``auto`` and ``standard`` standardise, as in memory; sparse rows
+    are not centred, which would fill in their zeros, and sharded ones are scaled by maxima,
+    which merge exactly."""
     from sklearn.pipeline import Pipeline
 
     steps, lines = [], []
@@ -298,7 +302,9 @@ def scaled_model(estimator, scale, fitted="fitted in a pass over the epoch cache
     if scale != "none":
         from sklearn.preprocessing import MaxAbsScaler, StandardScaler
 
-        if scale == "standard":
+        if centre and scale in ("auto", "standard"):
+            step, how = StandardScaler(), "standardised (its mean subtracted, divided by its standard deviation)"
+        elif scale == "standard":
             step, how = StandardScaler(with_mean=False), "divided by its standard deviation (not centred)"
         else:
             step, how = MaxAbsScaler(), "divided by its largest |x|"

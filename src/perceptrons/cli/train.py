@@ -105,8 +105,8 @@ PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
     show_default=True,
     help="How columns of numbers are scaled, by a step stored in the model and applied by every command: "
     "auto standardises a CSV/TSV table or a dense .npz and scales sparse data (LIBSVM, VW) by each column's "
-    "largest |x|, which keeps zeros zero; --stream scales every format so (standard: by each column's "
-    "standard deviation, not centred).  Text columns of a table are one-hot encoded (hashed beyond "
+    "largest |x|, which keeps zeros zero; --stream does so too (sparse rows are never centred, and sharded "
+    "ones on a cluster are scaled by each column's largest |x|).  Text columns of a table are one-hot encoded (hashed beyond "
     "100 levels), and missing cells (empty, NA, NaN, null) imputed.",
 )
 @click.option(
@@ -532,8 +532,9 @@ def _train_stream(
 ):
     """``train --stream``: the model is fitted from an epoch cache, never from the whole file in
     memory.  Its columns are scaled by a step fitted in a pass over the cache (``--scale``):
-    each column's largest |x| (auto, maxabs), or its standard deviation (standard; a stream is
-    not centred, which would fill in every zero of sparse rows)."""
+    dense rows standardised (auto, standard), as in memory; sparse ones divided by each
+    column's largest |x| (auto, maxabs) or its standard deviation (standard, not centred, which
+    would fill in every zero)."""
     from perceptrons.persistence import save_model
 
     cls = CLI_NAMES[model_name]
@@ -550,7 +551,7 @@ def _train_stream(
         else None
     )
     estimator = estimator_class(cls)(**params)
-    model, scaled = _stream.scaled_model(estimator, scale, impute=src.dense_rows)
+    model, scaled = _stream.scaled_model(estimator, scale, impute=src.dense_rows, centre=src.dense_rows)
     # before the fit: pyarrow's threads may abort at exit when busy just before it (apache/arrow#34314)
     columns = src.column_names()
     read = _stream.reading_lines(src, label, columns)

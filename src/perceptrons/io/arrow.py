@@ -33,7 +33,7 @@ from perceptrons.io.blocks import Block, budgeted
 from perceptrons.io.cells import PLACEHOLDER_WORDS
 from perceptrons.io.csv_errors import RAGGED, csv_error, too_few_columns, undecodable
 from perceptrons.io.csv_runs import RowNumbers, RunLines, record_runs, without_empty_rows, without_white_lines
-from perceptrons.io.delimited import check_first_run, check_header
+from perceptrons.io.delimited import ROW_NAMES, check_first_run, check_header, row_names
 from perceptrons.io.encodings import check_encoding
 from perceptrons.io.hashing import DEFAULT_HASH_BITS
 from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label, typed_labels
@@ -107,7 +107,8 @@ def delimited_notes(
     label_name = head.names[head.col]
     notes = {name: DATES_READ_AS for name, kind in head.types.items() if name != label_name and is_date(kind)}
     notes.update(head.written.read_as)
-    return {name: notes[name] for name in head.names if name in notes}
+    row_names = {"": ROW_NAMES} if head.row_names else {}
+    return row_names | {name: notes[name] for name in head.names if name in notes}
 
 
 def delimited_names(path, *, delimiter=",", encoding="utf-8"):
@@ -130,6 +131,7 @@ class _Head(NamedTuple):
     decimal_point: str
     written: WrittenNumbers
     header_line: int
+    row_names: bool
 
 
 def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True):
@@ -173,13 +175,18 @@ def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True)
     head_run = _parse(path, first, dialect, names, None, as_text, decimal_point, keep)
     if labelled:  # a first line of data, as the in-memory reader refuses it
         check_first_run(path, header_line, names, head_run, col)
+    unnamed = row_names(names, head_run, col)
+    if unnamed:  # left out, as in memory (the first run tells: a stream is not read ahead)
+        names = keep = names[1:]
+        head_run = head_run.select(list(range(1, head_run.num_columns)))
+        col = label_position(path, names, label) if labelled else None
     types = _column_types(path, names, col, head_run)
     # numbers as spreadsheets write them ($1,234.50, 45%), by the in-memory reader's rules
     places = RunLines(first, header_line, head_run.num_rows, header=True)
     written = WrittenNumbers.found(
         path, names, head_run, (col, text, hash_bits, places), delimiter == ";", decimal_point == ","
     )
-    return _Head(first, chunks, dialect, (every, keep), names, col, types, decimal_point, written, header_line)
+    return _Head(first, chunks, dialect, (every, keep), names, col, types, decimal_point, written, header_line, unnamed)
 
 
 def _column_types(path, names, col, table):

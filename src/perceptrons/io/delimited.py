@@ -144,6 +144,24 @@ def check_not_data(path, line, header, columns, col=None):
         )
 
 
+#: how the summary says a first column of row names is read
+ROW_NAMES = "row names (no name in the header, a different value on every row), as R and pandas write them: left out"
+
+
+def row_names(names, run, col):
+    """Whether the first column is row names, as R's ``write.csv`` and pandas' ``to_csv`` write
+    them: no name in the header and a different value on every row of the first ``run``, not the
+    label, and the other names unique (the columns kept are taken by name).  The in-memory
+    reader leaves them out too (``perceptrons.cli._prepare.row_names``).
+    """
+    import pyarrow.compute as pc
+
+    if len(names) < 3 or names[0] != "" or col == 0 or len(set(names[1:])) < len(names) - 1 or run.num_rows < 2:
+        return False
+    first = run.column(0)
+    return first.null_count == 0 and pc.count_distinct(first).as_py() == run.num_rows
+
+
 def check_first_run(path, line, header, run, col):
     """:func:`check_not_data` of a streamed CSV file, on its first run of lines (``run``, a
     pyarrow Table of the header's columns): the cells as text, a column that has none (a list,
