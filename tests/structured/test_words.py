@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perceptrons.structured.words import word_attributes, word_shape
+from perceptrons.structured.words import composed, word_attributes, word_shape
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,31 @@ def test_the_same_word_in_another_script_has_the_same_features(word):
         name, _, value = x.partition("=")
         same = value if name in ("sh", "ss", "d", "h", "c", "u") else value.translate(TO_CYRILLIC)
         assert y == f"{name}={same}"
+
+
+def test_words_are_composed_and_ascii_ones_kept_as_they_are():
+    words = ["cafe\u0301", "café", "Ελλα\u0301δα", "plain"]
+    assert composed(words) == ["café", "café", "Ελλάδα", "plain"]
+    ascii_words = ["a", "b"]
+    assert composed(ascii_words) is ascii_words
+
+
+@pytest.mark.parametrize("train_form", ["NFC", "NFD"])
+def test_a_tagger_reads_a_word_in_either_unicode_form_as_the_same_word(train_form):
+    """A model trained on decomposed letters (NFD) read the composed words of the same text
+    as unknown ones; features are made from the composed form, in training and in tagging,
+    through the word cache (one sentence a call) and the batch path alike."""
+    from unicodedata import normalize
+
+    from perceptrons import Tagger
+
+    vocab = [("déjà", "ADV"), ("été", "NOUN"), ("café", "NOUN"), ("à", "ADP"), ("mangé", "VERB"), ("il", "PRON")]
+    sentences = [[vocab[(i * 7 + j) % 6] for j in range(5)] for i in range(40)]
+    form = {"NFC": lambda w: normalize("NFC", w), "NFD": lambda w: normalize("NFD", w)}
+    train = [[(form[train_form](w), t) for w, t in s] for s in sentences]
+    tagger = Tagger(max_epochs=3, random_state=0).fit(train)
+    words = [w for w, _ in sentences[0]]
+    for other in ("NFC", "NFD"):
+        given = [form[other](w) for w in words]
+        assert [t for _, t in tagger.tag(given)] == [t for _, t in sentences[0]]
+        assert [t for _, t in tagger.tag_sents([given])[0]] == [t for _, t in sentences[0]]

@@ -2,6 +2,7 @@
 words as a partition of the text's characters on any input, and linear time on hostile lines."""
 
 import time
+import unicodedata
 
 import pytest
 from hypothesis import given, settings
@@ -114,7 +115,10 @@ def test_words_partition_the_non_space_characters(text):
         covered.update(range(s, e))
     blank = {i for i, c in enumerate(text) if c.isspace() or c in "\x00\x7f" or "\x00" <= c <= "\x08"}
     control = {i for i, c in enumerate(text) if "\x0e" <= c <= "\x1f" or "\x7f" <= c <= "\x9f"}
-    assert covered == set(range(len(text))) - blank - control
+    left_out = set(range(len(text))) - blank - control - covered
+    assert covered <= set(range(len(text))) - blank - control
+    # only invisible format characters between words are left out
+    assert all(unicodedata.category(text[i]) == "Cf" for i in left_out), [text[i] for i in left_out]
 
 
 #: lines that would make a backtracking pattern scan far from every start
@@ -193,7 +197,26 @@ def test_a_combining_mark_stays_in_its_word(text, words):
     assert tokenize(text) == words
 
 
-_LETTERS = st.sampled_from("aeiouklmnxyzदकमनกขคאבגكلم")
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("می\u200cخواهم ok.", ["می\u200cخواهم", "ok", "."]),  # Persian's zero-width non-joiner
+        ("क्\u200dष", ["क्\u200dष"]),  # a zero-width joiner in Devanagari
+        ("a beau\u00adtiful day", ["a", "beau\u00adtiful", "day"]),  # a soft hyphen
+        ("x\u2060y z", ["x\u2060y", "z"]),  # a word joiner
+        ("\ufeffHello world", ["Hello", "world"]),  # a byte-order mark
+        ("שלום\u200f עולם", ["שלום", "עולם"]),  # a direction mark after a word
+        ("a \u2067b\u2069 c", ["a", "b", "c"]),  # a bidirectional isolate
+        ("word\u00ad", ["word"]),
+    ],
+)
+def test_an_invisible_format_character_stays_in_its_word_or_is_left_out(text, words):
+    """A format character (Unicode's Cf) is invisible: it was a word of its own (tagged PROPN,
+    SYM or PUNCT), and split the word it sits in."""
+    assert tokenize(text) == words
+
+
+_LETTERS = st.sampled_from("aeouklmnxyzदकमनกขคאבגكلم")  # no "i": "im" is a contraction, cut as EWT cuts it
 _MARKS = st.sampled_from("\u0301\u0308\u093e\u093f\u0947\u0e31\u0e34\u05b8\u064e")
 
 

@@ -21,7 +21,7 @@ from perceptrons._compile.aot import loop
 from perceptrons._core.errors import PerceptronsTypeError
 from perceptrons.structured._operands import check_tables, none_if_empty, table_bytes
 from perceptrons.structured.decoders import decoder_code
-from perceptrons.structured.words import BOS, EOS, unicode_parts
+from perceptrons.structured.words import BOS, EOS, composed, unicode_parts
 
 #: bytes of cached rows kept before the cache starts afresh (a long-running tagger that meets
 #: ever new words must not grow without bound); a single call may exceed it for its own words
@@ -182,8 +182,12 @@ class WordCache:
     def _write(self, new, text, state, lo):
         """Write rows ``lo…`` of ``state`` for the ``new`` words (``text``, joined): one compiled
         call (:func:`~perceptrons._jit.word_cache.cache_words`).  Python makes the cluster
-        attributes, and the lower case and flags of the words that are not ASCII."""
+        attributes, and the lower case and flags of the words that are not ASCII, all from the
+        words' composed form (:func:`~perceptrons.structured.words.composed`), as in training."""
         fm = self.features
+        if not text.isascii():
+            new = composed(new)
+            text = "".join(new)
         raw = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
         lengths = np.fromiter(map(len, new), dtype=np.int64, count=len(new))
         lower, parts = unicode_parts(new, ascii_only=text.isascii())

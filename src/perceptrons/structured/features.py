@@ -36,6 +36,7 @@ from perceptrons.structured.words import (
     BOS,
     EOS,
     attribute_table,
+    composed,
     corpus_types,
     pack_strings,
     word_attributes,
@@ -121,8 +122,10 @@ class FeatureMap(IncrementalFit, CompiledTables):
         ``grow``: the words' attribute strings join the vocabulary, numbered in order of first
         appearance (a new vocabulary without clusters by :func:`attribute_table`, compiled for
         ASCII words).  Otherwise the rows of training types are copied from ``type_table_``,
-        and only the words never seen in training are looked at (:meth:`_lookup`).
+        and only the words never seen in training are looked at (:meth:`_lookup`).  Features
+        are made from the words' composed form (:func:`~perceptrons.structured.words.composed`).
         """
+        types = composed(types)
         vocab = self.vocab_
         table = np.full((len(types) + 2, len(ATTRIBUTES)), -1, dtype=np.int64)
         if not grow:

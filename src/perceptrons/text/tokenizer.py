@@ -14,7 +14,8 @@ EWT cuts it (the UD English guidelines, "Tokenization and word segmentation"):
   hold digits ("x3-9890").
 
 Every word is ``text[start:end]`` of its span: nothing is normalised, so the words partition
-the text's characters other than white space and control characters.  Each quantifier that could
+the text's characters other than white space, control characters and the invisible format
+characters between words.  Each quantifier that could
 scan far from a start is bounded, so a 10 MB line without a space is read in linear time.
 """
 
@@ -159,22 +160,43 @@ def token_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _marks_joined(text, spans):
-    r"""``spans`` with every combining mark kept in the word it marks.
+    r"""``spans`` with every combining mark kept in the word it marks, and invisible format
+    characters kept in the word they sit in or left out between words.
 
     Python's ``\w`` takes no combining mark (Unicode's M categories): "café" written with
     U+0301 after the e, Hindi's vowel signs, Thai's, Arabic's and Hebrew's vowel points came out
     as words of their own, and split the word around them.  A mark that starts a span joins the
     span before it when they touch, and a word that touches a mark joins it too.
+
+    Nor does it take a format character (category Cf), which is invisible: the zero-width
+    non-joiner inside a Persian word ("می‌خواهم") or a joiner inside a Devanagari one, a soft
+    hyphen ("beau\u00adtiful"), a word joiner.  Between two parts of a word, touching both, such
+    characters join them into one word; elsewhere (a byte-order mark, a direction mark after a
+    word) they were words of their own, and are left out as white space is.
     """
     out = []
-    for s, e in spans:
+    join = False  # the span before was a run of format characters within a word
+    for k, (s, e) in enumerate(spans):
+        if all(unicodedata.category(c) == "Cf" for c in text[s:e]):
+            after = spans[k + 1][0] if k + 1 < len(spans) else -1
+            join = bool(out) and out[-1][1] == s and after == e and _wordlike(text[s - 1]) and _wordlike(text[e])
+            if join:
+                out[-1] = (out[-1][0], e)
+            continue
         if out and out[-1][1] == s:
             first, before = unicodedata.category(text[s]), unicodedata.category(text[s - 1])
-            if first[0] == "M" or (before[0] == "M" and first[0] in "LN"):
+            if join or first[0] == "M" or (before[0] == "M" and first[0] in "LN"):
                 out[-1] = (out[-1][0], e)
+                join = False
                 continue
+        join = False
         out.append((s, e))
     return out
+
+
+def _wordlike(c):
+    """Whether ``c`` is a letter, a mark or a digit: a part of a word."""
+    return unicodedata.category(c)[0] in "LMN"
 
 
 def tokenize(text: str) -> list[str]:
