@@ -167,3 +167,25 @@ def test_a_byte_order_mark_inside_a_file_is_named(tmp_path):
     path.write_text(one + one, encoding="utf-8")
     with pytest.raises(PerceptronsError, match=r"j\.conllu:4: a byte-order mark \(U\+FEFF\) starts the line"):
         read_conllu(path)
+
+
+@pytest.mark.parametrize("reader", ["read", "stream"])
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            "1\tHi\thi\tINTJ \tUH\t_\t0\troot\t_\t_",
+            r"column 4 \(UPOS\) has white space around 'INTJ'; expected 'INTJ' alone",
+        ),
+        ("1\tHi\thi\t \tUH\t_\t0\troot\t_\t_", r"column 4 \(UPOS\) is empty; CoNLL-U writes '_' for no value"),
+        ("1 Hi hi INTJ UH _ 0 root _ _", r"found 1; the columns are separated by spaces, expected tabs"),
+    ],
+)
+def test_a_bad_token_line_is_told_what_is_wrong_with_it(tmp_path, reader, line, message):
+    from perceptrons.io.conllu_stream import stream_conllu
+
+    read = read_conllu if reader == "read" else (lambda p: list(stream_conllu(p)))
+    path = tmp_path / "p.conllu"
+    path.write_text(f"# sent_id = 1\n{line}\n\n")
+    with pytest.raises(PerceptronsError, match=rf"p\.conllu:2: .*{message}"):
+        read(path)

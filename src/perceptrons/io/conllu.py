@@ -150,7 +150,9 @@ def sentences_of_lines(path, numbered, col, keep_lines, before=0):
                     f"{path}:{lineno}: a byte-order mark (U+FEFF) starts the line, as at the start of a file "
                     "(files joined by cat?); expected it at the start of the file only: remove it"
                 )
-            raise PerceptronsError(f"{path}:{lineno}: expected 10 tab-separated columns, found {len(parts)}")
+            spaced = len(parts) < 10 and len(line.split()) >= 10  # columns separated by spaces
+            hint = "; the columns are separated by spaces, expected tabs" if spaced else ""
+            raise PerceptronsError(f"{path}:{lineno}: expected 10 tab-separated columns, found {len(parts)}{hint}")
         tid, tag = parts[0], parts[col]
         # the common case costs a few substring tests; anything unusual gets the full check.  An
         # empty column is two tabs in a row, or a tab at either end (whitespace there is caught)
@@ -197,10 +199,12 @@ def _check_token(path, lineno, parts, col, expect):
                 f"U+{ord(control[0]):04X}; a CoNLL-U field holds none (other readers would break the line there)"
             )
         if not value or (value != value.strip() and i != 1):
-            what = "is empty" if not value else f"has spaces around {value.strip()[:40]!r}"
-            raise PerceptronsError(
-                f"{path}:{lineno}: column {i + 1} ({NAMES[i]}) {what}; CoNLL-U writes '_' for no value"
+            what = (
+                "is empty; CoNLL-U writes '_' for no value"
+                if not value.strip()
+                else f"has white space around {value.strip()[:40]!r}; expected {value.strip()[:40]!r} alone"
             )
+            raise PerceptronsError(f"{path}:{lineno}: column {i + 1} ({NAMES[i]}) {what}")
     tid, tag = parts[0], parts[col]
     span = _RANGE_ID.match(tid)
     if span and int(span.group(1)) >= int(span.group(2)):
