@@ -96,3 +96,16 @@ def test_each_row_is_on_the_line_its_record_starts_on(text):
     keep = np.arange(rows) % 2 == 0
     assert [places.kept(keep).line(i) for i in range(int(keep.sum()))] == expected[::2]
     assert places[0] == f"line {expected[0]}"
+
+
+def test_a_quote_inside_an_unquoted_cell_holds_back_four_runs_at_most(tmp_path):
+    """A quote that opens no quoted cell (``12" wide``) made every later line end look quoted:
+    the whole rest of the file waited for its closing quote."""
+    cells = ["screen 12 in wide"] * 60000
+    cells[2] = 'screen 12" wide'
+    text = "size,desc,y\n" + "".join(f"{i},{cell},a\n" for i, cell in enumerate(cells))
+    path = tmp_path / "d.csv"
+    path.write_bytes(text.encode())
+    runs = list(record_runs(path, 1 << 16))
+    assert b"".join(r for r, _ in runs) == text.encode()
+    assert max(len(r) for r, _ in runs) <= 5 * (1 << 16)  # four runs held back, and the one read then

@@ -28,12 +28,15 @@ _QUOTE, _NEWLINE, _CR = ord('"'), ord("\n"), ord("\r")
 def record_runs(path, block_bytes):
     """Yield ``(run, line)``: the file's runs of whole records, as bytes, and the file line each
     starts on.  A bare carriage return is refused with its line, as the in-memory reader
-    refuses it (pyarrow would read it as a line end).  A quoted cell longer than
-    ``MAX_LINE_BYTES`` (an unbalanced quote, most likely) ends the wait for its closing quote:
-    the run is cut at its last line end and pyarrow names what it then meets.
+    refuses it (pyarrow would read it as a line end).  A record that goes on for four runs
+    ends the wait for its closing quote: the quote was most likely a character of an unquoted
+    cell (``12" wide``), which pyarrow and the in-memory reader take as it is, so the run is cut
+    at its last line end and the next one counts quotes afresh.
     """
+    block_bytes = max(int(block_bytes), 1 << 16)
+    longest = min(4 * block_bytes, MAX_LINE_BYTES)
     carry, line = b"", 1
-    for buf, n, _ in line_chunks(path, max(int(block_bytes), 1 << 16)):
+    for buf, n, _ in line_chunks(path, block_bytes):
         data = buf[:n].tobytes()
         bare = data.count(b"\r") != data.count(b"\r\n")
         if bare:
@@ -43,7 +46,7 @@ def record_runs(path, block_bytes):
             )
         data = carry + data if carry else data
         cut = record_end(data)
-        if cut == 0 and len(data) <= MAX_LINE_BYTES:
+        if cut == 0 and len(data) <= longest:
             carry = data  # one record goes on past this buffer: read on
             continue
         cut = cut or len(data)
