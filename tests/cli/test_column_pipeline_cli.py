@@ -744,3 +744,16 @@ def test_a_streamed_table_is_read_as_in_memory_row_names_left_out_and_columns_st
         assert code == 0, err
         scores[how] = _accuracy(out)
     assert scores["stream"] == scores["memory"] > 0.8, scores
+
+
+@pytest.mark.parametrize("stream", [[], ["--stream"]], ids=["memory", "stream"])
+def test_none_is_a_class_of_labels_and_a_missing_number_among_features(run_cli, tmp_path, stream):
+    """Arthritis' "Improved" is None, Some or Marked: "None" was refused as a missing label."""
+    rows = [f"{i % 7 if i % 5 else 'None'},{['None', 'Some', 'Marked'][i % 3]}" for i in range(60)]
+    path = tmp_path / "a.csv"
+    path.write_text("age,Improved\n" + "\n".join(rows) + "\n")
+    model = tmp_path / "m.npz"
+    code, out, err = run_cli(["train", str(path), "-o", str(model), *stream])
+    assert code == 0 and "3 classes" in out, out + err
+    code, out, err = run_cli(["predict", str(model), str(path)])
+    assert code == 0 and set(out.split()) <= {"None", "Some", "Marked"}, out + err

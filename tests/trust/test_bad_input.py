@@ -1260,7 +1260,7 @@ LIBRARY_CASES = [  # (id, file name, content, reader, fragments of the Perceptro
         "conllu",
         ("a.conllu:1", "(FEATS) is empty"),
     ),
-    ("conllu-spaces-around", "a.conllu", token(1, "a", " X"), "conllu", ("a.conllu:1", "spaces around 'X'")),
+    ("conllu-spaces-around", "a.conllu", token(1, "a", " X"), "conllu", ("a.conllu:1", "white space around 'X'")),
     ("clusters-63-bits", "paths", "0\ta\n" + "0" * 63 + "\tb\n", "clusters", ("paths:2", "63 bits", "at most 62")),
     ("clusters-bad-count", "paths", "01\ta\t-3\n", "clusters", ("paths:1", "count '-3'")),
     ("points-nan", "p.txt", "0 0\n1 nan\n", "points", ("p.txt, line 2", "not finite")),

@@ -7,7 +7,9 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
 
-#: label cells that mean "no value" (pandas' default NA strings, compared in lower case)
+#: label cells that mean "no value" (pandas' default NA strings, compared in lower case), but
+#: "None", which is a class in data sets as people label them (an improvement of "None", "Some"
+#: or "Marked"; vitamins "none", "enriched" or "100%"); a cell of features reads it as missing
 MISSING_LABELS = frozenset(
     {
         "",
@@ -17,7 +19,6 @@ MISSING_LABELS = frozenset(
         "-nan",
         "+nan",
         "null",
-        "none",
         "#n/a",
         "#n/a n/a",
         "#na",

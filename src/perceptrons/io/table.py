@@ -35,7 +35,7 @@ from perceptrons.io.labels import MISSING_LABELS, check_label, typed_labels
 from perceptrons.io.separators import sniff_delimiter
 
 #: a cell that means "no value": pandas' and pyarrow's default NA strings, in any case
-MISSING = MISSING_LABELS
+MISSING = MISSING_LABELS | {"none"}
 #: the kinds of a column
 KINDS = ("number", "text")
 #: bytes a text cell costs beside its characters (a str object and its list slot)
