@@ -20,6 +20,7 @@ mark (``0,126``), as spreadsheets write such files.  A header that ends with a s
 line ending with one) has no column after it.
 """
 
+import shlex
 from typing import NamedTuple
 
 import numpy as np
@@ -309,7 +310,7 @@ def read_column(
         raise PerceptronsError(
             f"{path}, {places[i]}, column {name!r}: {cells[i].strip()[:40]!r} is not a number, but "
             f"{present - len(words) - len(marks):,} of the column's {present:,} cells are; expected a number "
-            "(an empty cell, NA or ? for a missing one)"
+            f"(an empty cell, NA or ? for a missing one), or --drop {shlex.quote(name)} to leave the column out"
         )
     nul = next((i for i, c in enumerate(cells) if "\x00" in c), None)
     if nul is not None:
