@@ -447,8 +447,8 @@ def test_an_identifier_column_is_noted_and_dropped_on_request(run_cli, tmp_path)
     code, out, err = run_cli(["predict", str(tmp_path / "m.npz"), str(later)])
     assert code == 0 and out.strip() in ("0", "1"), out + err
     for argv, message in (
-        (["--drop", "nope"], "d.csv has no column 'nope'; its columns are ['row_id', 'x1', 'x2']"),
-        (["--drop", "label"], "--drop: 'label' is the label column; a model needs it"),
+        (["--drop", "nope"], "d.csv: no column 'nope' to leave out; its columns are ['row_id', 'x1', 'x2', 'label']"),
+        (["--drop", "label"], "d.csv: 'label' is the label column, which a model needs; it cannot be left out"),
         (["--drop", "row_id", "--stream"], "--drop: applies only to a CSV/TSV table read into memory"),
     ):
         code, out, err = run_cli(["train", str(path), *argv, "-o", str(tmp_path / "n.npz")])
@@ -757,3 +757,30 @@ def test_none_is_a_class_of_labels_and_a_missing_number_among_features(run_cli, 
     assert code == 0 and "3 classes" in out, out + err
     code, out, err = run_cli(["predict", str(model), str(path)])
     assert code == 0 and set(out.split()) <= {"None", "Some", "Marked"}, out + err
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_a_dropped_column_is_never_read(run_cli, tmp_path, fmt):
+    """--drop left a column out after reading it, so a cell no column could hold (a word among
+    numbers; a Parquet list or bytes) was refused in the very column the user had dropped."""
+    n = 40
+    x = [float(i % 7) for i in range(n)]
+    y = ["p" if v > 3 else "q" for v in x]
+    path = tmp_path / f"d.{fmt}"
+    if fmt == "csv":
+        odd = ["rotary" if i == 5 else str(4 + i % 3) for i in range(n)]
+        path.write_text("x,odd,y\n" + "".join(f"{a},{b},{c}\n" for a, b, c in zip(x, odd, y)))
+    else:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        odd = [[i] for i in range(n)]
+        pq.write_table(pa.table({"x": x, "odd": odd, "blob": [b"z"] * n, "y": y}), path)
+    drop = ["--drop", "odd"] + (["--drop", "blob"] if fmt == "parquet" else [])
+    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")])
+    assert code == 2 and "'odd'" in err, out + err
+    code, out, err = run_cli(["train", str(path), *drop, "-o", str(tmp_path / "m.npz")])
+    assert code == 0 and "1 columns -> 1 features" in out, out + err
+    for command in ("predict", "evaluate"):
+        code, out, err = run_cli([command, str(tmp_path / "m.npz"), str(path)])
+        assert code == 0, out + err

@@ -61,11 +61,10 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False, drop=
     from perceptrons.preprocessing import as_matrix, matrix_transformer, table_transformer
 
     kind = data_format(data, fmt)
-    if kind in TABLE_FORMATS and not _index_lists(data, kind):
-        table = read_table(data, label=label, fmt=fmt, encoding=encoding or "utf-8")
+    if kind in TABLE_FORMATS and not _index_lists(data, kind, lambda name: name not in drop):
+        table = read_table(data, label=label, fmt=fmt, encoding=encoding or "utf-8", drop=tuple(drop))
         unnamed = row_names(table)
-        left_out = _dropped(table, drop, data) | set(unnamed)
-        table = _kept(table, [j for j in range(len(table.names)) if table.names[j] not in left_out])
+        table = _kept(table, [j for j in range(len(table.names)) if table.names[j] not in unnamed])
         chosen = "standard" if scale == "auto" else scale
         if chosen == "standard":
             numbers = [j for j, kind in enumerate(table.kinds) if kind == "number"]
@@ -309,19 +308,9 @@ def _kept(table, keep):
     )
 
 
-def _dropped(table, drop, data):
-    """The ``--drop`` names, each a feature column of ``table`` (the label cannot be dropped)."""
-    for name in drop:
-        if name == table.label:
-            raise click.BadParameter(f"{name!r} is the label column; a model needs it", param_hint="--drop")
-        if name not in table.names:
-            shown = list(table.names[:20]) + (["..."] if len(table.names) > 20 else [])
-            raise click.BadParameter(f"{data} has no column {name!r}; its columns are {shown}", param_hint="--drop")
-    return set(drop)
-
-
-def _index_lists(path, kind):
-    """Whether ``path`` is a Parquet file whose features are one column of index lists (sparse)."""
+def _index_lists(path, kind, read=lambda name: True):
+    """Whether ``path`` is a Parquet file whose features are one column of index lists (sparse),
+    among the columns that ``read(name)`` (the others are left out, or not the model's)."""
     if kind != "parquet" or path == "-":
         return False
     try:
@@ -331,7 +320,7 @@ def _index_lists(path, kind):
         schema = pq.read_schema(path)
     except Exception:  # unreadable or pyarrow missing: the table reader names the cause
         return False
-    return any(pt.is_list(f.type) or pt.is_large_list(f.type) for f in schema)
+    return any((pt.is_list(f.type) or pt.is_large_list(f.type)) and read(f.name) for f in schema)
 
 
 def _plan_lines(plans, width):
@@ -433,7 +422,7 @@ def read_for_saved(path, model, info, model_path, label, fmt, require_labels=Tru
 
     trained_as, names, kinds = table
     kind = data_format(path, fmt) or trained_as
-    if kind not in TABLE_FORMATS or _index_lists(path, kind):
+    if kind not in TABLE_FORMATS or _index_lists(path, kind, lambda name: name in names):
         X, y, weight = positional(
             path, names, kinds, label, fmt, info, "DATA", "the model was trained on", require_labels
         )
@@ -463,7 +452,7 @@ def read_test(path, prepared, label, fmt, encoding=None):
     table = prepared.info.get("table")
     if table is not None and (
         data_format(path, fmt if path == "-" else None) not in TABLE_FORMATS
-        or _index_lists(path, data_format(path, None))
+        or _index_lists(path, data_format(path, None), lambda name: name in table["names"])
     ):
         X, y, weight = positional(
             path,

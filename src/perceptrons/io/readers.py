@@ -192,12 +192,20 @@ def check_fits_in_memory(path, fmt):
 
 
 def read_table(
-    path, label=None, fmt=None, names=None, kinds=None, require_labels=True, wanted_by=None, encoding="utf-8"
+    path,
+    label=None,
+    fmt=None,
+    names=None,
+    kinds=None,
+    require_labels=True,
+    wanted_by=None,
+    encoding="utf-8",
+    drop=(),
 ):
     """A CSV/TSV/Parquet file (or standard input, ``"-"``, with ``fmt``) as a
     :class:`~perceptrons.io.table.Table`: columns of numbers or text, missing cells kept; see
-    :func:`perceptrons.io.table.read_table` for ``names``, ``kinds``, ``require_labels`` and
-    ``encoding`` (a CSV/TSV file's; Parquet stores UTF-8).
+    :func:`perceptrons.io.table.read_table` for ``names``, ``kinds``, ``require_labels``,
+    ``encoding`` (a CSV/TSV file's; Parquet stores UTF-8) and ``drop``.
     """
     from perceptrons.io.table import read_table as read
 
@@ -214,9 +222,9 @@ def read_table(
 
     def again(where):
         if fmt == "parquet":
-            return read_parquet_table(where, label, names, kinds, require_labels, wanted_by)
+            return read_parquet_table(where, label, names, kinds, require_labels, wanted_by, drop)
         delimiter = "\t" if fmt == "tsv" else ","
-        return read(where, label, delimiter, names, kinds, require_labels, wanted_by, encoding)
+        return read(where, label, delimiter, names, kinds, require_labels, wanted_by, encoding, drop)
 
     if path == "-":
         return _read_spooled("standard input", None, fmt, again)

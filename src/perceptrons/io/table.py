@@ -102,7 +102,15 @@ def _number(cell, decimal_comma, points_group=False):
 
 
 def read_table(
-    path, label=None, delimiter=",", names=None, kinds=None, require_labels=True, wanted_by=None, encoding="utf-8"
+    path,
+    label=None,
+    delimiter=",",
+    names=None,
+    kinds=None,
+    require_labels=True,
+    wanted_by=None,
+    encoding="utf-8",
+    drop=(),
 ):
     """Read a CSV/TSV file with a header as a :class:`Table`.
 
@@ -125,6 +133,9 @@ def read_table(
     encoding : str, default "utf-8"
         The file's text encoding (:func:`perceptrons.io.encodings.check_encoding`: ``"cp1252"``
         for a "CSV" that Excel saved on Windows).
+    drop : sequence of str, default ()
+        Feature columns left out, without ``names``: never read, so a cell in them that no
+        column could hold is no error.
 
     Raises
     ------
@@ -162,7 +173,7 @@ def read_table(
             raise PerceptronsError(f"{path}: no label column {label!r}; columns are {_shown(header)}")
         if len(header) < 2:
             raise too_few_columns(f"{path}, line {header_line}", header)
-        take = [j for j in range(len(header)) if j != col]
+        take = _taken(path, header, col, drop)
     else:
         take, col = _model_columns(path, header, label, names, require_labels, wanted_by)
     cells = [[] for _ in take]
@@ -343,6 +354,21 @@ def _read_as(forms, marks, cells):
     return "; ".join(parts) or None
 
 
+def _taken(path, header, col, drop):
+    """The positions of the feature columns of ``header`` (the label at ``col``), less ``drop``
+    (names, each a feature column).
+    """
+    for name in drop:
+        if col is not None and name == header[col]:
+            raise PerceptronsError(f"{path}: {name!r} is the label column, which a model needs; it cannot be left out")
+        if name not in header:
+            raise PerceptronsError(f"{path}: no column {name!r} to leave out; its columns are {_shown(header)}")
+    take = [j for j in range(len(header)) if j != col and header[j] not in drop]
+    if not take:
+        raise PerceptronsError(f"{path}: no feature column is left: every one is left out")
+    return take
+
+
 def _model_columns(path, header, label, names, require_labels, wanted_by):
     """``(positions of names, label position or None)`` in ``header``: every name a model needs
     must be there (the missing ones are named), and the label too unless rows are predicted.
@@ -385,7 +411,7 @@ def _shown(header):
     return f"{header[:20]}{' ...' if len(header) > 20 else ''}"
 
 
-def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=True, wanted_by=None):
+def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=True, wanted_by=None, drop=()):
     """:func:`read_table` of a Parquet file: a column of numbers (integers, floats, booleans,
     decimals; dates and times as days, :mod:`perceptrons.io.arrow_numbers`) or of text; a null (or
     a float NaN) is a missing cell.  Errors name the row.
@@ -419,7 +445,7 @@ def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=
         raise PerceptronsError(f"{path}: not a readable Parquet file ({str(exc).splitlines()[0][:200]})") from None
     if names is None:
         col = label_position(path, header, label)
-        take = [j for j in range(len(header)) if j != col]
+        take = _taken(path, header, col, drop)
     else:
         take, col = _model_columns(path, header, label, names, require_labels, wanted_by)
     n = data.num_rows
