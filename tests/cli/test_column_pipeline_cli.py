@@ -628,14 +628,14 @@ def test_a_wide_confusion_matrix_is_written_whole_to_a_file(run_cli, tmp_path):
 
 
 def test_a_suggested_option_can_be_pasted_as_it_is_printed(run_cli, tmp_path):
-    """pandas writes its index as a column named 'Unnamed: 0': the note's ``--drop Unnamed: 0``
-    failed as typed (an unexpected argument '0')."""
-    rows = ["Unnamed: 0,a,y"] + [f"{k},{(k * 7) % 5},{'pq'[k % 2]}" for k in range(40)]
+    """A column named 'row id': the note's ``--drop row id`` failed as typed (an unexpected
+    argument 'id').  (pandas' 'Unnamed: 0' in front is row names, left out without asking.)"""
+    rows = ["a,row id,y"] + [f"{(k * 7) % 5},{k},{'pq'[k % 2]}" for k in range(40)]
     path = tmp_path / "p.csv"
     path.write_text("\n".join(rows) + "\n")
     code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")])
-    assert code == 0 and "--drop 'Unnamed: 0' leaves it out" in out, out
-    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz"), "--drop", "Unnamed: 0"])
+    assert code == 0 and "--drop 'row id' leaves it out" in out, out
+    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz"), "--drop", "row id"])
     assert code == 0 and "leaves it out" not in out, err
 
 
@@ -784,3 +784,20 @@ def test_a_dropped_column_is_never_read(run_cli, tmp_path, fmt):
     for command in ("predict", "evaluate"):
         code, out, err = run_cli([command, str(tmp_path / "m.npz"), str(path)])
         assert code == 0, out + err
+
+
+@pytest.mark.parametrize("stream", [[], ["--stream"]], ids=["memory", "stream"])
+def test_a_csv_pandas_read_and_wrote_again_has_both_its_indexes_left_out(run_cli, tmp_path, stream):
+    """``pd.read_csv(f).to_csv(g)`` writes the new index unnamed before the old one, which pandas
+    read back as 'Unnamed: 0'."""
+    rng = np.random.default_rng(2)
+    y = np.sort(rng.integers(0, 2, 60))
+    a = rng.normal(size=60) + 2 * y
+    path = tmp_path / "p.csv"
+    path.write_text(
+        ",Unnamed: 0,a,y\n" + "".join(f"{i},{i + 1},{v:.3f},{'pq'[t]}\n" for i, (v, t) in enumerate(zip(a, y)))
+    )
+    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz"), *stream])
+    assert code == 0 and "row names" in out and "the first 2 columns" in out and "1 features" in out, out + err
+    code, out, err = run_cli(["predict", str(tmp_path / "m.npz"), str(path)])
+    assert code == 0 and len(out.split()) == 60, out + err

@@ -175,7 +175,9 @@ def read_for_theory(data, label, fmt, encoding=None):
     notes, keep = [], []
     unnamed = row_names(table)
     if unnamed:
-        notes.append("the first column, unnamed, holds a different value on every row: row names, left out")
+        notes.append(
+            f"the first {len(unnamed)} column(s), unnamed, hold a different value on every row: row names, left out"
+        )
     for j, name in enumerate(table.names):
         if name in unnamed:
             continue
@@ -205,30 +207,39 @@ _ID_MIN_ROWS = 20
 
 
 def row_names(table):
-    """``("",)`` when the table's first feature column is row names, else ``()``: its header
-    cell empty and a different value on every row, as R's ``write.csv`` and pandas'
-    ``DataFrame.to_csv`` write a data frame's row names or index.  Read as a feature, a row
+    """The names of the table's first feature columns that are row names (none: ``()``): no
+    name in their header cells (:func:`~perceptrons.io.delimited.unnamed`) and a different value
+    on every row, as R's ``write.csv`` and pandas' ``DataFrame.to_csv`` write a data frame's row
+    names or index (:func:`~perceptrons.io.delimited.leading_row_names`).  Read as a feature, a row
     number learns the file's order (:func:`_identifier_notes`) and a row name is a category no
     other row has; the user did not name it, and pandas reads it back as ``index_col=0``.
     """
     import numpy as np
 
+    from perceptrons.io.delimited import leading_row_names
+
     n = table.X.shape[0]
-    if not table.names or table.names[0] != "" or table.names.count("") > 1 or table.missing[0] or n < 2:
-        return ()
-    cells = table.X[:, 0]
-    if table.kinds[0] == "number":
-        cells = np.asarray(cells, dtype=np.float64)
-    return ("",) if np.unique(cells).shape[0] == n else ()
+
+    def distinct(j):
+        cells = table.X[:, j]
+        if table.kinds[j] == "number":
+            cells = np.asarray(cells, dtype=np.float64)
+        return n > 1 and not table.missing[j] and np.unique(cells).shape[0] == n
+
+    # the label is no column of the table: every name is a feature's (one more for its place)
+    return tuple(table.names[: leading_row_names([*table.names, None], distinct, None)])
 
 
 def _row_names_line(unnamed):
     """The summary's line saying row names were left out."""
     if not unnamed:
         return []
+    which = "the first column" if len(unnamed) == 1 else f"the first {len(unnamed)} columns"
+    named = ", ".join(repr(name) for name in unnamed if name)
     return [
-        f"{'rows':<10} the first column, unnamed, is row names (a different value on every row, as R and "
-        "pandas write them): left out; name it in the header to train on it"
+        f"{'rows':<10} {which}, unnamed{f' ({named}: pandas names so)' if named else ''}, "
+        f"{'is' if len(unnamed) == 1 else 'are'} row names (a different value on every row, as R and pandas "
+        "write them): left out; name it in the header to train on it"
     ]
 
 

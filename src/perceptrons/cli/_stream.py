@@ -70,8 +70,7 @@ def reading_lines(src, label, columns):
     lines = []
     if label is None and columns is not None:
         lines.append(f"{'label':<10} {columns[-1]!r}, the last column (--label NAME picks another)")
-    notes = src.reading_notes().items()
-    return lines + [f"{'read':<10} {name or 'the first column, unnamed'}: {how}" for name, how in notes]
+    return lines + [f"{'read':<10} {name}: {how}" for name, how in src.reading_notes().items()]
 
 
 def columns_to_read(info, src, data, rows_to_predict, n_features):

@@ -107,7 +107,8 @@ def delimited_notes(
     label_name = head.names[head.col]
     notes = {name: DATES_READ_AS for name, kind in head.types.items() if name != label_name and is_date(kind)}
     notes.update(head.written.read_as)
-    row_names = {"": ROW_NAMES} if head.row_names else {}
+    k = head.row_names
+    row_names = {f"the first {'column' if k == 1 else f'{k} columns'}": ROW_NAMES} if k else {}
     return row_names | {name: notes[name] for name in head.names if name in notes}
 
 
@@ -131,7 +132,7 @@ class _Head(NamedTuple):
     decimal_point: str
     written: WrittenNumbers
     header_line: int
-    row_names: bool
+    row_names: int
 
 
 def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True):
@@ -177,8 +178,8 @@ def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True)
         check_first_run(path, header_line, names, head_run, col)
     unnamed = row_names(names, head_run, col)
     if unnamed:  # left out, as in memory (the first run tells: a stream is not read ahead)
-        names = keep = names[1:]
-        head_run = head_run.select(list(range(1, head_run.num_columns)))
+        names = keep = names[unnamed:]
+        head_run = head_run.select(list(range(unnamed, head_run.num_columns)))
         col = label_position(path, names, label) if labelled else None
     types = _column_types(path, names, col, head_run)
     # numbers as spreadsheets write them ($1,234.50, 45%), by the in-memory reader's rules

@@ -145,21 +145,46 @@ def check_not_data(path, line, header, columns, col=None):
 
 
 #: how the summary says a first column of row names is read
-ROW_NAMES = "row names (no name in the header, a different value on every row), as R and pandas write them: left out"
+ROW_NAMES = (
+    "row names (no name in the header, or pandas' 'Unnamed: 0', and a different value on every row), "
+    "as R and pandas write them: left out"
+)
+
+
+def unnamed(name):
+    """Whether a header names no column: empty, as R's ``write.csv`` and pandas' ``to_csv``
+    write their row names' or index's, or ``Unnamed: 0``, pandas' name for it once such a file
+    is read and written again (each time adding one more in front).
+    """
+    return name == "" or _PANDAS_UNNAMED.fullmatch(name) is not None
+
+
+_PANDAS_UNNAMED = re.compile(r"Unnamed: \d{1,9}")
+
+
+def leading_row_names(names, distinct, col):
+    """How many columns at the start of ``names`` are row names: unnamed (:func:`unnamed`), a
+    different value on every row (``distinct(j)``), not the label (``col``), the names after
+    them unique (the streamed reader keeps columns by name).
+    """
+    k = 0
+    while k < len(names) - 2 and k != col and unnamed(names[k]) and names.count(names[k]) == 1 and distinct(k):
+        k += 1
+    return k if len(set(names[k:])) == len(names) - k else 0
 
 
 def row_names(names, run, col):
-    """Whether the first column is row names, as R's ``write.csv`` and pandas' ``to_csv`` write
-    them: no name in the header and a different value on every row of the first ``run``, not the
-    label, and the other names unique (the columns kept are taken by name).  The in-memory
+    """How many columns at the start are row names (:func:`leading_row_names`), as the first
+    ``run`` shows them, as R's ``write.csv`` and pandas' ``to_csv`` write them.  The in-memory
     reader leaves them out too (``perceptrons.cli._prepare.row_names``).
     """
     import pyarrow.compute as pc
 
-    if len(names) < 3 or names[0] != "" or col == 0 or len(set(names[1:])) < len(names) - 1 or run.num_rows < 2:
-        return False
-    first = run.column(0)
-    return first.null_count == 0 and pc.count_distinct(first).as_py() == run.num_rows
+    def distinct(j):
+        column = run.column(j)
+        return run.num_rows > 1 and column.null_count == 0 and pc.count_distinct(column).as_py() == run.num_rows
+
+    return leading_row_names(names, distinct, col)
 
 
 def check_first_run(path, line, header, run, col):
