@@ -179,3 +179,31 @@ def test_info_that_load_model_would_refuse_is_refused_by_save_model(tmp_path, in
     assert path.read_bytes() == b"kept"
     save_model(model, path, {"label_column": "y", "note": [1, 2]})
     assert load_model(path, with_info=True)[1] == {"label_column": "y", "note": [1, 2]}
+
+
+def test_a_table_of_many_text_columns_saves_a_model_that_loads(tmp_path):
+    """Each text column's imputer and one-hot encoder are five arrays: a table of 10 text
+    columns passed the reader's 64 members, so the model file written could not be read."""
+    from sklearn.pipeline import make_pipeline
+
+    from perceptrons.io.model_file import MAX_MEMBERS, write_model
+    from perceptrons.io.readers import read_table
+    from perceptrons.preprocessing import table_transformer
+
+    rng = np.random.default_rng(0)
+    rows = rng.choice(["a", "b", "c", ""], size=(60, 40))
+    path = tmp_path / "t.csv"
+    path.write_text(
+        ",".join(f"t{j}" for j in range(40))
+        + ",y\n"
+        + "".join(",".join(r) + f",{'pq'[i % 2]}\n" for i, r in enumerate(rows))
+    )
+    table = read_table(path)
+    transformer, _ = table_transformer(table, "standard")
+    model = make_pipeline(transformer, AveragedPerceptron(max_epochs=2)).fit(table.X, table.y)
+    save_model(model, tmp_path / "m.npz")
+    np.testing.assert_array_equal(load_model(tmp_path / "m.npz").predict(table.X), model.predict(table.X))
+    too_many = {f"a{i}": np.zeros(1) for i in range(MAX_MEMBERS)}
+    with pytest.raises(PerceptronsError, match=r"4,097 arrays \(at most 4,096\)"):
+        write_model(tmp_path / "n.npz", {}, too_many)
+    assert not (tmp_path / "n.npz").exists()

@@ -53,6 +53,11 @@ def write_model(path, meta, arrays):
     # the reader takes little-endian arrays only: a big-endian one (labels a user fitted with,
     # say) is stored in the other byte order, same values
     arrays = {k: a.astype(a.dtype.newbyteorder("<")) if a.dtype.byteorder == ">" else a for k, a in arrays.items()}
+    if len(arrays) + 1 > MAX_MEMBERS:  # and the record: refused as read_model would refuse it
+        raise PerceptronsError(
+            f"{os.fspath(path)}: a model of {len(arrays) + 1:,} arrays (at most {MAX_MEMBERS:,}); a table "
+            "of this many text columns is more than a model file holds: hash them (--stream --hash-bits)"
+        )
     meta = dict(meta, format=FORMAT, format_version=FORMAT_VERSION)
     _check_record(path, meta)
     meta["sha256"] = _digest(meta, arrays)
@@ -88,8 +93,10 @@ def _check_record(path, meta):
         )
 
 
-#: a model holds a few tens of arrays (a tagger with clusters about 30); more is not ours
-MAX_MEMBERS = 64
+#: a model holds a few tens of arrays (a tagger with clusters about 30), and a table's column
+#: pipeline five a text column (a table of 10 text columns passed 64, and its model file, written,
+#: could not be read): room for about 800; more is not ours
+MAX_MEMBERS = 4096
 #: the metadata record: JSON of parameters, counts and per-epoch histories
 MAX_META_BYTES = 16 << 20
 MAX_META_DEPTH = 16
