@@ -37,7 +37,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.finite import largest_magnitude
-from perceptrons._core.labels import check_known, sample_scale
+from perceptrons._core.labels import sample_scale, unseen_note
 from perceptrons._core.memory import check_allocation
 from perceptrons._core.operands import operand_values
 from perceptrons._core.params import CALLBACK, PATH, Interval, Kind, check_param, seed_of, warn_not_converged
@@ -257,7 +257,8 @@ def evaluate(estimator, source):
     Returns
     -------
     dict
-        ``{"rows": n, "correct": c, "accuracy": c / n}``, and ``"weighted_accuracy"`` when the
+        ``{"rows": n, "correct": c, "accuracy": c / n, "unseen": u}`` (``u`` rows whose labels
+        the model never saw in training, counted as errors), and ``"weighted_accuracy"`` when the
         rows carry importance weights (a Vowpal Wabbit file): the weight of the rows predicted
         right over the weight of all rows, as Vowpal Wabbit weighs its average loss. None when
         the weights sum to 0 or overflow float64.
@@ -266,19 +267,20 @@ def evaluate(estimator, source):
     classes = estimator.classes_
     src = as_source(source, keep_missing=takes_missing(estimator))
     src.check_labelled("evaluation")
-    n = correct = 0
+    n = correct = unseen = 0
     tally = WeightedHits()
     for block, pred in predict_blocks(estimator, src):
         where = f"{block.path}, data rows from {block.line}"
         y = labels_as_classes(block.y, classes, where)
-        check_known(y, classes, where)  # as every evaluation does
+        if unseen_note(y, classes):  # counted as errors, as every evaluation counts them
+            unseen += int((~np.isin(y, classes)).sum())
         hits = pred == y
         correct += int(np.count_nonzero(hits))
         n += block.n_rows
         tally.add(hits, block.weight)
     if n == 0:
         raise PerceptronsError(f"{src.spec}: no data rows")
-    out = {"rows": n, "correct": correct, "accuracy": correct / n}
+    out = {"rows": n, "correct": correct, "accuracy": correct / n, "unseen": unseen}
     if tally.weighted:
         out["weighted_accuracy"] = tally.accuracy()
     return out

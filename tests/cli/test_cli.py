@@ -1,6 +1,8 @@
 """The command line end to end: train → predict → evaluate on every file format, and the demo."""
 
+import json
 import os
+import re
 import subprocess
 import sys
 
@@ -101,15 +103,25 @@ def test_labels_that_cannot_be_written_one_per_line_are_refused(run_cli, tmp_pat
     assert "Traceback" not in err
 
 
-def test_train_refuses_a_test_file_with_labels_it_never_saw(run_cli, tmp_path):
-    """As evaluate does: an accuracy against classes the model cannot predict says nothing."""
-    (tmp_path / "tr.csv").write_text("a,b,label\n0,0,0\n1,1,1\n0,1,0\n")
-    (tmp_path / "te.csv").write_text("a,b,label\n0,0,7\n1,1,8\n")
-    code, _, err = run_cli(
-        ["train", str(tmp_path / "tr.csv"), "--test", str(tmp_path / "te.csv"), "-o", str(tmp_path / "m.npz")]
+@pytest.mark.parametrize("stream", [[], ["--stream"]], ids=["memory", "stream"])
+def test_labels_never_seen_in_training_count_as_errors_with_a_note(run_cli, tmp_path, stream):
+    """A class too rare to fall in a random training split: train --test and evaluate refused the
+    whole file; they count its rows as errors, as scikit-learn's accuracy_score does."""
+    (tmp_path / "tr.csv").write_text("a,b,label\n0,0,0\n1,1,1\n0,1,0\n1,0,1\n")
+    (tmp_path / "te.csv").write_text("a,b,label\n0,0,0\n1,1,8\n0,1,7\n1,1,1\n")
+    model = tmp_path / "m.npz"
+    code, out, err = run_cli(
+        ["train", str(tmp_path / "tr.csv"), "--test", str(tmp_path / "te.csv"), "-o", str(model), *stream]
     )
-    assert code == 2 and "te.csv: labels [7, 8] were not seen in training" in err and "--test" in err
-    assert not (tmp_path / "m.npz").exists()
+    assert code == 0 and ("test rows have labels not seen in training" in out or "(7, 8): their 2 rows count" in out)
+    hits = float(re.search(r"test acc\s+([0-9.]+)", out).group(1))
+    assert hits <= 0.5
+    code, out, err = run_cli(["evaluate", str(model), str(tmp_path / "te.csv"), "--json"])
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["classes"] == [0, 1, 7, 8] and result["accuracy"] <= 0.5
+    assert result["notes"][-1] == "labels not seen in training (7, 8): their 2 rows count as errors"
+    assert {c["class"]: c["recall"] for c in result["per_class"]}[7] == 0.0
 
 
 EMPTY_PATHS = [

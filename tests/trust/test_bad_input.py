@@ -580,12 +580,6 @@ MODEL_CASES = [  # predict / evaluate and the model file
         ("f.csv", "no label column"),
     ),
     Case(
-        "evaluate-unseen-label",
-        with_model("evaluate", "d.csv"),
-        {**M, "d.csv": "a,b,c,label\n1,2,3,5\n"},
-        ("d.csv", "labels [5] were not seen in training"),
-    ),
-    Case(
         "evaluate-label-NA",
         with_model("evaluate", "d.csv"),
         {**M, "d.csv": "a,b,c,label\n1,2,3,0\n1,2,3,NA\n"},
@@ -1064,12 +1058,6 @@ SEEN_CASES = [
         ("train", "-", "--stream", "-o", "{d}/m.npz"),
         {},
         ("standard input", "--format"),
-    ),
-    Case(
-        "stream-test-labels-never-seen",
-        train("d.csv", "--stream", "--test", "{d}/t.csv"),
-        {"d.csv": "a,label\n1,x\n-1,y\n", "t.csv": "a,label\n1,x\n-1,z\n"},
-        ("t.csv", "were not seen in training"),
     ),
 ]
 

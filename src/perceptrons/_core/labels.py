@@ -17,10 +17,11 @@ def check_same_classes(classes, fitted):
         raise PerceptronsError(f"classes {given.tolist()} differ from the classes of the first call {fitted.tolist()}")
 
 
-def check_known(y, classes, where):
-    """Refuse labels of ``y`` that are not among a fitted model's ``classes``: an accuracy
-    against them would count errors the model could never avoid.  Every evaluation, in memory
-    or streamed, keeps this one rule.
+def unseen_note(y, classes):
+    """The note for labels of ``y`` that are not among a fitted model's ``classes``, or None:
+    their rows count as errors, as scikit-learn's ``accuracy_score`` counts them (a class too
+    rare to fall in a random training split is common).  Every evaluation, in memory or
+    streamed, keeps this one rule.
 
     Parameters
     ----------
@@ -28,19 +29,20 @@ def check_known(y, classes, where):
         Labels in the type of ``classes``.
     classes : ndarray
         The model's sorted classes.
-    where : str
-        The data, as the message names it ("test.csv", "d.svm, data rows from 1").
 
-    Raises
-    ------
-    PerceptronsError
+    Returns
+    -------
+    str or None
     """
-    unknown = sorted(set(np.asarray(y).tolist()) - set(classes.tolist()))
-    if unknown:
-        shown = ", ".join(map(str, classes.tolist()[:10])) + (
-            f", … ({len(classes)} in all)" if len(classes) > 10 else ""
-        )
-        raise PerceptronsError(f"{where}: labels {unknown[:5]} were not seen in training (model classes {shown})")
+    y = np.asarray(y)
+    known = np.isin(y, classes)
+    if known.all():
+        return None
+    unknown = sorted(set(y[~known].tolist()))
+    shown = ", ".join(map(repr, unknown[:5])) + (f", … ({len(unknown)} in all)" if len(unknown) > 5 else "")
+    rows = int((~known).sum())
+    rows_count = "its row counts" if rows == 1 else f"their {rows:,} rows count"
+    return f"labels not seen in training ({shown}): {rows_count} as errors"
 
 
 def encode_labels(y, classes):

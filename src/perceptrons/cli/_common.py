@@ -132,16 +132,6 @@ def load_classifier(path):
     return est, info
 
 
-def check_known_labels(data, y, classes, hint=None):
-    """:func:`~perceptrons._core.labels.check_known` as a CLI error naming its option (``hint``)."""
-    from perceptrons._core.labels import check_known
-
-    try:
-        check_known(y, classes, data)
-    except PerceptronsError as exc:
-        raise click.BadParameter(str(exc), param_hint=hint) from None
-
-
 def check_label_text(labels, what, field=False):
     """Refuse text labels the CLI cannot write: one per line (predictions), or as a CoNLL-U field
     (``field``: tags).  Such a label is empty, or holds a line break or another control

@@ -322,6 +322,8 @@ def test_accuracy(estimator, test):
         return []
     res = stream.evaluate(estimator, test)
     lines = [f"test acc   {res['accuracy']:.4f}"]
+    if res["unseen"]:
+        lines.append(f"{'note':<10} {res['unseen']:,} test rows have labels not seen in training: counted as errors")
     if "weighted_accuracy" in res:
         lines.append(weighted_line(res["weighted_accuracy"], "test accuracy", 11))
     return lines

@@ -13,7 +13,6 @@ from perceptrons.cli._common import (
     FORMAT_OPTION,
     LABEL_OPTION,
     LABEL_WHERE,
-    check_known_labels,
     is_text_table,
     labelled_by_name,
     load_classifier,
@@ -75,9 +74,14 @@ def command(model, data, label, fmt, encoding, stream, hash_bits, text_column, a
     X, y, weight, notes = read_for_saved(data, est, info, model, label, fmt, encoding=encoding)
     if y is None:
         raise click.BadParameter(f"{data}: has no label column to evaluate against", param_hint="DATA")
+    import numpy as np
+
+    from perceptrons._core.labels import unseen_note
+
     pred = predict_in_chunks(est, X)
-    classes = est.classes_
-    check_known_labels(data, y, classes)
+    note = unseen_note(y, est.classes_)  # their rows count as errors, as scikit-learn counts them
+    notes = notes + [note] if note else notes
+    classes = np.union1d(est.classes_, y) if note else est.classes_
     hits = pred == y
     tally = WeightedHits()
     tally.add(hits, weight)
@@ -135,30 +139,39 @@ def _evaluate_stream(est, src, as_json=False):
     import numpy as np
 
     from perceptrons import stream
+    from perceptrons._core.labels import unseen_note
     from perceptrons.stream import WeightedHits
 
-    classes = est.classes_
-    k = len(classes)
-    cells = {}
+    model_classes = est.classes_
+    cells = {}  # (true label, predicted label): count
     n = correct = 0
+    unseen = []
     tally = WeightedHits()
     for block, pred in stream.predict_blocks(est, src):
         where = f"{block.path}, data rows from {block.line}"
-        y = stream.labels_as_classes(block.y, classes, where)
-        check_known_labels(where, y, classes)
-        t, p, c = confusion_counts(y, pred, classes)
-        for code, count in zip((t * k + p).tolist(), c.tolist()):
-            cells[code] = cells.get(code, 0) + count
+        y = stream.labels_as_classes(block.y, model_classes, where)
+        if unseen_note(y, model_classes):  # counted as errors, as every evaluation counts them
+            unseen.append(y[~np.isin(y, model_classes)])
+        labels = np.union1d(model_classes, y)
+        t, p, c = confusion_counts(y, pred, labels)
+        for a, b, count in zip(labels[t].tolist(), labels[p].tolist(), c.tolist()):
+            cells[(a, b)] = cells.get((a, b), 0) + count
         n += len(y)
         hits = pred == y
         correct += int(np.count_nonzero(hits))
         tally.add(hits, block.weight)
-    codes = np.array(sorted(cells), dtype=np.int64)
-    counts = np.array([cells[c] for c in codes.tolist()], dtype=np.int64)
+    classes = np.union1d(model_classes, np.concatenate(unseen)) if unseen else model_classes
+    notes = [unseen_note(np.concatenate(unseen), model_classes)] if unseen else []
+    keys = sorted(cells, key=lambda ab: (np.searchsorted(classes, ab[0]), np.searchsorted(classes, ab[1])))
+    true = np.searchsorted(classes, np.array([a for a, _ in keys], dtype=classes.dtype)).astype(np.int64)
+    predicted = np.searchsorted(classes, np.array([b for _, b in keys], dtype=classes.dtype)).astype(np.int64)
+    counts = np.array([cells[ab] for ab in keys], dtype=np.int64)
     if as_json:
-        return _print_json(n, correct / max(n, 1), tally, (codes // k, codes % k, counts), classes, [])
+        return _print_json(n, correct / max(n, 1), tally, (true, predicted, counts), classes, notes)
     _print_accuracy(n, correct / max(n, 1), tally)
-    _print_confusions(codes // k, codes % k, counts, classes)
+    for line in notes:
+        click.echo(f"note      {line}")
+    _print_confusions(true, predicted, counts, classes)
 
 
 def confusion_counts(y, pred, classes):

@@ -15,7 +15,6 @@ from perceptrons.cli._common import (
     FORMAT_OPTION,
     LABEL_OPTION,
     LABEL_WHERE,
-    check_known_labels,
     check_label_text,
     encoding_info,
     interrupt_between_epochs,
@@ -348,12 +347,10 @@ def command(
     if test_path:
         # read before training: a missing, unlabelled or wrong-width test file must fail before
         # the model file is written over, not after
-        import numpy as np
 
         test = read_test(test_path, prepared, label, fmt, encoding)
         if test.y is None:
             raise click.BadParameter(f"{test_path}: has no label column", param_hint="--test")
-        check_known_labels(test_path, test.y, np.unique(y), hint="--test")  # as evaluate does
     cls = CLI_NAMES[model_name]
     if model_name == "voted":
         params["max_vectors"] = max_vectors
@@ -461,6 +458,7 @@ def _accuracies(model, train, test):
     :class:`~perceptrons.cli._prepare.Read`, or None), computed before the model is written: a
     model that cannot score its data (weights so large that the scores overflow) is refused, and
     nothing is written.  Rows with importance weights get their accuracy by them too."""
+    from perceptrons._core.labels import unseen_note
     from perceptrons.stream import WeightedHits
 
     lines = []
@@ -470,6 +468,9 @@ def _accuracies(model, train, test):
         X, y, weight = read[:3]
         hits = model.predict(X) == y
         lines.append(f"{name + ' acc':<10} {hits.mean():.4f}")
+        note = unseen_note(y, model.classes_)  # as evaluate counts them: errors
+        if note:
+            lines.append(f"{'note':<10} {name} {note}")
         if weight is not None:
             tally = WeightedHits()
             tally.add(hits, weight)
