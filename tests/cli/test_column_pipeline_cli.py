@@ -801,3 +801,29 @@ def test_a_csv_pandas_read_and_wrote_again_has_both_its_indexes_left_out(run_cli
     assert code == 0 and "row names" in out and "the first 2 columns" in out and "1 features" in out, out + err
     code, out, err = run_cli(["predict", str(tmp_path / "m.npz"), str(path)])
     assert code == 0 and len(out.split()) == 60, out + err
+
+
+def test_a_label_of_almost_a_class_a_row_is_noted(run_cli, tmp_path):
+    """car's Salaries ends with the salary, in whole dollars: 371 classes over 397 rows, trained
+    without a word (train accuracy 0.06)."""
+    rng = np.random.default_rng(3)
+    rows = [f"{['Prof', 'AsstProf'][i % 2]},{i % 40},{100000 + int(rng.integers(0, 10**6))}" for i in range(80)]
+    path = tmp_path / "s.csv"
+    path.write_text("rank,years,salary\n" + "\n".join(rows) + "\n")
+    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")])
+    assert code == 0 and "note       80 classes over 80 rows: is the label column a measurement" in out, out + err
+    code, out, err = run_cli(["train", str(path), "--label", "rank", "-o", str(tmp_path / "m.npz")])
+    assert code == 0 and "classes over" not in out, out
+
+
+def test_the_plan_names_an_unnamed_column_and_never_hides_a_single_one(run_cli, tmp_path):
+    names = ["a", ""] + [f"c{j}" for j in range(11)]  # 13 columns: the 13th shown, not "and 1 more"
+    rows = [
+        ",".join(str((i * (j + 3)) % 7 + (j == 1 and i == 0) * 0.5) for j in range(13)) + f",{'pq'[i % 2]}"
+        for i in range(30)
+    ]
+    path = tmp_path / "u.csv"
+    path.write_text(",".join(names) + ",y\n" + "\n".join(rows) + "\n")
+    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")])
+    assert code == 0, err
+    assert "           '': number" in out and "c10: number" in out and "and 1 more" not in out, out

@@ -142,15 +142,31 @@ def check_standardisable(data, names, X):
         )
 
 
-def label_notes(y):
-    """Summary lines about the labels a user may not have meant: classes that differ only in case."""
+def label_notes(y, rows=None):
+    """Summary lines about the labels a user may not have meant: classes that differ only in
+    case, and, given the ``rows`` they label, almost a class a row (a measurement in whole
+    numbers taken as the label: the last column of car's Salaries, 371 classes over 397 rows).
+    """
+    import numpy as np
+
     from perceptrons.io.labels import case_variants
 
+    notes = []
+    k = len(np.unique(np.asarray(y)))
+    if rows is not None and k > MANY_CLASSES and k > rows / 2:
+        notes.append(
+            f"{'note':<10} {k:,} classes over {rows:,} rows: is the label column a measurement or an "
+            "identifier? --label NAME picks the column of classes"
+        )
     groups = case_variants(y)
-    if not groups:
-        return []
-    shown = "; ".join(", ".join(map(repr, g)) for g in groups[:3]) + (" ..." if len(groups) > 3 else "")
-    return [f"{'note':<10} labels that differ only in case are different classes: {shown}"]
+    if groups:
+        shown = "; ".join(", ".join(map(repr, g)) for g in groups[:3]) + (" ..." if len(groups) > 3 else "")
+        notes.append(f"{'note':<10} labels that differ only in case are different classes: {shown}")
+    return notes
+
+
+#: classes beyond which a label of almost a class a row is noted (a small table may have few rows a class)
+MANY_CLASSES = 20
 
 
 def read_for_theory(data, label, fmt, encoding=None):
@@ -338,10 +354,11 @@ def _plan_lines(plans, width):
     """The summary's lines of the column plan: each column's kind and encoding, the first
     ``SHOWN_COLUMNS`` by name and the others counted by what is done to them."""
     lines = []
-    for i, p in enumerate(plans[:SHOWN_COLUMNS]):
+    shown = SHOWN_COLUMNS + (len(plans) == SHOWN_COLUMNS + 1)  # "and 1 more" would hide a name for none
+    for i, p in enumerate(plans[:shown]):
         gaps = f", {p.missing} missing" if p.missing else ""
-        lines.append(f"{'columns' if i == 0 else '':<10} {p.name}: {p.kind}{gaps} -> {p.encoding}")
-    rest = plans[SHOWN_COLUMNS:]
+        lines.append(f"{'columns' if i == 0 else '':<10} {p.name or repr(p.name)}: {p.kind}{gaps} -> {p.encoding}")
+    rest = plans[shown:]
     if rest:
         counts = {}
         for p in rest:

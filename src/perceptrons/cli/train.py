@@ -342,7 +342,7 @@ def command(
     from perceptrons.io.labels import check_classes
 
     check_classes(y, f"{data}: the label column{f' {prepared.label!r}' if prepared.label else ''}")
-    prepared = prepared._replace(lines=[*prepared.lines, *label_notes(y)])
+    prepared = prepared._replace(lines=[*prepared.lines, *label_notes(y, len(y))])
     test = None
     if test_path:
         # read before training: a missing, unlabelled or wrong-width test file must fail before
