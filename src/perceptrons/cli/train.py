@@ -347,7 +347,6 @@ def command(
     if test_path:
         # read before training: a missing, unlabelled or wrong-width test file must fail before
         # the model file is written over, not after
-
         test = read_test(test_path, prepared, label, fmt, encoding)
         if test.y is None:
             raise click.BadParameter(f"{test_path}: has no label column", param_hint="--test")
@@ -469,8 +468,7 @@ def _accuracies(model, train, test):
         hits = model.predict(X) == y
         lines.append(f"{name + ' acc':<10} {hits.mean():.4f}")
         note = unseen_note(y, model.classes_)  # as evaluate counts them: errors
-        if note:
-            lines.append(f"{'note':<10} {name} {note}")
+        lines += [f"{'note':<10} {name} {note}"] if note else []
         if weight is not None:
             tally = WeightedHits()
             tally.add(hits, weight)
