@@ -206,3 +206,20 @@ def test_lines_of_white_space_and_rows_of_empty_cells_are_skipped_in_training_as
     table = read_table(path)
     np.testing.assert_array_equal(X, table.X.astype(float))
     assert y.tolist() == table.y.tolist() == ["x", "z", "x"]
+
+
+def test_pandas_index_and_r_row_names_are_no_data_in_parquet_memory_or_streamed(tmp_path):
+    """pandas' to_parquet writes an index that is not a range as a last column
+    '__index_level_0__', which was taken as the label; R's row names, a first unnamed column,
+    were a feature of streamed Parquet only (it learnt the file's order)."""
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"": [f"r{i}" for i in range(40)], "a": np.arange(40.0) % 7, "y": ["p", "q"] * 20})
+    frame.index = np.arange(40) * 3  # not a range: written as a column
+    path = tmp_path / "d.parquet"
+    frame.to_parquet(path)
+    assert "__index_level_0__" in pq.ParquetFile(path).schema_arrow.names
+    blocks = list(parquet_blocks(path))
+    assert np.vstack([b.X for b in blocks]).shape == (40, 1)  # 'a' alone
+    assert np.concatenate([b.y for b in blocks]).tolist() == ["p", "q"] * 20
+    table = read_table(path)
+    assert table.label == "y" and table.names == ("", "a")  # row names: the command line leaves them out

@@ -37,6 +37,7 @@ from perceptrons.io.delimited import ROW_NAMES, check_first_run, check_header, r
 from perceptrons.io.encodings import check_encoding
 from perceptrons.io.hashing import DEFAULT_HASH_BITS
 from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label, typed_labels
+from perceptrons.io.parquet_columns import parquet_columns
 from perceptrons.io.text_columns import check_mixed
 from perceptrons.io.written_numbers import WrittenNumbers
 
@@ -299,20 +300,23 @@ def parquet_blocks(
         # no pre-buffering: it reads every row group's column chunks ahead, so memory would
         # grow with the file; a buffered stream reads each page as it is decoded
         pf = pq.ParquetFile(path, pre_buffer=False, buffer_size=1 << 20)
-        names = pf.schema_arrow.names
+        names = parquet_columns(pf, label if labelled else None)
     except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:  # names are decoded as read
         raise PerceptronsError(f"{path}: not a Parquet file ({_first_line(exc)})") from None
     col = label_position(path, names, label) if labelled else None
     rows = max(1, int(block_bytes) // (8 * max(len(names), 1)))
-    batches = ((batch, None) for batch in _parquet_batches(path, pf, rows))
+    batches = ((batch, None) for batch in _parquet_batches(path, pf, rows, names))
     yield from _batches(path, batches, names, col, (hash_bits, text, keep_missing), require_labels)
 
 
-def _parquet_batches(path, pf, rows):
-    """``ParquetFile.iter_batches``, whose errors (a corrupt page, a bad compressed block) name the file."""
+def _parquet_batches(path, pf, rows, columns=None):
+    """``ParquetFile.iter_batches`` of ``columns`` (all: None), whose errors (a corrupt page, a
+    bad compressed block) name the file.
+    """
     import pyarrow as pa
 
-    batches = pf.iter_batches(batch_size=rows)  # without pre-buffering, the decoding threads hold a batch
+    # without pre-buffering, the decoding threads hold a batch
+    batches = pf.iter_batches(batch_size=rows, columns=columns)
     while True:
         try:
             batch = next(batches)

@@ -160,6 +160,9 @@ def unnamed(name):
 
 
 _PANDAS_UNNAMED = re.compile(r"Unnamed: \d{1,9}")
+#: the columns pandas' ``to_parquet`` writes a data frame's index to (after the data, so that
+#: the last column, the label by default, was the index): never data
+PANDAS_INDEX = re.compile(r"__index_level_\d{1,9}__")
 
 
 def leading_row_names(names, distinct, col):

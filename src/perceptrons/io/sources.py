@@ -28,6 +28,7 @@ from perceptrons._core.params import Interval, check_bool, check_param, check_pa
 from perceptrons.io import arrow
 from perceptrons.io.encodings import check_encoding
 from perceptrons.io.hashing import DEFAULT_HASH_BITS
+from perceptrons.io.parquet_columns import parquet_columns
 from perceptrons.io.readers import guess_format
 from perceptrons.io.spool import Spool
 from perceptrons.io.vw import check_hash_bits
@@ -370,6 +371,6 @@ def _parquet_names(path):
     import pyarrow.parquet as pq
 
     try:
-        return pq.ParquetFile(path).schema_arrow.names
+        return parquet_columns(pq.ParquetFile(path))
     except (pa.ArrowException, OSError, UnicodeDecodeError):
         raise PerceptronsError(f"{path}: not a Parquet file") from None

@@ -30,7 +30,7 @@ from perceptrons._core.memory import LoadBudget
 from perceptrons._core.params import check_path
 from perceptrons.io.cells import UNIT_PREFIX, formatted_number, is_placeholder, plain_number, writes_decimal_comma
 from perceptrons.io.csv_errors import ragged_row, too_few_columns
-from perceptrons.io.delimited import ROW_OVERHEAD, check_header, check_not_data, csv_records
+from perceptrons.io.delimited import PANDAS_INDEX, ROW_OVERHEAD, check_header, check_not_data, csv_records
 from perceptrons.io.encodings import check_encoding
 from perceptrons.io.labels import MISSING_LABELS, check_label, typed_labels
 from perceptrons.io.separators import sniff_delimiter
@@ -436,11 +436,12 @@ def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=
 
     try:
         pf = pq.ParquetFile(path)
-        header = list(pf.schema_arrow.names)
+        # pandas' index (written after the data, so the last column was it) is no data
+        header = [n for n in pf.schema_arrow.names if not PANDAS_INDEX.fullmatch(n)]
         meta = pf.metadata
         size = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
         LoadBudget(path).check(size, path)
-        data = pf.read()
+        data = pf.read(columns=header)
     except (pa.ArrowException, OSError) as exc:
         raise PerceptronsError(f"{path}: not a readable Parquet file ({str(exc).splitlines()[0][:200]})") from None
     if names is None:
