@@ -16,6 +16,7 @@ import pytest
 from perceptrons import load_model
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.visits import MAX_VISITS
+from perceptrons.io.model_file import MAX_MEMBERS
 
 
 @pytest.fixture(scope="module")
@@ -254,7 +255,7 @@ def test_a_header_declaring_a_huge_array_is_refused_before_allocating(models, tm
 def test_member_count_names_and_pickles(models, tmp_path):
     meta, arrays, _ = mf.read_raw(models["perceptron"])
     path = tmp_path / "m.npz"
-    mf.write_raw(path, meta, arrays, extra=[(f"x{i}.npy", mf.npy_bytes(np.zeros(1))) for i in range(100)])
+    mf.write_raw(path, meta, arrays, extra=[(f"x{i}.npy", mf.npy_bytes(np.zeros(1))) for i in range(MAX_MEMBERS)])
     refused(path, "members")
     mf.write_raw(path, meta, arrays, extra=[("coef.npy", mf.npy_bytes(np.zeros(1)))])
     refused(path, "same name")
