@@ -115,7 +115,9 @@ def delimited_notes(
 
 def delimited_names(path, *, delimiter=",", encoding="utf-8"):
     """The column names of a CSV/TSV file's header, as :func:`delimited_blocks` finds them."""
-    head = _head(check_path(path, "path", "delimited_names"), None, delimiter, (None, None), 1 << 16, encoding, False)
+    # names only: a word among numbers is the blocks' to refuse (or to hash, with --hash-bits)
+    reading = (DEFAULT_HASH_BITS, None)
+    head = _head(check_path(path, "path", "delimited_names"), None, delimiter, reading, 1 << 16, encoding, False)
     head.chunks.close()
     return head.names
 
@@ -369,6 +371,7 @@ def _batches(path, batches, names, col, features, require_labels=True):
         )
     done = 0
     layout = None
+    mixed = set()  # columns of numbers and words, text (check_mixed)
     for batch, places in batches:
         in_text = places is not None
         if in_text and require_labels and col is not None:
@@ -382,7 +385,7 @@ def _batches(path, batches, names, col, features, require_labels=True):
         y = np.full(n, "") if col is None else _labels(path, batch.column(col), places, require_labels)
         columns = [as_float64(batch.column(j)) for j in feature_cols]  # decimals, dates and times as numbers
         if in_text and hash_bits is None and text is None and layout != "dense":
-            check_mixed(path, columns, feature_names, places, done == 0)
+            check_mixed(path, columns, feature_names, places, done == 0, mixed)
         if layout is None:
             layout = _layout(columns, feature_names, hash_bits, text)
         if layout == "dense":

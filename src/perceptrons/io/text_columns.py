@@ -9,23 +9,36 @@ from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.labels import is_float
 
 
-def check_mixed(path, columns, feature_names, places, first):
-    """Refuse a CSV column of numbers with a cell that is not one: read as text, the whole column
-    would be hashed as categories, where the in-memory reader stops at that cell (a typo in a
-    column of numbers, most likely).  A column of text throughout is hashed, as documented.
+def check_mixed(path, columns, feature_names, places, first, mixed):
+    """Refuse a CSV column of numbers with a few cells that are not (under
+    :data:`~perceptrons.io.table.TYPO_SHARE` of them, as the in-memory reader refuses them: a
+    typo in a column of numbers, most likely): read as text, the whole column would be hashed as
+    categories.  A column of text throughout is hashed, as documented, and so is one of numbers
+    and words with more words than that (``drv``: 4, f, r), as the in-memory reader reads it as
+    text.
 
-    The first block (``first``) fixes each column's type; in every later block a column of
-    text must hold no number either (a column is numbers or text, throughout the file).
-    ``places[i]`` names the line of the block's row ``i``.
+    The first block (``first``) fixes each column's type, and adds the names of the columns of
+    numbers and words to the set ``mixed``; in every later block another column of text must
+    hold no number (a column is numbers or text, throughout the file).  ``places[i]`` names the
+    line of the block's row ``i``.
     """
+    import pyarrow.compute as pc
     import pyarrow.types as pt
 
+    from perceptrons.io.table import TYPO_SHARE
+
     for name, column in zip(feature_names, columns):
-        if not (pt.is_string(column.type) or pt.is_large_string(column.type)):
+        if name in mixed or not (pt.is_string(column.type) or pt.is_large_string(column.type)):
             continue
         values = column.unique()
         numbers = count_numbers(values)
         if first and 0 < numbers < len(values):
+            tally = pc.value_counts(column)
+            counts = tally.field("counts").to_numpy()
+            words = [bool(v and v.strip()) and not _is_number(v) for v in tally.field("values").to_pylist()]
+            if sum(c for c, w in zip(counts, words) if w) > TYPO_SHARE * int(counts.sum()):
+                mixed.add(name)  # numbers and words: text, as in memory
+                continue
             row, value = next((i, v) for i, v in enumerate(column.to_pylist()) if not _is_number(v))
             raise PerceptronsError(
                 f"{path}, {places[row]}: column {name!r} holds {value!r} among numbers; "
