@@ -392,9 +392,12 @@ def test_a_csv_cell_is_a_number_in_memory_exactly_when_it_is_one_streamed(tmp_pa
     for how in ([], ["--stream"]):
         out = tmp_path / f"m{len(how)}.npz"
         r = cli_run("train", data, *how, "--epochs", "2", "--scale", "none", "-o", out)
-        if number is None and how:
+        if number is None and how and cell == "0x10":  # pyarrow's integer: the refusal names it
             assert r.exit_code == 2 and "d.csv, line 2" in r.output and repr(cell) in r.output, r.output
             assert not out.exists()
+        elif number is None and how:  # one word in four: a column of text, hashed, as in memory
+            assert r.exit_code == 0 and "features" in r.output, r.output
+            assert load_model(out).coef_.shape[-1] > 4  # hashed: wider than the two columns
         elif number is None:
             # in memory, a column of numbers and words is a column of text (one level per value),
             # and the summary says where its first word is
