@@ -293,9 +293,14 @@ def scales_nothing(steps):
     return all(
         hasattr(step, "scale_")
         and (step.scale_ is None or np.all(step.scale_ == 1))
-        and (getattr(step, "mean_", None) is None or not getattr(step, "with_mean", False) or np.all(step.mean_ == 0))
+        and (_mean_of(step) is None or np.all(_mean_of(step) == 0))
         for step in steps
     )
+
+
+def _mean_of(step):
+    """The column means a fitted scaler subtracts (a centring ``StandardScaler``), or None."""
+    return step.mean_ if getattr(step, "with_mean", False) else None
 
 
 def column_max_abs(block):
@@ -337,11 +342,7 @@ class BlockScaling:
         self.fill = steps[0].statistics_ if steps and type(steps[0]).__name__ == IMPUTER else None
         steps = steps[1:] if self.fill is not None else steps
         # (the column means a centring scaler subtracts, or None; its scales, or None) a step
-        self.steps = [
-            (step.mean_ if getattr(step, "with_mean", False) else None, step.scale_)
-            for step in steps
-            if step.scale_ is not None or getattr(step, "with_mean", False)
-        ]
+        self.steps = [(_mean_of(step), step.scale_) for step in steps]
         # the reciprocals once, not a whole-width array a block (2 GB at 2**28 columns)
         self.reciprocals = [1.0 / scale for _, scale in self.steps if scale is not None]
         self.w_dtype = w_dtype

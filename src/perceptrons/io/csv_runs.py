@@ -40,7 +40,7 @@ def record_runs(path, block_bytes):
         data = buf[:n].tobytes()
         bare = data.count(b"\r") != data.count(b"\r\n")
         if bare:
-            at = line + carry.count(b"\n") + data.count(b"\n", 0, _bare_cr(data))
+            at = line + carry.count(b"\n") + data.count(b"\n", 0, _BARE_CR.search(data).start())
             raise PerceptronsError(
                 f"{path}, line {at}: a bare carriage return ends a line (classic Mac line breaks); expected \\n or \\r\\n"
             )
@@ -57,11 +57,8 @@ def record_runs(path, block_bytes):
         yield carry, line
 
 
-def _bare_cr(data):
-    a = np.frombuffer(data, np.uint8)
-    cr = np.flatnonzero(a == _CR)
-    after = np.append(a, 0)[cr + 1]
-    return int(cr[after != _NEWLINE][0])
+#: a carriage return that does not start a CRLF
+_BARE_CR = re.compile(rb"\r(?!\n)")
 
 
 def record_end(data):
@@ -168,7 +165,8 @@ class RunLines:
         """These lines of the rows ``keep`` (a mask) only."""
         rest = RunLines.__new__(RunLines)
         rest.first = self.first
-        rest.starts = np.asarray([self.line(i) for i in range(len(keep))], dtype=np.int64)[keep]
+        lines = self.first + np.arange(len(keep)) if self.starts is None else self.starts
+        rest.starts = lines[keep]
         return rest
 
     def after(self, done):
@@ -201,7 +199,6 @@ class RowNumbers:
 
     def __init__(self, done):
         self.first = done + 1
-        self.starts = None
 
     def line(self, i):
         """The row number of row ``i``, from 1 (Blocks name their first row so)."""
