@@ -216,6 +216,7 @@ def pipelines(rng):
     from sklearn.preprocessing import MaxAbsScaler, OneHotEncoder, StandardScaler
 
     from perceptrons import AveragedPerceptron, KernelPerceptron, Perceptron
+    from perceptrons.column_centring import ColumnCentring
 
     X = rng.standard_normal((40, 3)) * [1, 100, 5000]
     X[::6, 1] = np.nan
@@ -247,6 +248,12 @@ def pipelines(rng):
         ),
         # a hashed space's scalers: 12 columns of 5000 used, so the file lists the columns
         "pipe_wide": (make_pipeline(MaxAbsScaler(), StandardScaler(with_mean=False), Perceptron(max_epochs=3)), W, y),
+        # a streamed table's: its columns of numbers centred among hashed text
+        "pipe_centred": (
+            make_pipeline(ColumnCentring(columns=used[:5]), MaxAbsScaler(), AveragedPerceptron(max_epochs=3)),
+            W,
+            y,
+        ),
         # calibrated: the command line's --calibrate, isotonic on three classes and Platt's sigmoid
         "pipe_isotonic": (
             make_pipeline(

@@ -76,8 +76,10 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
         apply as in ``fit``.  ``PocketPerceptron`` and ``order="random-mistake"`` are refused with
         the reason: both need every row at hand.  A scikit-learn ``Pipeline``'s steps before the
         estimator must learn from blocks (``partial_fit``) and keep sparse rows sparse:
-        ``MaxAbsScaler``, or ``StandardScaler`` (``with_mean=False`` for sparse rows, which
-        centring would make dense).  Each is fitted in one pass over
+        ``SimpleImputer(strategy="mean")`` first (dense rows), then
+        :class:`~perceptrons.column_centring.ColumnCentring` (the columns of numbers of hashed
+        rows, ``Source.number_columns``), then ``MaxAbsScaler``, or ``StandardScaler``
+        (``with_mean=False`` for sparse rows, which centring would make dense).  Each is fitted in one pass over
         the epoch cache, in turn, before the first epoch; every epoch then trains on the
         transformed blocks.
     source : str, path-like or Source

@@ -249,29 +249,61 @@ def test_python_dash_m_and_help():
         assert name in done.stdout
 
 
-def test_the_program_collects_less_often_and_freezes_at_exit(monkeypatch):
-    # main() as the program (argv None) raises the youngest generation's threshold and freezes
-    # what is left at exit; a caller passing argv keeps its own collector
+@pytest.mark.parametrize(("before", "handler"), [(0, "_leave"), (2, "freeze")])
+def test_the_program_collects_less_often_and_leaves_without_the_shutdown(monkeypatch, before, handler):
+    # main() as the program (argv None) raises the youngest generation's threshold and ends the
+    # process itself at exit, with its status, unless exit handlers were registered before it
+    # started (a wrapper's): then it freezes what is left; a caller passing argv keeps its
+    # collector and its exit
     import atexit
     import gc
 
+    from perceptrons import cli
     from perceptrons.cli import YOUNG_THRESHOLD, main
 
     registered = []
     monkeypatch.setattr(atexit, "register", registered.append)
+    monkeypatch.setattr(atexit, "_ncallbacks", lambda: before)
     old = gc.get_threshold()
     try:
         monkeypatch.setattr(sys, "argv", ["perceptrons", "--version"])
         with pytest.raises(SystemExit, match="0"):
             main()
         assert gc.get_threshold() == (YOUNG_THRESHOLD, *old[1:])
-        assert registered == [gc.freeze]
+        assert registered == [getattr(cli, handler, None) or gc.freeze] and cli._STATUS == [0]
     finally:
         gc.set_threshold(*old)
+        cli._STATUS.clear()
     registered.clear()
     with pytest.raises(SystemExit, match="0"):
         main(["--version"])
-    assert gc.get_threshold() == old and registered == []
+    assert gc.get_threshold() == old and registered == [] and cli._STATUS == []
+
+
+@pytest.mark.parametrize(("args", "status"), [(["--version"], 0), (["train", "no-such.csv", "-o", "m.npz"], 2)])
+def test_the_program_runs_the_exit_handlers_of_its_run_then_leaves_with_its_status(tmp_path, args, status):
+    """The exit handlers registered during a run (numba's, pyarrow's, temporary files') run
+    before the program ends itself; its output is flushed and its status kept.  A handler
+    registered before the program started runs too: the program then leaves as Python leaves."""
+    code = (
+        "import atexit, sys\n"
+        "from perceptrons import cli\n"
+        "run = cli._run\n"
+        "def traced(argv):\n"
+        "    atexit.register(lambda: print('handler ran', flush=True))\n"
+        "    print('buffered, not flushed')\n"
+        "    run(argv)\n"
+        "cli._run = traced\n"
+        f"sys.argv = ['perceptrons', *{args!r}]\n"
+        "cli.main()\n"
+    )
+    wrapped = "import atexit\natexit.register(lambda: print('wrapper ran', flush=True))\n" + code
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == status, done.stderr
+    assert done.stdout.splitlines()[0] == "buffered, not flushed" and "handler ran" in done.stdout, done.stdout
+    assert "Traceback" not in done.stderr
+    done = subprocess.run([sys.executable, "-c", wrapped], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == status and done.stdout.splitlines()[-1] == "wrapper ran", done.stdout + done.stderr
 
 
 def test_help_does_not_import_numba():

@@ -6,6 +6,7 @@ shown by ``perceptrons --help`` so that listing commands imports nothing heavy.
 
 import atexit
 import gc
+import os
 import sys
 from importlib import import_module
 
@@ -139,13 +140,50 @@ def _short_lived():
     generation is collected every 300,000 new objects instead of every 700: none of those passes
     in a ``tag train`` or ``tag predict`` on EWT, and 15 MB more at the peak of a first run that
     compiles (475 against 460 MB; 1,000,000 cost 65 MB).  Cycles are still freed, in fewer
-    passes.  At exit, once the other exit handlers have run, the objects left are frozen
-    (:func:`gc.freeze`), which spares the shutdown its passes over them (0.31 s → 0.04 s after
-    numba's registries).  Only when :func:`main` is the program: a caller passing ``argv``
-    keeps its own collector.
+    passes.  The interpreter's shutdown, which would walk them all again, is skipped
+    (:func:`_leave`), when no exit handler was registered before the program started (a
+    wrapper's, or coverage's in a measured subprocess): one would run after ``_leave``, that is
+    never.  Then the objects left are frozen at exit instead (:func:`gc.freeze`), which spares
+    the shutdown its passes over them (0.31 s → 0.04 s after numba's registries).  Only when
+    :func:`main` is the program: a caller passing ``argv`` keeps its own collector and exit.
     """
     gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])
-    atexit.register(gc.freeze)  # registered first, run last
+    registered = getattr(atexit, "_ncallbacks", None)  # CPython's count; elsewhere, leave as Python leaves
+    atexit.register(_leave if registered is not None and registered() == 0 else gc.freeze)  # first, so run last
+
+
+#: the exit status of this run of the program, once :func:`main` knows it
+_STATUS = []
+
+
+def _leave():
+    """The program's last exit handler: flush standard output and error, then end the process
+    with the run's status (:func:`os._exit`), skipping the interpreter's shutdown.
+
+    By then the work is done and written, the threads Python waits for have ended, and every
+    other exit handler (numba's, pyarrow's, the temporary files', all registered after this
+    one) has run.
+    What the shutdown would still do is tear down the modules and run the C++ destructors of
+    the native libraries, and there pyarrow's thread pools may abort the process (SIGABRT,
+    "terminate called without an active exception", apache/arrow#34314): a streamed
+    ``predict`` from standard input, after writing every label, died so about twice in 500
+    runs under load.  The teardown also cost 0.3 s of collector passes after numba's imports.
+    """
+    if not _STATUS:  # main never ran to an exit: leave as Python leaves
+        return
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe or stream: nothing more can reach it
+            pass
+    os._exit(_STATUS[-1])
+
+
+def _status(code):
+    """The process status of ``sys.exit(code)``: 0 for None, the number, or 1 for a message."""
+    if code is None:
+        return 0
+    return code & 0xFF if isinstance(code, int) else 1
 
 
 def main(argv=None):
@@ -154,8 +192,20 @@ def main(argv=None):
     A library error about a parameter names the CLI option that set it (``--seed``, not
     ``random_state``): see ``perceptrons.cli._naming.PARAM_OPTIONS``.
     """
-    if argv is None:
-        _short_lived()
+    if argv is not None:
+        return _run(argv)
+    _short_lived()
+    try:
+        _run(None)
+    except SystemExit as exc:
+        _STATUS.append(_status(exc.code))
+        raise
+    except BaseException:  # a bug: Python prints its traceback and exits 1
+        _STATUS.append(1)
+        raise
+
+
+def _run(argv):
     args = list(sys.argv[1:] if argv is None else argv)
     before = len(_written())
     try:

@@ -282,14 +282,18 @@ def _fit(estimator, src, cache_path, shuffle_buffer, check):
     return any(issubclass(w.category, ConvergenceWarning) for w in caught)
 
 
-def scaled_model(estimator, scale, fitted="fitted in a pass over the epoch cache", impute=False, centre=False):
+def scaled_model(
+    estimator, scale, fitted="fitted in a pass over the epoch cache", impute=False, centre=False, numbers=()
+):
     """``(the model a streamed or sharded fit trains, its summary lines)``: the estimator behind
     the ``--scale`` step in a Pipeline, or alone with ``--scale none``; ``fitted`` says how the
     step learns.  With ``impute`` (dense rows of a table), a first step fills each missing
     number with its column's mean, as the in-memory column pipeline does.  With ``centre``
-    (a stream of dense rows), ``auto`` and ``standard`` standardise, as in memory; sparse rows
-    are not centred, which would fill in their zeros, and sharded ones are scaled by maxima,
-    which merge exactly."""
+    (a stream of dense rows), ``auto`` and ``standard`` standardise, as in memory.  With
+    ``numbers`` (the columns of numbers of hashed rows) they first centre those columns
+    (:class:`~perceptrons.column_centring.ColumnCentring`), which keeps the rows sparse.  Other
+    sparse rows are not centred, which would fill in their zeros, and sharded ones are scaled by
+    maxima, which merge exactly."""
     from sklearn.pipeline import Pipeline
 
     steps, lines = [], []
@@ -301,10 +305,19 @@ def scaled_model(estimator, scale, fitted="fitted in a pass over the epoch cache
     if scale != "none":
         from sklearn.preprocessing import MaxAbsScaler, StandardScaler
 
+        numbers = list(numbers) if scale in ("auto", "standard") else []
+        if numbers:  # the columns of numbers among hashed text: centred, the words' slots kept at 0 and 1
+            from perceptrons.column_centring import ColumnCentring
+
+            steps.append(("centre", ColumnCentring(columns=numbers)))
+            lines.append(f"{'numbers':<10} each column of numbers centred (its mean subtracted), {fitted}")
         if centre and scale in ("auto", "standard"):
             step, how = StandardScaler(), "standardised (its mean subtracted, divided by its standard deviation)"
         elif scale == "standard":
-            step, how = StandardScaler(with_mean=False), "divided by its standard deviation (not centred)"
+            step, how = (
+                StandardScaler(with_mean=False),
+                "divided by its standard deviation" + " (not centred)" * (not numbers),
+            )
         else:
             step, how = MaxAbsScaler(), "divided by its largest |x|"
         steps.append(("scale", step))

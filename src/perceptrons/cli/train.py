@@ -104,8 +104,8 @@ PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
     show_default=True,
     help="How columns of numbers are scaled, by a step stored in the model and applied by every command: "
     "auto standardises a CSV/TSV table or a dense .npz and scales sparse data (LIBSVM, VW) by each column's "
-    "largest |x|, which keeps zeros zero; --stream does so too (sparse rows are never centred, and sharded "
-    "ones on a cluster are scaled by each column's largest |x|).  Text columns of a table are one-hot encoded (hashed beyond "
+    "largest |x|, which keeps zeros zero; --stream does so too (sparse rows are not centred, but for the columns "
+    "of numbers of a table hashed for its text; sharded ones on a cluster are scaled by each column's largest |x|).  Text columns of a table are one-hot encoded (hashed beyond "
     "100 levels), and missing cells (empty, NA, NaN, null) imputed.",
 )
 @click.option(
@@ -550,8 +550,8 @@ def _train_stream(
         else None
     )
     estimator = estimator_class(cls)(**params)
-    model, scaled = _stream.scaled_model(estimator, scale, impute=src.dense_rows, centre=src.dense_rows)
-    # before the fit: pyarrow's threads may abort at exit when busy just before it (apache/arrow#34314)
+    dense, numbers = src.dense_rows, src.number_columns
+    model, scaled = _stream.scaled_model(estimator, scale, impute=dense, centre=dense, numbers=numbers)
     columns = src.column_names()
     read = _stream.reading_lines(src, label, columns)
 

@@ -516,7 +516,7 @@ def _hashed(path, columns, feature_names, y, features, places):
     width = 2 ** (hash_bits or DEFAULT_HASH_BITS)
     n = len(y)
     rows, cols, vals = [], [], []
-    parts = []
+    parts, numbers = [], set()
     for name, c in zip(feature_names, columns):
         if name == text:
             texts = np.asarray(c.cast("string").fill_null("").to_numpy(zero_copy_only=False), dtype=object)
@@ -530,8 +530,9 @@ def _hashed(path, columns, feature_names, y, features, places):
                 raise PerceptronsError(
                     f"{path}, {places[bad]}: column {name!r} is empty or not finite; expected a number"
                 )
+            numbers.add(slot := murmurhash3_32(name, positive=True) % width)
             rows.append(np.flatnonzero(given))
-            cols.append(np.full(int(given.sum()), murmurhash3_32(name, positive=True) % width))
+            cols.append(np.full(int(given.sum()), slot))
             vals.append(v[given])
             continue
         s = np.asarray(c.cast("string").fill_null("").to_numpy(zero_copy_only=False), dtype=object)
@@ -547,10 +548,10 @@ def _hashed(path, columns, feature_names, y, features, places):
     X = parts[0] if len(parts) == 1 else sp.csr_matrix(sum(parts[1:], parts[0]))
     X.sum_duplicates()
     X.sort_indices()
-    return _csr_block(path, y, X.indptr, X.indices, X.data, places, width=width)
+    return _csr_block(path, y, X.indptr, X.indices, X.data, places, width=width, numbers=tuple(sorted(numbers)))
 
 
-def _csr_block(path, y, indptr, indices, data, places, width=0):
+def _csr_block(path, y, indptr, indices, data, places, width=0, numbers=()):
     with np.errstate(over="ignore"):
         data = np.asarray(data, dtype=np.float32)
     if not np.isfinite(data).all():  # a finite float64 beyond float32's range, or a sum of two
@@ -568,6 +569,7 @@ def _csr_block(path, y, indptr, indices, data, places, width=0):
         path=path,
         line=places.line(0),
         width=width,
+        numbers=numbers,
     )
 
 

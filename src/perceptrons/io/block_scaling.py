@@ -8,7 +8,10 @@ scaler centres (dense rows only: centring would fill in every zero of sparse row
 ``SimpleImputer(strategy="mean")`` of dense rows: the stream keeps a missing number as NaN
 (``keep_missing``), the imputer is fitted on each column's mean over every row, summed block by
 block, and every epoch fills the block's NaN with it before the scalers see the rows, as the
-in-memory column pipeline imputes before it scales.
+in-memory column pipeline imputes before it scales.  Next may come a
+:class:`~perceptrons.column_centring.ColumnCentring` of hashed rows, fitted on the whole width in
+a pass of its own, which subtracts each column of numbers' mean from the values stored in it
+and so keeps a block's sparsity pattern.
 
 Sparse blocks are scaled on the columns their rows use, when those are few.  A hashed source is as wide as its hash
 space (2**28 columns at the top), and a scaler's ``partial_fit`` on a block that wide makes
@@ -29,6 +32,8 @@ from perceptrons._jit.scaling import scaled_values
 COLUMN_SCALERS = ("MaxAbsScaler", "StandardScaler")
 #: the step that fills a missing number of dense rows with its column's mean, first if at all
 IMPUTER = "SimpleImputer"
+#: the step that centres the columns of numbers of hashed rows, after the imputer if any
+CENTRING = "ColumnCentring"
 #: a fitted scaler's arrays of one value a column, and what a column no row uses holds in each
 _PER_COLUMN = {"max_abs_": 0.0, "mean_": 0.0, "var_": 0.0, "scale_": 1.0}
 
@@ -56,13 +61,15 @@ def pipeline_parts(estimator):
         if name == IMPUTER and k == 0:
             _check_imputer(step)
             continue
+        if name == CENTRING and k == int(imputes(steps)):
+            continue
         # scalers of columns only: a block's scaled rows keep its sparsity pattern, which the
         # epochs rely on (the block's own index arrays)
         if name not in COLUMN_SCALERS:
             raise PerceptronsError(
                 f"{name} cannot be fitted from a stream; the steps before the estimator can be "
-                "SimpleImputer(strategy='mean') first, then MaxAbsScaler and StandardScaler(with_mean=False), "
-                "which learn block by block"
+                "SimpleImputer(strategy='mean') first, then ColumnCentring, then MaxAbsScaler and "
+                "StandardScaler(with_mean=False), which learn block by block"
             )
     return steps, estimator.steps[-1][1]
 
@@ -182,6 +189,13 @@ def fit_scalers(steps, blocks, n_features, sparse):
         return [_max_abs_scaler(steps[0][1], blocks, n_features)]
     fitted = [_fitted_imputer(steps[0][1], blocks, n_features, sparse)] if imputes(steps) else []
     steps = steps[len(fitted) :]
+    if steps and type(steps[0][1]).__name__ == CENTRING:
+        # on the whole width: its columns are the table's, which narrowing would renumber
+        centring = clone(steps.pop(0)[1])
+        for block in blocks():
+            centring.partial_fit(_narrowed(block, None, fitted, n_features))
+        fitted.append(centring)
+    whole = len(fitted)  # the steps fitted on the whole width, before the narrowed ones
     cols = _used_columns(blocks(), n_features) if sparse and steps else None
     if cols is not None and cols.shape[0] > n_features // 4:
         # most columns used: narrowing would save little and cost a search per value (a third of
@@ -192,7 +206,7 @@ def fit_scalers(steps, blocks, n_features, sparse):
         for block in blocks():
             step.partial_fit(_narrowed(block, cols, fitted, n_features))
         fitted.append(step)
-    return fitted if cols is None else [_widened(step, cols, n_features) for step in fitted]
+    return fitted if cols is None else fitted[:whole] + [_widened(step, cols, n_features) for step in fitted[whole:]]
 
 
 def _max_abs_scaler(step, blocks, n_features):
@@ -253,15 +267,23 @@ def _narrowed(block, cols, fitted, n_features):
     """A block's rows as a matrix of the ``cols`` columns (all of them when None), transformed
     by the ``fitted`` scalers (fitted on those columns).
     """
-    if cols is None:
-        X = block.csr(n_features) if block.sparse else block.X
-    else:
-        import scipy.sparse as sp
+    import scipy.sparse as sp
 
-        data = np.ones(block.indices.shape[0], np.float32) if block.data is None else block.data
+    if not block.sparse:
+        X = block.X
+        for step in fitted:
+            X = step.transform(X)
+        return X
+    data = np.ones(block.indices.shape[0], np.float32) if block.data is None else block.data
+    centring = [step for step in fitted if type(step).__name__ == CENTRING]
+    for step in centring:  # on the whole width's columns (sparse rows have no imputer)
+        data = step.centred(block.indices, data)
+    if cols is None:
+        X = sp.csr_matrix((data, block.indices, block.indptr), shape=(block.n_rows, n_features))
+    else:
         narrow = np.searchsorted(cols, block.indices).astype(block.indices.dtype)  # each index is in cols
         X = sp.csr_matrix((data, narrow, block.indptr), shape=(block.n_rows, cols.shape[0]))
-    for step in fitted:
+    for step in fitted[len(centring) :]:
         X = step.transform(X)
     return X
 
@@ -341,6 +363,9 @@ class BlockScaling:
         # an imputer (first, if at all): each column's mean, for its missing numbers
         self.fill = steps[0].statistics_ if steps and type(steps[0]).__name__ == IMPUTER else None
         steps = steps[1:] if self.fill is not None else steps
+        # a ColumnCentring (next, if at all): its columns' means, subtracted from their values
+        self.centring = steps[0] if steps and type(steps[0]).__name__ == CENTRING else None
+        steps = steps[1:] if self.centring is not None else steps
         # (the column means a centring scaler subtracts, or None; its scales, or None) a step
         self.steps = [(_mean_of(step), step.scale_) for step in steps]
         # the reciprocals once, not a whole-width array a block (2 GB at 2**28 columns)
@@ -355,6 +380,9 @@ class BlockScaling:
                 gaps = np.isnan(X)
                 if gaps.any():
                     X = np.where(gaps, self.fill, X)
+            if self.centring is not None:
+                X = X.astype(np.float64)  # a copy: the block's rows are the cache's
+                X[:, self.centring.columns_] -= self.centring.mean_
             for mean, scale in self.steps:
                 X = X if mean is None else X - mean
                 X = X if scale is None else X / scale
@@ -362,6 +390,8 @@ class BlockScaling:
         # the values' type as scikit-learn keeps it (float32 for the stream's values, each product
         # rounded to it), then the weights'
         data = np.ones(block.indices.shape[0], np.float32) if block.data is None else block.data.copy()
+        if self.centring is not None:
+            data = self.centring.centred(block.indices, data)
         for reciprocal in self.reciprocals:
             scaled_values(data, block.indices, reciprocal, data)
         return (np.ascontiguousarray(data, dtype=self.w_dtype), block.indices, block.indptr)

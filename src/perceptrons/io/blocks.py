@@ -13,7 +13,9 @@ importances.  ``path`` and ``line`` (the 1-based line of the first row) let a la
 the row it refuses; ``end``, when the reader knows it (LIBSVM, VW), is the offset in the
 (decompressed) text just past the block, for a progress display.  ``width``, for CSR rows
 whose columns are hashes, is the hash space (2**hash_bits): a model trained on them must be
-that wide, so that a name never seen in training still lands in one of its columns.
+that wide, so that a name never seen in training still lands in one of its columns;
+``numbers``, for hashed rows of a table, are the columns (hashes) of its columns of numbers,
+which a fit may centre (:class:`~perceptrons.column_centring.ColumnCentring`).
 """
 
 from dataclasses import dataclass
@@ -38,6 +40,7 @@ class Block:
     line: int = 1
     end: int = 0
     width: int = 0
+    numbers: tuple = ()
 
     @property
     def n_rows(self):

@@ -2,7 +2,7 @@
 
 The transformers are scikit-learn's own: ``StandardScaler``, ``MaxAbsScaler``,
 ``SimpleImputer``, ``OneHotEncoder`` and ``FeatureHasher``, composed by ``Pipeline`` and
-``ColumnTransformer``.  Each is stored as its parameters (JSON) and its documented fitted
+``ColumnTransformer``; and our ``ColumnCentring`` (:mod:`perceptrons.io.centring_state`).  Each is stored as its parameters (JSON) and its documented fitted
 attributes (``mean_``, ``statistics_``, ``categories_``, ...; arrays of numbers or text), never a
 pickle.  The final step, an estimator of ours, is stored and read by the caller's functions
 (:mod:`perceptrons.persistence`), so this module imports no estimator.
@@ -19,10 +19,11 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.calibration_state import CALIBRATED
+from perceptrons.io.centring_state import CENTRING, centring_state, restore_centring
 from perceptrons.io.model_state import FLOATS, INTS
 
 #: the transformers a model file can hold, by class name
-TRANSFORMERS = ("StandardScaler", "MaxAbsScaler", "SimpleImputer", "OneHotEncoder", "FeatureHasher")
+TRANSFORMERS = ("StandardScaler", "MaxAbsScaler", "SimpleImputer", "OneHotEncoder", "FeatureHasher", CENTRING)
 #: columns a stored transformer may take (far beyond any table: a wider one is not ours)
 MAX_COLUMNS = 1 << 24
 #: levels a one-hot column may hold, and slots a hasher may have
@@ -116,6 +117,9 @@ def pipeline_state(obj, final_state):
         )
     if name != "FeatureHasher":
         check_is_fitted(obj)
+    if hasattr(obj, "feature_names_in_"):
+        hint = " and select columns by index" if name == "ColumnTransformer" else ""
+        _refuse(obj, f"it was fitted on a table with column names; fit it on an array{hint}")
     return _WRITERS[name](obj, final_state)
 
 
@@ -133,8 +137,6 @@ def _scaler_state(obj, _):
     """
     n = int(obj.n_features_in_)
     meta = {"class": type(obj).__name__, "n_features": n}
-    if hasattr(obj, "feature_names_in_"):
-        _refuse(obj, "it was fitted on a table with column names; fit it on an array")
     seen = np.broadcast_to(np.asarray(obj.n_samples_seen_), (n,)).astype(np.int64)
     values = {f: getattr(obj, f) for f in _SCALER_FIELDS[meta["class"]]}
     rest = int(seen.max()) if n else 0
@@ -159,8 +161,6 @@ def _scaler_state(obj, _):
 
 
 def _imputer_state(obj, _):
-    if hasattr(obj, "feature_names_in_"):
-        _refuse(obj, "it was fitted on a table with column names; fit it on an array")
     mv = obj.missing_values
     if not (mv is None or (isinstance(mv, float) and mv != mv)):
         _refuse(obj, f"missing_values={mv!r}; a model file stores NaN or None")
@@ -192,8 +192,6 @@ def _imputer_state(obj, _):
 
 
 def _onehot_state(obj, _):
-    if hasattr(obj, "feature_names_in_"):
-        _refuse(obj, "it was fitted on a table with column names; fit it on an array")
     if obj.min_frequency is not None or obj.max_categories is not None:
         _refuse(obj, "it groups infrequent categories; store the levels it keeps, or hash the column")
     drop = obj.drop
@@ -236,8 +234,6 @@ def _hasher_state(obj, _):
 
 
 def _columns_state(obj, final_state):
-    if hasattr(obj, "feature_names_in_"):
-        _refuse(obj, "it was fitted on a table with column names; fit it on an array and select columns by index")
     if obj.remainder not in ("drop", "passthrough"):
         _refuse(obj, "its remainder is a transformer; give that transformer its own columns")
     if obj.transformer_weights:
@@ -279,6 +275,7 @@ _WRITERS = {
     "OneHotEncoder": _onehot_state,
     "FeatureHasher": _hasher_state,
     "ColumnTransformer": _columns_state,
+    CENTRING: centring_state,
 }
 
 
@@ -351,7 +348,7 @@ def width_in(obj):
 def width_out(obj):
     """The columns a fitted transformer gives (None where it cannot be told: passthrough, or our estimator)."""
     name = type(obj).__name__
-    if name in ("StandardScaler", "MaxAbsScaler"):
+    if name in ("StandardScaler", "MaxAbsScaler", CENTRING):
         return int(obj.n_features_in_)
     if name == "SimpleImputer":
         stats = np.asarray(obj.statistics_)
@@ -596,4 +593,5 @@ _READERS = {
     "OneHotEncoder": _restore_onehot,
     "FeatureHasher": _restore_hasher,
     "ColumnTransformer": _restore_columns,
+    CENTRING: restore_centring,
 }

@@ -216,8 +216,15 @@ class Source:
             return 2**self.hash_bits
         if self.fmt == "libsvm":
             return None
-        width, _ = self._first_block
+        width, _, _ = self._first_block
         return width or None
+
+    @property
+    def number_columns(self):
+        """The columns (hashes) of the columns of numbers of a table read as hashed rows, which
+        a fit may centre; empty for any other source.  Its first block tells.
+        """
+        return self._first_block[2] if self.fmt in ("csv", "tsv", "parquet") else ()
 
     @property
     def dense_rows(self):
@@ -226,17 +233,17 @@ class Source:
         """
         if self.fmt not in ("csv", "tsv", "parquet"):
             return False
-        width, sparse = self._first_block
+        width, sparse, _ = self._first_block
         return width is not None and not sparse
 
     @functools.cached_property
     def _first_block(self):
-        """(width, sparse) of the first block, or (None, None) with no rows: read once, as the
-        block itself would hold a few MB for the source's lifetime.
+        """(width, sparse, numbers) of the first block, or (None, None, ()) with no rows: read
+        once, as the block itself would hold a few MB for the source's lifetime.
         """
         with contextlib.closing(self.blocks()) as blocks:
             first = next(blocks, None)
-        return (None, None) if first is None else (first.width, first.sparse)
+        return (None, None, ()) if first is None else (first.width, first.sparse, first.numbers)
 
     def options(self):
         """What, besides the files, decides the rows read (part of the epoch cache's fingerprint).
