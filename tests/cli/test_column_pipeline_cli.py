@@ -449,7 +449,11 @@ def test_an_identifier_column_is_noted_and_dropped_on_request(run_cli, tmp_path)
     for argv, message in (
         (["--drop", "nope"], "d.csv: no column 'nope' to leave out; its columns are ['row_id', 'x1', 'x2', 'label']"),
         (["--drop", "label"], "d.csv: 'label' is the label column, which a model needs; it cannot be left out"),
-        (["--drop", "row_id", "--stream"], "--drop: applies only to a CSV/TSV table read into memory"),
+        (
+            ["--drop", "nope", "--stream"],
+            "d.csv: no column 'nope' to leave out; its columns are ['row_id', 'x1', 'x2', 'label']",
+        ),
+        (["--drop", "row_id", "--format", "libsvm"], "--drop: applies only to a CSV, TSV or Parquet table"),
     ):
         code, out, err = run_cli(["train", str(path), *argv, "-o", str(tmp_path / "n.npz")])
         assert code == 2 and message in err and not (tmp_path / "n.npz").exists(), err
@@ -496,6 +500,10 @@ def test_an_encoding_that_cannot_be_read_is_refused_naming_the_option(run_cli, t
         ("stream", {"format": "csv", "hash_bits": None, "text_column": None, "columns": "a,y"}),
         ("stream", {"format": "csv", "hash_bits": None, "text_column": None, "columns": [1, 2]}),
         ("stream", {"format": "csv", "hash_bits": None, "text_column": None, "columns": []}),
+        ("stream", {"format": "csv", "hash_bits": None, "text_column": None, "drop": "id"}),
+        ("stream", {"format": "csv", "hash_bits": None, "text_column": None, "drop": [None]}),
+        ("stream", {"format": "csv", "hash_bits": None, "text_column": None, "drop": ["x" * 5000]}),
+        ("stream", {"format": "csv", "hash_bits": None, "text_column": None, "other": 1}),
     ],
 )
 def test_a_models_reading_fields_are_checked_and_named(run_cli, tmp_path, field, value):
@@ -789,9 +797,11 @@ def test_none_is_a_class_of_labels_and_a_missing_number_among_features(run_cli, 
 
 
 @pytest.mark.parametrize("fmt", ["csv", "parquet"])
-def test_a_dropped_column_is_never_read(run_cli, tmp_path, fmt):
+@pytest.mark.parametrize("stream", [[], ["--stream"]], ids=["memory", "stream"])
+def test_a_dropped_column_is_never_read(run_cli, tmp_path, fmt, stream):
     """--drop left a column out after reading it, so a cell no column could hold (a word among
-    numbers; a Parquet list or bytes) was refused in the very column the user had dropped."""
+    numbers; a Parquet list or bytes) was refused in the very column the user had dropped.
+    Streamed, --drop was refused; the model keeps it, and reads later files without them too."""
     n = 40
     x = [float(i % 7) for i in range(n)]
     y = ["p" if v > 3 else "q" for v in x]
@@ -806,13 +816,18 @@ def test_a_dropped_column_is_never_read(run_cli, tmp_path, fmt):
         odd = [[i] for i in range(n)]
         pq.write_table(pa.table({"x": x, "odd": odd, "blob": [b"z"] * n, "y": y}), path)
     drop = ["--drop", "odd"] + (["--drop", "blob"] if fmt == "parquet" else [])
-    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")])
+    code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz"), *stream])
     assert code == 2 and "'odd'" in err, out + err
-    code, out, err = run_cli(["train", str(path), *drop, "-o", str(tmp_path / "m.npz")])
-    assert code == 0 and "1 columns -> 1 features" in out, out + err
-    for command in ("predict", "evaluate"):
-        code, out, err = run_cli([command, str(tmp_path / "m.npz"), str(path)])
+    code, out, err = run_cli(["train", str(path), *drop, "-o", str(tmp_path / "m.npz"), *stream])
+    assert code == 0 and ("1 features" if stream else "1 columns -> 1 features") in out, out + err
+    for command, extra in (("predict", []), ("evaluate", []), ("predict", stream), ("evaluate", stream)):
+        code, out, err = run_cli([command, str(tmp_path / "m.npz"), str(path), *extra])
         assert code == 0, out + err
+        assert len(out.split()) == n if command == "predict" else "accuracy  1.0000" in out, out
+    code, out, err = run_cli(["train", str(path), *drop, "--drop", "y", "-o", str(tmp_path / "m.npz"), *stream])
+    assert code == 2 and "'y' is the label column" in err and err.count("\n") == 1, err
+    code, out, err = run_cli(["train", str(path), *drop, "--drop", "nope", "-o", str(tmp_path / "m.npz"), *stream])
+    assert code == 2 and "no column 'nope' to leave out" in err and err.count("\n") == 1, err
 
 
 @pytest.mark.parametrize("stream", [[], ["--stream"]], ids=["memory", "stream"])

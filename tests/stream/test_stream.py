@@ -923,3 +923,23 @@ def test_a_stream_imputes_only_with_the_mean_of_every_column_kept():
     scaler_first = Pipeline([("scale", MaxAbsScaler()), ("impute", SimpleImputer()), ("model", AveragedPerceptron())])
     with pytest.raises(PerceptronsError, match=r"SimpleImputer cannot be fitted from a stream"):
         stream.fit(scaler_first, "unused.csv")
+
+
+def test_a_source_leaves_dropped_columns_out_before_reading_them(tmp_path):
+    """``drop`` (the command line's --drop): a dropped column's cells are never converted, its
+    name is not among the source's columns, and the epoch cache's fingerprint tells the two
+    sources apart."""
+    from perceptrons.io.sources import Source
+
+    path = tmp_path / "t.csv"
+    path.write_text("id,a,odd,y\n" + "".join(f"r{i},{i % 5},{'x' if i == 3 else i},{'ab'[i % 2]}\n" for i in range(20)))
+    with pytest.raises(PerceptronsError, match="line 5, column 'odd'"):
+        list(Source(str(path)).blocks())
+    src = Source(str(path), drop=["odd", "id"])
+    (block,) = list(src.blocks())
+    assert block.X.shape == (20, 1) and src.column_names() == ["a", "y"]
+    assert src.options() != Source(str(path), drop=["odd"]).options() != Source(str(path)).options()
+    svm = tmp_path / "t.svm"
+    svm.write_text("1 1:1\n")
+    with pytest.raises(PerceptronsError, match="applies to a CSV, TSV or Parquet table"):
+        Source(str(svm), drop=["a"])

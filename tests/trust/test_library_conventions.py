@@ -12,7 +12,7 @@ from sklearn.exceptions import NotFittedError
 
 from perceptrons import AveragedPerceptron, KernelPerceptron, Perceptron, Tagger, load_model, save_model, stream
 from perceptrons._core.errors import PerceptronsError
-from perceptrons.io.arrow import delimited_blocks, parquet_blocks, read_parquet
+from perceptrons.io.arrow import delimited_blocks, parquet_blocks
 from perceptrons.io.cache import fingerprint, open_cache
 from perceptrons.io.conllu import iter_conllu, read_conllu, write_conllu
 from perceptrons.io.conllu_stream import stream_conllu
@@ -20,6 +20,7 @@ from perceptrons.io.delimited import read_csv, read_tsv
 from perceptrons.io.idx import read_idx
 from perceptrons.io.libsvm import libsvm_blocks, read_libsvm
 from perceptrons.io.npz import read_npz
+from perceptrons.io.parquet_rows import read_parquet
 from perceptrons.io.readers import read_data
 from perceptrons.io.sources import Source
 from perceptrons.io.vw import libsvm_to_vw, read_vw, vw_blocks

@@ -51,15 +51,18 @@ STREAM_OPTIONS = (
 stream_options = options_decorator(STREAM_OPTIONS, "the streaming options")
 
 
-def stream_info(label, fmt, hash_bits, text_column, columns=None):
+def stream_info(label, fmt, hash_bits, text_column, columns=None, drop=()):
     """The model's ``info`` of a streamed fit: the reader's options, so that ``predict`` and
     ``evaluate`` read a file as training did without being told them again.  ``columns``: a
-    table's column names (the label's among them), which a later file is held to, since the
-    streamed readers take columns by position; the label column is then named, not "the last"."""
+    table's column names (the label's among them, those dropped not), which a later file is held
+    to, since the streamed readers take columns by position; the label column is then named, not
+    "the last".  ``drop``: the columns ``--drop`` left out, which a later file's reader leaves out too."""
     stream = {"format": fmt, "hash_bits": hash_bits, "text_column": text_column}
     if columns is not None:
         stream["columns"] = list(columns)
         label = label if label is not None else columns[-1]
+    if drop:  # only then: a model without it reads as before
+        stream["drop"] = list(drop)
     return {"label_column": label, "stream": stream}
 
 
@@ -113,8 +116,8 @@ def columns_to_read(info, src, data, rows_to_predict, n_features):
 
 
 def stored_stream(info, model_path):
-    """``(format, hash_bits, text_column)`` a streamed model was trained with, checked; None
-    for a model fitted in memory.
+    """``(format, hash_bits, text_column)`` a streamed model was trained with, checked (its
+    ``columns`` and ``drop`` too); None for a model fitted in memory.
 
     Raises
     ------
@@ -126,18 +129,21 @@ def stored_stream(info, model_path):
     opts = info.get("stream")
     if opts is None:
         return None
-    columns = opts.get("columns") if isinstance(opts, dict) else None
+
+    def names(key):  # an absent list of column names, or one of names
+        values = opts.get(key)
+        return values is None or (
+            isinstance(values, list)
+            and 0 < len(values) <= 1 << 20
+            and all(isinstance(c, str) and len(c) < 4096 for c in values)
+        )
+
+    base = {"format", "hash_bits", "text_column"}
     ok = (
         isinstance(opts, dict)
-        and set(opts) in ({"format", "hash_bits", "text_column"}, {"format", "hash_bits", "text_column", "columns"})
-        and (
-            columns is None
-            or (
-                isinstance(columns, list)
-                and 0 < len(columns) <= 1 << 20
-                and all(isinstance(c, str) and len(c) < 4096 for c in columns)
-            )
-        )
+        and base <= set(opts) <= base | {"columns", "drop"}
+        and names("columns")
+        and names("drop")
         and (opts["format"] is None or opts["format"] in FORMATS)
         and (opts["hash_bits"] is None or (type(opts["hash_bits"]) is int and 1 <= opts["hash_bits"] <= MAX_HASH_BITS))
         and (opts["text_column"] is None or (isinstance(opts["text_column"], str) and len(opts["text_column"]) < 4096))
@@ -146,7 +152,7 @@ def stored_stream(info, model_path):
         raise PerceptronsError(
             f"{model_path}: model field info.stream: expected an object of format (a data format or null), "
             f"hash_bits (1 to {MAX_HASH_BITS} or null), text_column (a string or null) and, for a table, "
-            "columns (a list of its column names)"
+            "columns and drop (lists of column names)"
         )
     return opts["format"], opts["hash_bits"], opts["text_column"]
 
@@ -171,12 +177,22 @@ def read_options(info, model_path, data, stream, fmt, hash_bits, text_column):
 
 
 def source_of(
-    data, fmt, label, hash_bits, text_column, require_labels=True, encoding=None, keep_missing=False, labelled=True
+    data,
+    fmt,
+    label,
+    hash_bits,
+    text_column,
+    require_labels=True,
+    encoding=None,
+    keep_missing=False,
+    labelled=True,
+    drop=(),
 ):
     """The :class:`~perceptrons.io.sources.Source` of DATA; its errors become one-line CLI errors.
     ``keep_missing``: a table's missing numbers are kept (NaN in dense rows, left out of hashed
     ones) for a model that imputes them, rather than refused.  ``labelled`` False: a table to
-    predict that has no label column."""
+    predict that has no label column.  ``drop``: a table's columns left out (``--drop``, or a
+    streamed model's, :func:`stored_drop`)."""
     from perceptrons.io.sources import Source
 
     return Source(
@@ -189,7 +205,14 @@ def source_of(
         encoding=encoding or "utf-8",
         keep_missing=keep_missing,
         labelled=labelled,
+        drop=drop,
     )
+
+
+def stored_drop(info):
+    """The columns a streamed model's training left out (``--drop``), which its later files'
+    readers leave out too: empty for any other model (:func:`stored_stream` checked them)."""
+    return tuple((info.get("stream") or {}).get("drop") or ())
 
 
 def train(estimator, src, output, cache_path, shuffle_buffer, check, finish):

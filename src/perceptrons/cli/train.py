@@ -238,13 +238,11 @@ def command(
                 "as auto, maxabs or none to shard files on a cluster (their workers' column maxima merge "
                 "exactly, their standard deviations would not)",
             ),
-            **{
-                k: (
-                    not stream and not cluster_files and data_format(data, fmt) in TABLE_FORMATS,
-                    "to a CSV/TSV table read into memory",
-                )
-                for k in ("missing_indicator", "drop")
-            },
+            "missing_indicator": (
+                not stream and not cluster_files and data_format(data, fmt) in TABLE_FORMATS,
+                "to a CSV/TSV table read into memory",
+            ),
+            "drop": (not cluster_files and data_format(data, fmt) in TABLE_FORMATS, "to a CSV, TSV or Parquet table"),
             "label": (labelled_by_name(data, fmt), LABEL_WHERE),
             "encoding": (is_text_table(data, fmt), ENCODING_WHERE),
             "calibrate": (not stream and not (workers or scheduler), "in memory, on this machine"),
@@ -314,6 +312,7 @@ def command(
             scale,
             _given(**common, **voted),
             encoding=encoding,
+            drop=drop,
         )
     params = _given(**common, n_jobs=n_jobs)
     if cluster:
@@ -528,12 +527,13 @@ def _train_stream(
     scale,
     params,
     encoding=None,
+    drop=(),
 ):
     """``train --stream``: the model is fitted from an epoch cache, never from the whole file in
     memory.  Its columns are scaled by a step fitted in a pass over the cache (``--scale``):
     dense rows standardised (auto, standard), as in memory; sparse ones divided by each
-    column's largest |x| (auto, maxabs) or its standard deviation (standard, not centred, which
-    would fill in every zero)."""
+    column's largest |x| (auto, maxabs) or its standard deviation (standard), not centred, which
+    would fill in every zero, but for a hashed table's columns of numbers (auto, standard)."""
     from perceptrons.persistence import save_model
 
     cls = CLI_NAMES[model_name]
@@ -543,22 +543,20 @@ def _train_stream(
             f"family ({', '.join(ONLINE)}) can",
             param_hint="--stream",
         )
-    src = _stream.source_of(data, fmt, label, hash_bits, text, encoding=encoding, keep_missing=True)
-    test = (
-        _stream.source_of(test_path, fmt, label, hash_bits, text, encoding=encoding, keep_missing=True)
-        if test_path
-        else None
-    )
+    options = {"encoding": encoding, "keep_missing": True, "drop": tuple(drop)}
+    src = _stream.source_of(data, fmt, label, hash_bits, text, **options)
+    test = _stream.source_of(test_path, fmt, label, hash_bits, text, **options) if test_path else None
     estimator = estimator_class(cls)(**params)
     dense, numbers = src.dense_rows, src.number_columns
     model, scaled = _stream.scaled_model(estimator, scale, impute=dense, centre=dense, numbers=numbers)
     columns = src.column_names()
     read = _stream.reading_lines(src, label, columns)
+    info = {**stream_info(label, fmt, hash_bits, text, columns, drop), **encoding_info(encoding)}
 
     def finish():  # checks of the fitted model, then the model written: a failure removes the cache this run made
         check_label_text(estimator.classes_, f"{src.spec}: label")
         scores = _stream.test_accuracy(model, test)
-        save_model(model, output, info={**stream_info(label, fmt, hash_bits, text, columns), **encoding_info(encoding)})
+        save_model(model, output, info=info)
         return [*label_notes(estimator.classes_), *scores]  # as the in-memory summary notes them
 
     with interrupt_between_epochs() as check:

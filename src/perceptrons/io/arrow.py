@@ -29,15 +29,16 @@ import numpy as np
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import check_path
 from perceptrons.io.arrow_numbers import as_float64, is_index_list, is_number, is_number_like, label_texts
-from perceptrons.io.blocks import Block, budgeted
+from perceptrons.io.blocks import Block
 from perceptrons.io.cells import PLACEHOLDER_WORDS
 from perceptrons.io.csv_errors import RAGGED, csv_error, too_few_columns, undecodable
 from perceptrons.io.csv_runs import RowNumbers, RunLines, record_runs, without_empty_rows, without_white_lines
 from perceptrons.io.delimited import ROW_NAMES, check_first_run, check_header, row_names
 from perceptrons.io.encodings import check_encoding
 from perceptrons.io.hashing import DEFAULT_HASH_BITS
-from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label, typed_labels
+from perceptrons.io.labels import INFINITE_LABELS, MISSING_LABELS, check_label
 from perceptrons.io.parquet_columns import parquet_columns
+from perceptrons.io.table import feature_positions
 from perceptrons.io.text_columns import check_mixed
 from perceptrons.io.written_numbers import WrittenNumbers
 
@@ -72,6 +73,7 @@ def delimited_blocks(
     encoding="utf-8",
     keep_missing=False,
     labelled=True,
+    drop=(),
 ):
     """Blocks of a CSV/TSV file with a header line: runs of about ``block_bytes`` of complete
     lines (plain or gzip, :func:`~perceptrons.io.chunks.line_chunks`), each parsed by
@@ -79,7 +81,8 @@ def delimited_blocks(
     when it is not UTF-8).  A missing number is refused with its line, or with ``keep_missing``
     is NaN in dense rows and left out of hashed ones (for a fit whose pipeline imputes it).
     Without ``labelled`` no column is the label (rows to predict that come without one): every
-    column is a feature and every label the empty string.
+    column is a feature and every label the empty string.  The columns named in ``drop`` are
+    left out before a cell of theirs is converted or checked (``--drop``).
 
     The file is read a run at a time, by this reader, not by ``pyarrow.csv.open_csv``: that
     one reads ahead of its consumer on its I/O threads, so its memory grows with the file
@@ -87,14 +90,14 @@ def delimited_blocks(
     more slowly than runs do: ``benchmarks/bench_stream_readers.py``).
     """
     path = check_path(path, "path", "delimited_blocks")
-    head = _head(path, label, delimiter, (hash_bits, text), block_bytes, encoding, labelled)
+    head = _head(path, label, delimiter, (hash_bits, text), block_bytes, encoding, labelled, drop)
     runs = itertools.chain([(head.first, head.header_line)], head.chunks)
     batches = _csv_batches(path, runs, head.dialect, head.columns, head.types, head.decimal_point, head.written)
     yield from _batches(path, batches, head.names, head.col, (hash_bits, text, keep_missing), require_labels)
 
 
 def delimited_notes(
-    path, *, label=None, delimiter=",", hash_bits=None, text=None, block_bytes=1 << 24, encoding="utf-8"
+    path, *, label=None, delimiter=",", hash_bits=None, text=None, block_bytes=1 << 24, encoding="utf-8", drop=()
 ):
     """How :func:`delimited_blocks` reads the columns of a CSV/TSV file that are not plain
     numbers or text, as its first run shows them: ``{name: how}`` (``"numbers written with
@@ -103,7 +106,7 @@ def delimited_notes(
     from perceptrons.io.arrow_numbers import DATES_READ_AS, is_date
 
     path = check_path(path, "path", "delimited_notes")
-    head = _head(path, label, delimiter, (hash_bits, text), block_bytes, encoding)
+    head = _head(path, label, delimiter, (hash_bits, text), block_bytes, encoding, drop=drop)
     head.chunks.close()
     label_name = head.names[head.col]
     notes = {name: DATES_READ_AS for name, kind in head.types.items() if name != label_name and is_date(kind)}
@@ -113,11 +116,12 @@ def delimited_notes(
     return row_names | {name: notes[name] for name in head.names if name in notes}
 
 
-def delimited_names(path, *, delimiter=",", encoding="utf-8"):
+def delimited_names(path, *, delimiter=",", encoding="utf-8", drop=()):
     """The column names of a CSV/TSV file's header, as :func:`delimited_blocks` finds them."""
     # names only: a word among numbers is the blocks' to refuse (or to hash, with --hash-bits)
     reading = (DEFAULT_HASH_BITS, None)
-    head = _head(check_path(path, "path", "delimited_names"), None, delimiter, reading, 1 << 16, encoding, False)
+    path = check_path(path, "path", "delimited_names")
+    head = _head(path, None, delimiter, reading, 1 << 16, encoding, False, drop)
     head.chunks.close()
     return head.names
 
@@ -138,7 +142,7 @@ class _Head(NamedTuple):
     row_names: int
 
 
-def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True):
+def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True, drop=()):
     """The first run of lines of a CSV file, the runs after it, and what it fixes for them: the
     separator, the header's names, the label's position, the columns' types and the columns of
     numbers written as spreadsheets write them.  ``reading`` = (hash_bits, the text column).
@@ -183,6 +187,12 @@ def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True)
     if unnamed:  # left out, as in memory (the first run tells: a stream is not read ahead)
         names = keep = names[unnamed:]
         head_run = head_run.select(list(range(unnamed, head_run.num_columns)))
+        col = label_position(path, names, label) if labelled else None
+    if drop:  # left out before a cell of theirs is converted or checked
+        take = set(feature_positions(path, names, col, drop))
+        kept = [j for j in range(len(names)) if j == col or j in take]
+        names = keep = [names[j] for j in kept]
+        head_run = head_run.select(kept)
         col = label_position(path, names, label) if labelled else None
     types = _column_types(path, names, col, head_run)
     # numbers as spreadsheets write them ($1,234.50, 45%), by the in-memory reader's rules
@@ -288,10 +298,11 @@ def parquet_blocks(
     require_labels=True,
     keep_missing=False,
     labelled=True,
+    drop=(),
     **_,
 ):
-    """Blocks of a Parquet file, a batch of row groups' rows at a time; ``keep_missing`` as
-    :func:`delimited_blocks` takes it.
+    """Blocks of a Parquet file, a batch of row groups' rows at a time; ``keep_missing`` and
+    ``drop`` as :func:`delimited_blocks` takes them (the columns dropped are never read).
     """
     path = check_path(path, "path", "parquet_blocks")
     need_pyarrow()
@@ -306,6 +317,10 @@ def parquet_blocks(
     except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:  # names are decoded as read
         raise PerceptronsError(f"{path}: not a Parquet file ({_first_line(exc)})") from None
     col = label_position(path, names, label) if labelled else None
+    if drop:
+        take = set(feature_positions(path, names, col, drop))
+        names = [n for j, n in enumerate(names) if j == col or j in take]
+        col = label_position(path, names, label) if labelled else None
     rows = max(1, int(block_bytes) // (8 * max(len(names), 1)))
     batches = ((batch, None) for batch in _parquet_batches(path, pf, rows, names))
     yield from _batches(path, batches, names, col, (hash_bits, text, keep_missing), require_labels)
@@ -576,25 +591,3 @@ def _csr_block(path, y, indptr, indices, data, places, width=0, numbers=()):
 def _first_line(exc):
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
-
-
-def read_parquet(path, label=None, n_features=None, require_labels=True):
-    """``(X, y, label name)`` of a whole Parquet file in memory, from its blocks.
-
-    X is dense float64 for numeric feature columns, CSR for a list-of-indices column (width
-    ``n_features`` when given, else the largest index + 1).
-    """
-    path = check_path(path, "path", "read_parquet")
-    import pyarrow.parquet as pq
-    import scipy.sparse as sp
-
-    blocks = budgeted(path, parquet_blocks(path, label=label, require_labels=require_labels))
-    if not blocks:
-        raise PerceptronsError(f"{path}: no data rows")
-    y = typed_labels(np.concatenate([b.y for b in blocks]).tolist())
-    names = pq.ParquetFile(path).schema_arrow.names
-    label_name = names[label_position(path, names, label)]
-    if not blocks[0].sparse:
-        return np.concatenate([b.X for b in blocks]), y, label_name
-    width = n_features or max(b.n_features for b in blocks)
-    return sp.vstack([b.csr(width) for b in blocks], format="csr"), y, label_name

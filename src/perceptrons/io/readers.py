@@ -38,7 +38,7 @@ READERS = {
     "libsvm": "perceptrons.io.libsvm:read_libsvm",
     "npz": "perceptrons.io.npz:read_npz",
     "vw": "perceptrons.io.vw:read_vw",
-    "parquet": "perceptrons.io.arrow:read_parquet",
+    "parquet": "perceptrons.io.parquet_rows:read_parquet",
 }
 #: bytes in memory per byte of file, at most, once read (LIBSVM: int32 + float32 per "i:v " of ≥ 4
 #: bytes; CSV: a float64 per number of ≥ 2 bytes); a file this large that does not fit is refused

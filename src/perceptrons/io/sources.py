@@ -20,6 +20,7 @@ import contextlib
 import dataclasses
 import functools
 import glob
+import json
 import os
 from numbers import Integral
 
@@ -108,6 +109,9 @@ class Source:
         CSV/TSV/Parquet: False reads rows to predict that have no label column at all (with
         ``require_labels=False`` and no ``label``): every column is a feature and every label
         the empty string.
+    drop : sequence of str, default=()
+        CSV/TSV/Parquet: feature columns left out, by name, before a cell of theirs is read
+        (the command line's ``--drop``); the label cannot be one.
 
     Examples
     --------
@@ -135,6 +139,7 @@ class Source:
         encoding="utf-8",
         keep_missing=False,
         labelled=True,
+        drop=(),
     ):
         self.spec = check_path(spec, "spec", "Source")
         self.encoding = check_encoding(encoding, "encoding")
@@ -171,6 +176,11 @@ class Source:
                 "(require_labels=False) that has no label column; it takes no label name"
             )
         self.hash_bits = hash_bits
+        self.drop = tuple(drop)
+        if self.drop and self.fmt in ("libsvm", "vw"):
+            raise PerceptronsError(
+                f"{self.spec}: drop (--drop) applies to a CSV, TSV or Parquet table, not to {self.fmt}"
+            )
         # a LIBSVM or VW row has no missing number: its cache is the same either way
         self.keep_missing = keep_missing and self.fmt in ("csv", "tsv", "parquet")
         self.text = text
@@ -259,6 +269,8 @@ class Source:
             options["keep_missing"] = True
         if not self.labelled:
             options["labelled"] = False
+        if self.drop:  # the fingerprint takes scalars: the names as one JSON text
+            options["drop"] = json.dumps(list(self.drop))
         if self._spool is not None:  # another run's standard input is other data: never the same cache
             options["stdin"] = self._spool.nonce
         return options
@@ -274,9 +286,11 @@ class Source:
         if self.fmt not in ("csv", "tsv", "parquet"):
             return None
         if self.fmt == "parquet":
-            return _parquet_names(self._first_path)
+            return [n for n in _parquet_names(self._first_path) if n not in self.drop]
         options = self._delimited_options()
-        return arrow.delimited_names(self._first_path, delimiter=options["delimiter"], encoding=self.encoding)
+        return arrow.delimited_names(
+            self._first_path, delimiter=options["delimiter"], encoding=self.encoding, drop=self.drop
+        )
 
     def reading_notes(self):
         """How the first file's columns that are not plain numbers or text are read, for a
@@ -307,6 +321,7 @@ class Source:
             "block_bytes": self.block_bytes,
             "encoding": self.encoding,
             "labelled": self.labelled,
+            "drop": self.drop,
         }
 
     def blocks(self):
@@ -363,6 +378,7 @@ class Source:
                 require_labels=self.require_labels,
                 keep_missing=self.keep_missing,
                 labelled=self.labelled,
+                drop=self.drop,
             )
         return arrow.delimited_blocks(
             path, require_labels=self.require_labels, keep_missing=self.keep_missing, **self._delimited_options()

@@ -173,7 +173,7 @@ def read_table(
             raise PerceptronsError(f"{path}: no label column {label!r}; columns are {_shown(header)}")
         if len(header) < 2:
             raise too_few_columns(f"{path}, line {header_line}", header)
-        take = _taken(path, header, col, drop)
+        take = feature_positions(path, header, col, drop)
     else:
         take, col = _model_columns(path, header, label, names, require_labels, wanted_by)
     cells = [[] for _ in take]
@@ -354,9 +354,14 @@ def _read_as(forms, marks, cells):
     return "; ".join(parts) or None
 
 
-def _taken(path, header, col, drop):
-    """The positions of the feature columns of ``header`` (the label at ``col``), less ``drop``
-    (names, each a feature column).
+def feature_positions(path, header, col, drop):
+    """The positions of the feature columns of ``header`` (the label at ``col``, or None), less
+    ``drop`` (names, each a feature column): the in-memory and the streamed readers' ``--drop``.
+
+    Raises
+    ------
+    PerceptronsError
+        A name that is the label's or no column's, or every feature column dropped.
     """
     for name in drop:
         if col is not None and name == header[col]:
@@ -446,7 +451,7 @@ def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=
         raise PerceptronsError(f"{path}: not a readable Parquet file ({str(exc).splitlines()[0][:200]})") from None
     if names is None:
         col = label_position(path, header, label)
-        take = _taken(path, header, col, drop)
+        take = feature_positions(path, header, col, drop)
     else:
         take, col = _model_columns(path, header, label, names, require_labels, wanted_by)
     n = data.num_rows
