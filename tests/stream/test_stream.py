@@ -943,3 +943,27 @@ def test_a_source_leaves_dropped_columns_out_before_reading_them(tmp_path):
     svm.write_text("1 1:1\n")
     with pytest.raises(PerceptronsError, match="applies to a CSV, TSV or Parquet table"):
         Source(str(svm), drop=["a"])
+
+
+@pytest.mark.parametrize(
+    ("fmt", "cell", "where", "what"),
+    [
+        ("csv", "", "line 3", "empty"),
+        ("csv", "NA", "line 3", "'NA', a missing value"),
+        ("parquet", None, "row 2", "empty"),
+    ],
+)
+def test_a_missing_label_names_its_row_and_the_label_column_as_in_memory(tmp_path, fmt, cell, where, what):
+    from perceptrons.io.sources import Source
+
+    path = tmp_path / f"m.{fmt}"
+    if fmt == "csv":
+        path.write_text(f"a,kind\n1,p\n2,{cell}\n3,q\n")
+    else:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        pq.write_table(pa.table({"a": [1.0, 2.0, 3.0], "kind": ["p", cell, "q"]}), path)
+    message = f"{where}: the label is {what}; every row needs a class label (the label column is 'kind'; --label names another)"
+    with pytest.raises(PerceptronsError, match=re.escape(message)):
+        list(Source(str(path)).blocks())

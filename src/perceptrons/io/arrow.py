@@ -397,7 +397,7 @@ def _batches(path, batches, names, col, features, require_labels=True):
         places = places or RowNumbers(done)
         if layout is None:
             _check_types(path, batch.schema, col, text_file=in_text)
-        y = np.full(n, "") if col is None else _labels(path, batch.column(col), places, require_labels)
+        y = np.full(n, "") if col is None else _labels(path, batch.column(col), places, require_labels, names[col])
         columns = [as_float64(batch.column(j)) for j in feature_cols]  # decimals, dates and times as numbers
         if in_text and hash_bits is None and text is None and layout != "dense":
             check_mixed(path, columns, feature_names, places, done == 0, mixed)
@@ -453,9 +453,10 @@ def _layout(columns, feature_names, hash_bits, text):
     return "hashed"
 
 
-def _labels(path, column, places, require=True):
-    """The labels of a batch as text; a missing or NA label names its row.  Without
-    ``require`` (rows to predict) nothing is checked, and a missing label is the empty string.
+def _labels(path, column, places, require=True, name=None):
+    """The labels of a batch as text; a missing or NA label names its row (and ``name``, the
+    label column's, as the in-memory reader does).  Without ``require`` (rows to predict)
+    nothing is checked, and a missing label is the empty string.
     """
     import pyarrow.compute as pc
 
@@ -464,13 +465,13 @@ def _labels(path, column, places, require=True):
         texts = pc.fill_null(texts, "")
     elif texts.null_count:
         bad = int(np.flatnonzero(np.asarray(texts.is_null()))[0])
-        raise PerceptronsError(f"{path}, {places[bad]}: the label is empty; every row needs a class label")
+        check_label(f"{path}, {places[bad]}", "", name)
     stripped = pc.utf8_trim_whitespace(texts)
     values = np.asarray(stripped.to_numpy(zero_copy_only=False), dtype=object)
     for u in np.unique(values).tolist() if require else ():  # each distinct label once, by every reader's rules
         if u.lower() in MISSING_LABELS or u.lower().lstrip("+-") in INFINITE_LABELS:
             bad = int(np.flatnonzero(values == u)[0])
-            check_label(f"{path}, {places[bad]}", u)
+            check_label(f"{path}, {places[bad]}", u, name)
     return values.astype(str)
 
 
