@@ -504,6 +504,8 @@ def test_an_encoding_that_cannot_be_read_is_refused_naming_the_option(run_cli, t
         ("stream", {"format": "csv", "hash_bits": None, "text_column": None, "drop": [None]}),
         ("stream", {"format": "csv", "hash_bits": None, "text_column": None, "drop": ["x" * 5000]}),
         ("stream", {"format": "csv", "hash_bits": None, "text_column": None, "other": 1}),
+        ("stream", {"format": "csv", "hash_bits": None, "text_column": None, "categories": "a"}),
+        ("stream", {"format": "csv", "hash_bits": None, "text_column": None, "categories": [1]}),
     ],
 )
 def test_a_models_reading_fields_are_checked_and_named(run_cli, tmp_path, field, value):
@@ -871,3 +873,52 @@ def test_the_plan_names_an_unnamed_column_and_never_hides_a_single_one(run_cli, 
     code, out, err = run_cli(["train", str(path), "-o", str(tmp_path / "m.npz")])
     assert code == 0, err
     assert "           '': number" in out and "c10: number" in out and "and 1 more" not in out, out
+
+
+def _subjects(rows, words_every):
+    """Rows of a column of subject codes, numbers and words (``207a``), as R's Blackmoor has."""
+    return [f"{100 + i % 40}{'a' if words_every and i % words_every == 0 else ''}" for i in range(rows)]
+
+
+def test_a_streamed_model_reads_later_files_with_its_columns_kinds(run_cli, tmp_path):
+    """A streamed model read each later file's columns afresh: a column of numbers and words
+    in training (more words than the typo share) was refused in a test file with fewer words
+    (car's Blackmoor: "'207a' is not a number, but 270 of the column's 283 cells are"), and
+    read as one number where its cells happened to be all numbers, where training hashed each
+    code as a word.  The model keeps the columns it read as words."""
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=300)
+    subject = _subjects(300, 10)
+    y = ["p" if v + (s.endswith("a")) > 0.3 else "q" for v, s in zip(x, subject)]
+    train = tmp_path / "train.csv"
+    train.write_text("subject,x,y\n" + "".join(f"{s},{v:.3f},{t}\n" for s, v, t in zip(subject, x, y)))
+    model = tmp_path / "m.npz"
+    code, out, err = run_cli(["train", str(train), "--stream", "-o", str(model)])
+    assert code == 0, err
+    test = tmp_path / "test.csv"  # one word in 40 rows: under the typo share
+    rows = [f"{s},{v:.3f},{t}\n" for s, v, t in zip(_subjects(40, 40), x[:40], y[:40])]
+    test.write_text("subject,x,y\n" + "".join(rows))
+    numbers_only = tmp_path / "numbers.csv"  # the same rows but the one with a word
+    numbers_only.write_text("subject,x,y\n" + "".join(rows[1:]))
+    for stream in ([], ["--stream"]):
+        code, out, err = run_cli(["evaluate", str(model), str(test), *stream])
+        assert code == 0 and "samples   40" in out, out + err
+    code, both, err = run_cli(["predict", str(model), str(test)])
+    assert code == 0, err
+    code, alone, err = run_cli(["predict", str(model), str(numbers_only)])
+    assert code == 0, err
+    assert alone.split() == both.split()[1:]  # each code read as the word it was in training
+    later = tmp_path / "typo.csv"  # a word in the column of numbers
+    later.write_text("subject,x,y\n101,0.5,p\n102,abc,q\n")
+    code, out, err = run_cli(["evaluate", str(model), str(later)])
+    assert code == 2 and "line 3, column 'x': 'abc' is not a number; the model was trained on numbers" in err, err
+
+
+def test_a_model_trained_in_memory_on_text_columns_is_not_read_streamed(run_cli, tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("colour,x,y\n" + "".join(f"{'rgb'[i % 3]},{i % 7},{'pq'[i % 2]}\n" for i in range(30)))
+    model = tmp_path / "m.npz"
+    assert run_cli(["train", str(path), "-o", str(model)])[0] == 0
+    for command in ("evaluate", "predict"):
+        code, out, err = run_cli([command, str(model), str(path), "--stream"])
+        assert code == 2 and "trained in memory on a table with text columns" in err and err.count("\n") == 1, err

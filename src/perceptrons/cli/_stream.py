@@ -51,18 +51,22 @@ STREAM_OPTIONS = (
 stream_options = options_decorator(STREAM_OPTIONS, "the streaming options")
 
 
-def stream_info(label, fmt, hash_bits, text_column, columns=None, drop=()):
+def stream_info(label, fmt, hash_bits, text_column, columns=None, drop=(), categories=None):
     """The model's ``info`` of a streamed fit: the reader's options, so that ``predict`` and
     ``evaluate`` read a file as training did without being told them again.  ``columns``: a
     table's column names (the label's among them, those dropped not), which a later file is held
     to, since the streamed readers take columns by position; the label column is then named, not
-    "the last".  ``drop``: the columns ``--drop`` left out, which a later file's reader leaves out too."""
+    "the last".  ``drop``: the columns ``--drop`` left out, which a later file's reader leaves out
+    too; ``categories``: a table's columns read as words, which a later file's reader reads so
+    (and its other columns as numbers), whatever their cells there."""
     stream = {"format": fmt, "hash_bits": hash_bits, "text_column": text_column}
     if columns is not None:
         stream["columns"] = list(columns)
         label = label if label is not None else columns[-1]
     if drop:  # only then: a model without it reads as before
         stream["drop"] = list(drop)
+    if categories is not None:
+        stream["categories"] = list(categories)
     return {"label_column": label, "stream": stream}
 
 
@@ -130,20 +134,21 @@ def stored_stream(info, model_path):
     if opts is None:
         return None
 
-    def names(key):  # an absent list of column names, or one of names
+    def names(key, least=1):  # an absent list of column names, or one of names
         values = opts.get(key)
         return values is None or (
             isinstance(values, list)
-            and 0 < len(values) <= 1 << 20
+            and least <= len(values) <= 1 << 20
             and all(isinstance(c, str) and len(c) < 4096 for c in values)
         )
 
     base = {"format", "hash_bits", "text_column"}
     ok = (
         isinstance(opts, dict)
-        and base <= set(opts) <= base | {"columns", "drop"}
+        and base <= set(opts) <= base | {"columns", "drop", "categories"}
         and names("columns")
         and names("drop")
+        and names("categories", least=0)
         and (opts["format"] is None or opts["format"] in FORMATS)
         and (opts["hash_bits"] is None or (type(opts["hash_bits"]) is int and 1 <= opts["hash_bits"] <= MAX_HASH_BITS))
         and (opts["text_column"] is None or (isinstance(opts["text_column"], str) and len(opts["text_column"]) < 4096))
@@ -152,7 +157,7 @@ def stored_stream(info, model_path):
         raise PerceptronsError(
             f"{model_path}: model field info.stream: expected an object of format (a data format or null), "
             f"hash_bits (1 to {MAX_HASH_BITS} or null), text_column (a string or null) and, for a table, "
-            "columns and drop (lists of column names)"
+            "columns, drop and categories (lists of column names)"
         )
     return opts["format"], opts["hash_bits"], opts["text_column"]
 
@@ -164,6 +169,16 @@ def read_options(info, model_path, data, stream, fmt, hash_bits, text_column):
     reader even without ``--stream``: hashed features exist only there."""
     stored = stored_stream(info, model_path)
     if stored is None:
+        from perceptrons.cli._prepare import table_info
+
+        table = table_info(info, model_path)
+        if stream and table is not None and "text" in table[2]:
+            # its column pipeline takes the table's cells; the streamed readers hash text columns
+            raise click.BadParameter(
+                f"{model_path}: was trained in memory on a table with text columns, which --stream reads "
+                "hashed; read DATA without --stream (or train the model with --stream)",
+                param_hint="--stream",
+            )
         return stream, fmt, hash_bits, text_column
     s_fmt, s_bits, s_text = stored
     if hash_bits is not None and s_bits is not None and hash_bits != s_bits:
@@ -187,12 +202,14 @@ def source_of(
     keep_missing=False,
     labelled=True,
     drop=(),
+    categories=None,
 ):
     """The :class:`~perceptrons.io.sources.Source` of DATA; its errors become one-line CLI errors.
     ``keep_missing``: a table's missing numbers are kept (NaN in dense rows, left out of hashed
     ones) for a model that imputes them, rather than refused.  ``labelled`` False: a table to
     predict that has no label column.  ``drop``: a table's columns left out (``--drop``, or a
-    streamed model's, :func:`stored_drop`)."""
+    streamed model's); ``categories``: a streamed model's columns of words
+    (:func:`stored_reading`)."""
     from perceptrons.io.sources import Source
 
     return Source(
@@ -206,13 +223,17 @@ def source_of(
         keep_missing=keep_missing,
         labelled=labelled,
         drop=drop,
+        categories=categories,
     )
 
 
-def stored_drop(info):
-    """The columns a streamed model's training left out (``--drop``), which its later files'
-    readers leave out too: empty for any other model (:func:`stored_stream` checked them)."""
-    return tuple((info.get("stream") or {}).get("drop") or ())
+def stored_reading(info):
+    """How a streamed model's later files are read, as :func:`source_of` takes it: the columns
+    its training left out (``drop``) and those it read as words (``categories``); nothing for
+    any other model (:func:`stored_stream` checked them)."""
+    opts = info.get("stream") or {}
+    categories = opts.get("categories")
+    return {"drop": tuple(opts.get("drop") or ()), "categories": None if categories is None else tuple(categories)}
 
 
 def train(estimator, src, output, cache_path, shuffle_buffer, check, finish):

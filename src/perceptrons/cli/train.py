@@ -551,7 +551,7 @@ def _train_stream(
     model, scaled = _stream.scaled_model(estimator, scale, impute=dense, centre=dense, numbers=numbers)
     columns = src.column_names()
     read = _stream.reading_lines(src, label, columns)
-    info = {**stream_info(label, fmt, hash_bits, text, columns, drop), **encoding_info(encoding)}
+    info = {**stream_info(label, fmt, hash_bits, text, columns, drop, src.categories()), **encoding_info(encoding)}
 
     def finish():  # checks of the fitted model, then the model written: a failure removes the cache this run made
         check_label_text(estimator.classes_, f"{src.spec}: label")

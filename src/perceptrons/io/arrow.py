@@ -29,6 +29,7 @@ import numpy as np
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.params import check_path
 from perceptrons.io.arrow_numbers import as_float64, is_index_list, is_number, is_number_like, label_texts
+from perceptrons.io.batch_rows import dense_rows, hashed_rows, index_list_rows
 from perceptrons.io.blocks import Block
 from perceptrons.io.cells import PLACEHOLDER_WORDS
 from perceptrons.io.csv_errors import RAGGED, csv_error, too_few_columns, undecodable
@@ -74,6 +75,7 @@ def delimited_blocks(
     keep_missing=False,
     labelled=True,
     drop=(),
+    categories=None,
 ):
     """Blocks of a CSV/TSV file with a header line: runs of about ``block_bytes`` of complete
     lines (plain or gzip, :func:`~perceptrons.io.chunks.line_chunks`), each parsed by
@@ -82,7 +84,9 @@ def delimited_blocks(
     is NaN in dense rows and left out of hashed ones (for a fit whose pipeline imputes it).
     Without ``labelled`` no column is the label (rows to predict that come without one): every
     column is a feature and every label the empty string.  The columns named in ``drop`` are
-    left out before a cell of theirs is converted or checked (``--drop``).
+    left out before a cell of theirs is converted or checked (``--drop``).  ``categories``, a
+    model's (:func:`delimited_categories` of its training file), are the columns read as words
+    whatever their cells; every other feature column must then hold numbers.
 
     The file is read a run at a time, by this reader, not by ``pyarrow.csv.open_csv``: that
     one reads ahead of its consumer on its I/O threads, so its memory grows with the file
@@ -90,14 +94,24 @@ def delimited_blocks(
     more slowly than runs do: ``benchmarks/bench_stream_readers.py``).
     """
     path = check_path(path, "path", "delimited_blocks")
-    head = _head(path, label, delimiter, (hash_bits, text), block_bytes, encoding, labelled, drop)
+    head = _head(path, label, delimiter, (hash_bits, text), block_bytes, encoding, labelled, drop, categories)
     runs = itertools.chain([(head.first, head.header_line)], head.chunks)
     batches = _csv_batches(path, runs, head.dialect, head.columns, head.types, head.decimal_point, head.written)
-    yield from _batches(path, batches, head.names, head.col, (hash_bits, text, keep_missing), require_labels)
+    features = (hash_bits, text, keep_missing)
+    yield from _batches(path, batches, head.names, head.col, features, require_labels, categories or ())
 
 
 def delimited_notes(
-    path, *, label=None, delimiter=",", hash_bits=None, text=None, block_bytes=1 << 24, encoding="utf-8", drop=()
+    path,
+    *,
+    label=None,
+    delimiter=",",
+    hash_bits=None,
+    text=None,
+    block_bytes=1 << 24,
+    encoding="utf-8",
+    drop=(),
+    categories=None,
 ):
     """How :func:`delimited_blocks` reads the columns of a CSV/TSV file that are not plain
     numbers or text, as its first run shows them: ``{name: how}`` (``"numbers written with
@@ -106,7 +120,7 @@ def delimited_notes(
     from perceptrons.io.arrow_numbers import DATES_READ_AS, is_date
 
     path = check_path(path, "path", "delimited_notes")
-    head = _head(path, label, delimiter, (hash_bits, text), block_bytes, encoding, drop=drop)
+    head = _head(path, label, delimiter, (hash_bits, text), block_bytes, encoding, drop=drop, categories=categories)
     head.chunks.close()
     label_name = head.names[head.col]
     notes = {name: DATES_READ_AS for name, kind in head.types.items() if name != label_name and is_date(kind)}
@@ -114,6 +128,33 @@ def delimited_notes(
     k = head.row_names
     row_names = {f"the first {'column' if k == 1 else f'{k} columns'}": ROW_NAMES} if k else {}
     return row_names | {name: notes[name] for name in head.names if name in notes}
+
+
+def delimited_categories(
+    path, *, label=None, delimiter=",", hash_bits=None, text=None, block_bytes=1 << 24, encoding="utf-8", drop=()
+):
+    """The feature columns of a CSV/TSV file that :func:`delimited_blocks` reads as words (hashed
+    as categories), as its first run decides: text, or numbers and words (more words than the
+    typo share).  A streamed model keeps them, so that a later file is read with the same
+    columns as words (one whose cells happen to be all numbers) and as numbers (one with a word
+    is refused, as the in-memory reader refuses it for a model).
+
+    Returns
+    -------
+    list of str
+    """
+    import pyarrow.types as pt
+
+    path = check_path(path, "path", "delimited_categories")
+    head = _head(path, label, delimiter, (hash_bits, text), block_bytes, encoding, drop=drop)
+    head.chunks.close()
+    numbers = {head.names[j] for j in head.written.positions}
+    kinds = head.types
+    return [
+        name
+        for j, name in enumerate(head.names)
+        if j != head.col and name != text and name not in numbers and name in kinds and pt.is_string(kinds[name])
+    ]
 
 
 def delimited_names(path, *, delimiter=",", encoding="utf-8", drop=()):
@@ -142,10 +183,11 @@ class _Head(NamedTuple):
     row_names: int
 
 
-def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True, drop=()):
+def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True, drop=(), categories=None):
     """The first run of lines of a CSV file, the runs after it, and what it fixes for them: the
     separator, the header's names, the label's position, the columns' types and the columns of
-    numbers written as spreadsheets write them.  ``reading`` = (hash_bits, the text column).
+    numbers written as spreadsheets write them.  ``reading`` = (hash_bits, the text column);
+    ``categories`` a model's columns of words (:func:`delimited_categories`), or None.
     """
     hash_bits, text = reading
     need_pyarrow()
@@ -194,21 +236,22 @@ def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True,
         names = keep = [names[j] for j in kept]
         head_run = head_run.select(kept)
         col = label_position(path, names, label) if labelled else None
-    types = _column_types(path, names, col, head_run)
+    types = _column_types(path, names, col, head_run, categories)
     # numbers as spreadsheets write them ($1,234.50, 45%), by the in-memory reader's rules
     places = RunLines(first, header_line, head_run.num_rows, header=True)
     written = WrittenNumbers.found(
-        path, names, head_run, (col, text, hash_bits, places), delimiter == ";", decimal_point == ","
+        path, names, head_run, (col, text, hash_bits, places), delimiter == ";", decimal_point == ",", categories
     )
     return _Head(first, chunks, dialect, (every, keep), names, col, types, decimal_point, written, header_line, unnamed)
 
 
-def _column_types(path, names, col, table):
+def _column_types(path, names, col, table, categories=None):
     """The types every run is parsed with: the label as text; columns of whole numbers as
     float64 (pyarrow's integer parser also reads hexadecimal (0x10), which the in-memory reader
     refuses); columns of true/false as text, as the in-memory reader reads them (a float64
-    column would refuse its first ``TRUE``); the rest as the first run has them.  A name two
-    columns share keeps pyarrow's inference (types are given by name).
+    column would refuse its first ``TRUE``); a model's ``categories`` as text; the rest as the
+    first run has them.  A name two columns share keeps pyarrow's inference (types are given by
+    name).
     """
     import pyarrow as pa
     import pyarrow.types as pt
@@ -217,7 +260,7 @@ def _column_types(path, names, col, table):
     for j, field in enumerate(table.schema):
         if j == col or names.count(field.name) != 1:
             continue
-        if pt.is_boolean(field.type):
+        if pt.is_boolean(field.type) or field.name in (categories or ()):
             types[field.name] = pa.string()
         elif pt.is_null(field.type):  # no value in the first run: numbers, all missing so far
             types[field.name] = pa.float64()
@@ -366,13 +409,13 @@ def label_position(path, names, label):
     return col
 
 
-def _batches(path, batches, names, col, features, require_labels=True):
+def _batches(path, batches, names, col, features, require_labels=True, categories=()):
     """Turn ``(record batch, places)`` into blocks: ``places`` the
     :class:`~perceptrons.io.csv_runs.RunLines` of a CSV batch's rows, or None (Parquet: rows
     are numbered); ``features`` = (hash_bits, the text column, keep_missing).
 
     Without ``require_labels`` (rows to predict) the labels are not checked, and a missing one
-    is the empty string.
+    is the empty string.  ``categories`` (a model's) are columns of words, whatever their cells.
     """
     hash_bits, text, keep_missing = features
     # by position: two feature columns may share a name (the CSV reader reads them so too)
@@ -386,7 +429,7 @@ def _batches(path, batches, names, col, features, require_labels=True):
         )
     done = 0
     layout = None
-    mixed = set()  # columns of numbers and words, text (check_mixed)
+    mixed = set(categories)  # columns of numbers and words, text (check_mixed)
     for batch, places in batches:
         in_text = places is not None
         if in_text and require_labels and col is not None:
@@ -404,12 +447,12 @@ def _batches(path, batches, names, col, features, require_labels=True):
         if layout is None:
             layout = _layout(columns, feature_names, hash_bits, text)
         if layout == "dense":
-            X = _dense(path, columns, feature_names, places, keep_missing)
+            X = dense_rows(path, columns, feature_names, places, keep_missing)
             yield Block(y=y, X=X, path=path, line=places.line(0))
         elif layout == "indices":
-            yield _index_lists(path, columns[0], y, places)
+            yield index_list_rows(path, columns[0], y, places)
         else:
-            yield _hashed(path, columns, feature_names, y, (hash_bits, text, keep_missing), places)
+            yield hashed_rows(path, columns, feature_names, y, (hash_bits, text, keep_missing), places)
         done += n
 
 
@@ -473,120 +516,6 @@ def _labels(path, column, places, require=True, name=None):
             bad = int(np.flatnonzero(values == u)[0])
             check_label(f"{path}, {places[bad]}", u, name)
     return values.astype(str)
-
-
-def _dense(path, columns, feature_names, places, keep_missing=False):
-    """The rows of numeric columns as float64; a missing number NaN with ``keep_missing``, else refused."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    X = np.empty((len(columns[0]), len(columns)), dtype=np.float64)
-    for j, c in enumerate(columns):
-        if c.null_count and not keep_missing:
-            bad = int(np.flatnonzero(np.asarray(c.is_null()))[0])
-            raise PerceptronsError(
-                f"{path}, {places[bad]}: column {feature_names[j]!r} is empty or a "
-                "missing-value marker (NA, null); expected a number"
-            )
-        X[:, j] = pc.cast(c, pa.float64()).to_numpy(zero_copy_only=False)  # a null: NaN
-    bad = np.isinf(X) if keep_missing else ~np.isfinite(X)
-    if bad.any():
-        r, j = (int(v[0]) for v in np.nonzero(bad))
-        raise PerceptronsError(
-            f"{path}, {places[r]}: value {float(X[r, j])!r} of column {feature_names[j]!r} "
-            "is not finite; expected a finite number"
-        )
-    return X
-
-
-def _index_lists(path, column, y, places):
-    import pyarrow.compute as pc
-
-    if column.null_count:
-        bad = int(np.flatnonzero(np.asarray(column.is_null()))[0])
-        raise PerceptronsError(f"{path}, {places[bad]}: the feature list is empty (null)")
-    flat = column.flatten()
-    if flat.null_count:
-        raise PerceptronsError(f"{path}, {places[0]}: a feature index is null; expected integers")
-    lengths = np.asarray(pc.list_value_length(column), dtype=np.int64)
-    indptr = np.concatenate([[0], np.cumsum(lengths)])
-    raw = flat.to_numpy(zero_copy_only=False)
-    # compared in the column's own type: a uint64 beyond 2^63 cast to int64 first reads as negative
-    top = np.iinfo(np.int32).max
-    if raw.size and (raw.min() < 0 or raw.max() > top):
-        bad = int(np.flatnonzero((raw < 0) | (raw > top))[0])
-        row = int(np.searchsorted(indptr, bad, side="right")) - 1
-        raise PerceptronsError(f"{path}, {places[row]}: feature index {int(raw[bad])} is outside [0, {top}]")
-    indices = raw.astype(np.int64)
-    return _csr_block(path, y, indptr, indices, np.ones(indices.size, np.float32), places)
-
-
-def _hashed(path, columns, feature_names, y, features, places):
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import scipy.sparse as sp
-    from sklearn.feature_extraction.text import HashingVectorizer
-    from sklearn.utils import murmurhash3_32
-
-    hash_bits, text, keep_missing = features
-    width = 2 ** (hash_bits or DEFAULT_HASH_BITS)
-    n = len(y)
-    rows, cols, vals = [], [], []
-    parts, numbers = [], set()
-    for name, c in zip(feature_names, columns):
-        if name == text:
-            texts = np.asarray(c.cast("string").fill_null("").to_numpy(zero_copy_only=False), dtype=object)
-            parts.append(HashingVectorizer(n_features=width, alternate_sign=False, norm=None).transform(texts))
-            continue
-        if is_number(c.type):
-            v = np.asarray(pc.cast(c, pa.float64()).to_numpy(zero_copy_only=False))  # a null: NaN
-            given = ~np.isnan(v) if keep_missing else np.ones(n, dtype=bool)  # a missing number: no entry
-            if not np.all(np.isfinite(v[given])):
-                bad = int(np.flatnonzero(given & ~np.isfinite(v))[0])
-                raise PerceptronsError(
-                    f"{path}, {places[bad]}: column {name!r} is empty or not finite; expected a number"
-                )
-            numbers.add(slot := murmurhash3_32(name, positive=True) % width)
-            rows.append(np.flatnonzero(given))
-            cols.append(np.full(int(given.sum()), slot))
-            vals.append(v[given])
-            continue
-        s = np.asarray(c.cast("string").fill_null("").to_numpy(zero_copy_only=False), dtype=object)
-        uniq, inv = np.unique(s, return_inverse=True)
-        h = np.array([murmurhash3_32(f"{name}={u}", positive=True) % width for u in uniq], dtype=np.int64)
-        rows.append(np.arange(n))
-        cols.append(h[inv.ravel()])
-        vals.append(np.ones(n))
-    if rows:
-        parts.append(
-            sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n, width))
-        )
-    X = parts[0] if len(parts) == 1 else sp.csr_matrix(sum(parts[1:], parts[0]))
-    X.sum_duplicates()
-    X.sort_indices()
-    return _csr_block(path, y, X.indptr, X.indices, X.data, places, width=width, numbers=tuple(sorted(numbers)))
-
-
-def _csr_block(path, y, indptr, indices, data, places, width=0, numbers=()):
-    with np.errstate(over="ignore"):
-        data = np.asarray(data, dtype=np.float32)
-    if not np.isfinite(data).all():  # a finite float64 beyond float32's range, or a sum of two
-        bad = int(np.flatnonzero(~np.isfinite(data))[0])
-        row = int(np.searchsorted(indptr, bad, side="right")) - 1
-        raise PerceptronsError(
-            f"{path}, {places[row]}: a feature value is beyond float32's range "
-            "(±3.4e38), in which the hashed rows are stored; expected a smaller number"
-        )
-    return Block(
-        y=y,
-        indptr=np.asarray(indptr, dtype=np.int64),
-        indices=np.asarray(indices, dtype=np.int32),
-        data=None if np.all(data == 1.0) else data,
-        path=path,
-        line=places.line(0),
-        width=width,
-        numbers=numbers,
-    )
 
 
 def _first_line(exc):

@@ -112,6 +112,10 @@ class Source:
     drop : sequence of str, default=()
         CSV/TSV/Parquet: feature columns left out, by name, before a cell of theirs is read
         (the command line's ``--drop``); the label cannot be one.
+    categories : sequence of str, optional
+        CSV/TSV: a model's columns of words (:meth:`categories` of its training source), read
+        as words whatever their cells; every other feature column must then hold numbers.
+        None: the first run of each file decides, as for training.
 
     Examples
     --------
@@ -140,6 +144,7 @@ class Source:
         keep_missing=False,
         labelled=True,
         drop=(),
+        categories=None,
     ):
         self.spec = check_path(spec, "spec", "Source")
         self.encoding = check_encoding(encoding, "encoding")
@@ -177,6 +182,7 @@ class Source:
             )
         self.hash_bits = hash_bits
         self.drop = tuple(drop)
+        self._categories = None if categories is None else tuple(categories)
         if self.drop and self.fmt in ("libsvm", "vw"):
             raise PerceptronsError(
                 f"{self.spec}: drop (--drop) applies to a CSV, TSV or Parquet table, not to {self.fmt}"
@@ -271,6 +277,8 @@ class Source:
             options["labelled"] = False
         if self.drop:  # the fingerprint takes scalars: the names as one JSON text
             options["drop"] = json.dumps(list(self.drop))
+        if self._categories is not None:
+            options["categories"] = json.dumps(list(self._categories))
         if self._spool is not None:  # another run's standard input is other data: never the same cache
             options["stdin"] = self._spool.nonce
         return options
@@ -291,6 +299,22 @@ class Source:
         return arrow.delimited_names(
             self._first_path, delimiter=options["delimiter"], encoding=self.encoding, drop=self.drop
         )
+
+    def categories(self):
+        """The feature columns read as words (hashed as categories) from a CSV/TSV table, as its
+        first file's first run decides (:func:`~perceptrons.io.arrow.delimited_categories`), or
+        as given; None for other formats, whose types do not depend on their cells.
+
+        Returns
+        -------
+        list of str or None
+        """
+        if self._categories is not None:
+            return list(self._categories)
+        if self.fmt not in ("csv", "tsv"):
+            return None
+        options = {k: v for k, v in self._delimited_options().items() if k not in ("labelled", "categories")}
+        return arrow.delimited_categories(self._first_path, **options)
 
     def reading_notes(self):
         """How the first file's columns that are not plain numbers or text are read, for a
@@ -322,6 +346,7 @@ class Source:
             "encoding": self.encoding,
             "labelled": self.labelled,
             "drop": self.drop,
+            "categories": self._categories,
         }
 
     def blocks(self):

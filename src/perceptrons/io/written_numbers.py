@@ -38,7 +38,7 @@ class WrittenNumbers:
         self.points_group = points_group
 
     @classmethod
-    def found(cls, path, names, table, reading, decimal_comma, comma_point):
+    def found(cls, path, names, table, reading, decimal_comma, comma_point, categories=None):
         """The columns of the first run ``table`` whose cells are numbers as spreadsheets write them.
 
         Parameters
@@ -55,6 +55,9 @@ class WrittenNumbers:
             The file is separated by ``;``.
         comma_point : bool
             pyarrow reads the file's decimal commas, so a point there groups thousands.
+        categories : list of str, optional
+            A model's columns of words (left as text); every other column must then be numbers,
+            and a word in one is refused as the in-memory reader refuses it for a model.
 
         Returns
         -------
@@ -83,17 +86,20 @@ class WrittenNumbers:
         points = decimal_comma and (comma_point or any(map(writes_decimal_comma, itertools.chain(*texts.values()))))
         found, read_as = [], {}
         for j, cells in texts.items():
+            if categories is not None and names[j] in categories:
+                continue
+            want = None if categories is None else "number"  # a model's column of numbers
             sample = [c for c in cells[: 4 * SAMPLE] if c][:SAMPLE]
             try:
-                seen = read_column(path, names[j], sample, places, None, decimal_comma, points)[1]
+                seen = read_column(path, names[j], sample, places, want, decimal_comma, points)[1]
             except PerceptronsError:  # a typo: the whole column's reading names its line
                 seen = None
             if seen == "text":
                 continue  # a column of reviews costs no more than this look
             try:
-                _, kind, _, _, how = read_column(path, names[j], cells, places, None, decimal_comma, points)
+                _, kind, _, _, how = read_column(path, names[j], cells, places, want, decimal_comma, points)
             except PerceptronsError:
-                if hash_bits is None:
+                if hash_bits is None or want is not None:
                     raise
                 continue
             if kind == "number":
