@@ -779,6 +779,7 @@ def test_a_streamed_table_with_text_centres_its_columns_of_numbers(run_cli, tmp_
         assert code == 0, err
         if how == "stream":
             assert "each column of numbers centred" in out, out
+            assert "words      'sex': text, each value hashed into one of 262,144 slots" in out, out
         code, out, err = run_cli(["evaluate", str(model), str(path)] + ["--stream"] * (how == "stream"))
         assert code == 0, err
         scores[how] = _accuracy(out)

@@ -77,6 +77,10 @@ def reading_lines(src, label, columns):
     lines = []
     if label is None and columns is not None:
         lines.append(f"{'label':<10} {columns[-1]!r}, the last column (--label NAME picks another)")
+    words = src.categories() or []
+    if words:  # the columns hashed as categories, as the in-memory summary lists its encodings
+        shown = ", ".join(map(repr, words[:8])) + (f" and {len(words) - 8} more" if len(words) > 8 else "")
+        lines.append(f"{'words':<10} {shown}: text, each value hashed into one of {src.hashed_width:,} slots")
     return lines + [f"{'read':<10} {name}: {how}" for name, how in src.reading_notes().items()]
 
 

@@ -183,6 +183,7 @@ class Source:
         self.hash_bits = hash_bits
         self.drop = tuple(drop)
         self._categories = None if categories is None else tuple(categories)
+        self._found = None  # the categories the first file's first run shows (categories())
         if self.drop and self.fmt in ("libsvm", "vw"):
             raise PerceptronsError(
                 f"{self.spec}: drop (--drop) applies to a CSV, TSV or Parquet table, not to {self.fmt}"
@@ -309,12 +310,12 @@ class Source:
         -------
         list of str or None
         """
-        if self._categories is not None:
-            return list(self._categories)
-        if self.fmt not in ("csv", "tsv"):
-            return None
-        options = {k: v for k, v in self._delimited_options().items() if k not in ("labelled", "categories")}
-        return arrow.delimited_categories(self._first_path, **options)
+        if self._categories is None and self.fmt in ("csv", "tsv"):
+            if self._found is None:  # once: the summary and the model file both ask
+                options = {k: v for k, v in self._delimited_options().items() if k not in ("labelled", "categories")}
+                self._found = tuple(arrow.delimited_categories(self._first_path, **options))
+            return list(self._found)
+        return None if self._categories is None else list(self._categories)
 
     def reading_notes(self):
         """How the first file's columns that are not plain numbers or text are read, for a
