@@ -6,9 +6,11 @@ breast cancer as CSV, a stratified 70 / 30 split with ``random_state=0``; a9a as
 files from ``../shared/data``), then each contestant runs as a whole process:
 
 * ``new``: ``perceptrons train TRAIN -o M --test TEST``, no options (averaged perceptron,
-  10 epochs, the column pipeline: CSV columns standardised, LIBSVM scaled by max |x|);
-* ``old``: the defaults before: ``--model perceptron --scale none`` (the PLA's last iterate,
-  1000 epochs, columns as read);
+  10 epochs, rows shuffled every epoch with seed 0, the column pipeline: CSV columns
+  standardised, LIBSVM scaled by max |x|);
+* ``file order``: the same with ``--order cyclic``, the default until session 54;
+* ``old``: the defaults before: ``--model perceptron --scale none --order cyclic`` (the PLA's
+  last iterate, 1000 epochs, columns as read);
 * anchors, in this process on the same files' arrays: scikit-learn's
   ``make_pipeline(StandardScaler(), LogisticRegression())`` (``MaxAbsScaler`` for a9a) and
   ``make_pipeline(StandardScaler(), Perceptron())``.
@@ -91,13 +93,15 @@ def main():
         tmp = Path(tmp)
         for name, train, test, data, scaler in _sets(tmp, args.only):
             new = _cli(train, test, tmp / "new.npz", [])
-            old = _cli(train, test, tmp / "old.npz", ["--model", "perceptron", "--scale", "none"])
+            cyclic = _cli(train, test, tmp / "cyclic.npz", ["--order", "cyclic"])
+            old = _cli(train, test, tmp / "old.npz", ["--model", "perceptron", "--scale", "none", "--order", "cyclic"])
             logistic = _anchor(scaler, LogisticRegression(max_iter=1000), data)
             sk_pla = _anchor(scaler, SkPerceptron(), data)
             rows.append(
                 [
                     name,
                     f"{new[0]:.4f}",
+                    f"{cyclic[0]:.4f}",
                     f"{old[0]:.4f}",
                     f"{logistic[0]:.4f}",
                     f"{sk_pla[0]:.4f}",
@@ -110,6 +114,7 @@ def main():
         [
             "data",
             "new default",
+            "new, file order",
             "old default",
             "sklearn scaled logistic",
             "sklearn scaled Perceptron",

@@ -218,9 +218,25 @@ UNUSED = [
     (["evaluate", "M", "S", "--label", "y"], "--label: applies only to CSV, TSV and Parquet data"),
     (["trace", "D", "--example", "gormley"], "give a DATA file or --example, not both"),
     # a seed where nothing is drawn at random: a user believing the run was seeded is misled
-    (["train", "D", "--seed", "3"], "--seed: applies only where something is drawn at random"),
-    (["train", "D", "--model", "kernel", "--budget", "2", "--budget-policy", "oldest", "--seed", "3"], "--seed"),
-    (["train", "D", "--stream", "--seed", "3"], "--seed: applies only"),
+    (["train", "D", "--order", "cyclic", "--seed", "3"], "--seed: applies only where something is drawn at random"),
+    (
+        [
+            "train",
+            "D",
+            "--order",
+            "cyclic",
+            "--model",
+            "kernel",
+            "--budget",
+            "2",
+            "--budget-policy",
+            "oldest",
+            "--seed",
+            "3",
+        ],
+        "--seed",
+    ),
+    (["train", "D", "--order", "cyclic", "--stream", "--seed", "3"], "--seed: applies only"),
     (["trace", "D", "--seed", "3"], "--seed: applies only with --order shuffle or random-mistake"),
 ]
 

@@ -31,7 +31,8 @@ def test_a_zero_based_file_trains_and_its_model_reads_later_files_alike(run_cli,
     assert info["libsvm_zero_based"] is True and est.n_features_in_ == 5
     # the same model as scikit-learn's reader gives, 0-based
     X, y = load_svmlight_file(files["train"], zero_based=True)
-    ref = AveragedPerceptron().fit(X.toarray().astype(np.float32), y.astype(int))
+    ref = AveragedPerceptron(order="shuffle", random_state=0)  # the command line's defaults
+    ref.fit(X.toarray().astype(np.float32), y.astype(int))
     np.testing.assert_allclose(est.coef_, ref.coef_, rtol=1e-5)
     code, out, err = run_cli(["predict", model, files["late"]])
     assert code == 0, err

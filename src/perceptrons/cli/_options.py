@@ -124,6 +124,24 @@ class WordOrFloat(click.ParamType):
 
 #: the bounds of the CLI's numbers, in one place
 SEED = BoundedInt(0, 2**32 - 1)  # numpy's RandomState seeds
+
+#: ``train``'s order of the rows.  Shuffled by default: R's tables and many exports come sorted by
+#: class, and in the file's order the averaged perceptron sees one class for a whole run of
+#: updates (57 R tables with text columns, 70/30 splits: +2.3 points median, titanic 0.65 → 0.79,
+#: car's Blackmoor 0.71 → 0.97; 20 tables of numbers: −0.2 median, noise on small test sets)
+ORDER_OPTION = click.option(
+    "--order",
+    type=click.Choice(["cyclic", "shuffle", "random-mistake"]),
+    default="shuffle",
+    show_default=True,
+    help="Each epoch's order of the rows: shuffle draws a new one every epoch (seeded by --seed), which a file "
+    "sorted by class needs; cyclic keeps the file's, as the lecture notes' PLA does.  --stream shuffles within "
+    "runs of 100,000 rows (--shuffle-buffer).",
+)
+#: ``train``'s seed: 0 unless given, so that a run is the same run again
+SEED_OPTION = click.option(
+    "--seed", type=SEED, default=0, show_default=True, help="Random seed (shuffle, random-mistake, init)."
+)
 EPOCHS = BoundedInt(1, 10**9)
 COUNT = BoundedInt(1, 2**31 - 1)  # --max-vectors, --patience
 BUDGET = BoundedInt(1, 10**7)  # the kernel perceptron allocates its age ring up front

@@ -30,7 +30,8 @@ from perceptrons.cli._options import (
     EPOCHS,
     JOBS,
     MARGIN,
-    SEED,
+    ORDER_OPTION,
+    SEED_OPTION,
     ModelParam,
     model_params,
     refuse_unused,
@@ -125,11 +126,9 @@ PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
     default=None,
     help="Maximum number of epochs  [default: the model's own: perceptron 1000, pocket 20, averaged, voted and kernel 10]",
 )
-@click.option(
-    "--order", type=click.Choice(["cyclic", "shuffle", "random-mistake"]), default="cyclic", show_default=True
-)
+@ORDER_OPTION
 @click.option("--init", type=click.Choice(["zeros", "random"]), default="zeros", show_default=True)
-@click.option("--seed", type=SEED, default=None, help="Random seed (shuffle, random-mistake, init).")
+@SEED_OPTION
 @click.option(
     "--margin",
     type=MARGIN,
