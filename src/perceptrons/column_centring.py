@@ -56,7 +56,20 @@ class ColumnCentring(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         self.columns = columns
 
     def fit(self, X, y=None):
-        """Each column's mean over the rows of ``X``: :meth:`partial_fit` from nothing."""
+        """Each column's mean over the rows of ``X``: :meth:`partial_fit` from nothing.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            All the rows at once.
+        y : None
+            Ignored, as a transformer's ``fit`` ignores it.
+
+        Returns
+        -------
+        ColumnCentring
+            This transformer, fitted.
+        """
         for name in ("columns_", "mean_", "n_samples_seen_"):
             self.__dict__.pop(name, None)
         return self.partial_fit(X)
