@@ -973,3 +973,14 @@ def test_a_missing_label_names_its_row_and_the_label_column_as_in_memory(tmp_pat
     message = f"{where}: the label is {what}; every row needs a class label (the label column is 'kind'; --label names another)"
     with pytest.raises(PerceptronsError, match=re.escape(message)):
         list(Source(str(path)).blocks())
+
+
+@pytest.mark.parametrize(("option", "value"), [("drop", "id"), ("drop", [1]), ("drop", 5), ("categories", "x")])
+def test_a_sources_column_lists_are_lists_of_names(tmp_path, option, value):
+    """A lone name is not a list of them: ``drop="id"`` would have dropped the columns i and d."""
+    from perceptrons.io.sources import Source
+
+    path = tmp_path / "t.csv"
+    path.write_text("id,a,y\n1,2,p\n")
+    with pytest.raises(PerceptronsError, match=f"Source: {option} must be a list of column names"):
+        Source(str(path), **{option: value})

@@ -181,8 +181,8 @@ class Source:
                 "(require_labels=False) that has no label column; it takes no label name"
             )
         self.hash_bits = hash_bits
-        self.drop = tuple(drop)
-        self._categories = None if categories is None else tuple(categories)
+        self.drop = _column_names(drop, "drop")
+        self._categories = None if categories is None else _column_names(categories, "categories")
         self._found = None  # the categories the first file's first run shows (categories())
         if self.drop and self.fmt in ("libsvm", "vw"):
             raise PerceptronsError(
@@ -409,6 +409,16 @@ class Source:
         return arrow.delimited_blocks(
             path, require_labels=self.require_labels, keep_missing=self.keep_missing, **self._delimited_options()
         )
+
+
+def _column_names(value, name):
+    """``value`` as a tuple of column names; a lone string (a name, not a list of them) or a
+    name that is not a string is refused.
+    """
+    names = None if isinstance(value, str) or not hasattr(value, "__iter__") else tuple(value)
+    if names is None or not all(isinstance(v, str) for v in names):
+        raise PerceptronsError(f"Source: {name} must be a list of column names (strings); got {value!r:.80}")
+    return names
 
 
 def _parquet_names(path):
