@@ -422,10 +422,7 @@ def command(
             for name, read in (("train", (prepared.raw, y)), ("test", test))
             if read is not None
         ]
-        scores.append(
-            f"{'calibrated':<10} {calibrate}, on {_calibrate.FOLDS}-fold held-out decision values; "
-            "predict --proba writes the probabilities"
-        )
+        scores += _calibrate.summary_lines(calibrate, len(y))
     save_model(model, output, info=prepared.info)
     stopped = any(issubclass(w.category, ConvergenceWarning) for w in caught)
     if cost is not None:
