@@ -288,6 +288,39 @@ def evaluate(estimator, source):
     return out
 
 
+def training_accuracy(estimator, source, cache):
+    """Accuracy of a fitted ``estimator`` on the rows it was trained from: the epoch cache
+    ``cache`` of ``source`` (one more pass over it, no parsing), as an in-memory fit reports
+    its training accuracy.  An averaged model's can differ much from its last epoch's mistakes,
+    which count the weights as they moved.
+
+    Parameters
+    ----------
+    estimator : fitted classifier, or a Pipeline ending in one
+        As :func:`fit` returned it.
+    source : str, path-like or Source
+    cache : str or path-like
+        The epoch cache :func:`fit` kept (rebuilt by a first pass if it is not valid any more).
+
+    Returns
+    -------
+    float
+    """
+    check_is_fitted(estimator)
+    check_param(cache, "cache", (PATH,), "stream.training_accuracy")
+    src = as_source(source, keep_missing=takes_missing(estimator))
+    d = estimator.n_features_in_
+    n = correct = 0
+    with epoch_cache(src, cache) as (ec, _):
+        classes, rank = _classes(src, ec.labels)
+        for block in ec.blocks():
+            correct += int(np.count_nonzero(estimator.predict(_features(block, d)) == classes[rank[block.y]]))
+            n += block.n_rows
+    if n == 0:
+        raise PerceptronsError(f"{src.spec}: no data rows")
+    return correct / n
+
+
 class WeightedHits:
     """The weight of the rows predicted right and of all rows, summed block by block; a block
     without weights counts 1 a row.

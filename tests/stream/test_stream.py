@@ -14,6 +14,7 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import MaxAbsScaler, Normalizer, StandardScaler
 from zipf_data import run_with_peak_rss, write_zipf_libsvm
 
@@ -984,3 +985,15 @@ def test_a_sources_column_lists_are_lists_of_names(tmp_path, option, value):
     path.write_text("id,a,y\n1,2,p\n")
     with pytest.raises(PerceptronsError, match=f"Source: {option} must be a list of column names"):
         Source(str(path), **{option: value})
+
+
+def test_training_accuracy_is_the_models_accuracy_on_its_rows(tmp_path):
+    """One more pass over the epoch cache gives what an in-memory score of the same rows gives."""
+    X, y = problem(5)
+    path = write_libsvm(tmp_path / "d.svm", X, y)
+    cache = tmp_path / "d.cache"
+    model = stream.fit(make_pipeline(MaxAbsScaler(), AveragedPerceptron(max_epochs=3)), path, cache=cache)
+    Xm, ym = read_data(path)
+    assert stream.training_accuracy(model, path, cache) == pytest.approx(model.score(Xm, ym), abs=1e-12)
+    with pytest.raises(PerceptronsError, match="cache"):
+        stream.training_accuracy(model, path, 3)

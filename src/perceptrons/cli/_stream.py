@@ -243,7 +243,8 @@ def stored_reading(info):
 def train(estimator, src, output, cache_path, shuffle_buffer, check, finish):
     """Fit ``estimator`` from ``src`` with a progress bar of rows/s, epochs and mistakes, then
     call ``finish()``, whose checks may still refuse the model and which writes it; returns
-    (whether the fit ended without converging, what ``finish`` returned)."""
+    (whether the fit ended without converging, the training accuracy's line (a pass over the
+    epoch cache) and what ``finish`` returned)."""
     cache_path = cache_path or f"{output}.cache"
     if os.path.abspath(cache_path) in {os.path.abspath(p) for p in src.paths}:
         raise click.BadParameter(f"{cache_path}: is an input file; choose another cache path", param_hint="--cache")
@@ -256,7 +257,11 @@ def train(estimator, src, output, cache_path, shuffle_buffer, check, finish):
     # keeps a whole cache for the restart, and says so; a cache kept from an earlier run stays.
     made = not os.path.exists(cache_path)
     try:
-        return _fit(estimator, src, cache_path, shuffle_buffer, check), finish()
+        stopped = _fit(estimator, src, cache_path, shuffle_buffer, check)
+        from perceptrons.stream import training_accuracy
+
+        accuracy = f"{'train acc':<10} {training_accuracy(estimator, src, cache_path):.4f}"
+        return stopped, [accuracy, *finish()]
     except KeyboardInterrupt:
         if made and os.path.isfile(cache_path):  # whole: a first pass cut short leaves none
             raise Interrupted(f"the epoch cache {cache_path} is kept, to start again from") from None
