@@ -98,7 +98,7 @@ def delimited_blocks(
     runs = itertools.chain([(head.first, head.header_line)], head.chunks)
     batches = _csv_batches(path, runs, head.dialect, head.columns, head.types, head.decimal_point, head.written)
     features = (hash_bits, text, keep_missing)
-    yield from _batches(path, batches, head.names, head.col, features, require_labels, categories or ())
+    yield from _batches(path, batches, head.names, head.col, features, require_labels, categories)
 
 
 def delimited_notes(
@@ -342,10 +342,12 @@ def parquet_blocks(
     keep_missing=False,
     labelled=True,
     drop=(),
+    categories=None,
     **_,
 ):
-    """Blocks of a Parquet file, a batch of row groups' rows at a time; ``keep_missing`` and
-    ``drop`` as :func:`delimited_blocks` takes them (the columns dropped are never read).
+    """Blocks of a Parquet file, a batch of row groups' rows at a time; ``keep_missing``,
+    ``drop`` and ``categories`` as :func:`delimited_blocks` takes them (the columns dropped are
+    never read).
     """
     path = check_path(path, "path", "parquet_blocks")
     need_pyarrow()
@@ -366,7 +368,7 @@ def parquet_blocks(
         col = label_position(path, names, label) if labelled else None
     rows = max(1, int(block_bytes) // (8 * max(len(names), 1)))
     batches = ((batch, None) for batch in _parquet_batches(path, pf, rows, names))
-    yield from _batches(path, batches, names, col, (hash_bits, text, keep_missing), require_labels)
+    yield from _batches(path, batches, names, col, (hash_bits, text, keep_missing), require_labels, categories)
 
 
 def _parquet_batches(path, pf, rows, columns=None):
@@ -409,13 +411,14 @@ def label_position(path, names, label):
     return col
 
 
-def _batches(path, batches, names, col, features, require_labels=True, categories=()):
+def _batches(path, batches, names, col, features, require_labels=True, categories=None):
     """Turn ``(record batch, places)`` into blocks: ``places`` the
     :class:`~perceptrons.io.csv_runs.RunLines` of a CSV batch's rows, or None (Parquet: rows
     are numbered); ``features`` = (hash_bits, the text column, keep_missing).
 
     Without ``require_labels`` (rows to predict) the labels are not checked, and a missing one
-    is the empty string.  ``categories`` (a model's) are columns of words, whatever their cells.
+    is the empty string.  ``categories`` (a model's) are columns of words, whatever their cells,
+    and every other feature column numbers (:func:`_as_kind`); None: each file's types decide.
     """
     hash_bits, text, keep_missing = features
     # by position: two feature columns may share a name (the CSV reader reads them so too)
@@ -429,7 +432,7 @@ def _batches(path, batches, names, col, features, require_labels=True, categorie
         )
     done = 0
     layout = None
-    mixed = set(categories)  # columns of numbers and words, text (check_mixed)
+    mixed = set(categories or ())  # columns of numbers and words, text (check_mixed)
     for batch, places in batches:
         in_text = places is not None
         if in_text and require_labels and col is not None:
@@ -442,6 +445,11 @@ def _batches(path, batches, names, col, features, require_labels=True, categorie
             _check_types(path, batch.schema, col, text_file=in_text)
         y = np.full(n, "") if col is None else _labels(path, batch.column(col), places, require_labels, names[col])
         columns = [as_float64(batch.column(j)) for j in feature_cols]  # decimals, dates and times as numbers
+        if categories is not None:  # a model's kinds, whatever this file's types (a Parquet column of "8.1")
+            columns = [
+                c if name == text else _as_kind(path, c, name, name in categories, places)
+                for name, c in zip(feature_names, columns)
+            ]
         if in_text and hash_bits is None and text is None and layout != "dense":
             check_mixed(path, columns, feature_names, places, done == 0, mixed)
         if layout is None:
@@ -454,6 +462,25 @@ def _batches(path, batches, names, col, features, require_labels=True, categorie
         else:
             yield hashed_rows(path, columns, feature_names, y, (hash_bits, text, keep_missing), places)
         done += n
+
+
+def _as_kind(path, column, name, words, places):
+    """``column`` as a model read its column: words as text (numbers as their text), numbers as
+    numbers (text read by the in-memory reader's rules, a word refused with its row).
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from perceptrons.io.arrow_numbers import is_text
+    from perceptrons.io.table import read_column
+
+    if words:
+        return column if is_text(column.type) else pc.cast(column, pa.string())
+    if not is_text(column.type):
+        return column
+    cells = ["" if v is None else v for v in column.to_pylist()]
+    values = read_column(path, name, cells, places, "number")[0]
+    return pa.array(values, mask=np.isnan(values))
 
 
 def _check_types(path, schema, col, text_file=False):

@@ -31,3 +31,18 @@ def parquet_columns(pf, label=None):
         return first.num_rows > 1 and column.null_count == 0 and pc.count_distinct(column).as_py() == first.num_rows
 
     return names[leading_row_names(names, lambda j: j < len(lead) and distinct(j), col) :]
+
+
+def parquet_categories(pf, label=None, text=None, drop=()):
+    """The feature columns of a Parquet file (a ``pyarrow.parquet.ParquetFile``) that the
+    streamed reader hashes as words: its columns of text, but the label, the raw ``text``
+    column and those dropped.  A streamed model keeps them, as it keeps a CSV's
+    (:func:`~perceptrons.io.arrow.delimited_categories`).
+    """
+    from perceptrons.io.arrow_numbers import is_text
+
+    names = parquet_columns(pf, label)
+    last = names[-1] if names else None
+    label = label if label in names else last
+    schema = pf.schema_arrow
+    return [n for n in names if n != label and n != text and n not in drop and is_text(schema.field(n).type)]

@@ -29,7 +29,7 @@ from perceptrons._core.params import Interval, check_bool, check_param, check_pa
 from perceptrons.io import arrow
 from perceptrons.io.encodings import check_encoding
 from perceptrons.io.hashing import DEFAULT_HASH_BITS
-from perceptrons.io.parquet_columns import parquet_columns
+from perceptrons.io.parquet_columns import parquet_categories, parquet_columns
 from perceptrons.io.readers import guess_format
 from perceptrons.io.spool import Spool
 from perceptrons.io.vw import check_hash_bits
@@ -113,7 +113,7 @@ class Source:
         CSV/TSV/Parquet: feature columns left out, by name, before a cell of theirs is read
         (the command line's ``--drop``); the label cannot be one.
     categories : sequence of str, optional
-        CSV/TSV: a model's columns of words (:meth:`categories` of its training source), read
+        CSV/TSV/Parquet: a model's columns of words (:meth:`categories` of its training source), read
         as words whatever their cells; every other feature column must then hold numbers.
         None: the first run of each file decides, as for training.
 
@@ -302,20 +302,32 @@ class Source:
         )
 
     def categories(self):
-        """The feature columns read as words (hashed as categories) from a CSV/TSV table, as its
-        first file's first run decides (:func:`~perceptrons.io.arrow.delimited_categories`), or
-        as given; None for other formats, whose types do not depend on their cells.
+        """The feature columns read as words (hashed as categories) from a CSV, TSV or Parquet
+        table, as its first file's first run (:func:`~perceptrons.io.arrow.delimited_categories`)
+        or schema (:func:`~perceptrons.io.parquet_columns.parquet_categories`) decides, or as
+        given; None for LIBSVM and VW rows, which have no columns.
 
         Returns
         -------
         list of str or None
         """
-        if self._categories is None and self.fmt in ("csv", "tsv"):
+        if self._categories is None and self.fmt in ("csv", "tsv", "parquet"):
             if self._found is None:  # once: the summary and the model file both ask
-                options = {k: v for k, v in self._delimited_options().items() if k not in ("labelled", "categories")}
-                self._found = tuple(arrow.delimited_categories(self._first_path, **options))
+                self._found = tuple(self._file_categories())
             return list(self._found)
         return None if self._categories is None else list(self._categories)
+
+    def _file_categories(self):
+        if self.fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            try:
+                pf = pq.ParquetFile(self._first_path)
+            except (OSError, ValueError) as exc:  # pyarrow's errors derive from these
+                raise PerceptronsError(f"{self._first_path}: not a Parquet file ({exc})") from None
+            return parquet_categories(pf, self.label, self.text, self.drop)
+        options = {k: v for k, v in self._delimited_options().items() if k not in ("labelled", "categories")}
+        return arrow.delimited_categories(self._first_path, **options)
 
     def reading_notes(self):
         """How the first file's columns that are not plain numbers or text are read, for a
@@ -405,6 +417,7 @@ class Source:
                 keep_missing=self.keep_missing,
                 labelled=self.labelled,
                 drop=self.drop,
+                categories=self._categories,
             )
         return arrow.delimited_blocks(
             path, require_labels=self.require_labels, keep_missing=self.keep_missing, **self._delimited_options()
