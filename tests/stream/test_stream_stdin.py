@@ -92,3 +92,24 @@ def test_the_cluster_refuses_standard_input(tmp_path):
 
     with pytest.raises(PerceptronsError, match="standard input cannot be shared out"):
         fit(Perceptron(), "-")
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_predict_from_standard_input_takes_rows_without_their_label(tmp_path, fmt):
+    """Rows to predict come without the label column: from standard input, the reader found no
+    label and read the input again as rows without one, from a copy already consumed ("-: not
+    CSV with a header (the file is empty)")."""
+    data = write(tmp_path / "d.csv", "csv")
+    model = tmp_path / "m.npz"
+    code, out, err = run(["train", str(data), "--stream", "-o", model], data, tmp_path)
+    assert code == 0, err
+    rows = tmp_path / f"rows.{fmt}"
+    if fmt == "csv":
+        rows.write_text("".join(",".join(line.split(",")[:3]) + "\n" for line in data.read_text().splitlines()))
+    else:
+        import pyarrow.csv as pc
+
+        pq.write_table(pc.read_csv(data).drop_columns(["label"]), rows)
+    for stream in ([], ["--stream"]):
+        code, out, err = run(["predict", model, "-", "--format", fmt, *stream], rows, tmp_path)
+        assert code == 0 and len(out.split()) == 60, (out, err)

@@ -95,8 +95,8 @@ def command(
         if label is None:
             width = getattr(est, "n_features_in_", None)
             stored_label, labelled = columns_to_read(info, src, data, rows_to_predict=True, n_features=width)
-            if not labelled:
-                src = source_of(data, fmt, stored_label, hash_bits, text_column, labelled=False, **read)
+            if not labelled:  # the same copy of standard input, which can be read only once
+                src = src.unlabelled()
         n = 0
         with atomic_output(output or "-") as out:
             if header:

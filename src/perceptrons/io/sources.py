@@ -17,6 +17,7 @@ parquet    ``.parquet .pq``                       ``pyarrow.parquet.ParquetFile.
 """
 
 import contextlib
+import copy
 import dataclasses
 import functools
 import glob
@@ -200,6 +201,30 @@ class Source:
         if spooled:
             self._spool = Spool(text=self.fmt != "parquet", path=None if self.spec == "-" else self.spec)
             self.paths = [self._spool.path]
+
+    def unlabelled(self):
+        """The rows of this source read as rows to predict that have no label column
+        (``labelled=False``): a new Source over the same files, and over the same copy of
+        standard input, which can be read only once.
+
+        Returns
+        -------
+        Source
+
+        Raises
+        ------
+        PerceptronsError
+            For a source that requires labels, or of LIBSVM or VW rows (they always have one).
+        """
+        if self.require_labels or self.fmt in ("libsvm", "vw"):
+            raise PerceptronsError(
+                f"{self.spec}: unlabelled() is for a CSV, TSV or Parquet table to predict (require_labels=False)"
+            )
+        other = copy.copy(self)
+        other.label, other.labelled, other._found = None, False, None
+        for name in ("_first_block", "hashed_width"):  # found by reading, with the label
+            other.__dict__.pop(name, None)
+        return other
 
     def check_labelled(self, what):
         """Raise when this source may yield rows without a label (``require_labels=False``).
