@@ -835,6 +835,12 @@ def test_a_dropped_column_is_never_read(run_cli, tmp_path, fmt, stream):
         code, out, err = run_cli([command, str(tmp_path / "m.npz"), str(path), *extra])
         assert code == 0, out + err
         assert len(out.split()) == n if command == "predict" else "accuracy  1.0000" in out, out
+    if fmt == "csv":  # a later file without the dropped column: the model neither reads nor needs it
+        later = tmp_path / "later.csv"
+        later.write_text("x,y\n" + "".join(f"{a},{c}\n" for a, c in zip(x, y)))
+        for extra in ([], stream):
+            code, out, err = run_cli(["evaluate", str(tmp_path / "m.npz"), str(later), *extra])
+            assert code == 0 and "accuracy  1.0000" in out, out + err
     code, out, err = run_cli(["train", str(path), *drop, "--drop", "y", "-o", str(tmp_path / "m.npz"), *stream])
     assert code == 2 and "'y' is the label column" in err and err.count("\n") == 1, err
     code, out, err = run_cli(["train", str(path), *drop, "--drop", "nope", "-o", str(tmp_path / "m.npz"), *stream])

@@ -231,7 +231,9 @@ def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True,
         head_run = head_run.select(list(range(unnamed, head_run.num_columns)))
         col = label_position(path, names, label) if labelled else None
     if drop:  # left out before a cell of theirs is converted or checked
-        take = set(feature_positions(path, names, col, drop))
+        # a model's later file, or names only: a dropped column may be absent (training's is strict)
+        lenient = categories is not None or not labelled
+        take = set(feature_positions(path, names, col, [d for d in drop if d in names] if lenient else drop))
         kept = [j for j in range(len(names)) if j == col or j in take]
         names = keep = [names[j] for j in kept]
         head_run = head_run.select(kept)
@@ -362,8 +364,12 @@ def parquet_blocks(
     except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:  # names are decoded as read
         raise PerceptronsError(f"{path}: not a Parquet file ({_first_line(exc)})") from None
     col = label_position(path, names, label) if labelled else None
-    if drop:
-        take = set(feature_positions(path, names, col, drop))
+    if drop:  # a model's later file may lack a dropped column; training's may not
+        take = set(
+            feature_positions(
+                path, names, col, [d for d in drop if d in names] if categories is not None or not labelled else drop
+            )
+        )
         names = [n for j, n in enumerate(names) if j == col or j in take]
         col = label_position(path, names, label) if labelled else None
     rows = max(1, int(block_bytes) // (8 * max(len(names), 1)))
