@@ -997,3 +997,17 @@ def test_training_accuracy_is_the_models_accuracy_on_its_rows(tmp_path):
     assert stream.training_accuracy(model, path, cache) == pytest.approx(model.score(Xm, ym), abs=1e-12)
     with pytest.raises(PerceptronsError, match="cache"):
         stream.training_accuracy(model, path, 3)
+
+
+@pytest.mark.parametrize("lead", ["id", ""], ids=["dropped", "row-names"])
+def test_a_bad_cell_after_the_first_run_names_its_column_when_one_is_left_out(tmp_path, lead):
+    """pyarrow numbers a column among all of the file's: a run after the first named the column
+    after the bad one when a column before it was left out (--drop, or R's row names)."""
+    from perceptrons.io.sources import Source
+
+    rows = [f"r{i},{i % 7},{'oops' if i == 18000 else i % 5},{i % 3},{'pq'[i % 2]}" for i in range(20000)]
+    path = tmp_path / "t.csv"
+    path.write_text(f"{'' if not lead else lead},a,b,c,y\n" + "\n".join(rows) + "\n")
+    drop = ["id"] if lead else []
+    with pytest.raises(PerceptronsError, match="line 18002: column 'b' holds 'oops'"):
+        list(Source(str(path), drop=drop, block_bytes=1 << 16).blocks())

@@ -324,7 +324,8 @@ def _csv_batches(path, runs, dialect, columns, types, decimal_point, written):
     every, keep = columns
     for k, (data, line) in enumerate(runs):
         data = without_white_lines(data, dialect[0])
-        table = _parse(path, data, dialect, keep or every, None if k == 0 else every, types, decimal_point, keep)
+        # errors by every column's name: pyarrow numbers a column among all of the file's, kept or not
+        table = _parse(path, data, dialect, every, None if k == 0 else every, types, decimal_point, keep)
         places = RunLines(data, line, table.num_rows, header=k == 0)
         table = written.read(path, table, places)
         done = 0
