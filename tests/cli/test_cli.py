@@ -213,6 +213,7 @@ UNUSED = [
     (["train", "D", "--hash-bits", "4"], "--hash-bits: applies only with --stream"),
     (["train", "D", "--cache", "c.cache"], "--cache: applies only with --stream"),
     (["train", "D", "--shuffle-buffer", "9"], "--shuffle-buffer: applies only with --stream"),
+    (["train", "D", "--stream", "--order", "cyclic", "--shuffle-buffer", "9"], "--shuffle-buffer: applies only"),
     (["train", "S", "--label", "y"], "--label: applies only to CSV, TSV and Parquet data"),
     (["predict", "M", "D", "--text", "a"], "--text: applies only with --stream"),
     (["evaluate", "M", "S", "--label", "y"], "--label: applies only to CSV, TSV and Parquet data"),

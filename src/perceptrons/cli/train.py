@@ -231,7 +231,8 @@ def command(
                 "where something is drawn at random: --order shuffle or random-mistake, --init random, "
                 "--shuffle-buffer, or a kernel --budget with the random policy",
             ),
-            **{k: (stream, "with --stream") for k in ("cache_path", "hash_bits", "shuffle_buffer", "text_column")},
+            **{k: (stream, "with --stream") for k in ("cache_path", "hash_bits", "text_column")},
+            "shuffle_buffer": (stream and order == "shuffle", "with --stream and --order shuffle (the default)"),
             "scale": (
                 not cluster_files or scale != "standard",
                 "as auto, maxabs or none to shard files on a cluster (their workers' column maxima merge "
