@@ -188,10 +188,15 @@ def test_a_streamed_model_predicts_rows_without_the_label_and_refuses_other_colu
         if hashed:
             assert code == 0 and (command == "evaluate" or out == expected), err
         else:
-            assert code == 2 and "its columns differ from the model's" in err
-            assert "'age', 'income', 'plan', 'churn'" in err
+            assert code == 2 and "its columns differ from the model's (they are in another order)" in err
+            assert "reads the training's columns by position" in err and "'age', 'income', 'plan', 'churn'" in err
     code, _, err = run_cli(["evaluate", str(model), str(unlabelled)])
     assert code == 2 and "it lacks 'churn'" in err
+    extra = tmp_path / "x.csv"  # a column training did not have: named, and how the model reads columns
+    extra.write_text("age,income,plan,churn,note\n" + "\n".join(f"{r},{i}" for i, r in enumerate(rows[1:])) + "\n")
+    code, _, err = run_cli(["evaluate", str(model), str(extra)])
+    how = "by name, in any order" if hashed else "by position"
+    assert code == 2 and "(it has 'note' besides)" in err and f"reads the training's columns {how}" in err, err
 
 
 def test_a_matrix_file_for_a_table_of_numbers_is_read_by_position(run_cli, tmp_path):

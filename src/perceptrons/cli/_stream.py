@@ -112,13 +112,17 @@ def columns_to_read(info, src, data, rows_to_predict, n_features):
         return None, False
     shown = ", ".join(map(repr, trained[:12])) + (", ..." if len(trained) > 12 else "")
     missing = [n for n in (features if rows_to_predict else trained) if n not in names]
-    why = (
-        f"it lacks {', '.join(map(repr, missing[:5]))}" if missing else "they are in another order or there are others"
-    )
+    extra = [n for n in names if n not in trained]
+    if missing:
+        why = f"it lacks {', '.join(map(repr, missing[:5]))}"
+    else:
+        why = f"it has {', '.join(map(repr, extra[:5]))} besides" if extra else "they are in another order"
     without = f", or without the label {label!r}" if rows_to_predict else ""
+    # hashed rows read each column by its name, in any order; dense rows by position
+    how = "by name, in any order" if by_name else "by position"
     raise click.BadParameter(
-        f"{data}: its columns differ from the model's ({why}); a streamed model of numeric columns reads them by "
-        f"position: give them as in training, {shown}{without}",
+        f"{data}: its columns differ from the model's ({why}); a streamed model reads the training's columns {how}: "
+        f"give them as in training, {shown}{without}",
         param_hint="DATA",
     )
 
