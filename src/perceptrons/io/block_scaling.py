@@ -389,7 +389,12 @@ class BlockScaling:
             return np.ascontiguousarray(X, dtype=self.w_dtype)
         # the values' type as scikit-learn keeps it (float32 for the stream's values, each product
         # rounded to it), then the weights'
-        data = np.ones(block.indices.shape[0], np.float32) if block.data is None else block.data.copy()
+        # a new array, which the scaling below writes into (the block's values are the cache's);
+        # centring makes one of its own, so the block's values are not copied for it first
+        if block.data is None:
+            data = np.ones(block.indices.shape[0], np.float32)
+        else:
+            data = block.data if self.centring is not None else block.data.copy()
         if self.centring is not None:
             data = self.centring.centred(block.indices, data)
         for reciprocal in self.reciprocals:
