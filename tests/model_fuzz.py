@@ -216,7 +216,7 @@ def pipelines(rng):
     from sklearn.preprocessing import MaxAbsScaler, OneHotEncoder, StandardScaler
 
     from perceptrons import AveragedPerceptron, KernelPerceptron, Perceptron
-    from perceptrons.column_centring import ColumnCentring
+    from perceptrons.column_scaler import ColumnStandardScaler
 
     X = rng.standard_normal((40, 3)) * [1, 100, 5000]
     X[::6, 1] = np.nan
@@ -248,9 +248,9 @@ def pipelines(rng):
         ),
         # a hashed space's scalers: 12 columns of 5000 used, so the file lists the columns
         "pipe_wide": (make_pipeline(MaxAbsScaler(), StandardScaler(with_mean=False), Perceptron(max_epochs=3)), W, y),
-        # a streamed table's: its columns of numbers centred among hashed text
-        "pipe_centred": (
-            make_pipeline(ColumnCentring(columns=used[:5]), MaxAbsScaler(), AveragedPerceptron(max_epochs=3)),
+        # a streamed table's: its columns of numbers standardised among hashed text
+        "pipe_column_scaler": (
+            make_pipeline(ColumnStandardScaler(columns=used[:5]), AveragedPerceptron(max_epochs=3)),
             W,
             y,
         ),

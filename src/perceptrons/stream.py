@@ -77,7 +77,7 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
         the reason: both need every row at hand.  A scikit-learn ``Pipeline``'s steps before the
         estimator must learn from blocks (``partial_fit``) and keep sparse rows sparse:
         ``SimpleImputer(strategy="mean")`` first (dense rows), then
-        :class:`~perceptrons.column_centring.ColumnCentring` (the columns of numbers of hashed
+        :class:`~perceptrons.column_scaler.ColumnStandardScaler` (the columns of numbers of hashed
         rows, ``Source.number_columns``), then ``MaxAbsScaler``, or ``StandardScaler``
         (``with_mean=False`` for sparse rows, which centring would make dense).  Each is fitted in one pass over
         the epoch cache, in turn, before the first epoch; every epoch then trains on the

@@ -99,34 +99,36 @@ def test_dense_blocks_are_fitted_on_their_width():
 
 
 @pytest.mark.parametrize("binary", [False, True], ids=["values", "binary"])
-def test_centring_the_columns_of_numbers_then_scaling_is_the_wide_fit(binary):
-    from perceptrons.column_centring import ColumnCentring
+def test_standardising_the_columns_of_numbers_then_scaling_is_the_wide_fit(binary):
+    from perceptrons.column_scaler import ColumnStandardScaler
 
     blocks = _blocks(binary)
     used = np.unique(np.concatenate([b.indices for b in blocks]))
     centred = [*used[::3].tolist(), WIDTH - 1]  # the last column: no row stores a value in it
 
     def steps():
-        return [ColumnCentring(columns=centred), MaxAbsScaler()]
+        return [ColumnStandardScaler(columns=centred), MaxAbsScaler()]
 
     fitted = fit_scalers([(str(i), s) for i, s in enumerate(steps())], lambda: iter(blocks), WIDTH, True)
     wide = _wide_fit(steps(), blocks)
     np.testing.assert_array_equal(fitted[0].mean_, wide[0].mean_)
+    np.testing.assert_array_equal(fitted[0].var_, wide[0].var_)
     np.testing.assert_array_equal(fitted[0].n_samples_seen_, wide[0].n_samples_seen_)
-    assert fitted[0].mean_[-1] == 0 and fitted[0].n_samples_seen_[-1] == 0
+    assert fitted[0].mean_[-1] == 0 and fitted[0].n_samples_seen_[-1] == 0 and fitted[0].scale_[-1] == 1
     np.testing.assert_array_equal(fitted[1].max_abs_, wide[1].max_abs_)
     _assert_operands_are_the_transform(fitted, wide, blocks)
 
 
-def test_dense_blocks_centred_by_columns_are_their_transform():
-    from perceptrons.column_centring import ColumnCentring
+def test_dense_blocks_standardised_by_columns_are_their_transform():
+    from perceptrons.column_scaler import ColumnStandardScaler
 
     rng = np.random.default_rng(2)
     blocks = [Block(y=np.ones(n), X=rng.normal(size=(n, 4)) * [1, 10, 100, 5000] + 700) for n in (5, 9)]
-    steps = [("c", ColumnCentring(columns=[1, 3])), ("s", MaxAbsScaler())]
+    steps = [("c", ColumnStandardScaler(columns=[1, 3])), ("s", MaxAbsScaler())]
     fitted = fit_scalers(steps, lambda: iter(blocks), 4, False)
     whole = np.vstack([b.X for b in blocks])
     np.testing.assert_allclose(fitted[0].mean_, whole[:, [1, 3]].mean(axis=0), rtol=1e-12)
+    np.testing.assert_allclose(fitted[0].var_, whole[:, [1, 3]].var(axis=0), rtol=1e-12)
     X = BlockScaling(fitted, np.float64).operand(blocks[0])
     np.testing.assert_allclose(X, fitted[1].transform(fitted[0].transform(blocks[0].X)), rtol=1e-12)
-    assert blocks[0].X[0, 1] > 600  # the block itself is not centred in place
+    assert blocks[0].X[0, 1] > 600  # the block itself is not standardised in place

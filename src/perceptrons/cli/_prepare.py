@@ -82,7 +82,8 @@ def read_training(data, label, fmt, scale, missing_indicator, dense=False, drop=
             "table": {"format": kind, "names": list(table.names), "kinds": list(table.kinds)},
             **encoding_info(encoding if kind != "parquet" else None),
         }
-        lines = _label_line(table, label) + _row_names_line(unnamed) + _plan_lines(plans, X.shape[1])
+        lines = _label_line(table, label) + _row_names_line(unnamed) + dropped_lines(drop)
+        lines += _plan_lines(plans, X.shape[1])
         lines += _identifier_notes(table) + _free_text_notes(table)
         return Prepared(table.X, X, table.y, table.label, None, transformer, info, lines)
     (X, y, label_column, weight), zero_based = read_any_base(
@@ -257,6 +258,14 @@ def _row_names_line(unnamed):
         f"{'is' if len(unnamed) == 1 else 'are'} row names (a different value on every row, as R and pandas "
         "write them): left out; name it in the header to train on it"
     ]
+
+
+def dropped_lines(drop):
+    """The summary's line naming the columns ``--drop`` left out (none without it)."""
+    if not drop:
+        return []
+    shown = ", ".join(map(repr, drop[:8])) + (f" and {len(drop) - 8} more" if len(drop) > 8 else "")
+    return [f"{'dropped':<10} {shown}: left out (--drop), never read"]
 
 
 def _label_line(table, label):

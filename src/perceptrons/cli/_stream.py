@@ -14,7 +14,7 @@ from perceptrons._core.errors import PerceptronsError
 from perceptrons.cli._common import progress_bar, weighted_line
 from perceptrons.cli._naming import note_path
 from perceptrons.cli._options import BoundedInt, options_decorator
-from perceptrons.cli._prepare import final
+from perceptrons.cli._prepare import dropped_lines, final
 from perceptrons.io.hashing import MAX_HASH_BITS
 
 HASH_BITS = BoundedInt(1, MAX_HASH_BITS)
@@ -77,6 +77,7 @@ def reading_lines(src, label, columns):
     lines = []
     if label is None and columns is not None:
         lines.append(f"{'label':<10} {columns[-1]!r}, the last column (--label NAME picks another)")
+    lines += dropped_lines(list(src.drop))
     words = src.categories() or []
     if words:  # the columns hashed as categories, as the in-memory summary lists its encodings
         shown = ", ".join(map(repr, words[:8])) + (f" and {len(words) - 8} more" if len(words) > 8 else "")
@@ -347,8 +348,9 @@ def scaled_model(
     step learns.  With ``impute`` (dense rows of a table), a first step fills each missing
     number with its column's mean, as the in-memory column pipeline does.  With ``centre``
     (a stream of dense rows), ``auto`` and ``standard`` standardise, as in memory.  With
-    ``numbers`` (the columns of numbers of hashed rows) they first centre those columns
-    (:class:`~perceptrons.column_centring.ColumnCentring`), which keeps the rows sparse.  Other
+    ``numbers`` (the columns of numbers of hashed rows) they standardise those columns alone
+    (:class:`~perceptrons.column_scaler.ColumnStandardScaler`), which keeps the rows sparse and
+    the words' slots as read, as the in-memory column pipeline leaves its one-hot columns.  Other
     sparse rows are not centred, which would fill in their zeros, and sharded ones are scaled by
     maxima, which merge exactly."""
     from sklearn.pipeline import Pipeline
@@ -362,19 +364,19 @@ def scaled_model(
     if scale != "none":
         from sklearn.preprocessing import MaxAbsScaler, StandardScaler
 
-        numbers = list(numbers) if scale in ("auto", "standard") else []
-        if numbers:  # the columns of numbers among hashed text: centred, the words' slots kept at 0 and 1
-            from perceptrons.column_centring import ColumnCentring
+        standardised = "standardised (its mean subtracted, divided by its standard deviation)"
+        if numbers and scale in ("auto", "standard"):  # the columns of numbers among hashed text
+            from perceptrons.column_scaler import ColumnStandardScaler
 
-            steps.append(("centre", ColumnCentring(columns=numbers)))
-            lines.append(f"{'numbers':<10} each column of numbers centred (its mean subtracted), {fitted}")
-        if centre and scale in ("auto", "standard"):
-            step, how = StandardScaler(), "standardised (its mean subtracted, divided by its standard deviation)"
-        elif scale == "standard":
             step, how = (
-                StandardScaler(with_mean=False),
-                "divided by its standard deviation" + " (not centred)" * (not numbers),
+                ColumnStandardScaler(columns=list(numbers)),
+                f"column of numbers {standardised}, the words' slots",
             )
+            how += " kept as read"
+        elif centre and scale in ("auto", "standard"):
+            step, how = StandardScaler(), standardised
+        elif scale == "standard":
+            step, how = StandardScaler(with_mean=False), "divided by its standard deviation (not centred)"
         else:
             step, how = MaxAbsScaler(), "divided by its largest |x|"
         steps.append(("scale", step))

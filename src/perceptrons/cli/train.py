@@ -105,8 +105,8 @@ PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
     show_default=True,
     help="How columns of numbers are scaled, by a step stored in the model and applied by every command: "
     "auto standardises a CSV/TSV table or a dense .npz and scales sparse data (LIBSVM, VW) by each column's "
-    "largest |x|, which keeps zeros zero; --stream does so too (sparse rows are not centred, but for the columns "
-    "of numbers of a table hashed for its text; sharded ones on a cluster are scaled by each column's largest |x|).  Text columns of a table are one-hot encoded (hashed beyond "
+    "largest |x|, which keeps zeros zero; --stream does so too (sparse rows are not centred, but the columns "
+    "of numbers of a table hashed for its text are standardised; sharded ones on a cluster are scaled by each column's largest |x|).  Text columns of a table are one-hot encoded (hashed beyond "
     "100 levels), and missing cells (empty, NA, NaN, null) imputed.",
 )
 @click.option(
@@ -530,7 +530,8 @@ def _train_stream(
     memory.  Its columns are scaled by a step fitted in a pass over the cache (``--scale``):
     dense rows standardised (auto, standard), as in memory; sparse ones divided by each
     column's largest |x| (auto, maxabs) or its standard deviation (standard), not centred, which
-    would fill in every zero, but for a hashed table's columns of numbers (auto, standard)."""
+    would fill in every zero; but a hashed table's columns of numbers are standardised (auto,
+    standard), as in memory, and its words' slots kept as read."""
     from perceptrons.persistence import save_model
 
     cls = CLI_NAMES[model_name]

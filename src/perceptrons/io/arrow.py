@@ -227,6 +227,7 @@ def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True,
         check_first_run(path, header_line, names, head_run, col)
     unnamed = row_names(names, head_run, col)
     if unnamed:  # left out, as in memory (the first run tells: a stream is not read ahead)
+        drop = [d for d in drop if d not in names[:unnamed]]  # left out already, as --drop asked
         names = keep = names[unnamed:]
         head_run = head_run.select(list(range(unnamed, head_run.num_columns)))
         col = label_position(path, names, label) if labelled else None
@@ -365,6 +366,8 @@ def parquet_blocks(
     except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:  # names are decoded as read
         raise PerceptronsError(f"{path}: not a Parquet file ({_first_line(exc)})") from None
     col = label_position(path, names, label) if labelled else None
+    # a column left out already (row names, pandas' index) is left out, as --drop asked
+    drop = [d for d in drop if d in names or d not in pf.schema_arrow.names]
     if drop:  # a model's later file may lack a dropped column; training's may not
         take = set(
             feature_positions(

@@ -9,9 +9,9 @@ scaler centres (dense rows only: centring would fill in every zero of sparse row
 (``keep_missing``), the imputer is fitted on each column's mean over every row, summed block by
 block, and every epoch fills the block's NaN with it before the scalers see the rows, as the
 in-memory column pipeline imputes before it scales.  Next may come a
-:class:`~perceptrons.column_centring.ColumnCentring` of hashed rows, fitted on the whole width in
-a pass of its own, which subtracts each column of numbers' mean from the values stored in it
-and so keeps a block's sparsity pattern.
+:class:`~perceptrons.column_scaler.ColumnStandardScaler` of hashed rows, fitted on the whole width
+in a pass of its own, which standardises the values stored in each column of numbers and so
+keeps a block's sparsity pattern.
 
 Sparse blocks are scaled on the columns their rows use, when those are few.  A hashed source is as wide as its hash
 space (2**28 columns at the top), and a scaler's ``partial_fit`` on a block that wide makes
@@ -32,8 +32,8 @@ from perceptrons._jit.scaling import scaled_values
 COLUMN_SCALERS = ("MaxAbsScaler", "StandardScaler")
 #: the step that fills a missing number of dense rows with its column's mean, first if at all
 IMPUTER = "SimpleImputer"
-#: the step that centres the columns of numbers of hashed rows, after the imputer if any
-CENTRING = "ColumnCentring"
+#: the step that standardises the columns of numbers of hashed rows, after the imputer if any
+COLUMN_SCALER = "ColumnStandardScaler"
 #: a fitted scaler's arrays of one value a column, and what a column no row uses holds in each
 _PER_COLUMN = {"max_abs_": 0.0, "mean_": 0.0, "var_": 0.0, "scale_": 1.0}
 
@@ -61,14 +61,14 @@ def pipeline_parts(estimator):
         if name == IMPUTER and k == 0:
             _check_imputer(step)
             continue
-        if name == CENTRING and k == int(imputes(steps)):
+        if name == COLUMN_SCALER and k == int(imputes(steps)):
             continue
         # scalers of columns only: a block's scaled rows keep its sparsity pattern, which the
         # epochs rely on (the block's own index arrays)
         if name not in COLUMN_SCALERS:
             raise PerceptronsError(
                 f"{name} cannot be fitted from a stream; the steps before the estimator can be "
-                "SimpleImputer(strategy='mean') first, then ColumnCentring, then MaxAbsScaler and "
+                "SimpleImputer(strategy='mean') first, then ColumnStandardScaler, then MaxAbsScaler and "
                 "StandardScaler(with_mean=False), which learn block by block"
             )
     return steps, estimator.steps[-1][1]
@@ -79,7 +79,8 @@ def check_centring(steps, sparse):
     makes them dense, and a block's scaled rows keep its sparsity pattern.
     """
     for _, step in steps:
-        if sparse and getattr(step, "with_mean", False):
+        # (a ColumnStandardScaler centres only the values rows store)
+        if sparse and getattr(step, "with_mean", False) and type(step).__name__ != COLUMN_SCALER:
             raise PerceptronsError(
                 f"{type(step).__name__}(with_mean=True) cannot scale sparse rows: centring makes them dense; "
                 "use with_mean=False or MaxAbsScaler"
@@ -189,12 +190,12 @@ def fit_scalers(steps, blocks, n_features, sparse):
         return [_max_abs_scaler(steps[0][1], blocks, n_features)]
     fitted = [_fitted_imputer(steps[0][1], blocks, n_features, sparse)] if imputes(steps) else []
     steps = steps[len(fitted) :]
-    if steps and type(steps[0][1]).__name__ == CENTRING:
+    if steps and type(steps[0][1]).__name__ == COLUMN_SCALER:
         # on the whole width: its columns are the table's, which narrowing would renumber
-        centring = clone(steps.pop(0)[1])
+        columns = clone(steps.pop(0)[1])
         for block in blocks():
-            centring.partial_fit(_narrowed(block, None, fitted, n_features))
-        fitted.append(centring)
+            columns.partial_fit(_narrowed(block, None, fitted, n_features))
+        fitted.append(columns)
     whole = len(fitted)  # the steps fitted on the whole width, before the narrowed ones
     cols = _used_columns(blocks(), n_features) if sparse and steps else None
     if cols is not None and cols.shape[0] > n_features // 4:
@@ -275,15 +276,15 @@ def _narrowed(block, cols, fitted, n_features):
             X = step.transform(X)
         return X
     data = np.ones(block.indices.shape[0], np.float32) if block.data is None else block.data
-    centring = [step for step in fitted if type(step).__name__ == CENTRING]
-    for step in centring:  # on the whole width's columns (sparse rows have no imputer)
-        data = step.centred(block.indices, data)
+    columns = [step for step in fitted if type(step).__name__ == COLUMN_SCALER]
+    for step in columns:  # on the whole width's columns (sparse rows have no imputer)
+        data = step.scaled(block.indices, data)
     if cols is None:
         X = sp.csr_matrix((data, block.indices, block.indptr), shape=(block.n_rows, n_features))
     else:
         narrow = np.searchsorted(cols, block.indices).astype(block.indices.dtype)  # each index is in cols
         X = sp.csr_matrix((data, narrow, block.indptr), shape=(block.n_rows, cols.shape[0]))
-    for step in fitted[len(centring) :]:
+    for step in fitted[len(columns) :]:
         X = step.transform(X)
     return X
 
@@ -363,9 +364,9 @@ class BlockScaling:
         # an imputer (first, if at all): each column's mean, for its missing numbers
         self.fill = steps[0].statistics_ if steps and type(steps[0]).__name__ == IMPUTER else None
         steps = steps[1:] if self.fill is not None else steps
-        # a ColumnCentring (next, if at all): its columns' means, subtracted from their values
-        self.centring = steps[0] if steps and type(steps[0]).__name__ == CENTRING else None
-        steps = steps[1:] if self.centring is not None else steps
+        # a ColumnStandardScaler (next, if at all), which standardises its columns' values
+        self.columns = steps[0] if steps and type(steps[0]).__name__ == COLUMN_SCALER else None
+        steps = steps[1:] if self.columns is not None else steps
         # (the column means a centring scaler subtracts, or None; its scales, or None) a step
         self.steps = [(_mean_of(step), step.scale_) for step in steps]
         # the reciprocals once, not a whole-width array a block (2 GB at 2**28 columns)
@@ -380,9 +381,8 @@ class BlockScaling:
                 gaps = np.isnan(X)
                 if gaps.any():
                     X = np.where(gaps, self.fill, X)
-            if self.centring is not None:
-                X = X.astype(np.float64)  # a copy: the block's rows are the cache's
-                X[:, self.centring.columns_] -= self.centring.mean_
+            if self.columns is not None:
+                X = self.columns.transform(X)  # a copy: the block's rows are the cache's
             for mean, scale in self.steps:
                 X = X if mean is None else X - mean
                 X = X if scale is None else X / scale
@@ -390,13 +390,13 @@ class BlockScaling:
         # the values' type as scikit-learn keeps it (float32 for the stream's values, each product
         # rounded to it), then the weights'
         # a new array, which the scaling below writes into (the block's values are the cache's);
-        # centring makes one of its own, so the block's values are not copied for it first
+        # the column scaler makes one of its own, so the block's values are not copied for it first
         if block.data is None:
             data = np.ones(block.indices.shape[0], np.float32)
         else:
-            data = block.data if self.centring is not None else block.data.copy()
-        if self.centring is not None:
-            data = self.centring.centred(block.indices, data)
+            data = block.data if self.columns is not None else block.data.copy()
+        if self.columns is not None:
+            data = self.columns.scaled(block.indices, data)
         for reciprocal in self.reciprocals:
             scaled_values(data, block.indices, reciprocal, data)
         return (np.ascontiguousarray(data, dtype=self.w_dtype), block.indices, block.indptr)

@@ -15,7 +15,7 @@ the row it refuses; ``end``, when the reader knows it (LIBSVM, VW), is the offse
 whose columns are hashes, is the hash space (2**hash_bits): a model trained on them must be
 that wide, so that a name never seen in training still lands in one of its columns;
 ``numbers``, for hashed rows of a table, are the columns (hashes) of its columns of numbers,
-which a fit may centre (:class:`~perceptrons.column_centring.ColumnCentring`).
+which a fit may standardise (:class:`~perceptrons.column_scaler.ColumnStandardScaler`).
 """
 
 from dataclasses import dataclass

@@ -2,7 +2,7 @@
 
 The transformers are scikit-learn's own: ``StandardScaler``, ``MaxAbsScaler``,
 ``SimpleImputer``, ``OneHotEncoder`` and ``FeatureHasher``, composed by ``Pipeline`` and
-``ColumnTransformer``; and our ``ColumnCentring`` (:mod:`perceptrons.io.centring_state`).  Each is stored as its parameters (JSON) and its documented fitted
+``ColumnTransformer``; and our ``ColumnStandardScaler`` (:mod:`perceptrons.io.column_scaler_state`).  Each is stored as its parameters (JSON) and its documented fitted
 attributes (``mean_``, ``statistics_``, ``categories_``, ...; arrays of numbers or text), never a
 pickle.  The final step, an estimator of ours, is stored and read by the caller's functions
 (:mod:`perceptrons.persistence`), so this module imports no estimator.
@@ -19,11 +19,11 @@ import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.calibration_state import CALIBRATED
-from perceptrons.io.centring_state import CENTRING, centring_state, restore_centring
+from perceptrons.io.column_scaler_state import COLUMN_SCALER, column_scaler_state, restore_column_scaler
 from perceptrons.io.model_state import FLOATS, INTS
 
 #: the transformers a model file can hold, by class name
-TRANSFORMERS = ("StandardScaler", "MaxAbsScaler", "SimpleImputer", "OneHotEncoder", "FeatureHasher", CENTRING)
+TRANSFORMERS = ("StandardScaler", "MaxAbsScaler", "SimpleImputer", "OneHotEncoder", "FeatureHasher", COLUMN_SCALER)
 #: columns a stored transformer may take (far beyond any table: a wider one is not ours)
 MAX_COLUMNS = 1 << 24
 #: levels a one-hot column may hold, and slots a hasher may have
@@ -275,7 +275,7 @@ _WRITERS = {
     "OneHotEncoder": _onehot_state,
     "FeatureHasher": _hasher_state,
     "ColumnTransformer": _columns_state,
-    CENTRING: centring_state,
+    COLUMN_SCALER: column_scaler_state,
 }
 
 
@@ -348,7 +348,7 @@ def width_in(obj):
 def width_out(obj):
     """The columns a fitted transformer gives (None where it cannot be told: passthrough, or our estimator)."""
     name = type(obj).__name__
-    if name in ("StandardScaler", "MaxAbsScaler", CENTRING):
+    if name in ("StandardScaler", "MaxAbsScaler", COLUMN_SCALER):
         return int(obj.n_features_in_)
     if name == "SimpleImputer":
         stats = np.asarray(obj.statistics_)
@@ -593,5 +593,5 @@ _READERS = {
     "OneHotEncoder": _restore_onehot,
     "FeatureHasher": _restore_hasher,
     "ColumnTransformer": _restore_columns,
-    CENTRING: restore_centring,
+    COLUMN_SCALER: restore_column_scaler,
 }
