@@ -239,6 +239,7 @@ def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True,
         names = keep = [names[j] for j in kept]
         head_run = head_run.select(kept)
         col = label_position(path, names, label) if labelled else None
+    head_run = _hexadecimal_as_text(path, first, dialect, (names, col, keep), as_text, decimal_point, head_run)
     types = _column_types(path, names, col, head_run, categories)
     # numbers as spreadsheets write them ($1,234.50, 45%), by the in-memory reader's rules
     places = RunLines(first, header_line, head_run.num_rows, header=True)
@@ -246,6 +247,29 @@ def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True,
         path, names, head_run, (col, text, hash_bits, places), delimiter == ";", decimal_point == ",", categories
     )
     return _Head(first, chunks, dialect, (every, keep), names, col, types, decimal_point, written, header_line, unnamed)
+
+
+def _hexadecimal_as_text(path, first, dialect, columns, as_text, decimal_point, head_run):
+    """``head_run`` with its columns of whole numbers that hold hexadecimal (``0x1f``, which
+    pyarrow's integer parser reads) as the text of their cells: the in-memory reader takes no
+    hexadecimal for a number, so a column of it is text there, and a lone one among numbers a
+    typo; read as text here, the same rules decide (:func:`check_mixed`).  ``columns`` =
+    (the names, the label's position, the names kept by :func:`_parse`).
+    """
+    import pyarrow.compute as pc
+    import pyarrow.types as pt
+
+    names, col, keep = columns
+    whole = {f.name for j, f in enumerate(head_run.schema) if j != col and pt.is_integer(f.type)}
+    whole = {name for name in whole if names.count(name) == 1}
+    if not whole:
+        return head_run
+    text = _parse(path, first, dialect, names, None, {**as_text, **dict.fromkeys(whole, "string")}, decimal_point, keep)
+    for name in sorted(whole):
+        cells = text.column(name)
+        if pc.any(pc.match_substring_regex(cells, r"^\s*[+-]?0[xX]")).as_py():
+            head_run = head_run.set_column(names.index(name), name, cells)
+    return head_run
 
 
 def _column_types(path, names, col, table, categories=None):

@@ -8,6 +8,7 @@ those of the in-memory reader (:mod:`perceptrons.io.delimited`).
 
 import contextlib
 import re
+import shlex
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.chunks import opened
@@ -81,12 +82,11 @@ def csv_error(path, names, reason, delimiter, encoding="utf-8"):
         return PerceptronsError(f"{path}: {reason}; expected the column types of the first rows")
     k, kind, value = int(found[1]), found[2], found[3]
     where, _ = _first_row(path, delimiter, lambda row: len(row) > k and row[k] == value, encoding)
-    if where:
-        return PerceptronsError(
-            f"{where}: column {names[k]!r} holds {value!r}; expected a value of type {kind}, as in the rows before"
-        )
+    kind = "a number" if kind == "double" else f"a value of type {kind}"
+    # a stream is not read ahead: the first run fixed the column's kind
     return PerceptronsError(
-        f"{path}: column {names[k]!r} holds {value!r}; expected a {kind} value as in the rows before"
+        f"{where or path}: column {names[k]!r} holds {value!r}; expected {kind}, as in the file's first rows, which "
+        f"fix a streamed column's kind; correct the cell, or --drop {shlex.quote(names[k])} to leave the column out"
     )
 
 
