@@ -50,8 +50,9 @@ class ColumnStandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator
     in-memory column pipeline does, which fills a missing number with its column's mean
     (scikit-learn's ``SimpleImputer``) before it standardises (``StandardScaler``): the filled
     values add nothing to the sum of squares but count in n, as here.  So a block of rows keeps
-    its sparsity pattern.  In dense rows every value counts, and the two are scikit-learn's
-    ``StandardScaler`` on those columns.
+    its sparsity pattern.  In dense rows a missing number is NaN, which is left out of the
+    statistics and stays NaN, as scikit-learn's ``StandardScaler`` has it; every other value
+    counts.  Fitted parts merge (:meth:`merge`): a cluster's workers fit one a shard.
 
     Parameters
     ----------
@@ -130,7 +131,9 @@ class ColumnStandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator
             This transformer, fitted on every row given so far.
         """
         first = not hasattr(self, "mean_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=first)
+        X = validate_data(
+            self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=first, ensure_all_finite="allow-nan"
+        )
         if first:
             cols = np.unique(np.asarray(self.columns, dtype=np.int64).ravel())
             if cols.size and (cols[0] < 0 or cols[-1] >= X.shape[1]):
@@ -142,18 +145,43 @@ class ColumnStandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator
             self.n_samples_seen_ = np.zeros(cols.shape[0], dtype=np.int64)
             self.n_rows_seen_ = 0
             self.var_ = np.zeros(cols.shape[0])
-        count, mean, squares = self._block_statistics(X)
+        self._merge(*self._block_statistics(X), X.shape[0])
+        return self
+
+    def merge(self, other):
+        """Merge the statistics of ``other``, fitted on other rows of the same width and columns,
+        into this one's: as if this one had been fitted on both parts' rows.
+
+        Parameters
+        ----------
+        other : ColumnStandardScaler
+            Fitted.
+
+        Returns
+        -------
+        ColumnStandardScaler
+            This transformer.
+        """
+        check_is_fitted(self)
+        check_is_fitted(other)
+        if other.n_features_in_ != self.n_features_in_ or not np.array_equal(other.columns_, self.columns_):
+            raise PerceptronsError("ColumnStandardScaler.merge: the two were fitted on other widths or columns")
+        self._merge(other.n_samples_seen_, other.mean_, other.var_ * other.n_rows_seen_, other.n_rows_seen_)
+        return self
+
+    def _merge(self, count, mean, squares, rows):
+        """Merge a part's (values a column, means, sums of squared deviations, rows) into the
+        statistics: Chan et al.'s formula, exact for the counts.
+        """
         seen = self.n_samples_seen_ + count
-        # Chan et al.'s merge of two parts' (count, mean, sum of squared deviations): exact for counts
         delta = mean - self.mean_
         share = np.divide(count, seen, out=np.zeros_like(self.mean_), where=seen > 0)
         squares = self.var_ * self.n_rows_seen_ + squares + delta**2 * self.n_samples_seen_ * share
         self.mean_ = self.mean_ + delta * share
         self.n_samples_seen_ = seen
-        self.n_rows_seen_ += X.shape[0]
+        self.n_rows_seen_ += int(rows)
         self.var_ = squares / max(self.n_rows_seen_, 1)
         self.scale_ = divisors(self.var_) if self.with_std else None
-        return self
 
     def _block_statistics(self, X):
         """``(count, mean, sum of squared deviations)`` of the values ``X`` stores in each of ``columns_``."""
@@ -163,6 +191,8 @@ class ColumnStandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator
         else:
             pos = np.tile(np.arange(self.columns_.shape[0]), X.shape[0])
             values = X[:, self.columns_].astype(np.float64).ravel()
+        given = ~np.isnan(values)  # a missing number: as if no value were stored
+        pos, values = pos[given], values[given]
         k = self.columns_.shape[0]
         count = np.bincount(pos, minlength=k).astype(np.int64)
         mean = np.divide(np.bincount(pos, weights=values, minlength=k), count, out=np.zeros(k), where=count > 0)
@@ -218,7 +248,15 @@ class ColumnStandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator
             The same sparsity pattern as ``X``.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False, copy=True)
+        X = validate_data(
+            self,
+            X,
+            accept_sparse="csr",
+            dtype=[np.float64, np.float32],
+            reset=False,
+            copy=True,
+            ensure_all_finite="allow-nan",
+        )
         if hasattr(X, "indices"):
             X.data = self.scaled(X.indices, X.data)
         elif self.columns_.size:
@@ -228,4 +266,5 @@ class ColumnStandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
+        tags.input_tags.allow_nan = True
         return tags

@@ -888,10 +888,14 @@ def test_shard_files_scaled_by_the_merged_maxima_are_the_streamed_fit(client, tm
     np.testing.assert_array_equal(mixed[-1].intercept_, streamed[-1].intercept_)
     two = _quiet_ipm(make(), files, shards=3, client=client)
     np.testing.assert_array_equal(two[0].scale_, streamed[0].scale_)  # maxima merge exactly
-    with pytest.raises(PerceptronsError, match="one MaxAbsScaler before the estimator"):
-        from sklearn.preprocessing import StandardScaler
+    from sklearn.preprocessing import StandardScaler
 
+    with pytest.raises(PerceptronsError, match="StandardScaler\\(\\) \\(with_mean and with_std\\)"):
         _quiet_ipm(make_pipeline(StandardScaler(with_mean=False), Perceptron()), files, shards=1, client=client)
+    with pytest.raises(PerceptronsError, match="cannot scale sparse rows: centring makes them dense"):
+        _quiet_ipm(make_pipeline(StandardScaler(), Perceptron()), files, shards=1, client=client)
+    with pytest.raises(PerceptronsError, match="got MaxAbsScaler then MaxAbsScaler"):
+        _quiet_ipm(make_pipeline(MaxAbsScaler(), MaxAbsScaler(), Perceptron()), files, shards=1, client=client)
 
 
 def test_shard_files_with_gaps_are_imputed_by_the_merged_means_as_the_streamed_fit(client, tmp_path):
@@ -931,6 +935,80 @@ def test_shard_files_with_gaps_are_imputed_by_the_merged_means_as_the_streamed_f
     assert three[-1].score(three[1].transform(three[0].transform(X)), y) > 0.85
 
 
+def _table_shards(tmp_path, text):
+    """Three CSV shard files of rows sorted by class, numbers on scales from 1 to 1000 with gaps,
+    and with ``text`` a column of words (the rows are then hashed)."""
+    rng = np.random.default_rng(4)
+    y = np.sort(rng.integers(0, 2, 600))
+    X = (rng.normal(size=(600, 3)) + y[:, None]) * [1, 10, 1000] + [5, 50, 3000]
+    X[rng.random(X.shape) < 0.1] = np.nan
+    words = rng.choice(["ab", "cd", "ef"], 600)
+    for part in range(3):
+        rows = range(part * 200, (part + 1) * 200)
+        lines = [
+            ",".join("NA" if np.isnan(v) else repr(float(v)) for v in X[i])
+            + (f",{words[i]}" if text else "")
+            + f",{y[i]}"
+            for i in rows
+        ]
+        (tmp_path / f"t{part}.csv").write_text("a,b,c" + ",w" * text + ",y\n" + "\n".join(lines) + "\n")
+    return str(tmp_path / "t*.csv"), X, y
+
+
+def test_shard_files_of_a_table_are_standardised_by_merged_statistics_as_the_streamed_fit(client, tmp_path):
+    """Dense rows: each worker fits a ColumnStandardScaler of every column on its shard (a
+    missing number left out), the client merges them into the imputer's means and the
+    StandardScaler's means and variances, which are the streamed fit's and memory's."""
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from perceptrons import stream
+
+    files, X, y = _table_shards(tmp_path, text=False)
+
+    def make():
+        imputer = SimpleImputer(strategy="mean", keep_empty_features=True)
+        return make_pipeline(imputer, StandardScaler(), AveragedPerceptron(max_epochs=4))
+
+    streamed = stream.fit(make(), stream.Source(files, keep_missing=True))
+    memory = make_pipeline(SimpleImputer(strategy="mean"), StandardScaler()).fit(X)
+    for shards in (1, 3):
+        mixed = _quiet_ipm(make(), files, shards=shards, client=client)
+        assert [type(s).__name__ for _, s in mixed.steps] == ["SimpleImputer", "StandardScaler", "AveragedPerceptron"]
+        np.testing.assert_allclose(mixed[0].statistics_, memory[0].statistics_, rtol=1e-12)
+        for got in (mixed[1], streamed[1]):
+            np.testing.assert_allclose(got.mean_, memory[1].mean_, rtol=1e-12)
+            np.testing.assert_allclose(got.var_, memory[1].var_, rtol=1e-9)
+        if shards == 1:  # the streamed fit's epochs on the same scaled rows
+            np.testing.assert_allclose(mixed[-1].coef_, streamed[-1].coef_, rtol=1e-9, atol=1e-12)
+        assert abs(mixed.score(X, y) - streamed.score(X, y)) < 0.05, (mixed.score(X, y), streamed.score(X, y))
+
+
+def test_shard_files_of_a_hashed_table_standardise_its_columns_of_numbers_as_the_streamed_fit(client, tmp_path):
+    """Hashed rows: the workers' ColumnStandardScalers of the columns of numbers, merged, are
+    the streamed fit's."""
+    from sklearn.pipeline import make_pipeline
+
+    from perceptrons import stream
+    from perceptrons.column_scaler import ColumnStandardScaler
+
+    files, X, y = _table_shards(tmp_path, text=True)
+    src = stream.Source(files, keep_missing=True)  # a missing number: left out, at the mean once standardised
+    numbers = list(src.number_columns)
+    assert len(numbers) == 3
+
+    def make():
+        return make_pipeline(ColumnStandardScaler(columns=numbers), AveragedPerceptron(max_epochs=4))
+
+    streamed = stream.fit(make(), src)
+    mixed = _quiet_ipm(make(), files, shards=3, client=client)
+    for name in ("mean_", "var_"):
+        np.testing.assert_allclose(getattr(mixed[0], name), getattr(streamed[0], name), rtol=1e-9)
+    np.testing.assert_array_equal(mixed[0].n_samples_seen_, streamed[0].n_samples_seen_)
+    assert mixed[0].n_rows_seen_ == 600
+
+
 @pytest.mark.slow
 def test_cli_scales_the_columns_of_shard_files(tmp_path):
     from perceptrons import load_model
@@ -944,7 +1022,15 @@ def test_cli_scales_the_columns_of_shard_files(tmp_path):
     r = _cli("evaluate", str(tmp_path / "m.npz"), str(tmp_path / "p0.svm"))
     assert r.returncode == 0 and "accuracy" in r.stdout, r.stderr
     r = _cli("train", files, "-o", str(tmp_path / "s.npz"), "--workers", "2", "--scale", "standard")
-    assert r.returncode == 2 and "--scale: applies only as auto, maxabs or none to shard files" in r.stderr
+    assert r.returncode == 2 and "--scale: applies only as auto, maxabs or none to LIBSVM or VW shard" in r.stderr
+    for text, steps in ((False, ["SimpleImputer", "StandardScaler"]), (True, ["ColumnStandardScaler"])):
+        tables, _, _ = _table_shards(tmp_path / f"t{text}", text) if (tmp_path / f"t{text}").mkdir() is None else None
+        r = _cli("train", tables, "-o", str(tmp_path / "t.npz"), "--workers", "2", "--epochs", "5")
+        assert r.returncode == 0 and "standardised" in r.stdout, r.stdout + r.stderr
+        model = load_model(tmp_path / "t.npz")
+        assert [type(s).__name__ for _, s in model.steps] == [*steps, "AveragedPerceptron"]
+        r = _cli("evaluate", str(tmp_path / "t.npz"), tables.replace("*", "1"))  # the shard of both classes
+        assert r.returncode == 0 and float(r.stdout.split("accuracy")[1].split()[0]) > 0.75, r.stdout + r.stderr
 
 
 @pytest.mark.parametrize(

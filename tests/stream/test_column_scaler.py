@@ -105,6 +105,34 @@ def test_partial_fit_block_by_block_is_the_fit_on_all_rows():
     assert parts.n_rows_seen_ == whole.n_rows_seen_ == 60
 
 
+def test_parts_fitted_apart_merge_into_the_fit_on_all_rows():
+    """A cluster's workers fit one a shard; the client merges them (Chan et al.'s formula)."""
+    X = _sparse(seed=6, n=70)
+    whole = ColumnStandardScaler(columns=[0, 2, 9]).fit(X)
+    parts = [ColumnStandardScaler(columns=[0, 2, 9]).fit(X[a:b]) for a, b in ((0, 1), (1, 33), (33, 70))]
+    merged = parts[0].merge(parts[1]).merge(parts[2])
+    np.testing.assert_allclose(merged.mean_, whole.mean_, rtol=1e-12)
+    np.testing.assert_allclose(merged.var_, whole.var_, rtol=1e-12)
+    np.testing.assert_array_equal(merged.n_samples_seen_, whole.n_samples_seen_)
+    assert merged.n_rows_seen_ == 70
+    with pytest.raises(PerceptronsError, match="other widths or columns"):
+        merged.merge(ColumnStandardScaler(columns=[0, 2]).fit(X))
+
+
+def test_dense_rows_leave_a_missing_number_out_as_memory_imputes_then_standardises():
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(40, 3)) * [1, 50, 3000] + 100
+    X[rng.random(X.shape) < 0.2] = np.nan
+    c = ColumnStandardScaler(columns=[0, 1, 2]).fit(X)
+    memory = make_pipeline(SimpleImputer(strategy="mean"), StandardScaler()).fit(X)
+    np.testing.assert_allclose(c.mean_, memory.steps[0][1].statistics_, rtol=1e-12)
+    np.testing.assert_allclose(c.var_, memory.steps[1][1].var_, rtol=1e-10)
+    got = c.transform(X)
+    given = ~np.isnan(X)
+    np.testing.assert_allclose(got[given], memory.transform(X)[given], rtol=1e-10, atol=1e-12)
+    assert np.isnan(got[~given]).all()  # left for an imputer, as scikit-learn's StandardScaler leaves it
+
+
 def test_columns_outside_the_rows_are_refused():
     with pytest.raises(PerceptronsError, match=r"columns must be in \[0, 12\); got 3 to 12"):
         ColumnStandardScaler(columns=[3, 12]).fit(_sparse())

@@ -105,8 +105,8 @@ PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
     show_default=True,
     help="How columns of numbers are scaled, by a step stored in the model and applied by every command: "
     "auto standardises a CSV/TSV table or a dense .npz and scales sparse data (LIBSVM, VW) by each column's "
-    "largest |x|, which keeps zeros zero; --stream does so too (sparse rows are not centred, but the columns "
-    "of numbers of a table hashed for its text are standardised; sharded ones on a cluster are scaled by each column's largest |x|).  Text columns of a table are one-hot encoded (hashed beyond "
+    "largest |x|, which keeps zeros zero; --stream and a cluster do so too (sparse rows are not centred, but the "
+    "columns of numbers of a table hashed for its text are standardised).  Text columns of a table are one-hot encoded (hashed beyond "
     "100 levels), and missing cells (empty, NA, NaN, null) imputed.",
 )
 @click.option(
@@ -234,9 +234,9 @@ def command(
             **{k: (stream, "with --stream") for k in ("cache_path", "hash_bits", "text_column")},
             "shuffle_buffer": (stream and order == "shuffle", "with --stream and --order shuffle (the default)"),
             "scale": (
-                not cluster_files or scale != "standard",
-                "as auto, maxabs or none to shard files on a cluster (their workers' column maxima merge "
-                "exactly, their standard deviations would not)",
+                not cluster_files or scale != "standard" or data_format(data, fmt) in TABLE_FORMATS,
+                "as auto, maxabs or none to LIBSVM or VW shard files on a cluster (standard divides sparse "
+                "rows by standard deviations that count every zero, which the workers do not send)",
             ),
             "missing_indicator": (
                 not stream and not cluster_files and data_format(data, fmt) in TABLE_FORMATS,
@@ -483,8 +483,8 @@ def _train_cluster_files(
     data, output, model_name, label, fmt, test_path, params, workers, scheduler, shards, schedule, scale, encoding=None
 ):
     """``train SHARDS --workers/--scheduler``: each shard's files read by the worker that keeps
-    it, a table's missing numbers filled with each column's mean and its columns divided by each
-    column's largest |x| over every shard (``--scale`` auto, maxabs), as a streamed fit's are."""
+    it, and scaled as a streamed fit's are (:func:`_stream.scaled_model`), by statistics merged
+    from every shard (means and counts, variances, maxima)."""
     from perceptrons.persistence import save_model
 
     cls = CLI_NAMES[model_name]
@@ -494,7 +494,8 @@ def _train_cluster_files(
     )
     estimator = estimator_class(cls)(**params)
     merged = "merged from every worker's shards"
-    model, scaled = _stream.scaled_model(estimator, scale, merged, impute=src.dense_rows)
+    dense = src.dense_rows
+    model, scaled = _stream.scaled_model(estimator, scale, merged, dense, centre=dense, numbers=src.number_columns)
     mixing, rounds = schedule
     model, stopped = _distributed.on_cluster(model, src, None, shards, scheduler, workers, mixing, rounds=rounds)
     estimator = model[-1] if scaled else model

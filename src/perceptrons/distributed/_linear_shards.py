@@ -114,11 +114,13 @@ def on_worker_from_arrays(X, y, where):
     return RawShard(block, [(where, 1, block.n_rows)], {})
 
 
-def on_worker_summary(raw, max_abs=False, sums=False):
+def on_worker_summary(raw, max_abs=False, sums=False, moments=None):
     """What the client needs to know of a raw shard: rows, width, storage, labels, with
     ``max_abs`` each column's largest |x| (a max-abs scaler of the whole data is their maximum),
-    and with ``sums`` (an imputer: a missing number is NaN) each column's sum and count of the
-    values given (the whole data's means merge from them)."""
+    with ``sums`` (an imputer: a missing number is NaN) each column's sum and count of the
+    values given (the whole data's means merge from them), and with ``moments`` =
+    ``(ColumnStandardScaler or None: every column, the hashed width)`` that scaler fitted on
+    the shard (the whole data's means and variances merge from them)."""
     b = raw.block
     labels, counts = np.unique(b.y, return_counts=True)
     values = b.X if not b.sparse else b.data
@@ -139,7 +141,19 @@ def on_worker_summary(raw, max_abs=False, sums=False):
         "stamps": raw.stamps,
         "max_abs": column_max_abs(b) if max_abs else None,
         "sums": column_sums(b) if sums and not b.sparse else None,
+        "moments": None if moments is None else _moments(b, *moments),
     }
+
+
+def _moments(b, step, width):
+    """``step`` (a ColumnStandardScaler; None: one of every column) fitted on block ``b``."""
+    from sklearn.base import clone
+
+    from perceptrons.column_scaler import ColumnStandardScaler
+
+    if step is None:
+        step = ColumnStandardScaler(columns=range(b.n_features))
+    return clone(step).fit(b.csr(width or b.n_features) if b.sparse else b.X)
 
 
 def on_worker_encode(raw, classes, class_weight, n_features, stamps, scalers=()):

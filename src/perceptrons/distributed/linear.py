@@ -24,7 +24,14 @@ from perceptrons.distributed._inputs import (
     split_rows,
 )
 from perceptrons.distributed._loop import Shards, run_epochs, scatter_one
-from perceptrons.io.block_scaling import imputes, max_abs_scaler, mean_imputer, pipeline_parts
+from perceptrons.io.block_scaling import (
+    COLUMN_SCALER,
+    imputes,
+    max_abs_scaler,
+    mean_imputer,
+    pipeline_parts,
+    standard_scaler,
+)
 from perceptrons.io.sources import Source, shard_paths
 from perceptrons.linear._base import LinearPerceptronBase
 from perceptrons.linear.trainer import MIXED, LinearState
@@ -140,7 +147,8 @@ def fit(
     )
     kind = _kind(X)
     options = check_source_options(source_options, "distributed.fit", kind == "files")
-    if kind == "files" and imputes(steps):  # the workers keep a missing number, for the imputer
+    fills = imputes(steps) or any(type(step).__name__ == COLUMN_SCALER for _, step in steps)
+    if kind == "files" and fills:  # the workers keep a missing number, for the imputer (or at the mean)
         options = {**(options or {}), "keep_missing": True}
     S = check_shards(shards)
     if kind == "arrays":
@@ -291,25 +299,57 @@ def _dask_makers(client, X, y, S):
     return [lambda c, i=i, held=(X, y): c.compute(make(xs[i], ys[i], f"partition {i}")) for i in range(len(xs))]
 
 
+def _standardiser(step, summaries, rows):
+    """``step`` (a StandardScaler of dense rows, or a ColumnStandardScaler) fitted on the
+    workers' ColumnStandardScalers, merged: a StandardScaler behind the imputer sees each
+    missing number at its column's mean, whose variance the merged one holds.
+    """
+    parts = [s["moments"] for s in summaries]
+    if summaries[0]["sparse"] and type(step).__name__ == "StandardScaler":
+        raise PerceptronsError("StandardScaler(with_mean=True) cannot scale sparse rows: centring makes them dense")
+    widths = sorted({part.n_features_in_ for part in parts})
+    if len(widths) > 1:
+        raise PerceptronsError(f"some shards have {widths[0]} columns and others {widths[-1]}; give every shard one")
+    merged = parts[0]
+    for part in parts[1:]:
+        merged.merge(part)
+    if type(step).__name__ == COLUMN_SCALER:
+        return merged
+    return standard_scaler(step, merged.mean_, merged.var_, rows)
+
+
 def _partitions(collection):
     """A Dask collection's row partitions as delayed objects (an array's come as a grid)."""
     parts = collection.to_delayed()
     return parts.ravel().tolist() if hasattr(parts, "ravel") else list(parts)
 
 
+#: the steps before the estimator that the workers' statistics fit: a mean imputer, then one scaler
+_SCALERS = ("MaxAbsScaler", "StandardScaler", COLUMN_SCALER)
+
+
 def _scaled(estimator):
     """``(steps, our estimator, the pipeline)`` of a Pipeline whose steps before the estimator
-    are a mean imputer and a MaxAbsScaler (either or both), or ``([], estimator, None)``.  Only
-    these: the workers' column sums, counts and maxima merge into the whole data's exactly.
+    are a mean imputer, one scaler of :data:`_SCALERS`, or both (the imputer first), or
+    ``([], estimator, None)``.  Only these: the workers' column sums, counts and maxima merge
+    into the whole data's exactly, and their means and sums of squared deviations by Chan et
+    al.'s formula (:meth:`~perceptrons.column_scaler.ColumnStandardScaler.merge`).
     """
     if type(estimator).__name__ != "Pipeline":
         return [], estimator, None
     steps, final = pipeline_parts(estimator)  # column scalers only, refused otherwise
     names = [type(step).__name__ for _, step in steps]
-    if names not in ([], ["MaxAbsScaler"], ["SimpleImputer"], ["SimpleImputer", "MaxAbsScaler"]):
+    scalers = names[1:] if names[:1] == ["SimpleImputer"] else names
+    standard = [step for _, step in steps if type(step).__name__ == "StandardScaler"]
+    if len(scalers) > 1 or any(name not in _SCALERS for name in scalers):
         raise PerceptronsError(
-            "distributed.fit imputes with a SimpleImputer and scales columns with one MaxAbsScaler before the "
-            "estimator, whose shards' statistics merge exactly; a StandardScaler's would not"
+            "distributed.fit imputes with a SimpleImputer and scales columns with one MaxAbsScaler, StandardScaler "
+            f"or ColumnStandardScaler before the estimator, whose shards' statistics merge; got {' then '.join(names)}"
+        )
+    if standard and not (standard[0].with_mean and standard[0].with_std):
+        raise PerceptronsError(
+            "distributed.fit standardises dense rows with StandardScaler() (with_mean and with_std); "
+            "scale sparse rows with a MaxAbsScaler"
         )
     return steps, final, estimator
 
@@ -321,7 +361,10 @@ def _from_raw(client, estimator, makers, width, steps=()):
     """
     raw = Shards(client, makers)
     scaler = [step for _, step in steps if type(step).__name__ == "MaxAbsScaler"]
-    summaries = raw.map(ls.on_worker_summary, bool(scaler), imputes(steps))
+    # a StandardScaler's statistics: a ColumnStandardScaler of every column, fitted a shard
+    standard = [step for _, step in steps if type(step).__name__ in ("StandardScaler", COLUMN_SCALER)]
+    moments = None if not standard else (standard[0] if type(standard[0]).__name__ == COLUMN_SCALER else None, width)
+    summaries = raw.map(ls.on_worker_summary, bool(scaler), imputes(steps), moments)
     for s in summaries:
         if not s["finite"]:
             raise PerceptronsError(f"{s['where']}: the data hold NaN or infinity; expected finite values")
@@ -351,6 +394,8 @@ def _from_raw(client, estimator, makers, width, steps=()):
         dtypes = {s["dtype"] for s in summaries} - {None}
         dtype = np.float64 if "<f8" in dtypes else np.float32
         fitted.append(max_abs_scaler(scaler[0], top, rows, dtype))
+    if standard:
+        fitted.append(_standardiser(standard[0], summaries, rows))
     makers = [
         lambda c, f=f, st=s["stamps"]: c.submit(ls.on_worker_encode, f, classes, cw, d, st, fitted, pure=False)
         for f, s in zip(raw.futures, summaries)

@@ -256,6 +256,35 @@ def max_abs_scaler(step, top, rows, dtype):
     return step
 
 
+def standard_scaler(step, mean, var, rows):
+    """A fresh copy of the StandardScaler ``step``, fitted: columns of means ``mean`` and
+    variances ``var`` over ``rows`` rows (shards' statistics, merged), its arrays as its own fit
+    sets them, through the public attributes only; a column of equal values is divided by 1
+    (:func:`~perceptrons.column_scaler.divisors`).
+
+    Parameters
+    ----------
+    step : sklearn.preprocessing.StandardScaler
+    mean, var : ndarray of shape (n_features,)
+    rows : int
+
+    Returns
+    -------
+    sklearn.preprocessing.StandardScaler
+    """
+    from sklearn.base import clone
+
+    from perceptrons.column_scaler import divisors
+
+    step = clone(step).fit(np.zeros((1, 1)))  # the fitted mark; every statistic is set below
+    step.mean_ = np.asarray(mean, dtype=np.float64)
+    step.var_ = np.asarray(var, dtype=np.float64)
+    step.scale_ = divisors(step.var_)
+    step.n_samples_seen_ = int(rows)
+    step.n_features_in_ = step.mean_.shape[0]
+    return step
+
+
 def _used_columns(blocks, n_features):
     """The sorted indices of the columns that some row of ``blocks`` holds a value in."""
     used = np.zeros(n_features, dtype=bool)  # one byte a column: 256 MB at 2**28
