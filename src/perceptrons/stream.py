@@ -9,9 +9,11 @@ visit counter and the averaging sums carry over from block to block, so with the
 order a streamed fit gives the weights of the in-memory fit **exactly**.
 
 Row order: the file's (``order="cyclic"``), or with ``shuffle_buffer=N`` (or
-``order="shuffle"``, N = 100,000 by default) the rows are taken in consecutive runs of exactly N
-(rows 1–N, N+1–2N, …, the last run shorter) and each run is visited in a seeded random order — a
-local shuffle, not a global one: a row never leaves its run, and N = 1 keeps the file's order.
+``order="shuffle"``, N = 100,000 by default, fewer where rows are wide: as many as 64 MB of the
+epoch cache holds) the rows are taken in consecutive runs of exactly N (rows 1–N, N+1–2N, …, the
+last run shorter) and each run is visited in a seeded random order — a local shuffle, not a
+global one: a row never leaves its run, and N = 1 keeps the file's order.  A run is held in
+memory (joined from its blocks), so its bytes bound what the shuffle adds to a fit's memory.
 
 Examples
 --------
@@ -54,8 +56,31 @@ from perceptrons.io.cache import CacheError, epoch_cache
 from perceptrons.io.labels import file_labels
 from perceptrons.io.sources import Source
 
-#: rows shuffled together when ``order="shuffle"`` and no ``shuffle_buffer`` is given
+#: rows shuffled together when ``order="shuffle"`` and no ``shuffle_buffer`` is given, at most
 DEFAULT_SHUFFLE_BUFFER = 100_000
+#: the epoch cache's bytes of those rows, at most: runs of wide rows (documents of thousands of
+#: words) hold fewer rows, so that the shuffle does not take gigabytes
+DEFAULT_SHUFFLE_BYTES = 64 << 20
+
+
+def default_shuffle_buffer(ec):
+    """The rows of a run shuffled together by default over an epoch cache: 100,000, or as many
+    as :data:`DEFAULT_SHUFFLE_BYTES` holds of its rows (their mean size) where fewer.
+
+    Parameters
+    ----------
+    ec : perceptrons.io.cache.Cache
+        The open epoch cache (its storage, rows, stored values and width).
+
+    Returns
+    -------
+    int
+    """
+    if ec.storage == "csr":  # a stored value: its index and its value, at most 4 + 8 bytes; a row: its pointer
+        per_row = 12 * ec.nnz / max(ec.n_rows, 1) + 8
+    else:
+        per_row = ec.n_features * ec.dtype.itemsize
+    return int(max(1, min(DEFAULT_SHUFFLE_BUFFER, DEFAULT_SHUFFLE_BYTES // max(per_row, 1))))
 
 
 def as_source(source, **options):
@@ -92,6 +117,7 @@ def fit(estimator, source, *, cache=None, shuffle_buffer=None, callback=None, pr
         afterwards.
     shuffle_buffer : int, optional
         Shuffle each run of this many rows (seeded by ``random_state``); see the module notes.
+        With ``order="shuffle"`` and none given, :func:`default_shuffle_buffer`.
     callback : callable, optional
         ``callback(epoch, mistakes, elapsed_seconds)`` after every epoch; ``False`` stops.
     progress : callable, optional
@@ -166,7 +192,7 @@ def _epochs(estimator, ec, src, shuffle_buffer, callback, progress, steps=(), im
     # a9a's binary columns scale to themselves: the epochs then read the blocks as they are
     scaling = BlockScaling(steps, w_dtype) if steps and not scales_nothing(steps) else None
     estimator.begin(ec.n_features, classes, w_dtype)  # the hash's width, checked above
-    buffer = shuffle_buffer or (DEFAULT_SHUFFLE_BUFFER if estimator.order == "shuffle" else None)
+    buffer = shuffle_buffer or (default_shuffle_buffer(ec) if estimator.order == "shuffle" else None)
     rng = np.random.default_rng(seed_of(estimator.random_state))
     start = time.perf_counter()
     stopped = False

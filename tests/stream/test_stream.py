@@ -191,6 +191,29 @@ def test_shuffle_buffer_is_seeded_and_local(tmp_path):
     assert one.n_updates_ == one.mistakes_per_epoch_[0]
 
 
+@pytest.mark.parametrize("storage", ["csr", "dense"])
+def test_the_default_shuffle_holds_runs_of_a_bounded_size(tmp_path, monkeypatch, storage):
+    """order="shuffle" without a buffer took runs of 100,000 rows whatever their width: rows of
+    long documents would have held gigabytes.  A run holds at most DEFAULT_SHUFFLE_BYTES of the
+    epoch cache (made small here): the fit is the one with that many rows a run."""
+    X, y = problem(9)
+    if storage == "csr":
+        path = write_libsvm(tmp_path / "d.svm", X, y)
+        per_row = 12 * X.nnz / X.shape[0] + 8
+    else:
+        path = tmp_path / "d.csv"
+        lines = [",".join(f"x{j}" for j in range(X.shape[1])) + ",y"]
+        lines += [",".join(repr(float(v)) for v in row) + f",{t}" for row, t in zip(X.toarray(), y)]
+        path.write_text("\n".join(lines) + "\n")
+        per_row = 8 * X.shape[1]
+    monkeypatch.setattr(stream, "DEFAULT_SHUFFLE_BYTES", int(per_row * 37))
+    est = lambda: AveragedPerceptron(max_epochs=3, order="shuffle", random_state=4)  # noqa: E731
+    default = stream.fit(est(), path)
+    for rows, same in ((37, True), (36, False), (100_000, False)):
+        other = stream.fit(est(), path, shuffle_buffer=rows)
+        assert np.array_equal(default.coef_, other.coef_) == same, rows
+
+
 def test_predict_and_evaluate_blocks(tmp_path):
     X, y = problem(6, k=3)
     path = write_libsvm(tmp_path / "d.svm", X, y)

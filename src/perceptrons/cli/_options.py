@@ -136,7 +136,7 @@ ORDER_OPTION = click.option(
     show_default=True,
     help="Each epoch's order of the rows: shuffle draws a new one every epoch (seeded by --seed), which a file "
     "sorted by class needs; cyclic keeps the file's, as the lecture notes' PLA does.  --stream shuffles within "
-    "runs of 100,000 rows (--shuffle-buffer).",
+    "runs of 100,000 rows, or of 64 MB where rows are wide (--shuffle-buffer).",
 )
 #: ``train``'s seed: 0 unless given, so that a run is the same run again
 SEED_OPTION = click.option(
