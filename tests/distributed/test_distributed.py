@@ -1009,6 +1009,25 @@ def test_shard_files_of_a_hashed_table_standardise_its_columns_of_numbers_as_the
     assert mixed[0].n_rows_seen_ == 600
 
 
+def test_every_shard_is_read_with_the_first_files_kinds(client, tmp_path):
+    """A worker read its shard's columns by the shard's own first run: codes that happen to be all
+    numbers there were a column of numbers where the first file's were words.  The workers read
+    with the first file's kinds (Source.reader_options), as one file is read."""
+    from perceptrons import stream
+    from perceptrons.io.sources import Source
+
+    rows = [(f"{i % 9}{'a' if i % 4 == 0 and i < 60 else ''}", (i * 7) % 11, "pq"[(i % 9) > 4]) for i in range(120)]
+    text = ["code,x,y\n" + "".join(f"{c},{x},{t}\n" for c, x, t in part) for part in (rows[:60], rows[60:])]
+    for k in range(2):
+        (tmp_path / f"s{k}.csv").write_text(text[k])
+    (tmp_path / "whole.csv").write_text(text[0] + text[1].split("\n", 1)[1])
+    one = stream.fit(AveragedPerceptron(max_epochs=3), Source(str(tmp_path / "whole.csv"), hash_bits=12))
+    mixed = _quiet_ipm(
+        AveragedPerceptron(max_epochs=3), Source(str(tmp_path / "s*.csv"), hash_bits=12), shards=1, client=client
+    )
+    np.testing.assert_array_equal(mixed.coef_, one.coef_)
+
+
 @pytest.mark.slow
 def test_cli_scales_the_columns_of_shard_files(tmp_path):
     from perceptrons import load_model

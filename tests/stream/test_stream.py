@@ -455,6 +455,29 @@ def test_a_csv_column_of_hexadecimal_is_read_as_in_memory(tmp_path, cli_run):
         assert r.exit_code == 2 and "typo.csv, line 32, column 'a': '0x1f' is not a number" in r.output, r.output
 
 
+def _mixed_shards(tmp_path):
+    """Two CSV files of one table, whose column 'code' holds numbers and words in the first
+    (words: read as categories) and numbers alone in the second; and the whole in one file."""
+    rows = [(f"{i % 9}{'a' if i % 4 == 0 and i < 60 else ''}", (i * 7) % 11, "pq"[(i % 9) > 4]) for i in range(120)]
+    text = ["code,x,y\n" + "".join(f"{c},{x},{t}\n" for c, x, t in part) for part in (rows[:60], rows[60:])]
+    (tmp_path / "s0.csv").write_text(text[0])
+    (tmp_path / "s1.csv").write_text(text[1])
+    (tmp_path / "whole.csv").write_text(text[0] + text[1].split("\n", 1)[1])
+    return str(tmp_path / "s*.csv"), str(tmp_path / "whole.csv")
+
+
+def test_every_file_of_a_source_is_read_with_the_first_files_kinds(tmp_path):
+    """Each file's first run decided its own kinds: the second file's codes, all numbers there,
+    were one column of numbers where the first file's were words, and the model learnt from
+    two encodings of one column.  The files are read as the first is, as one file would be."""
+    shards, whole = _mixed_shards(tmp_path)
+    assert Source(shards).categories() == ["code"]
+    est = lambda: AveragedPerceptron(max_epochs=3)  # noqa: E731
+    from_shards = stream.fit(est(), Source(shards, hash_bits=12))
+    from_one = stream.fit(est(), Source(whole, hash_bits=12))
+    np.testing.assert_array_equal(from_shards.coef_, from_one.coef_)
+
+
 def test_a_csv_column_of_true_and_false_is_text_streamed_as_in_memory(tmp_path, cli_run):
     """pyarrow reads such a column as booleans; it was read as float64 and refused at its first
     ``TRUE`` ("as in the rows before", on the first row).  It is text, as in memory: hashed

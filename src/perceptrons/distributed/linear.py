@@ -261,12 +261,15 @@ def _file_makers(X, S, options):
         ):
             raise PerceptronsError(f"{spec}: not a regular file; the workers read their shards from files")
     if isinstance(X, Source):
-        paths, opts = [os.path.abspath(p) for p in X.paths], X.options()
+        paths, first = [os.path.abspath(p) for p in X.paths], X
     else:
         specs = [X] if isinstance(X, (str, os.PathLike)) else list(X)
         paths = [os.path.abspath(p) for spec in specs for p in shard_paths(spec)]
-        opts = dict(options or {})
-    width = Source(paths[0], **opts).hashed_width  # the options checked here, before a worker reads
+        first = Source(paths[0], **dict(options or {}))  # the options checked here, before a worker reads
+    # every shard read as the first file reads, its columns' kinds too (a shard whose codes are
+    # all numbers is still read as words)
+    opts = first.reader_options() | {k: v for k, v in (options or {}).items() if k == "keep_missing" and v}
+    width = first.hashed_width
     S = S or len(paths)
     if S > len(paths):
         raise PerceptronsError(

@@ -116,7 +116,8 @@ class Source:
     categories : sequence of str, optional
         CSV/TSV/Parquet: a model's columns of words (:meth:`categories` of its training source), read
         as words whatever their cells; every other feature column must then hold numbers.
-        None: the first run of each file decides, as for training.
+        None: the first run of the first file decides, as for training, and the other files are
+        read with its kinds (a shard whose codes happen to be all numbers is still read as words).
 
     Examples
     --------
@@ -287,6 +288,22 @@ class Source:
             first = next(blocks, None)
         return (None, None, ()) if first is None else (first.width, first.sparse, first.numbers)
 
+    def reader_options(self):
+        """The keyword arguments that read another file of this source as this one reads its
+        files: its format, label, hashing, encoding, missing numbers, dropped columns, and its
+        columns' kinds (:meth:`categories`, the first file's), as a cluster's workers read their
+        shards.
+
+        Returns
+        -------
+        dict
+        """
+        options = {"fmt": self.fmt, "label": self.label, "hash_bits": self.hash_bits, "text": self.text}
+        options |= {"encoding": self.encoding, "keep_missing": self.keep_missing, "drop": list(self.drop)}
+        if self.fmt in ("csv", "tsv", "parquet"):
+            options["categories"] = self.categories()
+        return options
+
     def options(self):
         """What, besides the files, decides the rows read (part of the epoch cache's fingerprint).
 
@@ -431,6 +448,9 @@ class Source:
                 require_labels=self.require_labels,
             )
 
+        # the first file's kinds hold for the others, unless a model's are given
+        later = self._categories is None and path != self.paths[0] and self.fmt in ("csv", "tsv", "parquet")
+        categories = self.categories() if later else self._categories
         if self.fmt == "parquet":  # its strings are UTF-8
             return arrow.parquet_blocks(
                 path,
@@ -442,11 +462,10 @@ class Source:
                 keep_missing=self.keep_missing,
                 labelled=self.labelled,
                 drop=self.drop,
-                categories=self._categories,
+                categories=categories,
             )
-        return arrow.delimited_blocks(
-            path, require_labels=self.require_labels, keep_missing=self.keep_missing, **self._delimited_options()
-        )
+        options = self._delimited_options() | {"categories": categories}
+        return arrow.delimited_blocks(path, require_labels=self.require_labels, keep_missing=self.keep_missing, **options)
 
 
 def _column_names(value, name):
