@@ -117,13 +117,13 @@ def delimited_notes(
     numbers or text, as its first run shows them: ``{name: how}`` (``"numbers written with
     currency signs, e.g. '$3.50'"``, ``"dates read as days since 1970-01-01"``), for a summary.
     """
-    from perceptrons.io.arrow_numbers import DATES_READ_AS, is_date
+    from perceptrons.io.arrow_numbers import read_as
 
     path = check_path(path, "path", "delimited_notes")
     head = _head(path, label, delimiter, (hash_bits, text), block_bytes, encoding, drop=drop, categories=categories)
     head.chunks.close()
     label_name = head.names[head.col]
-    notes = {name: DATES_READ_AS for name, kind in head.types.items() if name != label_name and is_date(kind)}
+    notes = {name: read_as(kind) for name, kind in head.types.items() if name != label_name and read_as(kind)}
     notes.update(head.written.read_as)
     k = head.row_names
     row_names = {f"the first {'column' if k == 1 else f'{k} columns'}": ROW_NAMES} if k else {}
@@ -274,10 +274,10 @@ def _hexadecimal_as_text(path, first, dialect, columns, as_text, decimal_point, 
 
 def _column_types(path, names, col, table, categories=None):
     """The types every run is parsed with: the label as text; columns of whole numbers as
-    float64 (pyarrow's integer parser also reads hexadecimal (0x10), which the in-memory reader
-    refuses); columns of true/false as text, as the in-memory reader reads them (a float64
-    column would refuse its first ``TRUE``); a model's ``categories`` as text; the rest as the
-    first run has them.  A name two columns share keeps pyarrow's inference (types are given by
+    float64 (a column of hexadecimal (0x10), which pyarrow's integer parser reads, is text by
+    then: :func:`_hexadecimal_as_text`); columns of true/false as booleans, read as 1 and 0, as
+    the in-memory reader reads them; a model's ``categories`` as text; the rest as the first
+    run has them.  A name two columns share keeps pyarrow's inference (types are given by
     name).
     """
     import pyarrow as pa
@@ -287,7 +287,7 @@ def _column_types(path, names, col, table, categories=None):
     for j, field in enumerate(table.schema):
         if j == col or names.count(field.name) != 1:
             continue
-        if pt.is_boolean(field.type) or field.name in (categories or ()):
+        if field.name in (categories or ()):
             types[field.name] = pa.string()
         elif pt.is_null(field.type):  # no value in the first run: numbers, all missing so far
             types[field.name] = pa.float64()
@@ -542,7 +542,8 @@ def _check_types(path, schema, col, text_file=False):
         expected = (
             "numbers or text"
             if j == col
-            else "numbers (decimals and dates too) or text, or one column of integer lists (feature indices)"
+            else "numbers (decimals, dates and booleans too) or text; a column of integer lists (feature "
+            "indices) must be the only feature column"
         )
         raise PerceptronsError(f"{path}: {role} {field.name!r} holds {field.type}; expected {expected}")
 

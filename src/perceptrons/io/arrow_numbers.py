@@ -11,6 +11,7 @@ cells (:mod:`perceptrons.io.cells`): a decimal as its value, a date or a time as
 _PER_DAY = {"s": 86_400, "ms": 86_400_000, "us": 86_400_000_000, "ns": 86_400_000_000_000}
 #: how a summary names what a column of each type was read as
 DATES_READ_AS = "dates read as days since 1970-01-01"
+BOOLEANS_READ_AS = "true and false read as 1 and 0"
 
 
 def is_number(arrow_type):
@@ -47,6 +48,17 @@ def is_text(arrow_type):
     return pt.is_string(arrow_type) or pt.is_large_string(arrow_type)
 
 
+def read_as(arrow_type):
+    """What a summary says a column of ``arrow_type`` was read as (dates as days, booleans as 1
+    and 0), or None for numbers and text as they are.
+    """
+    import pyarrow.types as pt
+
+    if is_date(arrow_type):
+        return DATES_READ_AS
+    return BOOLEANS_READ_AS if pt.is_boolean(arrow_type) else None
+
+
 def is_date(arrow_type):
     """Whether a column of ``arrow_type`` is read as days: a date or a timestamp."""
     import pyarrow.types as pt
@@ -72,6 +84,8 @@ def as_float64(column):
     kind = column.type
     if pt.is_null(kind):
         return pc.cast(column, pa.float64())
+    if pt.is_integer(kind):  # to the nearest float64, as its text reads: an int64 past 2**53 too (nanoseconds)
+        return pc.cast(column, pa.float64(), safe=False)
     if pt.is_decimal(kind):
         return pc.cast(column, pa.float64(), safe=False)  # to the nearest float64, as its text reads
     if pt.is_date32(kind):  # days already

@@ -23,14 +23,17 @@ from datetime import UTC, datetime
 from perceptrons.io.labels import decimal_chars
 
 #: the forms :func:`formatted_number` reads, as a summary names them
-THOUSANDS, CURRENCY, PERCENT, DECIMAL_COMMA, DATES, PARENTHESES = (
+THOUSANDS, CURRENCY, PERCENT, DECIMAL_COMMA, DATES, PARENTHESES, BOOLEANS = (
     "thousands separators",
     "currency signs",
     "percentages (÷ 100)",
     "decimal commas",
     "ISO dates (days since 1970-01-01)",
     "negatives in parentheses",
+    "true and false (1 and 0)",
 )
+#: the words of a boolean, as R (TRUE), pandas (True) and pyarrow (true) write one
+_BOOLEANS = {"true": 1.0, "false": 0.0}
 #: the form of a number followed by a unit, named with its unit (``58 kg``: "the unit 'kg'")
 UNIT_PREFIX = "the unit "
 #: currency signs a number may carry before or after it
@@ -61,7 +64,7 @@ _GROUPED = re.compile(r"^[1-9][0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]+)?$")
 _GROUPED_COMMA_DECIMAL = re.compile(r"^[1-9][0-9]{0,2}(?:\.[0-9]{3})+(?:,[0-9]+)?$")
 _COMMA_DECIMAL = re.compile(r"^[0-9]*,[0-9]+$")
 _DATE = re.compile(
-    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[ T][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,6})?)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?$"
+    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[ T][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,9})?)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?$"
 )
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 #: a unit after a number: up to six letters (any script), with °, µ, / or a superscript
@@ -106,6 +109,8 @@ def formatted_number(cell, decimal_comma=False, points_group=False):
     text = cell.strip()
     if _DATE.match(text):
         return _date(text)
+    if text.lower() in _BOOLEANS:  # as a Parquet column of booleans is read, and pyarrow's CSV reader
+        return _BOOLEANS[text.lower()], BOOLEANS
     if text[:1] == "(" and text[-1:] == ")":  # accounting's negatives
         inner = formatted_number(text[1:-1], decimal_comma, points_group) or _plain(text[1:-1])
         if inner is None or inner[0] < 0:

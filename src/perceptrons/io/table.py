@@ -423,14 +423,13 @@ def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=
     """
     from perceptrons.io.arrow import label_position, need_pyarrow
     from perceptrons.io.arrow_numbers import (
-        DATES_READ_AS,
         as_float64,
-        is_date,
         is_number,
         is_number_like,
         is_text,
         label_texts,
     )
+    from perceptrons.io.arrow_numbers import read_as as type_read_as
 
     path = check_path(path, "path", "read_parquet_table")
     need_pyarrow()
@@ -465,7 +464,7 @@ def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=
             column = pc.cast(column, column.type.value_type)
         want = None if kinds is None else kinds[k]
         held = column.type
-        how = DATES_READ_AS if is_date(held) else None  # a date or a time: days
+        how = type_read_as(held)  # a date or a time: days; a boolean: 1 or 0
         column = as_float64(column)  # a decimal, a date or a time: a number
         if is_number(column.type):
             if want == "text":
@@ -487,7 +486,8 @@ def read_parquet_table(path, label=None, names=None, kinds=None, require_labels=
             values, kind, gaps, first_word, how = read_column(path, name, cells, places, want)
         else:
             raise PerceptronsError(
-                f"{path}: column {name!r} holds {column.type}; expected numbers (decimals and dates too) or text"
+                f"{path}: column {name!r} holds {column.type}; expected numbers (decimals, dates and booleans "
+                "too) or text; --drop leaves the column out"
             )
         columns.append(values)
         seen_kinds.append(kind)
