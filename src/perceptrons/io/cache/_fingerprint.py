@@ -18,8 +18,8 @@ SAMPLE_BYTES = 1 << 20
 #: be refused now.  Raised to 2 when a streamed CSV's numbers-or-text rule came to be checked on
 #: every block, not on the first only; to 3 when it came to read numbers as spreadsheets write
 #: them (``$1,234``, ``45%``, a decimal comma), marks of no value, and dates and decimals as numbers;
-#: to 4 when a column of hexadecimal came to be read as text, and every file of a source with the
-#: first file's kinds.
+#: to 4 when a column of hexadecimal came to be read as text, true and false as 1 and 0, and
+#: every file of a source with the first file's kinds.
 READ_RULES = 4
 _SOURCE_FIELDS = {"path": str, "size": int, "mtime_ns": int, "head_sha256": str, "tail_sha256": str}
 _HEX64 = re.compile(r"[0-9a-f]{64}")
