@@ -60,6 +60,56 @@ def test_parquet_decimals_dates_and_times_are_numbers_in_memory_and_streamed(tmp
         list(parquet_blocks(path))
 
 
+def test_times_booleans_and_long_timestamps_of_a_csv_are_numbers_in_memory_as_streamed(tmp_path):
+    """Three kinds of cells the two readers read apart: a time of day (text in memory, pyarrow's
+    time32 streamed, refused as "holds time32[s]"), true/false (text in both, but one-hot in
+    memory) and timestamps with nine fractional digits (text in memory, dates streamed)."""
+    path = tmp_path / "d.csv"
+    rows = [
+        "12:00:12,TRUE,2020-01-01 00:20:30.000000000,p",
+        "7:05,false,2020-01-02 12:00:00.500000000,q",
+        "23:59:59.5,True,1969-12-31 00:00:00.123456789,p",
+    ]
+    path.write_text("at,flag,when,y\n" + "\n".join(rows) + "\n")
+    table = read_table(path)
+    assert table.kinds == ("number",) * 3
+    X, _, _ = _streamed(path)
+    np.testing.assert_allclose(X, table.X, rtol=1e-12)
+    np.testing.assert_allclose(X[:, 0], [43212 / 86400, (7 * 3600 + 300) / 86400, 86399.5 / 86400], rtol=1e-15)
+    assert X[:, 1].tolist() == [1.0, 0.0, 1.0]
+    path.write_text("at,y\n24:00,p\n12:61,q\n")  # no time of day: text
+    assert read_table(path).kinds == ("text",)
+
+
+def test_parquet_times_durations_and_integers_past_2_to_the_53_are_numbers(tmp_path):
+    """A Parquet time of day or duration was refused in memory and streamed, and an int64 past
+    2**53 (nanoseconds since 1970) refused by pyarrow's checked cast without its column."""
+    path = tmp_path / "p.parquet"
+    table = pa.table(
+        {
+            "at": pa.array([datetime.time(12), datetime.time(6, 0, 30), None], pa.time64("us")),
+            "took": pa.array([datetime.timedelta(days=2), datetime.timedelta(hours=6), None], pa.duration("ms")),
+            "ns": pa.array([1_700_000_000_000_000_001, 2**53 + 1, None], pa.int64()),
+            "flag": pa.array([True, False, None]),
+            "y": ["p", "q", "p"],
+        }
+    )
+    pq.write_table(table, path)
+    memory = read_table(path)
+    assert memory.kinds == ("number",) * 4 and memory.missing == (1, 1, 1, 1)
+    assert memory.read_as == (
+        "times of day read as a fraction of a day",
+        "durations read as days",
+        None,
+        "true and false read as 1 and 0",
+    )
+    np.testing.assert_array_equal(
+        memory.X[:2], [[0.5, 2.0, 1.7e18, 1.0], [(6 * 3600 + 30) / 86400, 0.25, 2.0**53, 0.0]]
+    )
+    (block,) = parquet_blocks(path, keep_missing=True)
+    np.testing.assert_array_equal(block.X, memory.X)
+
+
 def test_a_streamed_csv_in_another_encoding_reads_as_in_memory(tmp_path):
     path = tmp_path / "fr.csv"
     path.write_bytes("ville;prix;y\nOrléans;1,5;a\nNîmes;2,25;é\n".encode("cp1252"))

@@ -239,7 +239,7 @@ def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True,
         names = keep = [names[j] for j in kept]
         head_run = head_run.select(kept)
         col = label_position(path, names, label) if labelled else None
-    head_run = _hexadecimal_as_text(path, first, dialect, (names, col, keep), as_text, decimal_point, head_run)
+    head_run = _as_text(path, first, dialect, (names, col, keep), as_text, decimal_point, head_run)
     types = _column_types(path, names, col, head_run, categories)
     # numbers as spreadsheets write them ($1,234.50, 45%), by the in-memory reader's rules
     places = RunLines(first, header_line, head_run.num_rows, header=True)
@@ -249,25 +249,27 @@ def _head(path, label, delimiter, reading, block_bytes, encoding, labelled=True,
     return _Head(first, chunks, dialect, (every, keep), names, col, types, decimal_point, written, header_line, unnamed)
 
 
-def _hexadecimal_as_text(path, first, dialect, columns, as_text, decimal_point, head_run):
-    """``head_run`` with its columns of whole numbers that hold hexadecimal (``0x1f``, which
-    pyarrow's integer parser reads) as the text of their cells: the in-memory reader takes no
-    hexadecimal for a number, so a column of it is text there, and a lone one among numbers a
-    typo; read as text here, the same rules decide (:func:`check_mixed`).  ``columns`` =
-    (the names, the label's position, the names kept by :func:`_parse`).
+def _as_text(path, first, dialect, columns, as_text, decimal_point, head_run):
+    """``head_run`` with the columns that pyarrow types by rules other than the in-memory
+    reader's as the text of their cells, which the in-memory reader's rules then read: whole
+    numbers that hold hexadecimal (``0x1f``, which pyarrow's integer parser reads; text in memory,
+    and a lone one among numbers a typo: :func:`check_mixed`), and times of day (``12:00:12``;
+    pyarrow's ``time32`` takes no ``7:05`` in a later run, where the in-memory reader's form does:
+    :class:`~perceptrons.io.written_numbers.WrittenNumbers`).  ``columns`` = (the names, the
+    label's position, the names kept by :func:`_parse`).
     """
     import pyarrow.compute as pc
     import pyarrow.types as pt
 
     names, col, keep = columns
-    whole = {f.name for j, f in enumerate(head_run.schema) if j != col and pt.is_integer(f.type)}
-    whole = {name for name in whole if names.count(name) == 1}
-    if not whole:
+    typed = {f.name: f.type for j, f in enumerate(head_run.schema) if j != col and names.count(f.name) == 1}
+    typed = {name: t for name, t in typed.items() if pt.is_integer(t) or pt.is_time(t)}
+    if not typed:
         return head_run
-    text = _parse(path, first, dialect, names, None, {**as_text, **dict.fromkeys(whole, "string")}, decimal_point, keep)
-    for name in sorted(whole):
+    text = _parse(path, first, dialect, names, None, {**as_text, **dict.fromkeys(typed, "string")}, decimal_point, keep)
+    for name in sorted(typed):
         cells = text.column(name)
-        if pc.any(pc.match_substring_regex(cells, r"^\s*[+-]?0[xX]")).as_py():
+        if pt.is_time(typed[name]) or pc.any(pc.match_substring_regex(cells, r"^\s*[+-]?0[xX]")).as_py():
             head_run = head_run.set_column(names.index(name), name, cells)
     return head_run
 
@@ -275,7 +277,7 @@ def _hexadecimal_as_text(path, first, dialect, columns, as_text, decimal_point, 
 def _column_types(path, names, col, table, categories=None):
     """The types every run is parsed with: the label as text; columns of whole numbers as
     float64 (a column of hexadecimal (0x10), which pyarrow's integer parser reads, is text by
-    then: :func:`_hexadecimal_as_text`); columns of true/false as booleans, read as 1 and 0, as
+    then: :func:`_as_text`); columns of true/false as booleans, read as 1 and 0, as
     the in-memory reader reads them; a model's ``categories`` as text; the rest as the first
     run has them.  A name two columns share keeps pyarrow's inference (types are given by
     name).

@@ -12,6 +12,8 @@ _PER_DAY = {"s": 86_400, "ms": 86_400_000, "us": 86_400_000_000, "ns": 86_400_00
 #: how a summary names what a column of each type was read as
 DATES_READ_AS = "dates read as days since 1970-01-01"
 BOOLEANS_READ_AS = "true and false read as 1 and 0"
+TIMES_READ_AS = "times of day read as a fraction of a day"
+DURATIONS_READ_AS = "durations read as days"
 
 
 def is_number(arrow_type):
@@ -32,11 +34,19 @@ def is_index_list(arrow_type):
 
 def is_number_like(arrow_type):
     """Whether a column of ``arrow_type`` holds numbers in another type: a decimal, a date, a
-    timestamp, or no value at all (a column of nulls: numbers, every one missing).
+    timestamp, a time of day, a duration, or no value at all (a column of nulls: numbers, every
+    one missing).
     """
     import pyarrow.types as pt
 
-    return pt.is_decimal(arrow_type) or pt.is_date(arrow_type) or pt.is_timestamp(arrow_type) or pt.is_null(arrow_type)
+    return (
+        pt.is_decimal(arrow_type)
+        or pt.is_date(arrow_type)
+        or pt.is_timestamp(arrow_type)
+        or pt.is_time(arrow_type)
+        or pt.is_duration(arrow_type)
+        or pt.is_null(arrow_type)
+    )
 
 
 def is_text(arrow_type):
@@ -56,6 +66,10 @@ def read_as(arrow_type):
 
     if is_date(arrow_type):
         return DATES_READ_AS
+    if pt.is_time(arrow_type):
+        return TIMES_READ_AS
+    if pt.is_duration(arrow_type):
+        return DURATIONS_READ_AS
     return BOOLEANS_READ_AS if pt.is_boolean(arrow_type) else None
 
 
@@ -92,8 +106,11 @@ def as_float64(column):
         return pc.cast(pc.cast(column, pa.int32()), pa.float64())
     if pt.is_date64(kind):
         per_day = _PER_DAY["ms"]
-    elif pt.is_timestamp(kind):  # stored as UTC when it has a zone, as the wall clock when not
+    elif pt.is_timestamp(kind) or pt.is_duration(kind):  # UTC when it has a zone, the wall clock when not
         per_day = _PER_DAY[kind.unit]
+    elif pt.is_time(kind):  # since midnight: a fraction of a day
+        per_day = _PER_DAY[kind.unit]
+        column = pc.cast(column, pa.int32() if pt.is_time32(kind) else pa.int64())
     else:
         return column
     # unchecked: nanoseconds since 1970 are beyond 2**53, where a float64 rounds them

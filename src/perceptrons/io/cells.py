@@ -5,8 +5,10 @@ A plain number (what ``float`` reads, in ASCII) is the common case and is read f
 that fails, :func:`formatted_number` tries the forms a spreadsheet or a report writes: ``1,234``
 (thousands grouped by commas; by spaces, ``32 610,55``, as French and SI writing groups them), ``$12.50`` and ``12,50 €`` (a currency sign before or after),
 ``45%`` (a percentage, read as 0.45), ``0,126`` (a decimal comma, in files whose fields are
-separated by ``;``, as spreadsheets write them where the comma is the decimal mark) and ISO 8601
-dates (``2020-07-20``, ``2020-07-20 12:00:00``, read as days since 1970-01-01 UTC).  Each form
+separated by ``;``, as spreadsheets write them where the comma is the decimal mark), ISO 8601
+dates (``2020-07-20``, ``2020-07-20 12:00:00``, read as days since 1970-01-01 UTC), times of
+day (``12:00``, read as 0.5 of a day) and ``true``/``false`` in any case (1 and 0), as the
+Parquet readers read their types.  Each form
 is named, so that a summary can say how a column was read.  The same rules read the file a
 model is trained on and every file read for it later, so a column is read the same way in both.
 
@@ -32,6 +34,9 @@ THOUSANDS, CURRENCY, PERCENT, DECIMAL_COMMA, DATES, PARENTHESES, BOOLEANS = (
     "negatives in parentheses",
     "true and false (1 and 0)",
 )
+#: the form of a time of day (``12:00``, ``7:05:30.25``), read as a fraction of a day
+TIMES = "times of day (a fraction of a day)"
+_TIME = re.compile(r"^([0-9]{1,2}):([0-9]{2})(?::([0-9]{2}(?:\.[0-9]{1,9})?))?$")
 #: the words of a boolean, as R (TRUE), pandas (True) and pyarrow (true) write one
 _BOOLEANS = {"true": 1.0, "false": 0.0}
 #: the form of a number followed by a unit, named with its unit (``58 kg``: "the unit 'kg'")
@@ -111,6 +116,12 @@ def formatted_number(cell, decimal_comma=False, points_group=False):
         return _date(text)
     if text.lower() in _BOOLEANS:  # as a Parquet column of booleans is read, and pyarrow's CSV reader
         return _BOOLEANS[text.lower()], BOOLEANS
+    time = _TIME.match(text)
+    if time:  # as a Parquet time of day is read: 12:00 is 0.5
+        hours, minutes, seconds = int(time[1]), int(time[2]), float(time[3] or 0)
+        if hours > 23 or minutes > 59 or seconds >= 60:
+            return None
+        return (hours * 3600 + minutes * 60 + seconds) / 86400, TIMES
     if text[:1] == "(" and text[-1:] == ")":  # accounting's negatives
         inner = formatted_number(text[1:-1], decimal_comma, points_group) or _plain(text[1:-1])
         if inner is None or inner[0] < 0:
@@ -172,12 +183,16 @@ def _plain(text):
 
 def _date(text):
     try:
-        when = datetime.fromisoformat(text)
+        when = datetime.fromisoformat(text)  # to the microsecond
     except ValueError:  # 2020-13-45
         return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    return (when - _EPOCH).total_seconds() / 86400.0, DATES
+    days = (when - _EPOCH).total_seconds() / 86400.0
+    fraction = re.search(r"\.[0-9]{7,9}", text)  # nanoseconds, as pyarrow's timestamp[ns] keeps them
+    if fraction:
+        days += int(fraction[0][7:].ljust(3, "0")) / 86_400_000_000_000
+    return days, DATES
 
 
 def writes_decimal_comma(cell):
