@@ -7,6 +7,8 @@ import decimal
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons.io.readers import read_table
@@ -108,6 +110,50 @@ def test_parquet_times_durations_and_integers_past_2_to_the_53_are_numbers(tmp_p
     )
     (block,) = parquet_blocks(path, keep_missing=True)
     np.testing.assert_array_equal(block.X, memory.X)
+
+
+_CELLS = st.one_of(
+    st.integers(-(2**62), 2**62).map(str),
+    st.integers(0, 4095).map(hex),
+    st.floats(allow_nan=False, allow_infinity=False, width=32).map(repr),
+    st.sampled_from(["true", "false", "TRUE", "FALSE", "True", "False", "", "NA", "?", "word", "12A"]),
+    st.sampled_from(["-", ".", "*", "--", "***", "+", "missing", "MISSING", "Missing", "mIssing", " ?", "$5", "45%"]),
+    st.tuples(st.integers(0, 25), st.integers(0, 61), st.integers(0, 61), st.integers(0, 9)).map(
+        lambda t: f"{t[0]}:{t[1]:02d}:{t[2]:02d}" + (f".{'7' * t[3]}" if t[3] else "")
+    ),
+    st.tuples(st.dates(), st.integers(0, 86_399), st.integers(0, 9)).map(
+        lambda t: (
+            f"{t[0].isoformat()} {t[1] // 3600:02d}:{t[1] // 60 % 60:02d}:{t[1] % 60:02d}"
+            + (f".{'3' * t[2]}" if t[2] else "")
+        )
+    ),
+)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(column=st.lists(_CELLS, min_size=2, max_size=8))
+def test_a_generated_column_of_a_csv_is_read_alike_in_memory_and_streamed(tmp_path, column):
+    """One grammar of cells, whichever reader reads them: a column of integers, hexadecimal,
+    floats, booleans, marks of no value, words, times of day and timestamps, mixed at random, is
+    numbers in both (the same values, to a nanosecond of a day) or in neither, or refused by both."""
+    path = tmp_path / "g.csv"
+    path.write_text("x,b,y\n" + "".join(f'"{cell}",{i % 3},{"pq"[i % 2]}\n' for i, cell in enumerate(column)))
+    try:
+        memory = read_table(path)
+    except PerceptronsError:
+        memory = None
+    try:
+        blocks = list(delimited_blocks(path, keep_missing=True))
+    except PerceptronsError:
+        blocks = None
+    assert (memory is None) == (blocks is None), (column, memory, blocks)
+    if memory is None:
+        return
+    dense = all(not b.sparse for b in blocks)
+    assert dense == (memory.kinds[0] == "number"), (column, memory.kinds, dense)
+    if dense:
+        X = np.vstack([b.X for b in blocks])
+        np.testing.assert_allclose(X[:, 0], memory.X[:, 0].astype(float), rtol=1e-12, atol=1e-14, equal_nan=True)
 
 
 def test_a_streamed_csv_in_another_encoding_reads_as_in_memory(tmp_path):

@@ -76,7 +76,9 @@ def test_streamed_memory_does_not_grow_with_the_file(tmp_path, fmt, name, stdin)
             with open(plain, "rb") as src, gzip.open(path, "wb", compresslevel=1) as dst:
                 shutil.copyfileobj(src, dst)
         data = "-" if stdin else path
-        args = ["train", data, "--stream", "--format", fmt, "--model", "averaged", "--epochs", "2"]
+        # the file's order: the readers' memory (a shuffle holds runs of rows besides, bounded in
+        # bytes: test_stream.py's test_the_default_shuffle_holds_runs_of_a_bounded_size)
+        args = ["train", data, "--stream", "--format", fmt, "--model", "averaged", "--epochs", "2", "--order", "cyclic"]
         with open(path if stdin else os.devnull, "rb") as feed:
             code, _, peak, out, err = run_with_peak_rss("perceptrons", [*args, "-o", d / "m.npz"], stdin=feed)
         assert code == 0, err

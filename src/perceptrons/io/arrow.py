@@ -31,7 +31,7 @@ from perceptrons._core.params import check_path
 from perceptrons.io.arrow_numbers import as_float64, is_index_list, is_number, is_number_like, label_texts
 from perceptrons.io.batch_rows import dense_rows, hashed_rows, index_list_rows
 from perceptrons.io.blocks import Block
-from perceptrons.io.cells import PLACEHOLDER_WORDS
+from perceptrons.io.cells import NULL_MARKS
 from perceptrons.io.csv_errors import RAGGED, csv_error, too_few_columns, undecodable
 from perceptrons.io.csv_runs import RowNumbers, RunLines, record_runs, without_empty_rows, without_white_lines
 from perceptrons.io.delimited import ROW_NAMES, check_first_run, check_header, row_names
@@ -58,8 +58,7 @@ _NULLS = ["", "#N/A", "#N/A N/A", "#NA", "N/A", "NA", "NULL", "n/a", "null"]
 #: and in a column of numbers, the marks the in-memory reader takes for no value
 #: (:func:`perceptrons.io.cells.is_placeholder`) as people write them; pyarrow matches them
 #: exactly, and a column of text keeps them (its strings are never null)
-_NULLS += ["?", "-", "--", ".", "*"]
-_NULLS += sorted({w for word in PLACEHOLDER_WORDS for w in (word, word.title(), word.upper())})
+_NULLS += sorted(NULL_MARKS)
 
 
 def delimited_blocks(

@@ -202,6 +202,14 @@ def writes_decimal_comma(cell):
     return bool(_COMMA_DECIMAL.match(text) or (grouped and "," in text))
 
 
+#: the marks of no value that a column may hold alone and still be a column of numbers, every
+#: value missing: those the streamed reader's parser takes for missing cells, exactly as written
+#: (:mod:`perceptrons.io.arrow`), so that both readers read such a column alike
+NULL_MARKS = frozenset(
+    ["?", "-", "--", ".", "*"] + [w for word in PLACEHOLDER_WORDS for w in (word, word.title(), word.upper())]
+)
+
+
 def is_placeholder(cell):
     """Whether a cell that is no number stands for an unknown value in a column of numbers: a
     mark of punctuation and symbols only (``?``, ``-``, ``.``) or one of :data:`PLACEHOLDER_WORDS`.

@@ -28,7 +28,14 @@ import numpy as np
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.memory import LoadBudget
 from perceptrons._core.params import check_path
-from perceptrons.io.cells import UNIT_PREFIX, formatted_number, is_placeholder, plain_number, writes_decimal_comma
+from perceptrons.io.cells import (
+    NULL_MARKS,
+    UNIT_PREFIX,
+    formatted_number,
+    is_placeholder,
+    plain_number,
+    writes_decimal_comma,
+)
 from perceptrons.io.csv_errors import ragged_row, too_few_columns
 from perceptrons.io.delimited import PANDAS_INDEX, ROW_OVERHEAD, check_header, check_not_data, csv_records
 from perceptrons.io.encodings import check_encoding
@@ -300,7 +307,9 @@ def read_column(
         # a unit makes a column of numbers only when every number carries the same one (58 kg,
         # 61 kg): 12a among plain numbers is a typo, and 12A with 12B are codes
         words = sorted({*words, *units})
-    if want != "text" and not words and (want == "number" or not marks or not np.isnan(numbers).all()):
+    # marks alone (no number) are text, but those the streamed reader reads as missing cells
+    only_null_marks = all(cells[i] in NULL_MARKS for i in marks)
+    if want != "text" and not words and (want == "number" or not np.isnan(numbers).all() or only_null_marks):
         inf = np.isinf(numbers)
         if inf.any():
             i = int(np.flatnonzero(inf)[0])
