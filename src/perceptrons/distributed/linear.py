@@ -68,13 +68,17 @@ def fit(
     Parameters
     ----------
     estimator : Perceptron, AveragedPerceptron, a learner of the online family, or a Pipeline
-        of a ``SimpleImputer(strategy="mean", keep_empty_features=True)``, a ``MaxAbsScaler``
-        (either or both, in that order) and one of them.  An online learner's shards run its rule
-        (:mod:`perceptrons.online`); its ``extra`` array, a covariance say, is mixed as the
-        weights are, and an epoch without mistakes ends the fit.  With a ``MaxAbsScaler`` the
-        workers send each column's largest absolute value, scale their shards by the merged maxima, and
-        the fitted Pipeline is returned; with the imputer they keep a missing number of a table
-        as NaN and send each column's sum and count, and fill their shards with the merged means.
+        of a ``SimpleImputer(strategy="mean", keep_empty_features=True)`` and one scaler, a
+        ``MaxAbsScaler``, a ``StandardScaler()`` (dense rows) or a
+        :class:`~perceptrons.column_scaler.ColumnStandardScaler` (either or both, in that order)
+        and one of them.  An online learner's shards run its rule (:mod:`perceptrons.online`);
+        its ``extra`` array, a covariance say, is mixed as the weights are, and an epoch without
+        mistakes ends the fit.  With a ``MaxAbsScaler`` the workers send each column's largest
+        absolute value and scale their shards by the merged maxima; with a standardiser each
+        fits a ``ColumnStandardScaler`` on its shard, and the client merges them (Chan et al.'s
+        formula); the fitted Pipeline is returned.  With the imputer they keep a missing number
+        of a table as NaN and send each column's sum and count, and fill their shards with the
+        merged means.
         Its parameters apply as in ``fit``: ``max_epochs``, ``fit_intercept``, ``margin``,
         ``class_weight``, ``init``, ``order`` ("cyclic", or "shuffle": each shard's rows in an
         order drawn from (random_state, epoch, shard)).  ``order="random-mistake"``, the pocket
