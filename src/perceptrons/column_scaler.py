@@ -40,9 +40,11 @@ class ColumnStandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator
 
     .. math::
 
-        x_{ij} \leftarrow \frac{x_{ij} - \mu_j}{\sigma_j} \quad \text{for every stored } x_{ij},\ j \in C,
-        \qquad \mu_j = \frac{1}{|S_j|} \sum_{i \in S_j} x_{ij},
-        \qquad \sigma_j^2 = \frac{1}{n} \sum_{i \in S_j} (x_{ij} - \mu_j)^2
+        x_{ij} \leftarrow \frac{x_{ij} - \mu_j}{\sigma_j} \quad (j \in C,\ x_{ij} \text{ stored})
+
+        \mu_j = \frac{1}{|S_j|} \sum_{i \in S_j} x_{ij}
+
+        \sigma_j^2 = \frac{1}{n} \sum_{i \in S_j} (x_{ij} - \mu_j)^2
 
     where :math:`S_j` is the set of rows that store a value in column j and n the number of rows.
     In sparse rows only the stored values move: a row that stores nothing there (a missing
