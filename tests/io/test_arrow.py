@@ -81,6 +81,10 @@ def test_times_booleans_and_long_timestamps_of_a_csv_are_numbers_in_memory_as_st
     assert X[:, 1].tolist() == [1.0, 0.0, 1.0]
     path.write_text("at,y\n24:00,p\n12:61,q\n")  # no time of day: text
     assert read_table(path).kinds == ("text",)
+    path.write_text("took,y\n0 days 06:00:00,p\n-1 days +18:00:00,q\n2 days 00:00:00.5,p\n")  # pandas' durations
+    X, _, _ = _streamed(path)
+    np.testing.assert_array_equal(X[:, 0], read_table(path).X[:, 0].astype(float))
+    np.testing.assert_allclose(X[:, 0], [0.25, -0.25, 2 + 0.5 / 86400], rtol=1e-15)
 
 
 def test_parquet_times_durations_and_integers_past_2_to_the_53_are_numbers(tmp_path):
@@ -118,6 +122,9 @@ _CELLS = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False, width=32).map(repr),
     st.sampled_from(["true", "false", "TRUE", "FALSE", "True", "False", "", "NA", "?", "word", "12A"]),
     st.sampled_from(["-", ".", "*", "--", "***", "+", "missing", "MISSING", "Missing", "mIssing", " ?", "$5", "45%"]),
+    st.tuples(st.integers(-3, 400), st.integers(0, 86_399)).map(  # pandas' timedelta64, as to_csv writes it
+        lambda t: f"{t[0]} days {'+' * (t[0] < 0)}{t[1] // 3600:02d}:{t[1] // 60 % 60:02d}:{t[1] % 60:02d}"
+    ),
     st.tuples(st.integers(0, 25), st.integers(0, 61), st.integers(0, 61), st.integers(0, 9)).map(
         lambda t: f"{t[0]}:{t[1]:02d}:{t[2]:02d}" + (f".{'7' * t[3]}" if t[3] else "")
     ),

@@ -37,6 +37,9 @@ THOUSANDS, CURRENCY, PERCENT, DECIMAL_COMMA, DATES, PARENTHESES, BOOLEANS = (
 #: the form of a time of day (``12:00``, ``7:05:30.25``), read as a fraction of a day
 TIMES = "times of day (a fraction of a day)"
 _TIME = re.compile(r"^([0-9]{1,2}):([0-9]{2})(?::([0-9]{2}(?:\.[0-9]{1,9})?))?$")
+#: the form of a duration as pandas writes a ``timedelta64`` (``3 days 04:05:06.5``), in days
+DURATIONS = "durations (days)"
+_DURATION = re.compile(r"^(-?[0-9]+) days? \+?([0-9]{2}):([0-9]{2}):([0-9]{2}(?:\.[0-9]{1,9})?)$")
 #: the words of a boolean, as R (TRUE), pandas (True) and pyarrow (true) write one
 _BOOLEANS = {"true": 1.0, "false": 0.0}
 #: the form of a number followed by a unit, named with its unit (``58 kg``: "the unit 'kg'")
@@ -116,6 +119,12 @@ def formatted_number(cell, decimal_comma=False, points_group=False):
         return _date(text)
     if text.lower() in _BOOLEANS:  # as a Parquet column of booleans is read, and pyarrow's CSV reader
         return _BOOLEANS[text.lower()], BOOLEANS
+    duration = _DURATION.match(text)
+    if duration:  # as a Parquet duration is read
+        days, hours, minutes, seconds = int(duration[1]), int(duration[2]), int(duration[3]), float(duration[4])
+        if hours > 23 or minutes > 59 or seconds >= 60:
+            return None
+        return days + (hours * 3600 + minutes * 60 + seconds) / 86400, DURATIONS
     time = _TIME.match(text)
     if time:  # as a Parquet time of day is read: 12:00 is 0.5
         hours, minutes, seconds = int(time[1]), int(time[2]), float(time[3] or 0)
