@@ -121,16 +121,12 @@ def formatted_number(cell, decimal_comma=False, points_group=False):
         return _BOOLEANS[text.lower()], BOOLEANS
     duration = _DURATION.match(text)
     if duration:  # as a Parquet duration is read
-        days, hours, minutes, seconds = int(duration[1]), int(duration[2]), int(duration[3]), float(duration[4])
-        if hours > 23 or minutes > 59 or seconds >= 60:
-            return None
-        return days + (hours * 3600 + minutes * 60 + seconds) / 86400, DURATIONS
+        day = _day_fraction(duration[2], duration[3], duration[4])
+        return None if day is None else (int(duration[1]) + day, DURATIONS)
     time = _TIME.match(text)
     if time:  # as a Parquet time of day is read: 12:00 is 0.5
-        hours, minutes, seconds = int(time[1]), int(time[2]), float(time[3] or 0)
-        if hours > 23 or minutes > 59 or seconds >= 60:
-            return None
-        return (hours * 3600 + minutes * 60 + seconds) / 86400, TIMES
+        day = _day_fraction(time[1], time[2], time[3])
+        return None if day is None else (day, TIMES)
     if text[:1] == "(" and text[-1:] == ")":  # accounting's negatives
         inner = formatted_number(text[1:-1], decimal_comma, points_group) or _plain(text[1:-1])
         if inner is None or inner[0] < 0:
@@ -188,6 +184,16 @@ def _plain(text):
     """``(value, None)`` of a plain number, for a form around one (``(5)``, ``5 kg``)."""
     v = plain_number(text)
     return None if v is None or not math.isfinite(v) else (v, None)
+
+
+def _day_fraction(hours, minutes, seconds):
+    """The fraction of a day of a clock's ``hours``, ``minutes`` and ``seconds`` (texts; seconds
+    may be None), or None where one is out of its range (``24:00``, ``12:61``).
+    """
+    hours, minutes, seconds = int(hours), int(minutes), float(seconds or 0)
+    if hours > 23 or minutes > 59 or seconds >= 60:
+        return None
+    return (hours * 3600 + minutes * 60 + seconds) / 86400
 
 
 def _date(text):
