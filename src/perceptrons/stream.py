@@ -53,7 +53,7 @@ from perceptrons.io.block_scaling import (
 )
 from perceptrons.io.blocks import join
 from perceptrons.io.cache import CacheError, epoch_cache
-from perceptrons.io.labels import file_labels
+from perceptrons.io.labels import as_classes, file_labels
 from perceptrons.io.sources import Source
 
 #: rows shuffled together when ``order="shuffle"`` and no ``shuffle_buffer`` is given, at most
@@ -445,10 +445,7 @@ def labels_as_classes(y, classes, where="the labels"):
     y = np.asarray(y)
     if y.dtype.kind == "f" and classes.dtype.kind == "f":  # a model file whose classes are floats
         return y
-    y = file_labels(y, where)
-    if classes.dtype.kind == "U" and y.dtype.kind != "U":
-        y = y.astype(str)
-    return y
+    return as_classes(file_labels(y, where), classes)
 
 
 def _block_scale(src, block, class_weight, yi, classes):

@@ -16,6 +16,7 @@ import click
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons.cli._common import encoding_info, read_any_base, stored_encoding, stored_zero_based
+from perceptrons.io.labels import as_classes
 
 #: formats read as a table of named columns (a Parquet file of one column of index lists is a sparse matrix)
 TABLE_FORMATS = ("csv", "tsv", "parquet")
@@ -463,7 +464,7 @@ def read_for_saved(path, model, info, model_path, label, fmt, require_labels=Tru
         X, y, weight = positional(
             path, names, kinds, label, fmt, info, "DATA", "the model was trained on", require_labels
         )
-        return Read(X, _typed_as(y, getattr(model, "classes_", None)), weight, [])
+        return Read(X, as_classes(y, getattr(model, "classes_", None)), weight, [])
     t = read_table(
         path,
         label=label or info.get("label_column"),
@@ -473,7 +474,7 @@ def read_for_saved(path, model, info, model_path, label, fmt, require_labels=Tru
         require_labels=require_labels,
         encoding=encoding or stored_encoding(info, model_path),
     )
-    y = _typed_as(t.y, getattr(model, "classes_", None))
+    y = as_classes(t.y, getattr(model, "classes_", None))
     notes = [
         f"column {name!r}: {n} value{'s' if n > 1 else ''} not seen in training (no level of its one-hot encoding)"
         for name, n in unseen_values(model.steps[0][1], t).items()
@@ -501,7 +502,7 @@ def read_test(path, prepared, label, fmt, encoding=None):
             "--test",
             "the training data has",
         )
-        return Read(X, _typed_as(y, prepared.y), weight, [])
+        return Read(X, as_classes(y, prepared.y), weight, [])
     if table is None:
         X, y, weight = read_for_width(
             path,
@@ -514,7 +515,7 @@ def read_test(path, prepared, label, fmt, encoding=None):
             return_weight=True,
             encoding=encoding,
         )
-        return Read(X, _typed_as(y, prepared.y), weight, [])
+        return Read(X, as_classes(y, prepared.y), weight, [])
     from perceptrons.io.readers import read_table
 
     kind = data_format(path, fmt if path == "-" else None) or table["format"]
@@ -530,15 +531,7 @@ def read_test(path, prepared, label, fmt, encoding=None):
         )
     except PerceptronsError as exc:
         raise click.BadParameter(str(exc), param_hint="--test") from None
-    return Read(t.X, _typed_as(t.y, prepared.y), None, [])
-
-
-def _typed_as(y, classes):
-    """Labels ``y`` typed as ``classes`` are: labels are typed per file (integers when every label
-    of that file is one), so a file of 0s and 1s meets text classes '0', '1' as text."""
-    if y is not None and classes is not None and classes.dtype.kind == "U" and y.dtype.kind in "iu":
-        return y.astype(str)
-    return y
+    return Read(t.X, as_classes(t.y, prepared.y), None, [])
 
 
 def positional(path, names, kinds, label, fmt, info, hint, against, require_labels=True):

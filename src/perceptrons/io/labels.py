@@ -197,3 +197,49 @@ def file_labels(labels, where):
     if labels.dtype.kind in "OUS":
         return typed_labels([str(v) for v in labels.tolist()])
     return float_labels(labels, where) if labels.dtype.kind == "f" else labels
+
+
+#: a truth value as readers spell it: pandas and Python write ``True``, R and spreadsheets
+#: ``TRUE``, pyarrow ``true`` (a Parquet column of booleans read as labels)
+_TRUTHS = frozenset({"true", "false"})
+
+
+def as_classes(y, classes):
+    """Labels ``y`` read from a file, in the type and spelling of a model's ``classes``.
+
+    A file's labels are typed per file: a file of 0s and 1s meets text classes ``'0'``, ``'1'``
+    as text.  A truth value the classes spell otherwise (``true`` against ``True``) is the class
+    of the same truth, so that a table's CSV and its Parquet copy score each other's models;
+    the model's spelling is what it predicts.  Any other label stays as read (a label the model
+    never saw counts as an error where it is evaluated).
+
+    Parameters
+    ----------
+    y : ndarray or None
+        The labels as read.
+    classes : ndarray or None
+        The model's classes, or the training labels.
+
+    Returns
+    -------
+    ndarray or None
+    """
+    if y is None or classes is None:
+        return y
+    classes = np.asarray(classes)
+    if classes.dtype.kind != "U":
+        return y
+    y = np.asarray(y)
+    if y.dtype.kind in "iu":
+        return y.astype(str)
+    if y.dtype.kind != "U":
+        return y
+    spelt = {}
+    for c in np.unique(classes).tolist():
+        if c.lower() in _TRUTHS:
+            spelt.setdefault(c.lower(), []).append(c)
+    unknown = np.unique(y[~np.isin(y, classes)]).tolist() if spelt else []
+    respelt = {u: spelt[u.lower()][0] for u in unknown if len(spelt.get(u.lower(), ())) == 1}
+    if not respelt:
+        return y
+    return np.array([respelt.get(v, v) for v in y.tolist()], dtype=str)

@@ -1,0 +1,44 @@
+"""Labels read from a file, typed and spelt as a model's classes."""
+
+import numpy as np
+import pytest
+
+from perceptrons.io.labels import as_classes
+
+
+def test_a_truth_value_spelt_otherwise_is_the_class_of_the_same_truth():
+    classes = np.array(["False", "True"])
+    y = as_classes(np.array(["true", "false", "TRUE", "True"]), classes)
+    assert y.tolist() == ["True", "False", "True", "True"]
+    # other labels stay as read, and so does a truth value the classes do not spell
+    assert as_classes(np.array(["maybe", "true"]), np.array(["True", "no"])).tolist() == ["maybe", "True"]
+    assert as_classes(np.array(["true"]), np.array(["no", "yes"])).tolist() == ["true"]
+    # two classes of one truth (a model trained on both spellings): no guess
+    assert as_classes(np.array(["true"]), np.array(["TRUE", "True"])).tolist() == ["true"]
+    # whole numbers meet text classes as text; numeric classes leave the labels alone
+    assert as_classes(np.array([0, 1]), np.array(["0", "1"])).tolist() == ["0", "1"]
+    assert as_classes(np.array(["true"]), np.array([0, 1])).tolist() == ["true"]
+    assert as_classes(None, classes) is None
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_tables_csv_and_parquet_copies_score_each_others_models(tmp_path, run_cli, stream):
+    """pandas writes a boolean label ``True`` in a CSV, and a Parquet boolean reads ``true``: each
+    copy's model scored 0.0000 on the other, every row a label not seen in training."""
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 3))
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+    frame["label"] = X[:, 0] + 0.3 * X[:, 1] > 0
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    frame.to_parquet(tmp_path / "t.parquet", index=False)
+    extra = ["--stream"] if stream else []
+    for train, test in (("t.csv", "t.parquet"), ("t.parquet", "t.csv")):
+        model = str(tmp_path / f"{train}.npz")
+        assert run_cli(["train", str(tmp_path / train), "-o", model, *extra])[0] == 0
+        code, out, err = run_cli(["evaluate", model, str(tmp_path / test), *extra])
+        assert code == 0, err
+        accuracy = float(out.split("accuracy")[1].split()[0])
+        assert accuracy > 0.9, out
+        assert "not seen in training" not in out
