@@ -436,11 +436,15 @@ def test_pretrained_fills_conllu_and_evaluates(tmp_path, capsys):
         (["F"], "Missing argument 'FILE' (or give --pretrained NAME and FILE)"),
         ([], "Missing argument 'MODEL'"),
         (["--pretrained", "en", "missing.txt"], "missing.txt: no such file"),
+        # the first argument is FILE with --pretrained: its directory was named as '[MODEL]'
+        (["--pretrained", "en", "D"], "Invalid value for 'FILE': File 'D' is a directory."),
+        (["D", "F"], "Invalid value for 'MODEL': File 'D' is a directory."),
     ],
 )
 def test_pretrained_misuse_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "F").write_text(RAW, encoding="utf-8")
+    (tmp_path / "D").mkdir()
     code, out, err = run(capsys, "tag", "predict", *args)
     assert code == 2 and out == ""
     assert message in err and "Traceback" not in err

@@ -362,17 +362,24 @@ PRETRAINED_OPTION = click.option(
 
 
 def _model_and_file(ctx, model, file, pretrained, name):
-    """(MODEL or None, FILE): with --pretrained the one path given is the file to read."""
+    """(MODEL or None, FILE): with --pretrained the one path given is the file to read.  Click
+    cannot refuse a directory for the first argument, which names either one."""
+    import os
+
     if pretrained is None:
         if model is None or file is None:
             raise click.UsageError(
                 f"Missing argument '{'MODEL' if model is None else name}' (or give --pretrained NAME and {name})"
             )
+        if os.path.isdir(model):
+            raise click.BadParameter(f"File {model!r} is a directory.", param_hint="'MODEL'")
         return model, file
     if file is not None:
         raise click.UsageError(f"--pretrained {pretrained} is the model: give {name} alone, not a MODEL file too")
     if model is None:
         raise click.UsageError(f"Missing argument '{name}'")
+    if os.path.isdir(model):
+        raise click.BadParameter(f"File {model!r} is a directory.", param_hint=f"'{name}'")
     ctx.meta["perceptrons.input"] = model  # errors that name no file are about this one
     return None, model
 
@@ -402,7 +409,7 @@ def _load(model, column, pretrained=None):
 
 
 @command.command(name="predict")
-@click.argument("model", required=False, metavar="[MODEL]", type=click.Path(dir_okay=False), callback=note_path)
+@click.argument("model", required=False, metavar="[MODEL]", type=click.Path(), callback=note_path)
 @click.argument("file", required=False, metavar="FILE", type=click.Path(dir_okay=False), callback=note_input)
 @PRETRAINED_OPTION
 @MODEL_COLUMN_OPTION
@@ -468,7 +475,7 @@ def predict(ctx, model, file, pretrained, column, fmt, output, confidence):
 
 
 @command.command(name="evaluate")
-@click.argument("model", required=False, metavar="[MODEL]", type=click.Path(dir_okay=False), callback=note_path)
+@click.argument("model", required=False, metavar="[MODEL]", type=click.Path(), callback=note_path)
 @click.argument("test", required=False, metavar="TEST", type=click.Path(dir_okay=False), callback=note_input)
 @PRETRAINED_OPTION
 @MODEL_COLUMN_OPTION
