@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._core.params import Interval
-from perceptrons.online.learner import COMMON_CONSTRAINTS, OnlineLearner
+from perceptrons.online.learner import COMMON_CONSTRAINTS, OnlineLearner, scaled_state_problem
 
 if TYPE_CHECKING:
     from typing import Any, Literal
@@ -123,6 +123,21 @@ class ALMA(OnlineLearner):
         tuple of int or None
         """
         return (3,)
+
+    def state_problem(self, w: np.ndarray, extra: np.ndarray) -> tuple[str, str] | None:
+        """k counts from 1, the scale is positive, and the squared norm is −1 (not known) or ≥ 0.
+
+        Parameters
+        ----------
+        w, extra : ndarray
+
+        Returns
+        -------
+        tuple of (str, str) or None
+        """
+        if extra[0] < 1:
+            return "state_extra", f"the update count k must be at least 1, got {extra[0]:.6g}"
+        return scaled_state_problem(extra)
 
     def initial_extra(self, n_features: int, n_classes: int) -> np.ndarray:
         """The update count 1, the scale 1, the norm not known.

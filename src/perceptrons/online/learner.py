@@ -45,6 +45,19 @@ FULL_COVARIANCE_MAX = 1000
 COVARIANCE = (Options("auto", "full", "diagonal"),)
 
 
+def scaled_state_problem(extra):
+    """What the ``extra`` array ``(k, scale, ‖w‖²)`` of a learner that keeps its weights scaled
+    (ALMA, ROMMA: :mod:`perceptrons._jit.scaled`) holds that the rule can never reach, as
+    ``(field, message)``, or None: the scale is positive, and the squared norm −1 (not known) or
+    at least 0.
+    """
+    if extra[1] <= 0:
+        return "state_extra", f"the weights' scale must be positive, got {extra[1]:.6g}"
+    if extra[2] < 0 and extra[2] != -1:
+        return "state_extra", f"the weights' squared norm must be -1 (not known) or at least 0, got {extra[2]:.6g}"
+    return None
+
+
 class OnlineLearner(LinearPerceptronBase):
     """Base of the online family (see :mod:`perceptrons.online.learner`).
 
@@ -128,6 +141,26 @@ class OnlineLearner(LinearPerceptronBase):
             return np.zeros(shape)
         s0 = self.initial_variance()
         return np.eye(shape[0]) * np.sqrt(s0) if self.covariance_ == "full" else np.full(shape, s0)
+
+    def state_problem(self, w: np.ndarray, extra: np.ndarray) -> tuple[str, str] | None:
+        """What a model file's weights ``w`` or ``extra`` array hold that this rule can never
+        reach, as ``(field, message)``, or None: a second-order learner's variances (a diagonal
+        Σ) are positive.  Their dtypes, shapes and finiteness are checked before.
+
+        Parameters
+        ----------
+        w : ndarray
+            The state's weights.
+        extra : ndarray
+            The state's :meth:`extra_shape` array.
+
+        Returns
+        -------
+        tuple of (str, str) or None
+        """
+        if self.second_order and self.covariance_ == "diagonal" and extra.size and extra.min() <= 0:
+            return "state_extra", f"a variance must be positive, got {extra.min():.6g}"
+        return None
 
     def initial_variance(self) -> float:
         """A second-order learner's Σ₀ = this · I (1 unless the learner says otherwise).
@@ -261,6 +294,9 @@ class OnlineLearner(LinearPerceptronBase):
         if self.second_order:
             self.covariance_ = st.str("covariance", choices=("full", "diagonal"))
         fitted, self._state = model_file.from_state(st, self._averaging, self.class_weight, self.extra_shape)
+        problem = self.state_problem(self._state.w, self._state.extra)
+        if problem is not None:
+            st.fail(*problem)
         for name, value in fitted.items():
             setattr(self, name, value)
         self._pending_updates = None

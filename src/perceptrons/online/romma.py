@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._core.params import Kind
-from perceptrons.online.learner import COMMON_CONSTRAINTS, OnlineLearner
+from perceptrons.online.learner import COMMON_CONSTRAINTS, OnlineLearner, scaled_state_problem
 
 if TYPE_CHECKING:
     from typing import Any, Literal
@@ -94,6 +94,19 @@ class ROMMA(OnlineLearner):
         tuple of int or None
         """
         return (3,)
+
+    def state_problem(self, w: np.ndarray, extra: np.ndarray) -> tuple[str, str] | None:
+        """The scale is positive, and the squared norm is −1 (not known) or ≥ 0.
+
+        Parameters
+        ----------
+        w, extra : ndarray
+
+        Returns
+        -------
+        tuple of (str, str) or None
+        """
+        return scaled_state_problem(extra)
 
     def initial_extra(self, n_features: int, n_classes: int) -> np.ndarray:
         """The scale 1, the norm not known.

@@ -149,6 +149,22 @@ class Winnow(OnlineLearner):
             return None
         return (n_features + 1,) if n_classes == 2 else (n_features + 1, n_classes)
 
+    def state_problem(self, w: np.ndarray, extra: np.ndarray) -> tuple[str, str] | None:
+        """Multiplicative updates keep every weight, positive or negative part, at least 0.
+
+        Parameters
+        ----------
+        w, extra : ndarray
+
+        Returns
+        -------
+        tuple of (str, str) or None
+        """
+        for field, a in (("state_w", w), ("state_extra", extra)):
+            if a.size and a.min() < 0:
+                return field, f"Winnow's weights are at least 0, got {a.min():.6g}"
+        return None
+
     def initial_extra(self, n_features: int, n_classes: int) -> np.ndarray:
         """Ones (balanced), or nothing.
 
