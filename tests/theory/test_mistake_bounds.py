@@ -14,6 +14,7 @@ from perceptrons import (
     KernelPerceptron,
     PassiveAggressive,
     Perceptron,
+    PocketPerceptron,
     SecondOrderPerceptron,
     Winnow,
 )
@@ -24,6 +25,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceW
 
 SEPARABLE = [
     Perceptron(),
+    PocketPerceptron(),
     AveragedPerceptron(fit_intercept=False),
     PassiveAggressive(variant="pa"),
     PassiveAggressive(variant="pa1", C=0.3),
@@ -37,6 +39,7 @@ SEPARABLE = [
 ]
 ANY_DATA = [
     Perceptron(),
+    PocketPerceptron(fit_intercept=False),
     PassiveAggressive(variant="pa1", C=0.5),
     PassiveAggressive(variant="pa2", C=0.5),
     SecondOrderPerceptron(),

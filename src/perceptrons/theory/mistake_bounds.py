@@ -106,7 +106,8 @@ def mistake_bound(
     Parameters
     ----------
     model : estimator of perceptrons
-        Perceptron, AveragedPerceptron and VotedPerceptron (their training is the PLA's),
+        Perceptron, AveragedPerceptron, VotedPerceptron and PocketPerceptron (their training
+        is the PLA's),
         PassiveAggressive, SecondOrderPerceptron and AROW (full covariance), ALMA, ROMMA (not
         aggressive), Winnow; without ``class_weight`` (the theorems are for unweighted steps).
         Its parameters set the algorithm; a fitted model is not changed.
@@ -546,6 +547,7 @@ _BOUNDS = {
     "Perceptron": _perceptron,
     "AveragedPerceptron": _perceptron,
     "VotedPerceptron": _perceptron,
+    "PocketPerceptron": _perceptron,  # the PLA's run; the pocket only keeps its best weights
     "PassiveAggressive": _passive_aggressive,
     "SecondOrderPerceptron": _second_order_perceptron,
     "AROW": _arow,
