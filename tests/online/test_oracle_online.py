@@ -4,7 +4,11 @@ classes and three, with and without the bias.
 
 The loops sum a row's products in another order than the oracles (four partial sums for CSR
 rows) and ALMA and ROMMA keep their weights as a scalar times a vector, so the weights agree to
-1e-9 relative rather than bit for bit; the counts of mistakes and updates agree exactly.
+1e-12 relative (of the largest weight) rather than bit for bit; the counts of mistakes and
+updates agree exactly.  Confidence-weighted learning with a full covariance agrees to 1e-8: on
+noisy rows it fits every label, its Σ shrinks by orders of magnitude an epoch and grows
+ill-conditioned, and the rounding of a reordered sum grows with the condition number (past a few
+more epochs, any two orders of summation part ways).
 """
 
 from statistics import NormalDist
@@ -58,7 +62,7 @@ def oracle_weights(W, k, fit_intercept):
     return (W[:, :-1], W[:, -1]) if fit_intercept else (W, np.zeros(W.shape[0]))
 
 
-def check(est, X, y, k, W, history, fit_intercept, storage, sample_weight=None):
+def check(est, X, y, k, W, history, fit_intercept, storage, sample_weight=None, rtol=1e-12):
     est.fit(STORAGES[storage](X), y, sample_weight=sample_weight)
     coef, intercept = oracle_weights(W, k, fit_intercept)
     assert [(m, u) for m, u in history] == list(
@@ -66,9 +70,12 @@ def check(est, X, y, k, W, history, fit_intercept, storage, sample_weight=None):
     ) or est.mistakes_per_epoch_ == [m for m, _ in history]
     assert est.mistakes_per_epoch_ == [m for m, _ in history]
     assert est.n_updates_ == sum(u for _, u in history)
-    np.testing.assert_allclose(est.coef_, coef, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(est.intercept_, intercept, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(est.coef_, coef, rtol=rtol, atol=rtol * np.abs(coef).max())
+    np.testing.assert_allclose(est.intercept_, intercept, rtol=rtol, atol=rtol * np.abs(coef).max())
 
+
+#: the agreement of confidence-weighted learning with a full covariance (see the docstring)
+CW_FULL = 1e-8
 
 PARAMS = [("dense", True), ("csr", False), ("dense32", True), ("csr-int64", True)]
 
@@ -109,7 +116,9 @@ def test_second_order(storage, fit_intercept, covariance, k, rule):
     )
     est = make(covariance)
     est.set_params(max_epochs=5, fit_intercept=fit_intercept)
-    check(est, X, y, k, W, hist, fit_intercept, storage)
+    check(
+        est, X, y, k, W, hist, fit_intercept, storage, rtol=CW_FULL if (rule, covariance) == ("cw", "full") else 1e-12
+    )
     assert est.covariance_ == covariance
 
 
@@ -139,7 +148,8 @@ def test_second_order_averaged_and_weighted(storage, covariance, k, rule):
         X.tolist(), y.tolist(), k, rule=rule, full=covariance == "full", weights=a.tolist(), average=True, **kw
     )
     est = make(covariance).set_params(max_epochs=5, average=True)
-    check(est, X, y, k, W, hist, True, storage, sample_weight=a)
+    rtol = CW_FULL if (rule, covariance) == ("cw", "full") else 1e-12
+    check(est, X, y, k, W, hist, True, storage, sample_weight=a, rtol=rtol)
 
 
 @pytest.mark.parametrize("storage, fit_intercept", PARAMS)
@@ -169,6 +179,6 @@ def test_winnow(storage, fit_intercept, k, balanced):
     W = np.array(P) - np.array(N)
     coef, intercept = oracle_weights(W, k, fit_intercept)
     assert est.mistakes_per_epoch_ == [m for m, _ in hist]
-    np.testing.assert_allclose(est.coef_, coef, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(est.coef_, coef, rtol=1e-12, atol=1e-12 * np.abs(coef).max())
     if k == 2:
-        np.testing.assert_allclose(est.intercept_, intercept - theta, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(est.intercept_, intercept - theta, rtol=1e-12, atol=1e-12 * np.abs(coef).max())
