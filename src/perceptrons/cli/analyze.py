@@ -16,7 +16,7 @@ from perceptrons.cli._options import EPOCHS, ModelParam, model_params, refuse_un
 
 #: the ``--model`` names whose paper's bound :func:`perceptrons.theory.mistake_bound` computes
 #: (a literal: ``--help`` must not import the theory)
-BOUNDED = ("perceptron", "averaged", "voted", "pa", "sop", "alma", "romma", "winnow", "arow")
+BOUNDED = ("perceptron", "pocket", "averaged", "voted", "kernel", "pa", "sop", "alma", "romma", "winnow", "arow")
 
 
 @click.command(name="analyze")

@@ -107,7 +107,8 @@ def mistake_bound(
     ----------
     model : estimator of perceptrons
         Perceptron, AveragedPerceptron, VotedPerceptron and PocketPerceptron (their training
-        is the PLA's),
+        is the PLA's), KernelPerceptron (the PLA's in the feature space of its kernel; with
+        ``margin=0`` and no ``budget``),
         PassiveAggressive, SecondOrderPerceptron and AROW (full covariance), ALMA, ROMMA (not
         aggressive), Winnow; without ``class_weight`` (the theorems are for unweighted steps).
         Its parameters set the algorithm; a fitted model is not changed.
@@ -168,9 +169,47 @@ def mistake_bound(
         f"the bound's curves over {passes:,} × {X.shape[0]:,} trials",
         "ask for fewer passes",
     )
+    if name == "KernelPerceptron":
+        return _kernel_perceptron(model, params, X, y, s, passes)
     Z = augment(X, params["fit_intercept"]) * s[:, None]  # each row times its label ±1
     run = _run(model, X, y, passes)
     return _BOUNDS[name](params, X, Z, s, run, passes)
+
+
+def _kernel_perceptron(model, params, X, y, s, passes):
+    """The perceptron's bounds on rows whose dot products are the kernel's values
+    (:mod:`perceptrons.theory.kernel_bound`), beside the dual algorithm's own count.
+    """
+    from dataclasses import replace
+
+    from perceptrons.theory import kernel_bound
+
+    if params["budget"] is not None:
+        raise NoBound("the perceptron's bounds are for the kernel perceptron without a budget: fit with budget=None")
+    if params["margin"] != 0:
+        raise NoBound(
+            f"the perceptron's bounds here are for margin=0 (the PLA's own rule), not margin={params['margin']!r} "
+            "(the kernel perceptron's 'auto' is 1 without a budget)"
+        )
+    K = kernel_bound.gram_matrix(model, X, y)
+    L = kernel_bound.feature_rows(K)
+    mistakes = kernel_bound.dual_mistakes(K, s, params["fit_intercept"], passes)
+    run = _Run(X.shape[0], passes * X.shape[0], mistakes, mistakes)
+    Z = augment(L, params["fit_intercept"]) * s[:, None]
+    # R from K itself: L leaves out the directions of eigenvalues that are 0 up to rounding, and
+    # a unit u in the directions kept has the same margins on the full rows
+    R = math.sqrt(max(float(np.max(np.diag(K))), 0.0) + (1.0 if params["fit_intercept"] else 0.0))
+    try:
+        mb = _perceptron(params, L, Z, s, run, passes, R=R)
+    except NoBound:
+        raise
+    except PerceptronsError:  # a separator too thin for the QP to stand behind: any u serves F–S
+        mb = _perceptron(params, L, Z, s, run, passes, R=R, try_separable=False)
+    return replace(
+        mb,
+        algorithm=f"KernelPerceptron ({params['kernel']!r} kernel)",
+        quantities={**mb.quantities, "rank": L.shape[1]},
+    )
 
 
 # ---------------------------------------------------------------------- the run
@@ -219,12 +258,15 @@ def _per_trial(run, per_row):
 
 
 # ---------------------------------------------------------------------- the bounds
-def _perceptron(params, X, Z, s, run, passes):
+def _perceptron(params, X, Z, s, run, passes, R=None, try_separable=True):
+    """Novikoff's bound where the max-margin QP finds a separator (unless not ``try_separable``),
+    else Freund and Schapire's; ``R`` given where the rows of ``X`` are shorter than the vectors
+    the learner saw (a kernel's feature rows without their smallest directions)."""
     if params.get("margin", 0.0) != 0.0:
         raise NoBound("the perceptron's bounds here are for margin=0 (the PLA's own rule)")
-    R = radius_of(Z)
-    mm = max_margin(X, s, params["fit_intercept"])
-    if mm.separable:
+    R = radius_of(Z) if R is None else R
+    mm = max_margin(X, s, params["fit_intercept"]) if try_separable else None
+    if mm is not None and mm.separable:
         return MistakeBound(
             "Perceptron",
             "Novikoff 1962",
@@ -548,6 +590,7 @@ _BOUNDS = {
     "AveragedPerceptron": _perceptron,
     "VotedPerceptron": _perceptron,
     "PocketPerceptron": _perceptron,  # the PLA's run; the pocket only keeps its best weights
+    "KernelPerceptron": _perceptron,  # on rows of the kernel's feature space (_kernel_perceptron)
     "PassiveAggressive": _passive_aggressive,
     "SecondOrderPerceptron": _second_order_perceptron,
     "AROW": _arow,

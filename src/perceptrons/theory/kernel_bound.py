@@ -1,0 +1,120 @@
+"""The kernel perceptron's mistake bound: the PLA's, in the feature space its kernel spans.
+
+On a sequence of examples the kernel perceptron is the PLA run on vectors φ(xᵢ) whose dot
+products are the kernel's values (Aizerman, Braverman & Rozonoer 1964; Freund & Schapire 1999,
+§2).  Any rows ``L`` with ``L Lᵀ = K``, the Gram matrix of the data, are such vectors for these
+examples: the radius (R² = max K(x, x), plus 1 with the bias folded in), the margin of a
+separator in feature space and the deviations of Freund and Schapire's bound are those of the
+rows of ``L``.  Novikoff's bound and Freund–Schapire's are therefore computed on ``L``, and the
+count beside them is the dual algorithm's own run over ``K``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from perceptrons._core.errors import PerceptronsError
+from perceptrons._core.memory import check_allocation
+
+#: an eigenvalue of the Gram matrix below −this × its largest is not rounding: the kernel is
+#: not a dot product on these data (the sigmoid kernel is not positive semi-definite)
+NEGATIVE_EIGENVALUE = 1e-9
+
+
+def gram_matrix(model, X, y):
+    """The Gram matrix K of ``model``'s kernel on the rows of ``X``, float64.
+
+    ``gamma="scale"`` and ``"auto"`` stand for the number a fit on ``X`` resolves (a clone of
+    ``model`` is fitted for one epoch to find it); ``"precomputed"`` takes ``X`` as K.
+
+    Parameters
+    ----------
+    model : KernelPerceptron
+    X : ndarray of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_samples)
+    """
+    from sklearn.base import clone
+
+    from perceptrons.kernel.kernels import USES_GAMMA, KernelBlock
+
+    n = X.shape[0]
+    check_allocation(3 * 8 * n * n, f"the Gram matrix of {n:,} rows and its eigenvectors", "use fewer rows")
+    if model.kernel == "precomputed":
+        if X.shape[1] != n:
+            raise PerceptronsError(f"kernel='precomputed' takes the (n, n) Gram matrix as X; got shape {X.shape}")
+        return np.array(X, dtype=np.float64)
+    fitted = clone(model).set_params(max_epochs=1).fit(X, y)
+    gamma = fitted.gamma_ if model.kernel in USES_GAMMA else None
+    return KernelBlock(model.kernel, gamma, model.degree, float(model.coef0), np.float64).block(X, X)
+
+
+def feature_rows(K):
+    """Rows ``L`` with ``L Lᵀ = K`` (from the eigendecomposition of K; the eigenvectors of
+    eigenvalues that are 0 up to rounding are left out).
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n)
+        A symmetric Gram matrix.
+
+    Returns
+    -------
+    ndarray of shape (n, r)
+
+    Raises
+    ------
+    NoBound
+        When K has an eigenvalue clearly below 0: the kernel is no dot product on these data,
+        and there is no feature space for the bound to speak of.
+    """
+    from perceptrons.theory.mistake_bounds import NoBound
+
+    K = (K + K.T) / 2.0
+    values, vectors = np.linalg.eigh(K)
+    top = max(float(np.abs(values).max()), np.finfo(float).tiny)
+    if values[0] < -NEGATIVE_EIGENVALUE * top:
+        raise NoBound(
+            f"the kernel's Gram matrix on these data has the eigenvalue {values[0]:.3g} < 0: it is not "
+            "a dot product in any feature space (as the sigmoid kernel may not be), so the perceptron's "
+            "bounds do not apply"
+        )
+    keep = values > NEGATIVE_EIGENVALUE * top
+    return vectors[:, keep] * np.sqrt(values[keep])
+
+
+def dual_mistakes(K, s, fit_intercept, passes):
+    """The trials (positions in ``passes`` runs over the sequence) on which the dual PLA erred:
+    ``f(xᵢ) = Σⱼ αⱼ sⱼ K(xⱼ, xᵢ) + b``, an error where ``sᵢ f(xᵢ) ≤ 0``, and then αᵢ += 1 and,
+    with the bias, ``b += sᵢ`` (the constant feature 1 folded in).  A pass without an error
+    ends the run: the passes after it repeat it.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n)
+    s : ndarray of shape (n,)
+        The labels as ±1.
+    fit_intercept : bool
+    passes : int
+
+    Returns
+    -------
+    ndarray of int64
+    """
+    n = K.shape[0]
+    coef = np.zeros(n)  # αⱼ sⱼ
+    b = 0.0
+    mistakes = []
+    for p in range(passes):
+        before = len(mistakes)
+        for i in range(n):
+            if s[i] * (coef @ K[:, i] + b) <= 0.0:
+                coef[i] += s[i]
+                b += s[i] if fit_intercept else 0.0
+                mistakes.append(p * n + i)
+        if len(mistakes) == before:
+            break
+    return np.array(mistakes, dtype=np.int64)
