@@ -556,7 +556,7 @@ def test_analyze_model_gives_its_papers_bound(run_cli, tmp_path):
     ``--json``; every name ``--model`` offers is one the function takes."""
     import json
 
-    from perceptrons import AROW, PassiveAggressive
+    from perceptrons import AROW, KernelPerceptron, PassiveAggressive
     from perceptrons._core.registry import CLI_NAMES
     from perceptrons.cli.analyze import BOUNDED
     from perceptrons.io.readers import read_data
@@ -585,11 +585,18 @@ def test_analyze_model_gives_its_papers_bound(run_cli, tmp_path):
     assert code == 0 and "bound       none here: PA on data that are not separable: Theorem 3 needs" in out
     code, out, err = run_cli(["analyze", str(data), "--model", "pa", "--param", "variant=pa", "--json"])
     assert "Theorem 3 needs" in json.loads(out)["mistake_bound"]["refused"]
+    # the kernel perceptron's, in its kernel's feature space (margin 0: its default is 1)
+    code, out, err = run_cli(["analyze", str(data), "--model", "kernel", "--param", "margin=0", "--json"])
+    got = json.loads(out)["mistake_bound"]
+    mb = mistake_bound(KernelPerceptron(margin=0), *read_data(str(data)))
+    assert code == 0 and (got["theorem"], got["observed"]) == (mb.theorem, mb.observed) and mb.holds
+    code, out, err = run_cli(["analyze", str(data), "--model", "kernel"])
+    assert code == 0 and "bound       none here: the perceptron's bounds here are for margin=0" in out
     # bad options: one line, exit 2
     for argv, says in [
         (["--model", "pa", "--param", "C=0"], "--param"),
         (["--param", "C=1"], "--param: applies only with --model"),
-        (["--model", "kernel"], "--model"),
+        (["--model", "svm"], "--model"),
         (["--model", "pa", "--passes", "0"], "--passes"),
     ]:
         code, out, err = run_cli(["analyze", str(data), *argv])
