@@ -124,7 +124,7 @@ PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
     "--epochs",
     type=EPOCHS,
     default=None,
-    help="Maximum number of epochs  [default: the model's own: perceptron 1000, pocket 20, averaged, voted and kernel 10]",
+    help="Maximum number of epochs  [default: the model's own: perceptron 1000, pocket 20, the others 10]",
 )
 @ORDER_OPTION
 @click.option("--init", type=click.Choice(["zeros", "random"]), default="zeros", show_default=True)
