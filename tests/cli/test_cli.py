@@ -770,3 +770,13 @@ def test_an_output_among_the_shards_of_data_is_refused_on_the_first_run(run_cli,
     code, _, err = run_cli(["train", data, "--stream", *argv])
     assert code == 2 and f"Invalid value for {hint}" in err and "is among DATA's shards" in err, err
     assert sorted(p.name for p in shards.iterdir()) == ["a.csv"]
+
+
+def test_a_float32_npz_trains_without_a_warning(run_cli, tmp_path):
+    """The check for columns whose square overflows compared float32 maxima with √(float64 max),
+    which numpy cast to float32: "RuntimeWarning: overflow encountered in cast" on every such file."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3)).astype(np.float32)
+    np.savez(tmp_path / "f.npz", X=X, y=(X[:, 0] > 0).astype(int))
+    code, out, err = run_cli(["train", str(tmp_path / "f.npz"), "-o", str(tmp_path / "m.npz")])
+    assert code == 0 and "warning" not in err.lower(), err

@@ -7,17 +7,25 @@ import pytest
 
 from perceptrons import AveragedPerceptron, Perceptron, Tagger
 from perceptrons._core.errors import PerceptronsError
-from perceptrons.threads.jobs import cores, threads_of
+from perceptrons.threads.jobs import MAX_THREADS, cores, threads_of
 
 
-@pytest.mark.parametrize("n_jobs", [0, 1.5, "2", True])
+@pytest.mark.parametrize("n_jobs", [0, 1.5, "2", True, MAX_THREADS + 1, 1024])
 @pytest.mark.parametrize("cls", [Perceptron, AveragedPerceptron])
 def test_a_bad_n_jobs_is_refused_in_one_line(cls, n_jobs):
+    """Above MAX_THREADS too: 1,024 threads (the command line's limit before) failed after 72 s
+    in numba's compiler with a traceback ("Tuple 'ws' length must be smaller than 1000")."""
     X = np.eye(4)
     with pytest.raises(
-        PerceptronsError, match=r"^The 'n_jobs' parameter of \w+ must be None, an int in the range \[1, inf\)"
+        PerceptronsError, match=r"^The 'n_jobs' parameter of \w+ must be None, an int in the range \[1, 256\]"
     ):
         cls(n_jobs=n_jobs).fit(X, [0, 1, 0, 1])
+
+
+def test_the_command_lines_limit_is_the_librarys():
+    from perceptrons.cli._options import JOBS
+
+    assert JOBS.high == MAX_THREADS
 
 
 def test_the_tagger_refuses_a_bad_n_jobs():
@@ -35,6 +43,12 @@ def test_negative_counts_are_counted_back_from_the_cores():
         PerceptronsError, match=rf"^The 'n_jobs' parameter of Perceptron is {-n - 1}, which leaves no thread"
     ):
         threads_of(-n - 1, "Perceptron")
+
+
+def test_every_core_of_a_machine_of_more_than_max_threads_is_max_threads():
+    with pytest.warns(UserWarning, match="n_jobs=-1 is 384 of this machine's 384 cores; a fit trains in at most 256"):
+        assert threads_of(-1, "Perceptron", n_cores=384) == MAX_THREADS
+    assert threads_of(-200, "Perceptron", n_cores=384) == 185
 
 
 def test_more_threads_than_cores_warn_and_train_that_many():
@@ -55,13 +69,14 @@ def test_more_threads_than_cores_warn_and_train_that_many():
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["--n-jobs", "0"], "--n-jobs': 0 threads; expected a number of threads in [1, 1024], or -1 for every core"),
-        (["--n-jobs", "-2"], "--n-jobs': -2 is out of range; expected a number of threads in [1, 1024], or -1"),
+        (["--n-jobs", "0"], "--n-jobs': 0 threads; expected a number of threads in [1, 256], or -1 for every core"),
+        (["--n-jobs", "-2"], "--n-jobs': -2 is out of range; expected a number of threads in [1, 256], or -1"),
         (["--n-jobs", "1.5"], "--n-jobs': '1.5' is not an integer"),
         (
             ["--n-jobs", "2", "--model", "pocket"],
             "--n-jobs: applies only with --model perceptron, averaged or an online",
         ),
+        (["--n-jobs", "2", "--order", "random-mistake"], "in the order cyclic or shuffle (random-mistake makes one"),
     ],
 )
 def test_the_cli_refuses_a_bad_n_jobs(tmp_path, run_cli, argv, message):

@@ -153,7 +153,7 @@ CACHE_MB = FiniteFloat(0.0, 2.0**20, low_open=True)  # megabytes: up to 1 TiB of
 GAMMA_OR_WORD = WordOrFloat(("scale", "auto"), GAMMA)
 MAX_POINTS = BoundedInt(1, 30)  # vc tests up to 2^m labelings
 DEMO_SEED = BoundedInt(0, 2**32 - 4)
-JOBS = Jobs(-1, 1024)  # the demo also seeds seed+1 … seed+3
+JOBS = Jobs(-1, 256)  # perceptrons.threads.jobs.MAX_THREADS (not imported: --help stays light)
 
 
 def refuse_unused(ctx, rules):

@@ -133,7 +133,8 @@ def check_standardisable(data, names, X):
 
     with np.errstate(invalid="ignore"):
         top = np.nanmax(np.abs(X), axis=0, initial=0.0) if X.size else np.zeros(0)
-    wide = np.flatnonzero(top >= SQUARE_LIMIT)
+    # float64: against float32 columns the limit itself was cast, overflowed and warned
+    wide = np.flatnonzero(np.asarray(top, dtype=np.float64) >= SQUARE_LIMIT)
     if wide.size:
         j = int(wide[0])
         raise click.BadParameter(

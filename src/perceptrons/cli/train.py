@@ -247,8 +247,9 @@ def command(
             "encoding": (is_text_table(data, fmt), ENCODING_WHERE),
             "calibrate": (not stream and not (workers or scheduler), "in memory, on this machine"),
             "n_jobs": (
-                model_name in THREADED and not stream and not (workers or scheduler),
-                "with --model perceptron, averaged or an online model, in memory, on this machine",
+                model_name in THREADED and not stream and not (workers or scheduler) and order != "random-mistake",
+                "with --model perceptron, averaged or an online model, in memory, on this machine, in the order "
+                "cyclic or shuffle (random-mistake makes one update an epoch)",
             ),
         },
     )

@@ -72,10 +72,10 @@ class SequenceModel(SequenceDecoder):
     whose epochs nobody looks at makes them once.
     """
 
-    #: make the final weights at the end of a fit.  The tagger's model does not: the tagger
-    #: prunes and casts them as they are made (:meth:`compact_single_precision`); an estimator
-    #: makes them, since scikit-learn's estimators do not change when they predict
+    #: make the final weights at the end of a fit: an estimator does (scikit-learn's do not change when
+    #: they predict), not the tagger's model, whose tagger prunes and casts them as they are made
     _FINAL_AFTER_FIT = False
+    owner_name = None  #: the estimator its messages name: the Tagger holding it sets it, else its class
 
     _parameter_constraints = {
         "decoder": (Options(*DECODERS),),
@@ -452,7 +452,7 @@ class SequenceModel(SequenceDecoder):
     def _train(self, op, eop, yi, offsets, forced, n_epochs, dev_ops, callback, online=False):
         self.converged_, self._stopped = False, False
         block = SequenceBlock(op, eop, yi, offsets, forced)
-        S = 1 if online else threads_of(self.n_jobs, type(self).__name__)
+        S = 1 if online else threads_of(self.n_jobs, self.owner_name or type(self).__name__)
         if S == 1 or offsets.shape[0] - 1 <= mix_every(S):  # one round would be the serial fit's
             self._epochs(block, n_epochs, None, dev_ops, callback)
             return

@@ -558,7 +558,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
         -------
         SequenceModel
         """
-        return SequenceModel(
+        model = SequenceModel(
             decoder=self.decoder,
             max_epochs=self.max_epochs,
             averaged=self.averaged,
@@ -568,6 +568,8 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
             random_state=self.random_state,
             n_jobs=self.n_jobs,
         )
+        model.owner_name = type(self).__name__
+        return model
 
 
 def _listed(items):
