@@ -151,7 +151,9 @@ def test_ten_megabytes_without_a_newline():
     assert len(words) > 1_000_000 and all(w for w in words)
 
 
-@pytest.mark.parametrize("unit", ["a'", "a-", "a&", "1,", "+1.", "a.", "'", "@", "\u2764\u200d", "\u2764\ufe0f", "\u0301"])
+@pytest.mark.parametrize(
+    "unit", ["a'", "a-", "a&", "1,", "+1.", "a.", "'", "@", "\u2764\u200d", "\u2764\ufe0f", "\u0301"]
+)
 def test_a_megabyte_of_one_repeated_part_takes_memory_by_its_words_not_by_its_length(unit):
     """Python's ``re`` keeps a frame for each repetition of a group: a line of 5 million
     ``a'`` (one word of that many parts) took 2.8 GB, 366 bytes a character.  Each group's

@@ -125,7 +125,7 @@ class ALMA(OnlineLearner):
         return (3,)
 
     def state_problem(self, w: np.ndarray, extra: np.ndarray) -> tuple[str, str] | None:
-        """k counts from 1, the scale is positive, and the squared norm is −1 (not known) or ≥ 0.
+        """The update count k is at least 1, the scale positive, the squared norm −1 (not known) or ≥ 0.
 
         Parameters
         ----------

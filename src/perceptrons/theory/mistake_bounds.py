@@ -261,7 +261,8 @@ def _per_trial(run, per_row):
 def _perceptron(params, X, Z, s, run, passes, R=None, try_separable=True):
     """Novikoff's bound where the max-margin QP finds a separator (unless not ``try_separable``),
     else Freund and Schapire's; ``R`` given where the rows of ``X`` are shorter than the vectors
-    the learner saw (a kernel's feature rows without their smallest directions)."""
+    the learner saw (a kernel's feature rows without their smallest directions).
+    """
     if params.get("margin", 0.0) != 0.0:
         raise NoBound("the perceptron's bounds here are for margin=0 (the PLA's own rule)")
     R = radius_of(Z) if R is None else R
