@@ -11,6 +11,8 @@ count beside them is the dual algorithm's own run over ``K``.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
@@ -19,6 +21,34 @@ from perceptrons._core.memory import check_allocation
 #: an eigenvalue of the Gram matrix below −this × its largest is not rounding: the kernel is
 #: not a dot product on these data (the sigmoid kernel is not positive semi-definite)
 NEGATIVE_EIGENVALUE = 1e-9
+
+
+def kernel_sequence(model, X, y, s, passes):
+    """What the perceptron's bounds need of a kernel perceptron's run over ``(X, y)``: rows ``L``
+    of its feature space (:func:`feature_rows`), the radius R of the vectors it learns from, and
+    the trials it erred on (:func:`dual_mistakes`).
+
+    R is taken from K itself: ``L`` leaves out the directions of eigenvalues that are 0 up to
+    rounding, and a unit vector in the directions kept has the same margins on the full rows, so
+    the bounds computed on ``L`` with this R hold for the run.
+
+    Parameters
+    ----------
+    model : KernelPerceptron
+    X : ndarray of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    s : ndarray of shape (n_samples,)
+        The labels as ±1.
+    passes : int
+
+    Returns
+    -------
+    tuple of (ndarray, float, ndarray)
+    """
+    K = gram_matrix(model, X, y)
+    bias = 1.0 if model.fit_intercept else 0.0
+    R = math.sqrt(max(float(np.max(np.diag(K))), 0.0) + bias)
+    return feature_rows(K), R, dual_mistakes(K, s, model.fit_intercept, passes)
 
 
 def gram_matrix(model, X, y):

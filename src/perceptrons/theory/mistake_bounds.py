@@ -191,14 +191,9 @@ def _kernel_perceptron(model, params, X, y, s, passes):
             f"the perceptron's bounds here are for margin=0 (the PLA's own rule), not margin={params['margin']!r} "
             "(the kernel perceptron's 'auto' is 1 without a budget)"
         )
-    K = kernel_bound.gram_matrix(model, X, y)
-    L = kernel_bound.feature_rows(K)
-    mistakes = kernel_bound.dual_mistakes(K, s, params["fit_intercept"], passes)
+    L, R, mistakes = kernel_bound.kernel_sequence(model, X, y, s, passes)
     run = _Run(X.shape[0], passes * X.shape[0], mistakes, mistakes)
     Z = augment(L, params["fit_intercept"]) * s[:, None]
-    # R from K itself: L leaves out the directions of eigenvalues that are 0 up to rounding, and
-    # a unit u in the directions kept has the same margins on the full rows
-    R = math.sqrt(max(float(np.max(np.diag(K))), 0.0) + (1.0 if params["fit_intercept"] else 0.0))
     try:
         mb = _perceptron(params, L, Z, s, run, passes, R=R)
     except NoBound:
