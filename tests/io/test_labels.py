@@ -17,6 +17,7 @@ def test_a_truth_value_spelt_otherwise_is_the_class_of_the_same_truth():
     assert as_classes(np.array(["true"]), np.array(["TRUE", "True"])).tolist() == ["true"]
     # whole numbers meet text classes as text; numeric classes leave the labels alone
     assert as_classes(np.array([0, 1]), np.array(["0", "1"])).tolist() == ["0", "1"]
+    assert as_classes(np.array([True, False]), np.array(["FALSE", "TRUE"])).tolist() == ["TRUE", "FALSE"]
     assert as_classes(np.array(["true"]), np.array([0, 1])).tolist() == ["true"]
     assert as_classes(None, classes) is None
 

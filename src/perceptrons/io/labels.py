@@ -208,7 +208,7 @@ def as_classes(y, classes):
     """Labels ``y`` read from a file, in the type and spelling of a model's ``classes``.
 
     A file's labels are typed per file: a file of 0s and 1s meets text classes ``'0'``, ``'1'``
-    as text.  A truth value the classes spell otherwise (``true`` against ``True``) is the class
+    as text, and so do booleans.  A truth value the classes spell otherwise (``true`` against ``True``) is the class
     of the same truth, so that a table's CSV and its Parquet copy score each other's models;
     the model's spelling is what it predicts.  Any other label stays as read (a label the model
     never saw counts as an error where it is evaluated).
@@ -230,10 +230,8 @@ def as_classes(y, classes):
     if classes.dtype.kind != "U":
         return y
     y = np.asarray(y)
-    if y.dtype.kind in "iu":
-        return y.astype(str)
     if y.dtype.kind != "U":
-        return y
+        y = y.astype(str)  # numbers and booleans (spelt True and False) meet text classes as text
     spelt = {}
     for c in np.unique(classes).tolist():
         if c.lower() in _TRUTHS:
