@@ -60,3 +60,17 @@ def test_the_kernel_perceptrons_count_is_its_fits_and_a_linear_kernel_gives_the_
     primal = mistake_bound(Perceptron(fit_intercept=fit_intercept), X, y, passes=2)
     assert (linear.theorem, linear.observed) == (primal.theorem, primal.observed)
     assert linear.bound == pytest.approx(primal.bound, rel=1e-9)
+
+
+def test_a_kernel_matrix_that_is_not_symmetric_is_refused():
+    """Its symmetric part gave a bound of 2 where the run over K made 7 mistakes."""
+    K = np.array([[1.0, 5.0], [-5.0, 1.0]])
+    with pytest.raises(NoBound, match=r"not symmetric, K\(x, z\) ≠ K\(z, x\)"):
+        mistake_bound(KernelPerceptron(kernel="precomputed", margin=0), K, [0, 1], passes=50)
+
+
+def test_rows_of_zeros_are_bounded_by_the_trials():
+    """A Gram matrix of zeros kept no direction (an IndexError); every trial is a mistake and
+    Freund–Schapire's bound is the number of trials."""
+    mb = mistake_bound(KernelPerceptron(kernel="linear", margin=0), np.zeros((4, 2)), [0, 1, 0, 1], passes=3)
+    assert mb.observed == 12 and mb.holds and mb.bound == pytest.approx(12)

@@ -20,6 +20,7 @@ from perceptrons import (
 )
 from perceptrons._core.errors import PerceptronsError
 from perceptrons.theory import NoBound, mistake_bound
+from perceptrons.theory.mistake_bounds import ROUNDING
 
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 
@@ -54,8 +55,8 @@ def _within(mb):
     """The count within the bound on every prefix of the sequence, and the whole run's bound
     the curve's last value."""
     assert mb.curve.shape[0] > 0 and mb.curve[-1] == pytest.approx(mb.bound, rel=1e-12), mb
-    assert np.all(mb.observed_curve <= mb.curve * (1 + 1e-12)), mb
-    assert mb.observed_curve[-1] == mb.observed <= mb.bound, mb
+    assert np.all(mb.observed_curve <= mb.curve * (1 + ROUNDING)), mb
+    assert mb.observed_curve[-1] == mb.observed and mb.holds, mb
 
 
 def _points(seed, n, d, separable):
@@ -180,6 +181,16 @@ def test_assumptions_not_met_are_refused_naming_them(model, data, message):
     assert "\n" not in str(exc.value)
     # a theorem the data or parameters do not meet is NoBound; not a model with a bound, not input
     assert isinstance(exc.value, NoBound) == (data != "three")
+
+
+def test_rows_of_zeros_and_a_bound_met_exactly():
+    """Freund–Schapire's deviations were squared in absolute units: on rows of zeros the γ found,
+    1e-287, squared to 0 and the bound to 0 against 12 mistakes.  And Novikoff's bound of exactly
+    2 mistakes, computed as 1.9999999999999996, is held by a run of 2."""
+    mb = mistake_bound(Perceptron(fit_intercept=False), np.zeros((4, 2)), [0, 1, 0, 1], passes=3)
+    assert mb.observed == 12 and mb.bound == pytest.approx(12) and mb.holds
+    mb = mistake_bound(PocketPerceptron(), [[0, 1, -1], [1, 0, 1]], [0, 1])
+    assert (mb.theorem, mb.observed) == ("Novikoff 1962", 2) and mb.bound == pytest.approx(2) and mb.holds
 
 
 def test_an_estimator_of_another_package_is_not_taken_for_ours():

@@ -98,13 +98,18 @@ def feature_rows(K):
     Raises
     ------
     NoBound
-        When K has an eigenvalue clearly below 0: the kernel is no dot product on these data,
-        and there is no feature space for the bound to speak of.
+        When K is not symmetric, or has an eigenvalue clearly below 0: the kernel is no dot
+        product on these data, and there is no feature space for the bound to speak of.
     """
     from perceptrons.theory.mistake_bounds import NoBound
 
-    K = (K + K.T) / 2.0
-    values, vectors = np.linalg.eigh(K)
+    top = float(np.abs(K).max()) if K.size else 0.0
+    if np.abs(K - K.T).max(initial=0.0) > NEGATIVE_EIGENVALUE * top:
+        raise NoBound(
+            "the kernel matrix is not symmetric, K(x, z) ≠ K(z, x): it is not a dot product in any feature space, "
+            "so the perceptron's bounds do not apply"
+        )
+    values, vectors = np.linalg.eigh((K + K.T) / 2.0)
     top = max(float(np.abs(values).max()), np.finfo(float).tiny)
     if values[0] < -NEGATIVE_EIGENVALUE * top:
         raise NoBound(
@@ -113,6 +118,8 @@ def feature_rows(K):
             "bounds do not apply"
         )
     keep = values > NEGATIVE_EIGENVALUE * top
+    if not keep.any():  # K = 0: every row the zero vector, of a space of one dimension
+        return np.zeros((K.shape[0], 1))
     return vectors[:, keep] * np.sqrt(values[keep])
 
 

@@ -40,6 +40,10 @@ if TYPE_CHECKING:
     from sklearn.base import BaseEstimator
 
 
+#: the relative rounding a bound's computation may carry (a few operations on float64)
+ROUNDING = 1e-9
+
+
 class NoBound(PerceptronsError):
     """The theorem does not apply: these data or parameters do not meet its assumptions.
 
@@ -87,8 +91,10 @@ class MistakeBound:
 
     @property
     def holds(self) -> bool:
-        """Whether the count is within the bound."""
-        return self.observed <= self.bound
+        """Whether the count is within the bound, up to the rounding of its computation (a
+        relative 1e-9: Novikoff's bound of exactly 2 mistakes came out 1.9999999999999996).
+        """
+        return self.observed <= self.bound * (1.0 + ROUNDING)
 
     @property
     def observed_curve(self) -> np.ndarray:
@@ -275,9 +281,10 @@ def _perceptron(params, X, Z, s, run, passes, R=None, try_separable=True):
             _constant(run, (R / mm.gamma) ** 2),
         )
     fs, u = fs_optimal_direction(X, s, fit_intercept=params["fit_intercept"])
-    # the deviations of every trial of the repeated sequence, D² summed trial by trial
-    D2 = _per_trial(run, np.maximum(0.0, fs.gamma - Z @ u) ** 2)
-    curve = ((R + np.sqrt(D2)) / fs.gamma) ** 2
+    # the deviations of every trial of the repeated sequence in units of γ, (D/γ)² summed trial by
+    # trial: on rows of zeros the γ found is 1e-287, whose square underflowed to a bound of 0
+    D2 = _per_trial(run, np.maximum(0.0, 1.0 - (Z @ u) / fs.gamma) ** 2)
+    curve = (R / fs.gamma + np.sqrt(D2)) ** 2
     return MistakeBound(
         "Perceptron",
         "Freund & Schapire 1999, Theorem 2",
@@ -285,7 +292,7 @@ def _perceptron(params, X, Z, s, run, passes, R=None, try_separable=True):
         float(curve[-1]),
         run.mistakes,
         "any data; u a unit vector, γ > 0, D the norm of the deviations max(0, γ − y·u·z)",
-        {"R": R, "gamma": fs.gamma, "D": math.sqrt(D2[-1])},
+        {"R": R, "gamma": fs.gamma, "D": fs.gamma * math.sqrt(D2[-1])},
         run.mistake_trials,
         curve,
     )
