@@ -44,7 +44,21 @@ def kernel_sequence(model, X, y, s, passes):
     Returns
     -------
     tuple of (ndarray, float, ndarray)
+
+    Raises
+    ------
+    NoBound
+        For a budget, or a margin other than 0: the bounds are the PLA's.
     """
+    from perceptrons.theory.mistake_bounds import NoBound
+
+    if model.budget is not None:
+        raise NoBound("the perceptron's bounds are for the kernel perceptron without a budget: fit with budget=None")
+    if model.margin != 0:
+        raise NoBound(
+            f"the perceptron's bounds here are for margin=0 (the PLA's own rule), not margin={model.margin!r} "
+            "(the kernel perceptron's 'auto' is 1 without a budget)"
+        )
     K = gram_matrix(model, X, y)
     bias = 1.0 if model.fit_intercept else 0.0
     R = math.sqrt(max(float(np.max(np.diag(K))), 0.0) + bias)

@@ -190,13 +190,6 @@ def _kernel_perceptron(model, params, X, y, s, passes):
 
     from perceptrons.theory import kernel_bound
 
-    if params["budget"] is not None:
-        raise NoBound("the perceptron's bounds are for the kernel perceptron without a budget: fit with budget=None")
-    if params["margin"] != 0:
-        raise NoBound(
-            f"the perceptron's bounds here are for margin=0 (the PLA's own rule), not margin={params['margin']!r} "
-            "(the kernel perceptron's 'auto' is 1 without a budget)"
-        )
     L, R, mistakes = kernel_bound.kernel_sequence(model, X, y, s, passes)
     run = _Run(X.shape[0], passes * X.shape[0], mistakes, mistakes)
     Z = augment(L, params["fit_intercept"]) * s[:, None]
