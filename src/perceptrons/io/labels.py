@@ -204,14 +204,40 @@ def file_labels(labels, where):
 _TRUTHS = frozenset({"true", "false"})
 
 
+def label_key(text):
+    """What a label's text means, whatever its spelling: a truth value (``TRUE``, ``true``), the
+    value of a number (``01``, ``1.0`` and ``1`` alike: ``typed_labels``' canonical value), or
+    the word in Unicode's composed form (NFC: ``café`` typed on macOS, decomposed, is ``café``).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    tuple
+    """
+    import unicodedata
+
+    low = text.strip().lower()
+    if low in _TRUTHS:
+        return ("truth", low)
+    if _NUMBER.match(text.strip().lstrip("+-")):
+        return ("number", typed_labels([text.strip()]).tolist()[0])
+    return ("word", unicodedata.normalize("NFC", text))
+
+
 def as_classes(y, classes):
     """Labels ``y`` read from a file, in the type and spelling of a model's ``classes``.
 
-    A file's labels are typed per file: a file of 0s and 1s meets text classes ``'0'``, ``'1'``
-    as text, and so do booleans.  A truth value the classes spell otherwise (``true`` against ``True``) is the class
-    of the same truth, so that a table's CSV and its Parquet copy score each other's models;
-    the model's spelling is what it predicts.  Any other label stays as read (a label the model
-    never saw counts as an error where it is evaluated).
+    A file's labels are typed on their own: a file of ``01`` and ``02`` is read as the numbers 1
+    and 2, where the model's training file, holding a word too, kept the text ``01``, ``02``.
+    A label the classes do not hold is the class of the same meaning (:func:`label_key`) when
+    exactly one class has it: the number 1 is the class ``01``, ``true`` the class ``True``
+    (a table's CSV from pandas and its Parquet copy), a decomposed ``café`` the composed one.
+    The model's spelling is what it predicts.  Any other label stays as read, and counts as an
+    error where it is evaluated.  Labels read as numbers meet numeric classes unchanged, or as
+    those numbers when every label is one of them.
 
     Parameters
     ----------
@@ -226,18 +252,22 @@ def as_classes(y, classes):
     """
     if y is None or classes is None:
         return y
-    classes = np.asarray(classes)
-    if classes.dtype.kind != "U":
-        return y
+    classes = np.unique(np.asarray(classes))
     y = np.asarray(y)
-    if y.dtype.kind != "U":
-        y = y.astype(str)  # numbers and booleans (spelt True and False) meet text classes as text
-    spelt = {}
-    for c in np.unique(classes).tolist():
-        if c.lower() in _TRUTHS:
-            spelt.setdefault(c.lower(), []).append(c)
-    unknown = np.unique(y[~np.isin(y, classes)]).tolist() if spelt else []
-    respelt = {u: spelt[u.lower()][0] for u in unknown if len(spelt.get(u.lower(), ())) == 1}
-    if not respelt:
+    if classes.dtype.kind != "U" and y.dtype.kind != "U":
         return y
-    return np.array([respelt.get(v, v) for v in y.tolist()], dtype=str)
+    text = y if y.dtype.kind == "U" else y.astype(str)  # booleans read as True and False
+    unknown = np.unique(text[~np.isin(text, classes.astype(str))]).tolist()
+    if not unknown:
+        return y.astype(classes.dtype) if classes.dtype.kind != "U" else text
+    by_key = {}
+    for c in classes.tolist():
+        by_key.setdefault(label_key(str(c)), []).append(c)
+    meant = {u: by_key[k][0] for u in unknown if len(by_key.get(k := label_key(u), ())) == 1}
+    if classes.dtype.kind != "U":  # numeric classes: only a file whose every label is one of them
+        if len(meant) < len(unknown):
+            return y
+        return np.array([meant.get(v, v) for v in text.tolist()]).astype(classes.dtype)
+    if not meant:
+        return text
+    return np.array([meant.get(v, v) for v in text.tolist()], dtype=str)
