@@ -780,3 +780,22 @@ def test_a_float32_npz_trains_without_a_warning(run_cli, tmp_path):
     np.savez(tmp_path / "f.npz", X=X, y=(X[:, 0] > 0).astype(int))
     code, out, err = run_cli(["train", str(tmp_path / "f.npz"), "-o", str(tmp_path / "m.npz")])
     assert code == 0 and "warning" not in err.lower(), err
+
+
+def test_a_table_model_streaming_a_libsvm_file_says_so_not_that_label_was_given(run_cli, tmp_path):
+    """The stream's reader was handed the model's own label column and said "--label and --text
+    apply to CSV/TSV/Parquet, not to libsvm" to a user who gave neither."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    y = (X[:, 0] > 0).astype(int)
+    rows = list(zip(X.tolist(), y.tolist()))
+    (tmp_path / "t.csv").write_text("a,b,label\n" + "".join(f"{a!r},{b!r},{c}\n" for (a, b), c in rows))
+    (tmp_path / "t.svm").write_text("".join(f"{c} 1:{a!r} 2:{b!r}\n" for (a, b), c in rows))
+    for extra in ([], ["--stream"]):
+        model = str(tmp_path / f"m{len(extra)}.npz")
+        assert run_cli(["train", str(tmp_path / "t.csv"), "-o", model, *extra])[0] == 0
+        for command in ("evaluate", "predict"):
+            code, out, err = run_cli([command, model, str(tmp_path / "t.svm"), "--stream"])
+            assert code == 2 and "is libsvm, but the model was trained on a table" in err, err
+            assert "--label and --text" not in err
+            assert ("without --stream (by position)" in err) == (not extra)

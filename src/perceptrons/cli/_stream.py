@@ -236,6 +236,26 @@ def source_of(
     )
 
 
+def label_to_read(info, model_path, data, fmt, label):
+    """The label column a streamed read of DATA takes: ``--label``, else the model's own.  A
+    model trained on a table reads a matrix file (LIBSVM, VW) by position only in memory: a
+    streamed read takes a table's columns by name, and the error said ``--label`` was given.
+    """
+    from perceptrons.cli._prepare import data_format
+
+    stored = info.get("label_column")
+    kind = data_format(data, fmt)
+    if label is None and stored is not None and kind in ("libsvm", "vw"):
+        in_memory = stored_stream(info, model_path) is None  # else it was trained streamed, and reads so
+        raise click.BadParameter(
+            f"{data}: is {kind}, but the model was trained on a table, whose columns a streamed read takes by "
+            "name; give a CSV, TSV or Parquet file with them"
+            + (f", or read the {kind} file without --stream (by position)" if in_memory else ""),
+            param_hint="DATA",
+        )
+    return label if label is not None else stored
+
+
 def stored_reading(info):
     """How a streamed model's later files are read, as :func:`source_of` takes it: the columns
     its training left out (``drop``) and those it read as words (``categories``); nothing for

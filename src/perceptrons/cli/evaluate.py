@@ -23,7 +23,14 @@ from perceptrons.cli._common import (
 from perceptrons.cli._naming import note_input, note_path
 from perceptrons.cli._options import refuse_unused
 from perceptrons.cli._prepare import read_for_saved
-from perceptrons.cli._stream import HASH_BITS, columns_to_read, read_options, source_of, stored_reading
+from perceptrons.cli._stream import (
+    HASH_BITS,
+    columns_to_read,
+    label_to_read,
+    read_options,
+    source_of,
+    stored_reading,
+)
 
 #: print the whole k × k matrix up to this many classes
 MAX_MATRIX_CLASSES = 20
@@ -64,7 +71,7 @@ def command(model, data, label, fmt, encoding, stream, hash_bits, text_column, a
     if stream:
         # a missing number is imputed by the model, or refused with its row when it imputes none
         read = {"encoding": encoding, "keep_missing": True, **stored_reading(info)}
-        src = source_of(data, fmt, label or info.get("label_column"), hash_bits, text_column, **read)
+        src = source_of(data, fmt, label_to_read(info, model, data, fmt, label), hash_bits, text_column, **read)
         if label is None:
             columns_to_read(info, src, data, rows_to_predict=False, n_features=getattr(est, "n_features_in_", None))
         return _evaluate_stream(est, src, as_json)

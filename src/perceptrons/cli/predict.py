@@ -87,11 +87,11 @@ def command(
     encoding = encoding or stored_encoding(info, model)
     if stream:
         from perceptrons import stream as streaming
-        from perceptrons.cli._stream import columns_to_read, source_of, stored_reading
+        from perceptrons.cli._stream import columns_to_read, label_to_read, source_of, stored_reading
 
         # a missing number is imputed by the model, or refused with its row when it imputes none
         read = dict(require_labels=False, encoding=encoding, keep_missing=True, **stored_reading(info))
-        src = source_of(data, fmt, label or info.get("label_column"), hash_bits, text_column, **read)
+        src = source_of(data, fmt, label_to_read(info, model, data, fmt, label), hash_bits, text_column, **read)
         if label is None:
             width = getattr(est, "n_features_in_", None)
             stored_label, labelled = columns_to_read(info, src, data, rows_to_predict=True, n_features=width)
