@@ -799,3 +799,22 @@ def test_a_table_model_streaming_a_libsvm_file_says_so_not_that_label_was_given(
             assert code == 2 and "is libsvm, but the model was trained on a table" in err, err
             assert "--label and --text" not in err
             assert ("without --stream (by position)" in err) == (not extra)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_predict_header_writes_csv_that_reads_back(run_cli, tmp_path, stream):
+    """``--header`` says its output is CSV, but labels went out unquoted: ``a,b`` read back as
+    two fields."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    labels = ['"a,b"' if a > 0 else '"say ""hi"""' for a in X[:, 0].tolist()]
+    rows = "".join(f"{a!r},{b!r},{c}\n" for (a, b), c in zip(X.tolist(), labels))
+    (tmp_path / "t.csv").write_text("a,b,label\n" + rows)
+    model = str(tmp_path / "m.npz")
+    extra = ["--stream"] if stream else []
+    assert run_cli(["train", str(tmp_path / "t.csv"), "-o", model, *extra])[0] == 0
+    code, out, err = run_cli(["predict", model, str(tmp_path / "t.csv"), "--header", "-o", str(tmp_path / "p.csv")])
+    assert code == 0, err
+    back = pd.read_csv(tmp_path / "p.csv")
+    assert list(back.columns) == ["prediction"] and set(back["prediction"]) <= {"a,b", 'say "hi"'}

@@ -102,7 +102,7 @@ def command(
             if header:
                 out.write("prediction\n")
             for _, pred in streaming.predict_blocks(est, src):
-                out.write("".join(f"{p}\n" for p in pred))
+                out.write(_label_lines(pred, header))
                 n += len(pred)
         if output and output != "-":
             click.echo(f"{n} predictions -> {output}", err=True)
@@ -122,7 +122,7 @@ def command(
             if header:
                 out.write("prediction\n")
             for start in range(0, len(pred), 1 << 16):  # text of a block of rows at a time, not of all rows
-                out.write("".join(f"{p}\n" for p in pred[start : start + (1 << 16)]))
+                out.write(_label_lines(pred[start : start + (1 << 16)], header))
         else:
             _write_csv(out, est, pred, values, ids, id_column, header, "proba" if proba else "score")
     if output and output != "-":
@@ -184,6 +184,19 @@ def _with_values(est, X, model_path, method):
         pred.append(est.predict(X[i : i + step]))  # the model's own rule, ties included
         values.append(s.reshape(s.shape[0], -1))
     return np.concatenate(pred), np.concatenate(values)
+
+
+def _label_lines(pred, as_csv):
+    """One label a line; quoted as CSV needs with ``--header``, whose output is a CSV file (a
+    label ``a,b`` was two fields there)."""
+    if not as_csv:
+        return "".join(f"{p}\n" for p in pred)
+    import csv
+    import io
+
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows([p] for p in pred.tolist())
+    return buf.getvalue()
 
 
 def _write_csv(out, est, pred, values, ids, id_column, header, kind="score"):
