@@ -1,6 +1,8 @@
 """Every algorithm's mistake bound holds on random data that meet its assumptions (hypothesis),
 and is refused, in one line saying why, where they are not met."""
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -191,6 +193,21 @@ def test_rows_of_zeros_and_a_bound_met_exactly():
     assert mb.observed == 12 and mb.bound == pytest.approx(12) and mb.holds
     mb = mistake_bound(PocketPerceptron(), [[0, 1, -1], [1, 0, 1]], [0, 1])
     assert (mb.theorem, mb.observed) == ("Novikoff 1962", 2) and mb.bound == pytest.approx(2) and mb.holds
+
+
+def test_rows_of_1e_minus_160_and_a_socp_that_does_not_solve():
+    """(R/γ)² in Python floats raised OverflowError on rows of 1e-160 (the bound passes the float
+    range: inf, true and useless); where the Freund–Schapire SOCP does not solve, L-BFGS's
+    direction gives the bound (it raised "the Freund–Schapire SOCP did not solve")."""
+    X = [[1e-160, 2e-160], [-1e-160, 0.0], [3e-160, -1e-160]]
+    for model in (Perceptron(), PocketPerceptron()):
+        mb = mistake_bound(model, X, [1, 0, 1])
+        assert mb.bound == np.inf and mb.holds
+    X, y = [[2000.0], [-1000.0], [-1000.0], [2000.0]], [1, 1, 0, 1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mb = mistake_bound(KernelPerceptron(kernel="poly", gamma=1.0, margin=0, fit_intercept=True), X, y, passes=20)
+    assert mb.theorem == "Freund & Schapire 1999, Theorem 2" and mb.holds
 
 
 def test_an_estimator_of_another_package_is_not_taken_for_ours():

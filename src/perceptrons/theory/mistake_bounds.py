@@ -30,7 +30,7 @@ import numpy as np
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.memory import check_allocation
 from perceptrons._core.params import Interval, check_param
-from perceptrons.theory._common import augment, check_X, radius_of, signed_labels
+from perceptrons.theory._common import augment, check_X, radius_of, signed_labels, squared_ratio
 from perceptrons.theory.bounds import fs_optimal_direction
 from perceptrons.theory.margins import max_margin
 
@@ -266,14 +266,17 @@ def _perceptron(params, X, Z, s, run, passes, R=None, try_separable=True):
             "Perceptron",
             "Novikoff 1962",
             "mistakes",
-            (R / mm.gamma) ** 2,
+            squared_ratio(R, mm.gamma),
             run.mistakes,
             "separable data: some unit u has y·u·z ≥ γ > 0 on every row",
             {"R": R, "gamma": mm.gamma},
             run.mistake_trials,
-            _constant(run, (R / mm.gamma) ** 2),
+            _constant(run, squared_ratio(R, mm.gamma)),
         )
-    fs, u = fs_optimal_direction(X, s, fit_intercept=params["fit_intercept"])
+    try:
+        fs, u = fs_optimal_direction(X, s, fit_intercept=params["fit_intercept"])
+    except PerceptronsError:  # the SOCP did not solve (badly scaled rows): any u gives a true bound
+        fs, u = fs_optimal_direction(X, s, fit_intercept=params["fit_intercept"], solver="lbfgs")
     # the deviations of every trial of the repeated sequence in units of γ, (D/γ)² summed trial by
     # trial: on rows of zeros the γ found is 1e-287, whose square underflowed to a bound of 0
     D2 = _per_trial(run, np.maximum(0.0, 1.0 - (Z @ u) / fs.gamma) ** 2)
@@ -324,12 +327,12 @@ def _passive_aggressive(params, X, Z, s, run, passes):
                 name,
                 "Crammer et al. 2006, Theorem 2",
                 "mistakes",
-                (R / mm.gamma) ** 2,
+                squared_ratio(R, mm.gamma),
                 run.mistakes,
                 "separable data: some u has y·u·z ≥ 1 on every row; ‖z‖ ≤ R",
                 {"R": R, "u_norm": 1.0 / mm.gamma},
                 run.mistake_trials,
-                _constant(run, (R / mm.gamma) ** 2),
+                _constant(run, squared_ratio(R, mm.gamma)),
             )
         if not np.allclose(norms, 1.0, rtol=1e-9, atol=0.0):
             raise NoBound(
@@ -501,7 +504,7 @@ def _alma(params, X, Z, s, run, passes):
     if not mm.separable:
         raise NoBound("ALMA's bound is for separable data; these are not (no separating hyperplane)")
     gamma = mm.gamma
-    value = (2.0 / gamma**2) * (2.0 / alpha - 1.0) ** 2 + 8.0 / alpha - 4.0
+    value = 2.0 * squared_ratio(1.0, gamma) * (2.0 / alpha - 1.0) ** 2 + 8.0 / alpha - 4.0
     return MistakeBound(
         f"ALMA (alpha={alpha:g})",
         "Gentile 2001, Theorem 3 (p = 2)",
@@ -522,7 +525,7 @@ def _romma(params, X, Z, s, run, passes):
     mm = max_margin(X, s, params["fit_intercept"])
     if not mm.separable:
         raise NoBound("ROMMA's bound is for separable data; these are not (no separating hyperplane)")
-    value = (R / mm.gamma) ** 2
+    value = squared_ratio(R, mm.gamma)
     return MistakeBound(
         "ROMMA",
         "Li & Long 2002, §3 (the perceptron's bound)",
