@@ -8,6 +8,7 @@ import pytest
 from sklearn.base import clone
 
 from perceptrons import KernelPerceptron, Perceptron
+from perceptrons._core.errors import PerceptronsError
 from perceptrons.datasets import noisy_blobs
 from perceptrons.theory import NoBound, mistake_bound
 from perceptrons.theory.kernel_bound import dual_mistakes, feature_rows
@@ -74,3 +75,18 @@ def test_rows_of_zeros_are_bounded_by_the_trials():
     Freund–Schapire's bound is the number of trials."""
     mb = mistake_bound(KernelPerceptron(kernel="linear", margin=0), np.zeros((4, 2)), [0, 1, 0, 1], passes=3)
     assert mb.observed == 12 and mb.holds and mb.bound == pytest.approx(12)
+
+
+def test_no_warning_of_the_inner_fit_and_a_clear_line_above_the_row_limit():
+    """The one-epoch fit that resolves gamma warned "stopped at max_epochs=1: the data may not be
+    separable" on separable data; 3,000 rows ran over 5 minutes in the max-margin QP."""
+    from perceptrons.theory.kernel_bound import MAX_ROWS
+
+    X = np.array([[2.0, 1.0], [1.0, 3.0], [-1.0, -1.0], [-2.0, -1.0], [0.5, 2.5], [-1.5, 0.2]])
+    y = [1, 1, 0, 0, 1, 0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert mistake_bound(KernelPerceptron(kernel="linear", margin=0), X, y).holds
+    big = np.random.default_rng(0).normal(size=(MAX_ROWS + 1, 2))
+    with pytest.raises(PerceptronsError, match=rf"at most {MAX_ROWS:,} rows .*not {MAX_ROWS + 1:,}; give a sample"):
+        mistake_bound(KernelPerceptron(margin=0), big, (big[:, 0] > 0).astype(int))

@@ -89,6 +89,15 @@ def test_the_cli_refuses_a_bad_n_jobs(tmp_path, run_cli, argv, message):
     assert not (tmp_path / "m.npz").exists()
 
 
+def test_the_cli_takes_n_jobs_1_wherever_a_fit_is_one_thread(tmp_path, run_cli):
+    """``--n-jobs 1``, the default, was refused with --stream as an option without effect."""
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,label\n0,1,x\n1,0,y\n0,2,x\n2,0,y\n")
+    for extra in (["--stream"], ["--model", "pocket"], ["--order", "random-mistake"]):
+        code, out, err = run_cli(["train", str(data), "-o", str(tmp_path / "m.npz"), "--n-jobs", "1", *extra])
+        assert code == 0, (extra, err)
+
+
 def test_the_cli_trains_an_online_model_in_threads(tmp_path, run_cli):
     rng = np.random.default_rng(0)
     X = rng.standard_normal((200, 3))

@@ -187,8 +187,9 @@ def _bound(data, model, X, y, passes):
         return mistake_bound(model, X, y, passes=passes)
     except NoBound as exc:
         return str(exc)
-    except PerceptronsError as exc:
-        raise PerceptronsError(f"{data}: --passes {passes}: {exc}") from None
+    except PerceptronsError as exc:  # --passes only where the trials are what is refused
+        where = f"--passes {passes}: " if "trials" in str(exc) else "--model: "
+        raise PerceptronsError(f"{data}: {where}{exc}") from None
 
 
 def _bound_lines(mb, passes):

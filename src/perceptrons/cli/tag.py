@@ -163,7 +163,12 @@ def train(
         raise click.UsageError("--workers/--scheduler do not take --stream, --dev or --patience")
     refuse_unused(
         click.get_current_context(),
-        {"n_jobs": (not stream and not cluster, "to a fit in memory on this machine: not with --stream or --workers")},
+        {
+            "n_jobs": (
+                n_jobs == 1 or not stream and not cluster,
+                "to a fit in memory on this machine: not with --stream or --workers",
+            )
+        },
     )
     clusters_file = clusters if clusters and os.path.isfile(clusters) else None  # not a packaged name
     from perceptrons.io.sources import shard_paths

@@ -247,7 +247,11 @@ def command(
             "encoding": (is_text_table(data, fmt), ENCODING_WHERE),
             "calibrate": (not stream and not (workers or scheduler), "in memory, on this machine"),
             "n_jobs": (
-                model_name in THREADED and not stream and not (workers or scheduler) and order != "random-mistake",
+                n_jobs == 1
+                or model_name in THREADED
+                and not stream
+                and not (workers or scheduler)
+                and order != "random-mistake",
                 "with --model perceptron, averaged or an online model, in memory, on this machine, in the order "
                 "cyclic or shuffle (random-mistake makes one update an epoch)",
             ),
@@ -315,7 +319,7 @@ def command(
             encoding=encoding,
             drop=drop,
         )
-    params = _given(**common, n_jobs=n_jobs)
+    params = _given(**common, n_jobs=n_jobs if model_name in THREADED else None)  # --n-jobs 1 of pocket: none
     if cluster:
         if cluster_files:
             return _train_cluster_files(

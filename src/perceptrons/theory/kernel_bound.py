@@ -18,6 +18,10 @@ import numpy as np
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.memory import check_allocation
 
+#: the most rows the bound takes: the max-margin QP over rows of rank about n took 10 s at 1,000
+#: rows, 42 s at 1,500 and more than 5 minutes at 3,000
+MAX_ROWS = 1500
+
 #: an eigenvalue of the Gram matrix below −this × its largest is not rounding: the kernel is
 #: not a dot product on these data (the sigmoid kernel is not positive semi-definite)
 NEGATIVE_EIGENVALUE = 1e-9
@@ -69,7 +73,8 @@ def gram_matrix(model, X, y):
     """The Gram matrix K of ``model``'s kernel on the rows of ``X``, float64.
 
     ``gamma="scale"`` and ``"auto"`` stand for the number a fit on ``X`` resolves (a clone of
-    ``model`` is fitted for one epoch to find it); ``"precomputed"`` takes ``X`` as K.
+    ``model`` is fitted for one epoch, which also checks its parameters); ``"precomputed"`` takes
+    ``X`` as K.
 
     Parameters
     ----------
@@ -81,17 +86,27 @@ def gram_matrix(model, X, y):
     -------
     ndarray of shape (n_samples, n_samples)
     """
+    import warnings
+
     from sklearn.base import clone
+    from sklearn.exceptions import ConvergenceWarning
 
     from perceptrons.kernel.kernels import USES_GAMMA, KernelBlock
 
     n = X.shape[0]
+    if n > MAX_ROWS:
+        raise PerceptronsError(
+            f"the kernel perceptron's bound solves a quadratic program over its feature space, one dimension an "
+            f"example: at most {MAX_ROWS:,} rows (a minute's solving), not {n:,}; give a sample of the data"
+        )
     check_allocation(3 * 8 * n * n, f"the Gram matrix of {n:,} rows and its eigenvectors", "use fewer rows")
     if model.kernel == "precomputed":
         if X.shape[1] != n:
             raise PerceptronsError(f"kernel='precomputed' takes the (n, n) Gram matrix as X; got shape {X.shape}")
         return np.array(X, dtype=np.float64)
-    fitted = clone(model).set_params(max_epochs=1).fit(X, y)
+    with warnings.catch_warnings():  # one epoch, to check the parameters and resolve gamma, not to converge
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fitted = clone(model).set_params(max_epochs=1).fit(X, y)
     gamma = fitted.gamma_ if model.kernel in USES_GAMMA else None
     return KernelBlock(model.kernel, gamma, model.degree, float(model.coef0), np.float64).block(X, X)
 
