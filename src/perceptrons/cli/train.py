@@ -210,6 +210,7 @@ def command(
     kernel_model = model_name == "kernel"
     online_model = model_name in ONLINE
     cluster_files = bool(workers or scheduler) and _sharded(data)
+    threads_apply = model_name in THREADED and not (stream or workers or scheduler) and order != "random-mistake"
     refuse_unused(
         click.get_current_context(),
         {
@@ -247,11 +248,7 @@ def command(
             "encoding": (is_text_table(data, fmt), ENCODING_WHERE),
             "calibrate": (not stream and not (workers or scheduler), "in memory, on this machine"),
             "n_jobs": (
-                n_jobs == 1
-                or model_name in THREADED
-                and not stream
-                and not (workers or scheduler)
-                and order != "random-mistake",
+                n_jobs == 1 or threads_apply,
                 "with --model perceptron, averaged or an online model, in memory, on this machine, in the order "
                 "cyclic or shuffle (random-mistake makes one update an epoch)",
             ),
