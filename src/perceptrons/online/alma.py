@@ -137,7 +137,7 @@ class ALMA(OnlineLearner):
         """
         if extra[0] < 1:
             return "state_extra", f"the update count k must be at least 1, got {extra[0]:.6g}"
-        return scaled_state_problem(extra)
+        return scaled_state_problem(self, w, extra)
 
     def initial_extra(self, n_features: int, n_classes: int) -> np.ndarray:
         """The update count 1, the scale 1, the norm not known.

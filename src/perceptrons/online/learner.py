@@ -45,11 +45,19 @@ FULL_COVARIANCE_MAX = 1000
 COVARIANCE = (Options("auto", "full", "diagonal"),)
 
 
-def scaled_state_problem(extra):
-    """What the ``extra`` array ``(k, scale, ‖w‖²)`` of a learner that keeps its weights scaled
-    (ALMA, ROMMA: :mod:`perceptrons._jit.scaled`) holds that the rule can never reach, as
-    ``(field, message)``, or None: the scale is positive, and the squared norm −1 (not known) or
-    at least 0.
+def scaled_state_problem(learner, w, extra):
+    """:meth:`OnlineLearner.state_problem` of a learner that keeps its weights scaled (ALMA,
+    ROMMA: :mod:`perceptrons._jit.scaled`), whose ``extra`` is ``(k, scale, ‖w‖²)``: the scale is
+    positive, and the squared norm −1 (not known) or at least 0.
+
+    Parameters
+    ----------
+    learner : OnlineLearner
+    w, extra : ndarray
+
+    Returns
+    -------
+    tuple of (str, str) or None
     """
     if extra[1] <= 0:
         return "state_extra", f"the weights' scale must be positive, got {extra[1]:.6g}"

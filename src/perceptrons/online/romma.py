@@ -95,18 +95,7 @@ class ROMMA(OnlineLearner):
         """
         return (3,)
 
-    def state_problem(self, w: np.ndarray, extra: np.ndarray) -> tuple[str, str] | None:
-        """The scale is positive, and the squared norm is −1 (not known) or ≥ 0.
-
-        Parameters
-        ----------
-        w, extra : ndarray
-
-        Returns
-        -------
-        tuple of (str, str) or None
-        """
-        return scaled_state_problem(extra)
+    state_problem = scaled_state_problem
 
     def initial_extra(self, n_features: int, n_classes: int) -> np.ndarray:
         """The scale 1, the norm not known.
