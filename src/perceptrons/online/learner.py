@@ -45,7 +45,9 @@ FULL_COVARIANCE_MAX = 1000
 COVARIANCE = (Options("auto", "full", "diagonal"),)
 
 
-def scaled_state_problem(learner, w, extra):
+def scaled_state_problem(
+    learner: OnlineLearner, w: np.ndarray, extra: np.ndarray
+) -> tuple[str, str] | None:
     """:meth:`OnlineLearner.state_problem` of a learner that keeps its weights scaled (ALMA,
     ROMMA: :mod:`perceptrons._jit.scaled`), whose ``extra`` is ``(k, scale, ‖w‖²)``: the scale is
     positive, and the squared norm −1 (not known) or at least 0.
