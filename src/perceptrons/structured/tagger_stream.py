@@ -1,7 +1,7 @@
 """Train a :class:`~perceptrons.structured.tagging.Tagger` from CoNLL-U files a chunk at a time.
 
 :meth:`Tagger.fit <perceptrons.structured.tagging.Tagger.fit>` holds the whole corpus and its
-feature matrix (on EWT train, 200,000 tokens × 43 templates).  :func:`fit_stream` holds one chunk
+feature matrix (on EWT train, 200,000 tokens × 45 templates).  :func:`fit_stream` holds one chunk
 of sentences and its matrices at a time, plus what the model itself is made of (vocabulary,
 feature dictionary, tag dictionary counts, weights), and reads the files several times:
 

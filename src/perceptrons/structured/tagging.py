@@ -42,7 +42,8 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
     templates : str, default="rich"
         Feature templates (see :mod:`perceptrons.structured.features`): ``"basic"`` is the
         Ratnaparkhi set (word, prefixes/suffixes up to 4, shape, flags, words at −2…+2);
-        ``"rich"`` adds neighbour suffixes and shapes and word bigrams; or templates such as
+        ``"rich"`` adds neighbour suffixes and shapes, word bigrams and the word's prefixes
+        paired with its suffixes (its morphology, in any language); or templates such as
         ``"l[0],s3[0],l[-1]|l[0]"`` joined by commas.  With ``clusters``, a named set gets the
         cluster templates too (``templates.CLUSTER``).
     clusters : str or None, default=None
