@@ -654,6 +654,25 @@ def test_cli_unreachable_scheduler_exits_2_with_one_line(tmp_path):
     assert not os.path.exists(tmp_path / "m.npz")
 
 
+def test_rounds_and_mix_every_together_are_refused_before_a_cluster_starts():
+    X, y = _data("dense", 2)
+    with pytest.raises(PerceptronsError, match=r"^distributed.fit: rounds=3 and the estimator's mix_every=50 both"):
+        distributed.fit(Perceptron(mix_every=50), X, y, rounds=3)
+    with pytest.raises(PerceptronsError, match=r"^distributed.fit_tagger: rounds=2 and the estimator's mix_every=9"):
+        distributed.fit_tagger(Tagger(mix_every=9), [["a", "b"]], [["X", "Y"]], rounds=2)
+
+
+def test_a_tagger_s_mix_every_is_its_rounds_on_the_cluster(client):
+    """Tagger(mix_every=m) mixes the shards every m sentences a shard, as its threads exchange."""
+    words = [["kal", "mora"], ["ten", "visor", "dapa"], ["sol"]] * 40
+    tags = [["NOUN", "ADJ"], ["NOUN", "ADJ", "NOUN"], ["NOUN"]] * 40
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = distributed.fit_tagger(Tagger(max_epochs=2, mix_every=15), words, tags, shards=2, client=client)
+    # 120 sentences, 2 shards, 15 a shard between mixes: ⌈120 / 30⌉ rounds an epoch
+    assert fit.model_.mixing_weights_.shape == (len(fit.model_.mistakes_per_epoch_) * 4, 2)
+
+
 def test_cli_conflicting_options(tmp_path):
     r = _cli("train", "x.svm", "-o", str(tmp_path / "m.npz"), "--workers", "2", "--scheduler", "tcp://h:1")
     assert r.returncode == 2 and "not both" in r.stderr
@@ -1056,17 +1075,20 @@ def test_cli_scales_the_columns_of_shard_files(tmp_path):
     "name", ["Perceptron", "AveragedPerceptron", "PassiveAggressive", "AROW", "SecondOrderPerceptron", "Winnow"]
 )
 @pytest.mark.parametrize("n_classes", [2, 3])
-def test_threads_mix_as_the_cluster_does(client, name, n_classes):
+@pytest.mark.parametrize("mix_every", [None, 70])
+def test_threads_mix_as_the_cluster_does(client, name, n_classes, mix_every):
     """A fit in 2 threads is parameter mixing of the epoch's two halves, by the cluster's own mix:
-    the same model as 2 shards of the same rows on the cluster, bit for bit."""
+    the same model as 2 shards of the same rows on the cluster, bit for bit; and with the same
+    ``mix_every`` (600 rows, 2 shards, 70 a shard between mixes: 5 rounds an epoch) too."""
     import perceptrons
 
     cls = getattr(perceptrons, name)
     X, y = _data("dense", n_classes)
     if name == "Winnow":
         X = np.abs(X)
-    threads = _quiet_fit(cls(max_epochs=3, n_jobs=2), X, y)
-    ipm = _quiet_ipm(cls(max_epochs=3), X, y, shards=2, client=client)
+    threads = _quiet_fit(cls(max_epochs=3, n_jobs=2, mix_every=mix_every), X, y)
+    ipm = _quiet_ipm(cls(max_epochs=3, mix_every=mix_every), X, y, shards=2, client=client)
+    assert ipm.mixing_weights_.shape == (len(ipm.mistakes_per_epoch_) * (1 if mix_every is None else 5), 2)
     assert np.array_equal(threads.coef_, ipm.coef_)
     assert np.array_equal(threads.intercept_, ipm.intercept_)
     assert threads.mistakes_per_epoch_ == ipm.mistakes_per_epoch_

@@ -10,6 +10,7 @@ import scipy.sparse as sp
 
 from perceptrons import AveragedPerceptron, Perceptron
 from perceptrons.distributed._mixing import mix
+from perceptrons.threads.jobs import rounds_of
 
 
 def noisy(seed, n=90, d=4):
@@ -39,6 +40,35 @@ def test_threads_equal_parameter_mixing_of_an_epoch_split_in_s(S, fit_intercept,
     assert last.mistakes_per_epoch_ == [sum(k) for k in history]
     np.testing.assert_allclose(avg.coef_[0], mean_w, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(avg.intercept_[0], mean_b, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize(("S", "mix_every"), [(2, 20), (2, 45), (3, 7), (2, 1000)])
+def test_mix_every_mixes_each_thread_s_part_in_rounds_as_the_oracle(S, mix_every):
+    """``mix_every`` m: each thread's part of the epoch is cut into ⌈n / (S·m)⌉ consecutive
+    pieces and the copies are mixed after each round of them (the oracle's ``rounds``); m at
+    least n/S is one round, the fit of ``mix_every=None``."""
+    X, y = noisy(5)
+    rounds = rounds_of(len(y), S, mix_every)
+    shards = [(X[p].tolist(), y[p].tolist()) for p in np.array_split(np.arange(len(y)), S)]
+    w, b, mean_w, mean_b, history = ref.ipm(shards, max_epochs=5, rounds=rounds)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        last = Perceptron(n_jobs=S, max_epochs=5, mix_every=mix_every).fit(X, y)
+        avg = AveragedPerceptron(n_jobs=S, max_epochs=5, mix_every=mix_every).fit(X, y)
+        once = Perceptron(n_jobs=S, max_epochs=5).fit(X, y)
+    np.testing.assert_allclose(last.coef_[0], w, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(last.intercept_[0], b, rtol=1e-12, atol=1e-12)
+    assert last.mistakes_per_epoch_ == [sum(k) for k in history]
+    np.testing.assert_allclose(avg.coef_[0], mean_w, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(avg.intercept_[0], mean_b, rtol=1e-9, atol=1e-12)
+    assert np.array_equal(last.coef_, once.coef_) == (rounds == 1)
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, "10", True])
+def test_mix_every_must_be_a_positive_count(bad):
+    X, y = noisy(6)
+    with pytest.raises(Exception, match=r"The 'mix_every' parameter of Perceptron must be"):
+        Perceptron(n_jobs=2, mix_every=bad).fit(X, y)
 
 
 def test_threads_are_the_same_twice_multiclass_sparse_and_shuffled():

@@ -14,7 +14,7 @@ import scipy.sparse as sp
 
 from perceptrons import Tagger
 from perceptrons.structured._sequence_model import SequenceModel
-from perceptrons.structured._sequence_trainer import BLIND_WINDOW, MIX_EVERY, SequenceState, mix_every, threaded
+from perceptrons.structured._sequence_trainer import BLIND_WINDOW, MIX_EVERY, SequenceState, default_mix_every, threaded
 from perceptrons.threads.rounds import Rounds, run_all
 
 
@@ -155,6 +155,21 @@ def test_a_tagger_in_threads_is_the_same_twice_and_one_thread_is_the_serial_fit(
     assert a.score(words[:300], tags[:300]) > 0.85
 
 
+def test_a_tagger_s_mix_every_sets_its_rounds():
+    """``mix_every`` replaces the default 1,024 sentences a round: the same twice, another
+    model than the default's, and a corpus of no more than ``mix_every`` sentences trains in one
+    thread, as the serial fit."""
+    words, tags = sentences(1500)
+    default = Tagger(max_epochs=2, n_jobs=2).fit(words, tags)
+    a, b = (Tagger(max_epochs=2, n_jobs=2, mix_every=100).fit(words, tags) for _ in range(2))
+    assert np.array_equal(a.model_.coef_, b.model_.coef_)
+    assert not np.array_equal(a.model_.coef_, default.model_.coef_)
+    assert a.model_.mix_every == 100
+    serial = Tagger(max_epochs=2).fit(words, tags)
+    whole = Tagger(max_epochs=2, n_jobs=2, mix_every=1500).fit(words, tags)
+    assert np.array_equal(serial.model_.coef_, whole.model_.coef_)
+
+
 def test_ctrl_c_during_a_fit_in_threads_writes_nothing(run_cli, tmp_path, monkeypatch):
     """SIGINT while the threads train: the epoch ends, the fit stops, no model file."""
     import perceptrons.structured._sequence_trainer as trainer
@@ -189,12 +204,39 @@ def test_tag_train_refuses_n_jobs_where_it_does_not_apply(run_cli, tmp_path):
     assert code == 2 and "--n-jobs: applies only to a fit in memory on this machine" in err
 
 
+def test_tag_train_mix_every_goes_with_threads_or_a_cluster(run_cli, tmp_path):
+    path = tmp_path / "t.conllu"
+    words, tags = sentences(60)
+    path.write_text(
+        "".join(
+            "".join(f"{i}\t{w}\t_\t{t}\t_\t_\t_\t_\t_\t_\n" for i, (w, t) in enumerate(zip(ws, ts), 1)) + "\n"
+            for ws, ts in zip(words, tags)
+        ),
+        encoding="utf-8",
+    )
+    model = tmp_path / "m.npz"
+    code, _, err = run_cli(["tag", "train", str(path), "--mix-every", "10", "-o", str(model)])
+    assert code == 2 and "--mix-every: applies only with --n-jobs 2 or more (in memory), or --workers" in err
+    code, _, err = run_cli(
+        ["tag", "train", str(path), "--workers", "2", "--mix-every", "10", "--rounds", "2", "-o", str(model)]
+    )
+    assert code == 2 and "give --rounds or --mix-every, not both" in err
+    assert not model.exists()
+    code, _, err = run_cli(
+        ["tag", "train", str(path), "--n-jobs", "2", "--mix-every", "10", "--epochs", "2", "-o", str(model)]
+    )
+    assert code == 0, err
+    from perceptrons.persistence import load_model
+
+    assert load_model(model).mix_every == 10
+
+
 def test_three_threads_or_more_exchange_their_updates_within_a_few_sentences():
     """Beyond two threads the corrections of one error add up past twice the step it needs:
     EWT fell to 0.86 with four threads exchanging every 1,024 sentences (mix_every's notes)."""
-    assert mix_every(2) == MIX_EVERY
+    assert default_mix_every(2) == MIX_EVERY
     for S in range(3, 40):
-        assert (S - 1) * mix_every(S) <= max(BLIND_WINDOW, S - 1) and mix_every(S) >= 1
+        assert (S - 1) * default_mix_every(S) <= max(BLIND_WINDOW, S - 1) and default_mix_every(S) >= 1
 
 
 @pytest.mark.slow

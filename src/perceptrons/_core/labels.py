@@ -60,6 +60,14 @@ def encode_labels(y, classes):
     return idx.astype(np.int64)
 
 
+def check_known(y, classes, what="labels"):
+    """Every value of ``y`` is one of ``classes`` (fixed by the first call), or an error naming
+    the first five that are not."""
+    unknown = np.setdiff1d(sorted_labels(y), classes)
+    if unknown.size:
+        raise PerceptronsError(f"y contains {what} {unknown[:5].tolist()} that are not in classes {classes.tolist()}")
+
+
 def sorted_labels(labels, what="y"):
     """The sorted distinct values of ``labels``, in the machine's byte order.
 

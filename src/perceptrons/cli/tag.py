@@ -117,7 +117,14 @@ def command():
     type=JOBS,
     default=None,
     help="Threads to train in (-1: every core); they exchange their updates every 1,024 sentences a "
-    "thread. Not with --stream or --workers  [default: 1]",
+    "thread (--mix-every). Not with --stream or --workers  [default: 1]",
+)
+@click.option(
+    "--mix-every",
+    type=COUNT,
+    default=None,
+    help="--n-jobs 2 or more, or --workers/--scheduler: sentences each thread or shard trains on between two "
+    "mixes (the library's mix_every)  [default: 1,024 in threads, an epoch on a cluster]",
 )
 @click.option(
     "-o", "--output", required=True, type=click.Path(dir_okay=False), callback=note_path, help="Model file to write."
@@ -139,6 +146,7 @@ def train(
     stream,
     chunk_sentences,
     n_jobs,
+    mix_every,
     output,
     workers,
     scheduler,
@@ -167,9 +175,15 @@ def train(
             "n_jobs": (
                 n_jobs == 1 or not stream and not cluster,
                 "to a fit in memory on this machine: not with --stream or --workers",
-            )
+            ),
+            "mix_every": (
+                cluster or not stream and n_jobs not in (None, 1),
+                "with --n-jobs 2 or more (in memory), or --workers/--scheduler",
+            ),
         },
     )
+    if mix_every is not None and rounds != 1:
+        raise click.UsageError("give --rounds or --mix-every, not both: each sets the mixes of an epoch")
     clusters_file = clusters if clusters and os.path.isfile(clusters) else None  # not a packaged name
     from perceptrons.io.sources import shard_paths
 
@@ -193,6 +207,7 @@ def train(
         markov_order=2 if second_order else 1,
         random_state=seed,
         n_jobs=n_jobs,
+        mix_every=mix_every,
     )
     if cluster:
         from perceptrons import distributed

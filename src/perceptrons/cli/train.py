@@ -154,8 +154,8 @@ PROTOCOL = ("perceptron", "averaged", "voted", *ONLINE)
     "--n-jobs",
     type=JOBS,
     default=None,
-    help="perceptron, averaged and the online models: threads to train in (-1: every core); each trains "
-    "on a share of every epoch and the copies are mixed after it  [default: 1]",
+    help="perceptron, averaged and the online models: threads to train in (-1: every core); each trains on a "
+    "share of every epoch and the copies are mixed after it (--param mix_every=N: every N rows)  [default: 1]",
 )
 @_calibrate.CALIBRATE_OPTION
 @stream_options

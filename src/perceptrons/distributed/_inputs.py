@@ -20,6 +20,15 @@ _SCHEDULER = re.compile(rf"(tcp://)?{_HOST}:(\d{{1,5}})")
 _DASHBOARD = re.compile(rf"{_HOST}?:(\d{{1,5}})")
 
 
+def check_schedule(estimator, rounds, owner):
+    """``rounds`` or the estimator's ``mix_every`` sets an epoch's mixes, not both."""
+    every = getattr(estimator, "mix_every", None)
+    if every is not None and rounds != 1:
+        raise PerceptronsError(
+            f"{owner}: rounds={rounds} and the estimator's mix_every={every} both set the mixes of an epoch; give one"
+        )
+
+
 def check_run(owner, *, client, n_workers, mixing, callback, dashboard, rounds=1):
     """The arguments every distributed fit shares, checked before a cluster starts, a file is
     read or a byte is sent: one line naming the argument, as the estimators' own checks."""

@@ -40,6 +40,11 @@ class LinearShard:
         return f"row {row}"  # pragma: no cover - rows are within the spans
 
 
+def shard_rows(shard):
+    """The rows of a :class:`LinearShard` (on its worker)."""
+    return shard.yi.shape[0]
+
+
 @dataclass
 class RawShard:
     """A shard as read, before the classes of the whole data are known.

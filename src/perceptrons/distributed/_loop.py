@@ -100,6 +100,17 @@ class History:
     seconds_per_epoch: list = field(default_factory=list)
 
 
+def rounds_for(shards, size, mix_every, rounds):
+    """Mixes an epoch: ``rounds``, or with the estimator's ``mix_every`` the schedule of a fit in
+    threads, :func:`~perceptrons.threads.jobs.rounds_of` over the examples of all the shards
+    (``size(shard)``, counted where each lives)."""
+    if mix_every is None:
+        return rounds
+    from perceptrons.threads.jobs import rounds_of
+
+    return rounds_of(sum(shards.map(size)), len(shards), mix_every)
+
+
 #: the client receives the mixed state every this many epochs (and at the last), as the point a
 #: lost worker's epochs are re-run from; in between it receives the counts only
 CHECKPOINT_EVERY = 5

@@ -16,6 +16,7 @@ from perceptrons.distributed import _linear_shards as ls
 from perceptrons.distributed._engine import connect
 from perceptrons.distributed._inputs import (
     check_run,
+    check_schedule,
     check_shards,
     check_source_options,
     default_workers,
@@ -23,7 +24,7 @@ from perceptrons.distributed._inputs import (
     mixing_seed,
     split_rows,
 )
-from perceptrons.distributed._loop import Shards, run_epochs, scatter_one
+from perceptrons.distributed._loop import Shards, rounds_for, run_epochs, scatter_one
 from perceptrons.io.block_scaling import (
     COLUMN_SCALER,
     imputes,
@@ -113,7 +114,9 @@ def fit(
     rounds : int, default=1
         Mixes an epoch: each shard's epoch is cut into this many consecutive parts, and the
         states are mixed after each (each part a task).  More rounds keep the shards closer to
-        the serial fit, at a round trip of the state each.
+        the serial fit, at a round trip of the state each.  The estimator's ``mix_every``, when
+        set, sets them instead, as it does in threads: rows each shard trains on between two
+        mixes, ⌈n / (S · mix_every)⌉ rounds (give one of the two).
 
     Returns
     -------
@@ -149,6 +152,7 @@ def fit(
         dashboard=dashboard,
         rounds=rounds,
     )
+    check_schedule(estimator, rounds, "distributed.fit")
     kind = _kind(X)
     options = check_source_options(source_options, "distributed.fit", kind == "files")
     fills = imputes(steps) or any(type(step).__name__ == COLUMN_SCALER for _, step in steps)
@@ -202,6 +206,7 @@ def _train(estimator, shard_set, classes, d, mixing, callback, rounds):
             return False
         return True
 
+    rounds = rounds_for(shard_set, ls.shard_rows, getattr(estimator, "mix_every", None), rounds)
     state, history = run_epochs(
         shard_set,
         ls.on_worker_epoch,

@@ -13,6 +13,7 @@ from perceptrons._core.params import Options, check_param
 from perceptrons.distributed._engine import connect
 from perceptrons.distributed._inputs import (
     check_run,
+    check_schedule,
     check_shards,
     default_workers,
     file_stamps,
@@ -21,7 +22,7 @@ from perceptrons.distributed._inputs import (
     mixing_seed,
     split_rows,
 )
-from perceptrons.distributed._loop import Broadcast, Shards, run_epochs, scatter_one
+from perceptrons.distributed._loop import Broadcast, Shards, rounds_for, run_epochs, scatter_one
 from perceptrons.io.cache import file_stamp
 from perceptrons.io.conllu_format import COLUMNS
 from perceptrons.structured._sequence_trainer import SUMS, WEIGHTS, SequenceState, step
@@ -92,6 +93,7 @@ def fit_tagger(
     check_run(
         owner, client=client, n_workers=n_workers, mixing=mixing, callback=callback, dashboard=dashboard, rounds=rounds
     )
+    check_schedule(tagger, rounds, owner)
     check_param(column, "column", (Options(*COLUMNS),), owner)
     check_shards(shards)
     files = looks_like_files(sentences)
@@ -172,6 +174,7 @@ def fit_sequences(
     check_run(
         owner, client=client, n_workers=n_workers, mixing=mixing, callback=callback, dashboard=dashboard, rounds=rounds
     )
+    check_schedule(model, rounds, owner)
     check_shards(shards)
     X, y = model.check_data(X, y)
     n = X.shape[0]
@@ -216,6 +219,7 @@ def _train(model, state, shard_set, mixing, callback, rounds):
         elapsed[0] += seconds
         return callback is None or callback(epoch, int(mistakes.sum()), elapsed[0]) is not False
 
+    rounds = rounds_for(shard_set, _sequences, model.mix_every, rounds)
     _, history = run_epochs(
         shard_set,
         _on_worker_epoch,
@@ -286,6 +290,11 @@ def _as_surveyed(paths, surveyed):
             f"{path}: changed after the driver learned the features from it (a worker reads it "
             "after, and again for a lost worker); train again on files that stay as they are"
         )
+
+
+def _sequences(shard):
+    """The sequences of a shard (on its worker)."""
+    return shard.offsets.shape[0] - 1
 
 
 def _on_worker_epoch(shard, params, state, epoch, index, part=(0, 1)):

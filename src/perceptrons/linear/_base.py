@@ -276,9 +276,9 @@ class LinearPerceptronBase(ClassifierMixin, BaseEstimator):
         from perceptrons.threads.mixing import MixedCopies
 
         train = threaded(self.step_params(0), Xop, yi, scale)
-        # each thread trains an S-th of every epoch; the copies are mixed after it, an online
-        # learner's extra state with them, as on a cluster
-        with MixedCopies(self._state._asdict(), MIXED, S, "error", row_sizes(Xop)) as mixed:
+        # each thread trains an S-th of every epoch; the copies are mixed after it (or every
+        # mix_every rows a thread), an online learner's extra state with them, as on a cluster
+        with MixedCopies(self._state._asdict(), MIXED, S, "error", row_sizes(Xop), self.mix_every) as mixed:
             self._epochs(Xop, yi, scale, n_epochs, rng, callback, online, buf, lambda o: mixed.epoch(o, train))
 
     def _threads(self):

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from perceptrons._core.averaging import mean_of_iterates
 from perceptrons.linear._base import LinearPerceptronBase
-from perceptrons.threads.jobs import N_JOBS
+from perceptrons.threads.jobs import MIX_EVERY, N_JOBS
 
 if TYPE_CHECKING:
     from typing import Any, Literal
@@ -32,7 +32,7 @@ class AveragedPerceptron(LinearPerceptronBase):
         (or above) its accuracy after 1000, at 1/100 of the cost on data that is not separable
         (``benchmarks/bench_defaults.py``).  Separable data still stop at the first epoch
         without mistakes; hitting the bound is the intended fit and raises no warning.
-    fit_intercept, order, init, margin, class_weight, random_state, warm_start, n_jobs
+    fit_intercept, order, init, margin, class_weight, random_state, warm_start, n_jobs, mix_every
         As in :class:`Perceptron`.
 
     Attributes
@@ -68,7 +68,7 @@ class AveragedPerceptron(LinearPerceptronBase):
     predicts_last_iterate = False
     _averaging = True
 
-    _parameter_constraints = {**LinearPerceptronBase._parameter_constraints, "n_jobs": N_JOBS}
+    _parameter_constraints = {**LinearPerceptronBase._parameter_constraints, "n_jobs": N_JOBS, "mix_every": MIX_EVERY}
 
     def __init__(
         self,
@@ -82,6 +82,7 @@ class AveragedPerceptron(LinearPerceptronBase):
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
         n_jobs: int | None = None,
+        mix_every: int | None = None,
     ) -> None:
         self.fit_intercept = fit_intercept
         self.max_epochs = max_epochs
@@ -92,6 +93,7 @@ class AveragedPerceptron(LinearPerceptronBase):
         self.random_state = random_state
         self.warm_start = warm_start
         self.n_jobs = n_jobs
+        self.mix_every = mix_every
 
     def _weights(self):
         s = self._state

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from perceptrons.linear._base import LinearPerceptronBase
-from perceptrons.threads.jobs import N_JOBS
+from perceptrons.threads.jobs import MIX_EVERY, N_JOBS
 
 if TYPE_CHECKING:
     from typing import Any, Literal
@@ -55,6 +55,11 @@ class Perceptron(LinearPerceptronBase):
         result depends on ``n_jobs``, and is the same for a given ``n_jobs`` and
         ``random_state``; 1 is the serial fit.  ``order="random-mistake"``, ``partial_fit`` and
         fewer than 2·S rows train in one thread.
+    mix_every : int or None, default=None
+        Rows each thread trains on between two mixes, on average: each thread's part of an
+        epoch of n rows is cut into ⌈n / (S·mix_every)⌉ consecutive pieces, and the copies are
+        mixed after each round of pieces.  None: once an epoch.  :func:`perceptrons.distributed.fit`
+        reads it too: rows each shard trains on between two mixes, the same schedule.
 
     Attributes
     ----------
@@ -102,7 +107,7 @@ class Perceptron(LinearPerceptronBase):
     ([[3.0, 1.0]], 3, [3, 0])
     """
 
-    _parameter_constraints = {**LinearPerceptronBase._parameter_constraints, "n_jobs": N_JOBS}
+    _parameter_constraints = {**LinearPerceptronBase._parameter_constraints, "n_jobs": N_JOBS, "mix_every": MIX_EVERY}
 
     def __init__(
         self,
@@ -116,6 +121,7 @@ class Perceptron(LinearPerceptronBase):
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
         n_jobs: int | None = None,
+        mix_every: int | None = None,
     ) -> None:
         self.fit_intercept = fit_intercept
         self.max_epochs = max_epochs
@@ -126,3 +132,4 @@ class Perceptron(LinearPerceptronBase):
         self.random_state = random_state
         self.warm_start = warm_start
         self.n_jobs = n_jobs
+        self.mix_every = mix_every

@@ -39,7 +39,7 @@ class ALMA(OnlineLearner):
         Default :math:`1/\alpha`, the paper's choice.
     C : float, default=√2
         The paper's choice.
-    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
+    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs, mix_every
         As in :class:`~perceptrons.PassiveAggressive`; a sample or class weight scales the step.
 
     Attributes
@@ -88,6 +88,7 @@ class ALMA(OnlineLearner):
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
         n_jobs: int | None = None,
+        mix_every: int | None = None,
     ) -> None:
         self.alpha = alpha
         self.B = B
@@ -99,6 +100,7 @@ class ALMA(OnlineLearner):
         self.random_state = random_state
         self.warm_start = warm_start
         self.n_jobs = n_jobs
+        self.mix_every = mix_every
 
     def hyper(self) -> tuple[float, ...]:
         """``(α, B, C)``.

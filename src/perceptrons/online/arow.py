@@ -42,7 +42,7 @@ class AROW(OnlineLearner):
         diagonal is the paper's choice for text).  ``covariance_`` says which ran.
     average : bool, default=False
         Predict with the mean of the weight vectors held after each example.
-    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
+    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs, mix_every
         As in :class:`~perceptrons.PassiveAggressive`; a sample or class weight ``a`` scales
         the example's loss: its update is AROW's with ``r/a``, mean and covariance alike.
 
@@ -88,6 +88,7 @@ class AROW(OnlineLearner):
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
         n_jobs: int | None = None,
+        mix_every: int | None = None,
     ) -> None:
         self.r = r
         self.covariance = covariance
@@ -99,6 +100,7 @@ class AROW(OnlineLearner):
         self.random_state = random_state
         self.warm_start = warm_start
         self.n_jobs = n_jobs
+        self.mix_every = mix_every
 
     def hyper(self) -> tuple[float, ...]:
         """``(r, 0)``.

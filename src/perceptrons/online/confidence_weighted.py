@@ -54,7 +54,7 @@ class ConfidenceWeighted(OnlineLearner):
     covariance : {"auto", "full", "diagonal"}, default="auto"
         As in :class:`~perceptrons.AROW`.
     average : bool, default=False
-    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
+    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs, mix_every
         As in :class:`~perceptrons.AROW`; CW has no loss to weigh, so a sample or class
         weight ``a`` asks the example for ``a·φ`` in place of φ: to be classified right with
         probability :math:`\Phi(a\phi)`.
@@ -103,6 +103,7 @@ class ConfidenceWeighted(OnlineLearner):
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
         n_jobs: int | None = None,
+        mix_every: int | None = None,
     ) -> None:
         self.eta = eta
         self.a = a
@@ -115,6 +116,7 @@ class ConfidenceWeighted(OnlineLearner):
         self.random_state = random_state
         self.warm_start = warm_start
         self.n_jobs = n_jobs
+        self.mix_every = mix_every
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -25,7 +25,7 @@ from perceptrons.linear._base import LinearPerceptronBase
 from perceptrons.linear.trainer import LinearState, StepParams
 from perceptrons.online.rules import end_epoch as end_rule_epoch
 from perceptrons.online.rules import run_rule
-from perceptrons.threads.jobs import N_JOBS
+from perceptrons.threads.jobs import MIX_EVERY, N_JOBS
 
 #: the parameters every online learner takes
 COMMON_CONSTRAINTS = {
@@ -36,6 +36,7 @@ COMMON_CONSTRAINTS = {
     "random_state": RANDOM_STATE,
     "warm_start": (Kind(bool, "a bool"),),
     "n_jobs": N_JOBS,
+    "mix_every": MIX_EVERY,
 }
 
 
@@ -45,9 +46,7 @@ FULL_COVARIANCE_MAX = 1000
 COVARIANCE = (Options("auto", "full", "diagonal"),)
 
 
-def scaled_state_problem(
-    learner: OnlineLearner, w: np.ndarray, extra: np.ndarray
-) -> tuple[str, str] | None:
+def scaled_state_problem(learner: OnlineLearner, w: np.ndarray, extra: np.ndarray) -> tuple[str, str] | None:
     """:meth:`OnlineLearner.state_problem` of a learner that keeps its weights scaled (ALMA,
     ROMMA: :mod:`perceptrons._jit.scaled`), whose ``extra`` is ``(k, scale, ‖w‖²)``: the scale is
     positive, and the squared norm −1 (not known) or at least 0.

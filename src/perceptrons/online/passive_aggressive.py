@@ -58,6 +58,8 @@ class PassiveAggressive(OnlineLearner):
         Threads to train in (:doc:`/threads`): each trains an S-th of every epoch from the mixed
         weights, and the copies (their second-order state too) are mixed after it; as in
         :class:`~perceptrons.Perceptron`.
+    mix_every : int or None, default=None
+        Rows a thread trains on between two mixes, as in :class:`~perceptrons.Perceptron`.
 
     Attributes
     ----------
@@ -118,6 +120,7 @@ class PassiveAggressive(OnlineLearner):
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
         n_jobs: int | None = None,
+        mix_every: int | None = None,
     ) -> None:
         self.variant = variant
         self.C = C
@@ -129,6 +132,7 @@ class PassiveAggressive(OnlineLearner):
         self.random_state = random_state
         self.warm_start = warm_start
         self.n_jobs = n_jobs
+        self.mix_every = mix_every
 
     def rule_name(self) -> str:
         """``"pa"``, ``"pa1"`` or ``"pa2"``: the variant.

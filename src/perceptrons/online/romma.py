@@ -37,7 +37,7 @@ class ROMMA(OnlineLearner):
     ----------
     aggressive : bool, default=False
         Update on every example with margin below 1, not only on mistakes (aggressive ROMMA).
-    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
+    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs, mix_every
         As in :class:`~perceptrons.PassiveAggressive`; a sample or class weight scales ``d``.
 
     Attributes
@@ -71,6 +71,7 @@ class ROMMA(OnlineLearner):
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
         n_jobs: int | None = None,
+        mix_every: int | None = None,
     ) -> None:
         self.aggressive = aggressive
         self.fit_intercept = fit_intercept
@@ -80,6 +81,7 @@ class ROMMA(OnlineLearner):
         self.random_state = random_state
         self.warm_start = warm_start
         self.n_jobs = n_jobs
+        self.mix_every = mix_every
 
     def extra_shape(self, n_features: int, n_classes: int) -> tuple[int, ...]:
         """``(3,)``: unused, the weights' scale within an epoch and their squared norm

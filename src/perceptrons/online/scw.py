@@ -52,7 +52,7 @@ class SCW(OnlineLearner):
     covariance : {"auto", "full", "diagonal"}, default="auto"
         As in :class:`~perceptrons.AROW`.
     average : bool, default=False
-    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
+    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs, mix_every
         As in :class:`~perceptrons.AROW`; a sample or class weight ``a`` scales the example's
         loss: its update is SCW's with ``a·C``.
 
@@ -99,6 +99,7 @@ class SCW(OnlineLearner):
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
         n_jobs: int | None = None,
+        mix_every: int | None = None,
     ) -> None:
         self.variant = variant
         self.C = C
@@ -112,6 +113,7 @@ class SCW(OnlineLearner):
         self.random_state = random_state
         self.warm_start = warm_start
         self.n_jobs = n_jobs
+        self.mix_every = mix_every
 
     def rule_name(self) -> str:
         """``"scw1-…"`` or ``"scw2-…"`` with the covariance that runs.

@@ -36,7 +36,7 @@ class SecondOrderPerceptron(OnlineLearner):
     covariance : {"auto", "full", "diagonal"}, default="auto"
         As in :class:`~perceptrons.AROW` (the diagonal keeps A's diagonal).
     average : bool, default=False
-    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
+    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs, mix_every
         As in :class:`~perceptrons.AROW`; a sample or class weight ``a`` counts the example
         ``a`` times in the sums behind Σ and the weights (the update with ``1/a`` in place of 1).
 
@@ -80,6 +80,7 @@ class SecondOrderPerceptron(OnlineLearner):
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
         n_jobs: int | None = None,
+        mix_every: int | None = None,
     ) -> None:
         self.a = a
         self.covariance = covariance
@@ -91,6 +92,7 @@ class SecondOrderPerceptron(OnlineLearner):
         self.random_state = random_state
         self.warm_start = warm_start
         self.n_jobs = n_jobs
+        self.mix_every = mix_every
 
     def hyper(self) -> tuple[float, ...]:
         """``(0, 0)``: the rule has no parameter beyond Σ₀.

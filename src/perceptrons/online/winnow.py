@@ -41,7 +41,7 @@ class Winnow(OnlineLearner):
         θ.  ``"auto"``: the number of features for positive Winnow (Littlestone's choice for
         Boolean features), 0 for balanced Winnow (its bias weights learn a threshold).
     balanced : bool, default=True
-    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs
+    fit_intercept, max_epochs, order, class_weight, random_state, warm_start, n_jobs, mix_every
         As in :class:`~perceptrons.PassiveAggressive`; a sample or class weight raises the
         factor to its power.
 
@@ -97,6 +97,7 @@ class Winnow(OnlineLearner):
         random_state: int | np.random.RandomState | None = None,
         warm_start: bool = False,
         n_jobs: int | None = None,
+        mix_every: int | None = None,
     ) -> None:
         self.alpha = alpha
         self.threshold = threshold
@@ -108,6 +109,7 @@ class Winnow(OnlineLearner):
         self.random_state = random_state
         self.warm_start = warm_start
         self.n_jobs = n_jobs
+        self.mix_every = mix_every
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

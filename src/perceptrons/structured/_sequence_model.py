@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from perceptrons._core.errors import PerceptronsError
-from perceptrons._core.labels import sorted_labels
+from perceptrons._core.labels import check_known, sorted_labels
 from perceptrons._core.memory import check_allocation
 from perceptrons._core.operands import is_binary, to_operand
 from perceptrons._core.params import (
@@ -42,14 +42,14 @@ from perceptrons.structured._sequence_trainer import (
     SequenceBlock,
     SequenceParams,
     SequenceState,
-    mix_every,
+    default_mix_every,
     new_state,
     run_pass,
     threaded,
 )
 from perceptrons.structured._sequence_weights import final_of
 from perceptrons.structured.decoders import DECODERS
-from perceptrons.threads.jobs import N_JOBS, threads_of
+from perceptrons.threads.jobs import MIX_EVERY, N_JOBS, threads_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -86,6 +86,7 @@ class SequenceModel(SequenceDecoder):
         "markov_order": (Options(1, 2),),
         "random_state": RANDOM_STATE,
         "n_jobs": N_JOBS,
+        "mix_every": MIX_EVERY,
     }
 
     def __init__(
@@ -99,6 +100,7 @@ class SequenceModel(SequenceDecoder):
         markov_order: Literal[1, 2] = 1,
         random_state: int | np.random.RandomState | None = None,
         n_jobs: int | None = None,
+        mix_every: int | None = None,
     ) -> None:
         self.decoder = decoder
         self.markov_order = markov_order
@@ -108,6 +110,7 @@ class SequenceModel(SequenceDecoder):
         self.patience = patience
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.mix_every = mix_every
 
     # ------------------------------------------------------------------ public API
     def fit(
@@ -193,7 +196,7 @@ class SequenceModel(SequenceDecoder):
         if first:
             self.classes_ = sorted_labels(classes, "classes")
             self._init_state(X.shape[1], n_edge)
-        _check_known(y, self.classes_)
+        check_known(y, self.classes_, "tags")
         yi = np.searchsorted(self.classes_, y).astype(np.int64)
         offsets = sequence_offsets(lengths, X.shape[0])
         self._train(
@@ -282,7 +285,7 @@ class SequenceModel(SequenceDecoder):
         """
         X, y = self._check_Xy(X, y, reset=False)
         eop, _ = edge_operand(X_edge, X.shape[0], self.n_edge_features_in_, assume_binary)
-        _check_known(y, self.classes_)
+        check_known(y, self.classes_, "tags")
         op = to_operand(X, assume_binary)
         if self._emission_dtype == np.float32 and not is_binary(op):
             raise PerceptronsError("begin_epochs was given n_tokens (float32 weights), but X is not binary")
@@ -453,7 +456,8 @@ class SequenceModel(SequenceDecoder):
         self.converged_, self._stopped = False, False
         block = SequenceBlock(op, eop, yi, offsets, forced)
         S = 1 if online else threads_of(self.n_jobs, self.owner_name or type(self).__name__)
-        if S == 1 or offsets.shape[0] - 1 <= mix_every(S):  # one round would be the serial fit's
+        every = self.mix_every or default_mix_every(S)
+        if S == 1 or offsets.shape[0] - 1 <= every:  # fewer sequences than a round train serially
             self._epochs(block, n_epochs, None, dev_ops, callback)
             return
         from perceptrons.threads.rounds import Rounds
@@ -465,7 +469,7 @@ class SequenceModel(SequenceDecoder):
             for _ in range(S - 1)
         ]
         train, replay = threaded(self.averaged, self.decoder, block)
-        with Rounds(copies, train, replay, mix_every(S)) as rounds:
+        with Rounds(copies, train, replay, every) as rounds:
             self._epochs(block, n_epochs, rounds.epoch, dev_ops, callback)
 
     def _epochs(self, block, n_epochs, in_threads, dev_ops, callback):
@@ -591,10 +595,3 @@ class SequenceModel(SequenceDecoder):
         if X.shape[0] == 0:
             raise PerceptronsError("X is empty: 0 tokens")
         return X, y
-
-
-def _check_known(y, classes):
-    """Every tag of ``y`` is one of ``classes`` (the model's, fixed by the first call)."""
-    unknown = np.setdiff1d(sorted_labels(y), classes)
-    if unknown.size:
-        raise PerceptronsError(f"y contains tags {unknown[:5].tolist()} that are not in classes {classes.tolist()}")

@@ -188,12 +188,13 @@ def step(params, state, block, epoch, index=0, part=(0, 1)):
 #: 0.9483 and 0.9477 against the serial 0.9482, and 1,024 ran the epochs 1.5x faster than one thread
 MIX_EVERY = 1024
 #: sequences the other threads of three or more train on, together, between two exchanges
-#: (see :func:`mix_every`)
+#: (see :func:`default_mix_every`)
 BLIND_WINDOW = 16
 
 
-def mix_every(threads):
-    """Sequences a thread trains on between two exchanges of updates, in a fit of ``threads`` ≥ 2.
+def default_mix_every(threads):
+    """Sequences a thread trains on between two exchanges of updates, in a fit of ``threads`` ≥ 2
+    whose ``mix_every`` is None.
 
     Two threads exchange every :data:`MIX_EVERY` sequences.  Three or more exchange after at
     most :data:`BLIND_WINDOW` of the others' sequences: while its copy does not yet hold them,

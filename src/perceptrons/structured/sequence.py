@@ -61,6 +61,12 @@ class SequencePerceptron(ClassifierMixin, BaseEstimator, SequenceModel):
         perceptron with updates delayed by a round).  Fewer than 1,025 sequences train in one
         thread.  The result depends on ``n_jobs``, and is the same for a given ``n_jobs`` and
         ``random_state``; 1 is the serial fit.
+    mix_every : int or None, default=None
+        Sequences a thread trains on in a round (between two exchanges of updates), on
+        average; None: 1,024 with two threads, fewer with more (``default_mix_every``), and
+        fewer than that many sequences plus one train in one thread.  On a cluster
+        (:func:`perceptrons.distributed.fit_sequences`): sequences each shard trains on between
+        two mixes, the same schedule; None there: once an epoch.
 
     Attributes
     ----------

@@ -24,7 +24,7 @@ from perceptrons.structured.nltk_api import NLTKTaggerAPI, split_tagged, token_a
 from perceptrons.structured.tagger_stream import TagCheck, count_keys, fit_stream, survey
 from perceptrons.structured.templates import CLUSTER, TEMPLATE_SETS, uses_clusters
 from perceptrons.structured.words import corpus_types
-from perceptrons.threads.jobs import N_JOBS
+from perceptrons.threads.jobs import MIX_EVERY, N_JOBS
 
 if TYPE_CHECKING:
     import os
@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     from typing import Literal
 
     from numpy.typing import ArrayLike
+
+#: the tagger's parameters that are its sequence model's (:meth:`Tagger.new_model`)
+MODEL_PARAMS = "decoder max_epochs averaged shuffle patience markov_order random_state n_jobs mix_every".split()
 
 
 class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
@@ -84,6 +87,9 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
         perceptron with updates delayed by a round).  Fewer than 1,025 sentences train in one
         thread.  The result depends on ``n_jobs``, and is the same for a given ``n_jobs`` and
         ``random_state``; 1 is the serial fit.
+    mix_every : int or None, default=None
+        Sentences a thread trains on in a round, and each shard on a cluster between two mixes
+        (:func:`perceptrons.distributed.fit_tagger`), as in :class:`SequencePerceptron`.
 
     Attributes
     ----------
@@ -152,6 +158,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
         "rare_count": (Interval(Integral, 0, None),),
         "random_state": RANDOM_STATE,
         "n_jobs": N_JOBS,
+        "mix_every": MIX_EVERY,
     }
 
     def __init__(
@@ -174,6 +181,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
         rare_count: int = 0,
         random_state: int | np.random.RandomState | None = 0,
         n_jobs: int | None = None,
+        mix_every: int | None = None,
     ) -> None:
         self.templates = templates
         self.clusters = clusters
@@ -192,6 +200,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
         self.rare_count = rare_count
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.mix_every = mix_every
 
     @classmethod
     def pretrained(cls, name: str = "en") -> Tagger:
@@ -559,16 +568,7 @@ class Tagger(TaggingMixin, NLTKTaggerAPI, ParamsMixin):
         -------
         SequenceModel
         """
-        model = SequenceModel(
-            decoder=self.decoder,
-            max_epochs=self.max_epochs,
-            averaged=self.averaged,
-            shuffle=self.shuffle,
-            patience=self.patience,
-            markov_order=self.markov_order,
-            random_state=self.random_state,
-            n_jobs=self.n_jobs,
-        )
+        model = SequenceModel(**{name: getattr(self, name) for name in MODEL_PARAMS})
         model.owner_name = type(self).__name__
         return model
 

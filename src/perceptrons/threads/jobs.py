@@ -1,4 +1,6 @@
-"""``n_jobs``: how many threads a fit trains in, read as scikit-learn and joblib read it."""
+"""``n_jobs``: how many threads a fit trains in, read as scikit-learn and joblib read it; and
+``mix_every``: how many examples each of them trains on between two mixes.
+"""
 
 import os
 import warnings
@@ -16,6 +18,26 @@ MAX_THREADS = 256
 #: :data:`MAX_THREADS`, or a negative one counted back from the cores (−1: every core, −2: all
 #: but one)
 N_JOBS = (None, Interval(Integral, 1, MAX_THREADS), Interval(Integral, None, -1))
+#: the constraint of an estimator's ``mix_every``: None (the fit's own schedule) or a count
+MIX_EVERY = (None, Interval(Integral, 1, None))
+
+
+def rounds_of(n, S, mix_every):
+    """The rounds of an epoch of ``n`` examples in S threads or shards, each training on about
+    ``mix_every`` examples between two mixes: ⌈n / (S · mix_every)⌉, at least one.
+
+    The one schedule of :mod:`perceptrons.threads` and of :mod:`perceptrons.distributed`: the
+    same ``mix_every`` mixes as often in threads as on a cluster of as many shards.
+
+    Parameters
+    ----------
+    n, S, mix_every : int
+
+    Returns
+    -------
+    int
+    """
+    return max(1, -(-int(n) // (int(S) * int(mix_every))))
 
 
 def cores():

@@ -12,6 +12,7 @@ costs a few passes over them instead.
 import numpy as np
 
 from perceptrons.distributed._mixing import mix, mixing_weights
+from perceptrons.threads.jobs import rounds_of
 from perceptrons.threads.rounds import run_all
 
 
@@ -31,15 +32,21 @@ class MixedCopies:
         The mixing weights μ (:func:`~perceptrons.distributed._mixing.mixing_weights`).
     sizes : ndarray, optional
         What each example costs; an epoch's examples are cut into S chunks of equal total size.
+    mix_every : int, optional
+        Examples a thread trains on between two mixes, on average (the estimator's
+        ``mix_every``): each thread's chunk is cut into :func:`~perceptrons.threads.jobs.rounds_of`
+        consecutive parts, and the copies are mixed after each round of parts, as a cluster
+        mixes its shards' parts.  None: once an epoch.
     """
 
-    def __init__(self, state, pairs, n_jobs, mixing, sizes=None):
+    def __init__(self, state, pairs, n_jobs, mixing, sizes=None, mix_every=None):
         from concurrent.futures import ThreadPoolExecutor
 
         self.state = state
         self.pairs = list(pairs)
         self.mixing = mixing
         self.sizes = sizes
+        self.mix_every = mix_every
         self.copies = [{k: v.copy() for k, v in state.items()} for _ in range(int(n_jobs))]
         self._sums = [u for _, u in self.pairs if u is not None and state[u].size > 0]
         self._pool = ThreadPoolExecutor(int(n_jobs), thread_name_prefix="perceptrons-fit")
@@ -51,8 +58,8 @@ class MixedCopies:
         self._pool.shutdown(wait=True)
 
     def epoch(self, order, train):
-        """One epoch: thread i trains its copy, sent the state (with zero sums: the mix adds
-        the state's back), on the i-th chunk of ``order``; then the mix.
+        """One epoch: in each round, thread i trains its copy, sent the state (with zero sums:
+        the mix adds the state's back), on its part of the i-th chunk of ``order``; then the mix.
 
         Parameters
         ----------
@@ -69,13 +76,25 @@ class MixedCopies:
         """
         S = len(self.copies)
         chunks = split_by_size(order, S, self.sizes)
+        R = 1 if self.mix_every is None else rounds_of(order.shape[0], S, self.mix_every)
+        total = None
+        for r in range(R):
+            counts = self._round([c[r * c.shape[0] // R : (r + 1) * c.shape[0] // R] for c in chunks], train)
+            total = counts if total is None else total + counts
+        return tuple(int(c) for c in total)
+
+    def _round(self, parts, train):
+        """Thread i trains on ``parts[i]``, then the copies are mixed into the state; the
+        threads' counts summed.
+        """
+        S = len(self.copies)
         for copy in self.copies:
             for k, v in self.state.items():
                 if k in self._sums:
                     copy[k][...] = 0.0
                 else:
                     copy[k][...] = v
-        counts = run_all(self._pool, [(train, self.copies[i], chunks[i]) for i in range(S)])
+        counts = run_all(self._pool, [(train, self.copies[i], parts[i]) for i in range(S)])
         counts = np.array(counts, dtype=np.int64)
         mu = mixing_weights(counts[:, 0], self.mixing)
         # each thread mixes an S-th of the rows: it reads and writes only those
@@ -83,7 +102,7 @@ class MixedCopies:
         self.state["count"][0] = int(self.state["count"][0]) + int(
             sum(int(c["count"][0]) - int(self.state["count"][0]) for c in self.copies)
         )
-        return tuple(int(c) for c in counts.sum(axis=0))
+        return counts.sum(axis=0)
 
     def _mix_part(self, i, mu):
         """Rows i·n/S to (i+1)·n/S of every array mixed into the state."""
