@@ -56,6 +56,7 @@ CONTEXT = {
     ("tag train", "--workers"): "tag train {c} -o {o}",
     ("tag train", "--shards"): "tag train {c} --workers 1 -o {o}",
     ("tag train", "--n-jobs"): "tag train {c} -o {o}",
+    ("tag train", "--mix-every"): "tag train {c} --n-jobs 2 -o {o}",
     ("tag train", "--rounds"): "tag train {c} --workers 1 -o {o}",
     ("report", "--epochs"): "report {d} -o {o}",
     ("report", "--seed"): "report {d} -o {o}",
