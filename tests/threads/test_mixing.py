@@ -20,42 +20,26 @@ def noisy(seed, n=90, d=4):
     return X, y
 
 
-@pytest.mark.parametrize("S", [2, 3])
+@pytest.mark.parametrize(("S", "mix_every"), [(2, None), (3, None), (2, 20), (2, 45), (3, 7), (2, 1000)])
 @pytest.mark.parametrize("fit_intercept", [True, False])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_threads_equal_parameter_mixing_of_an_epoch_split_in_s(S, fit_intercept, seed):
+def test_threads_equal_parameter_mixing_of_an_epoch_split_in_s(S, mix_every, fit_intercept, seed):
     """Thread i trains the i-th of S contiguous parts of each epoch from the mixed weights; the
     copies are mixed by their mistakes (McDonald, Hall & Mann), and the average runs over every
-    example visited by every thread."""
+    example visited by every thread.  ``mix_every`` m cuts each thread's part into ⌈n / (S·m)⌉
+    consecutive pieces, the copies mixed after each round of them (the oracle's ``rounds``); m
+    at least n/S is one round, the fit of ``mix_every=None``."""
     X, y = noisy(seed)
+    rounds = 1 if mix_every is None else rounds_of(len(y), S, mix_every)
     shards = [(X[p].tolist(), y[p].tolist()) for p in np.array_split(np.arange(len(y)), S)]
-    w, b, mean_w, mean_b, history = ref.ipm(shards, max_epochs=6, fit_intercept=fit_intercept)
+    w, b, mean_w, mean_b, history = ref.ipm(shards, max_epochs=6, fit_intercept=fit_intercept, rounds=rounds)
+    params = {"n_jobs": S, "max_epochs": 6, "fit_intercept": fit_intercept, "mix_every": mix_every}
     with warnings.catch_warnings():
         # noisy data: the last iterate's ConvergenceWarning; 3 threads on 2 cores: a note
         warnings.simplefilter("ignore")
-        last = Perceptron(n_jobs=S, max_epochs=6, fit_intercept=fit_intercept).fit(X, y)
-        avg = AveragedPerceptron(n_jobs=S, max_epochs=6, fit_intercept=fit_intercept).fit(X, y)
-    np.testing.assert_allclose(last.coef_[0], w, rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(last.intercept_[0], b, rtol=1e-12, atol=1e-12)
-    assert last.mistakes_per_epoch_ == [sum(k) for k in history]
-    np.testing.assert_allclose(avg.coef_[0], mean_w, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(avg.intercept_[0], mean_b, rtol=1e-9, atol=1e-12)
-
-
-@pytest.mark.parametrize(("S", "mix_every"), [(2, 20), (2, 45), (3, 7), (2, 1000)])
-def test_mix_every_mixes_each_thread_s_part_in_rounds_as_the_oracle(S, mix_every):
-    """``mix_every`` m: each thread's part of the epoch is cut into ⌈n / (S·m)⌉ consecutive
-    pieces and the copies are mixed after each round of them (the oracle's ``rounds``); m at
-    least n/S is one round, the fit of ``mix_every=None``."""
-    X, y = noisy(5)
-    rounds = rounds_of(len(y), S, mix_every)
-    shards = [(X[p].tolist(), y[p].tolist()) for p in np.array_split(np.arange(len(y)), S)]
-    w, b, mean_w, mean_b, history = ref.ipm(shards, max_epochs=5, rounds=rounds)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        last = Perceptron(n_jobs=S, max_epochs=5, mix_every=mix_every).fit(X, y)
-        avg = AveragedPerceptron(n_jobs=S, max_epochs=5, mix_every=mix_every).fit(X, y)
-        once = Perceptron(n_jobs=S, max_epochs=5).fit(X, y)
+        last = Perceptron(**params).fit(X, y)
+        avg = AveragedPerceptron(**params).fit(X, y)
+        once = Perceptron(**{**params, "mix_every": None}).fit(X, y)
     np.testing.assert_allclose(last.coef_[0], w, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(last.intercept_[0], b, rtol=1e-12, atol=1e-12)
     assert last.mistakes_per_epoch_ == [sum(k) for k in history]
