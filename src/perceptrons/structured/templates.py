@@ -46,9 +46,9 @@ BASIC = (
 )
 #: richer context: suffixes and shapes of the neighbours, word bigrams around the token, and the
 #: word's prefix with its suffix (its morphology as a whole, in any language: chosen on the dev
-#: sets of UD Hebrew HTB, Google's Turkish treebanks and EWT, seeds 1–4, where these five pairs,
-#: in place of the conjunctions l[-1]|l[1], c[0]|l[-1] and sh[0]|l[-1], scored +0.31, +0.23 and
-#: +0.16 points, at 0.96–0.99x the speed of tagging; benchmarks/README.md, "Other languages")
+#: sets of UD Hebrew HTB, Google's Turkish treebanks and EWT, where these five pairs, in place of
+#: the conjunctions l[-1]|l[1], c[0]|l[-1] and sh[0]|l[-1], scored +0.19, +0.27 and +0.08 points
+#: (means of seeds 1–4), at 0.96–0.99x the speed of tagging; benchmarks/README.md, "Other languages")
 RICH = BASIC + (
     "s2[-1]",
     "s2[1]",
