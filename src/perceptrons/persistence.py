@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 def _json_params(est):
     params = {}
     for k, v in est.get_params(deep=False).items():
+        kind = getattr(getattr(v, "dtype", None), "kind", None)  # a numpy number: np.int64(30) from np.arange
+        if kind is not None and kind in "biuf" and getattr(v, "shape", None) == ():
+            v = v.item()
         if v is None or isinstance(v, (bool, int, float, str)):
             params[k] = v
         elif isinstance(v, dict):

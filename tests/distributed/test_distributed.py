@@ -182,7 +182,7 @@ def test_ipm_and_its_true_average_match_the_oracle(client, monkeypatch, mixing, 
     clf = _quiet_ipm(
         AveragedPerceptron(max_epochs=4), sp.csr_matrix(X), y, shards=S, client=client, mixing=mixing, rounds=rounds
     )
-    bounds = np.linspace(0, 90, S + 1).round().astype(int)
+    bounds = np.cumsum([0] + [len(p) for p in np.array_split(np.arange(90), S)])
     parts = [(X[a:b].tolist(), y[a:b].tolist()) for a, b in zip(bounds[:-1], bounds[1:])]
     w, b, avg_w, avg_b, history = reference.ipm(parts, mixing=mixing, max_epochs=4, rounds=rounds)
     assert clf.shard_mistakes_.tolist() == history
@@ -224,7 +224,7 @@ def test_a_mix_in_a_tree_is_the_flat_mix(client, monkeypatch, mixing, S, fan_in)
     np.testing.assert_allclose(tree.coef_, flat.coef_, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(tree.intercept_, flat.intercept_, rtol=1e-12, atol=1e-12)
     np.testing.assert_array_equal(tree.mixing_weights_, flat.mixing_weights_)
-    bounds = np.linspace(0, 140, S + 1).round().astype(int)
+    bounds = np.cumsum([0] + [len(p) for p in np.array_split(np.arange(140), S)])
     parts = [(X[a:b].tolist(), y[a:b].tolist()) for a, b in zip(bounds[:-1], bounds[1:])]
     w, b, avg_w, avg_b, history = reference.ipm(parts, mixing=mixing, max_epochs=4, rounds=2)
     assert tree.shard_mistakes_.tolist() == history
@@ -652,6 +652,18 @@ def test_cli_unreachable_scheduler_exits_2_with_one_line(tmp_path):
     assert r.returncode == 2
     assert r.stderr.strip().count("\n") == 0 and "--scheduler" in r.stderr and "Traceback" not in r.stderr
     assert not os.path.exists(tmp_path / "m.npz")
+
+
+@pytest.mark.parametrize("n", [601, 603, 7])
+def test_threads_and_shards_cut_an_odd_number_of_rows_alike(client, n):
+    """S shards hold the rows S threads train on (numpy.array_split's cut, the first n mod S one
+    row longer): the same model on either side, in rounds too."""
+    X, y = _data("dense", 2)
+    X, y = np.vstack([X, X[:3]])[:n], np.concatenate([y, y[:3]])[:n]
+    for every in (None, 2):
+        threads = _quiet_fit(Perceptron(max_epochs=3, n_jobs=2, mix_every=every), X, y)
+        ipm = _quiet_ipm(Perceptron(max_epochs=3, mix_every=every), X, y, shards=2, client=client)
+        assert np.array_equal(threads.coef_, ipm.coef_) and np.array_equal(threads.intercept_, ipm.intercept_)
 
 
 def test_rounds_and_mix_every_together_are_refused_before_a_cluster_starts():

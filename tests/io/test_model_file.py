@@ -75,6 +75,17 @@ def _saved(tmp_path):
     return path
 
 
+def test_parameters_that_are_numpy_numbers_are_stored_as_python_numbers(tmp_path):
+    """A grid over ``np.arange`` sets np.int64 parameters, which ``fit`` takes: the model saves,
+    and loads with the same numbers (it was refused, "cannot be stored in a model file")."""
+    X, y = np.array([[1.0, 2.0], [-1.0, -2.0], [2.0, 1.0], [-2.0, -1.0]]), np.array([1, 0, 1, 0])
+    clf = AveragedPerceptron(max_epochs=np.int64(3), n_jobs=np.int64(2), mix_every=np.int64(30)).fit(X, y)
+    save_model(clf, tmp_path / "m.npz")
+    params = load_model(tmp_path / "m.npz").get_params()
+    assert (params["max_epochs"], params["n_jobs"], params["mix_every"]) == (3, 2, 30)
+    assert type(params["mix_every"]) is int
+
+
 def test_truncated_file_is_refused(tmp_path):
     path = _saved(tmp_path)
     blob = path.read_bytes()

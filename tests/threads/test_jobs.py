@@ -77,6 +77,14 @@ def test_more_threads_than_cores_warn_and_train_that_many():
             "--n-jobs: applies only with --model perceptron, averaged or an online",
         ),
         (["--n-jobs", "2", "--order", "random-mistake"], "in the order cyclic or shuffle (random-mistake makes one"),
+        (
+            ["--param", "mix_every=2"],
+            "--param mix_every: applies only with --n-jobs 2 or more (in memory), or --workers",
+        ),
+        (["--n-jobs", "1", "--param", "mix_every=2"], "--param mix_every: applies only with --n-jobs 2 or more"),
+        (["--stream", "--param", "mix_every=2"], "--param mix_every: applies only with --n-jobs 2 or more"),
+        (["--workers", "2", "--rounds", "3", "--param", "mix_every=2"], "give --rounds or --param mix_every, not both"),
+        (["--n-jobs", "2", "--param", "mix_every=0"], "mix_every=0: expected None or an int in the range [1, inf)"),
     ],
 )
 def test_the_cli_refuses_a_bad_n_jobs(tmp_path, run_cli, argv, message):

@@ -221,6 +221,8 @@ def test_tag_train_mix_every_goes_with_threads_or_a_cluster(run_cli, tmp_path):
         ["tag", "train", str(path), "--workers", "2", "--mix-every", "10", "--rounds", "2", "-o", str(model)]
     )
     assert code == 2 and "give --rounds or --mix-every, not both" in err
+    code, _, err = run_cli(["tag", "train", str(tmp_path), "--n-jobs", "2", "-o", str(model)])
+    assert code == 2 and "is a directory; a directory of CoNLL-U shards goes with --workers/--scheduler" in err
     assert not model.exists()
     code, _, err = run_cli(
         ["tag", "train", str(path), "--n-jobs", "2", "--mix-every", "10", "--epochs", "2", "-o", str(model)]

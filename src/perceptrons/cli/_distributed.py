@@ -63,6 +63,17 @@ def wanted(workers, scheduler, shards, mixing, rounds=1):
     return True
 
 
+def check_mix_every(mix_every, option, cluster, threads, rounds):
+    """``mix_every`` (given as ``option``) applies to a fit in threads or on a cluster, and says
+    what ``--rounds`` says: refused elsewhere, and beside a --rounds of its own."""
+    if mix_every is None:
+        return
+    if not (cluster or threads):
+        raise click.UsageError(f"{option}: applies only with --n-jobs 2 or more (in memory), or --workers/--scheduler")
+    if rounds != 1:
+        raise click.UsageError(f"give --rounds or {option}, not both: each sets the mixes of an epoch")
+
+
 def fit(fit_function, max_epochs, check, **kwargs):
     """``fit_function(..., callback=...)`` with a progress bar per epoch; Ctrl-C (``check``)
     leaves between epochs, and the cluster started for the fit is closed on the way out.

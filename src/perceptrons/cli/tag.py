@@ -65,7 +65,7 @@ def command():
 
 
 @command.command(name="train")
-@click.argument("train", type=click.Path(dir_okay=False), callback=note_input)
+@click.argument("train", type=click.Path(), callback=note_input)
 @click.option(
     "--dev",
     "dev_path",
@@ -117,14 +117,15 @@ def command():
     type=JOBS,
     default=None,
     help="Threads to train in (-1: every core); they exchange their updates every 1,024 sentences a "
-    "thread (--mix-every). Not with --stream or --workers  [default: 1]",
+    "thread, two threads, or every few, more (--mix-every). Not with --stream or --workers  [default: 1]",
 )
 @click.option(
     "--mix-every",
     type=COUNT,
     default=None,
     help="--n-jobs 2 or more, or --workers/--scheduler: sentences each thread or shard trains on between two "
-    "mixes (the library's mix_every)  [default: 1,024 in threads, an epoch on a cluster]",
+    "mixes (the library's mix_every)  [default: 1,024 with two threads, 16/(N-1) with N threads of three or "
+    "more; an epoch on a cluster]",
 )
 @click.option(
     "-o", "--output", required=True, type=click.Path(dir_okay=False), callback=note_path, help="Model file to write."
@@ -167,6 +168,11 @@ def train(
         click.get_current_context(), {"seed": (not stream, "without --stream: a streamed fit keeps the file's order")}
     )
     cluster = _distributed.wanted(workers, scheduler, shards, mixing, rounds)
+    if os.path.isdir(train) and not cluster:
+        raise click.BadParameter(
+            f"{train}: is a directory; a directory of CoNLL-U shards goes with --workers/--scheduler",
+            param_hint="TRAIN",
+        )
     if cluster and (stream or dev_path or patience is not None):
         raise click.UsageError("--workers/--scheduler do not take --stream, --dev or --patience")
     refuse_unused(
@@ -175,15 +181,10 @@ def train(
             "n_jobs": (
                 n_jobs == 1 or not stream and not cluster,
                 "to a fit in memory on this machine: not with --stream or --workers",
-            ),
-            "mix_every": (
-                cluster or not stream and n_jobs not in (None, 1),
-                "with --n-jobs 2 or more (in memory), or --workers/--scheduler",
-            ),
+            )
         },
     )
-    if mix_every is not None and rounds != 1:
-        raise click.UsageError("give --rounds or --mix-every, not both: each sets the mixes of an epoch")
+    _distributed.check_mix_every(mix_every, "--mix-every", cluster, not stream and n_jobs not in (None, 1), rounds)
     clusters_file = clusters if clusters and os.path.isfile(clusters) else None  # not a packaged name
     from perceptrons.io.sources import shard_paths
 

@@ -269,6 +269,8 @@ def command(
             param_hint="--order",
         )
     extra = model_params(model_param, estimator_class(CLI_NAMES[model_name]), DEDICATED)
+    threads = threads_apply and n_jobs not in (None, 1)
+    _distributed.check_mix_every(extra.get("mix_every"), "--param mix_every", cluster, threads, rounds)
     if cluster and order == "random-mistake":
         raise click.BadParameter(
             "random-mistake cannot be trained by parameter mixing (each step scans every row)", param_hint="--order"
@@ -569,8 +571,7 @@ def _train_stream(
 
 
 def _epoch_text(epoch, estimator, fit, fits):
-    """The bar's epoch: of the model's epochs, and with --calibrate, which of its fits (one per
-    fold, then the last on every row)."""
+    """The bar's epoch, and with --calibrate which fit it is (one per fold, then one on every row)."""
     return f"{epoch}/{estimator.max_epochs}" + (f" (fit {fit} of {fits}, --calibrate)" if fits > 1 else "")
 
 

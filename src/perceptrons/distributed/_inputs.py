@@ -131,10 +131,14 @@ def check_shards(S):
 
 
 def split_rows(n, S, items="rows"):
-    """S contiguous ranges of near-equal size over n ``items`` (rows, files or sequences)."""
+    """S contiguous ranges of near-equal size over n ``items`` (rows, files or sequences): the
+    first n mod S one item longer, as ``numpy.array_split`` cuts them, so that S shards hold the
+    rows S threads train on (:func:`perceptrons.threads.mixing.split_by_size`)."""
     if S > n:
         raise PerceptronsError(f"shards={S} is more than the {n} {items}; give at most {n} shards")
-    edges = np.linspace(0, n, S + 1).round().astype(np.int64)
+    sizes = np.full(S, n // S, dtype=np.int64)
+    sizes[: n % S] += 1
+    edges = np.concatenate([[0], np.cumsum(sizes)])
     return list(zip(edges[:-1].tolist(), edges[1:].tolist()))
 
 
