@@ -39,7 +39,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from perceptrons._core.errors import PerceptronsError
 from perceptrons._core.finite import largest_magnitude
-from perceptrons._core.labels import sample_scale, unseen_note
+from perceptrons._core.labels import alike, sample_scale, unseen_note
 from perceptrons._core.memory import check_allocation
 from perceptrons._core.operands import operand_values
 from perceptrons._core.params import CALLBACK, PATH, Interval, Kind, check_param, seed_of, warn_not_converged
@@ -301,8 +301,8 @@ def evaluate(estimator, source):
         where = f"{block.path}, data rows from {block.line}"
         y = labels_as_classes(block.y, classes, where)
         if unseen_note(y, classes):  # counted as errors, as every evaluation counts them
-            unseen += int((~np.isin(y, classes)).sum())
-        hits = pred == y
+            unseen += int((~np.isin(y, alike(classes, y))).sum())
+        hits = alike(pred, y) == y
         correct += int(np.count_nonzero(hits))
         n += block.n_rows
         tally.add(hits, block.weight)

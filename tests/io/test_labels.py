@@ -57,6 +57,38 @@ def test_a_later_files_labels_are_the_classes_of_the_same_meaning():
     # numeric classes take a text file's numbers when every label is one of them
     assert as_classes(np.array(["01", "2"]), np.array([1, 2])).tolist() == [1, 2]
     assert as_classes(np.array(["1", "3x"]), np.array([1, 2])).tolist() == ["1", "3x"]
+    # beside a word, as text: a class's labels spelt as the class is, to meet its predictions as text
+    assert as_classes(np.array(["01", "3x", "2"]), np.array([1, 2])).tolist() == ["1", "3x", "2"]
+    assert as_classes(np.array(["1", "2.50", "x"]), np.array([1.0, 2.5])).tolist() == ["1.0", "2.5", "x"]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize(("train_labels", "spelt"), [((1, 2), ("01", "2")), ((1.0, 2.5), ("1", "2.50"))])
+def test_numeric_classes_score_a_file_whose_labels_hold_a_word(tmp_path, run_cli, stream, train_labels, spelt):
+    """A model of numeric classes on a file whose labels also hold a word (read as text): the
+    rows of its classes were all counted as errors (0.0000), and named "not seen in training"."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(300, 3))
+
+    def rows(X, labels):
+        return "a,b,c,label\n" + "".join(f"{r[0]:.4f},{r[1]:.4f},{r[2]:.4f},{v}\n" for r, v in zip(X, labels))
+
+    (tmp_path / "train.csv").write_text(rows(X, [train_labels[0] if v > 0 else train_labels[1] for v in X[:, 0]]))
+    T = rng.normal(size=(60, 3))
+    labels = [spelt[0] if v > 0 else spelt[1] for v in T[:, 0]]
+    labels[:5] = ["3x"] * 5
+    (tmp_path / "test.csv").write_text(rows(T, labels))
+    extra = ["--stream"] if stream else []
+    model = str(tmp_path / "m.npz")
+    code, out, err = run_cli(
+        ["train", str(tmp_path / "train.csv"), "-o", model, "--test", str(tmp_path / "test.csv"), *extra]
+    )
+    assert code == 0, err
+    assert float(out.split("test acc")[1].split()[0]) > 0.85, out
+    code, out, err = run_cli(["evaluate", model, str(tmp_path / "test.csv"), *extra])
+    assert code == 0, err
+    assert float(out.split("accuracy")[1].split()[0]) > 0.85, out
+    assert "labels not seen in training ('3x'): their 5 rows count as errors" in out
 
 
 def test_shards_typed_apart_train_on_a_cluster_as_streamed(tmp_path, run_cli):

@@ -17,6 +17,15 @@ def check_same_classes(classes, fitted):
         raise PerceptronsError(f"classes {given.tolist()} differ from the classes of the first call {fitted.tolist()}")
 
 
+def alike(values, y):
+    """``values`` (predictions, classes) comparable with labels ``y``: as text when ``y`` is text
+    and they are not.  A model of numeric classes scored on a file whose labels hold a word has
+    that file's labels as text, its classes' labels spelled as ``str`` of the class
+    (:func:`perceptrons.io.labels.as_classes`), so 1 meets "1" and the word counts as an error."""
+    values = np.asarray(values)
+    return values.astype(str) if np.asarray(y).dtype.kind == "U" and values.dtype.kind != "U" else values
+
+
 def unseen_note(y, classes):
     """The note for labels of ``y`` that are not among a fitted model's ``classes``, or None:
     their rows count as errors, as scikit-learn's ``accuracy_score`` counts them (a class too
@@ -35,7 +44,7 @@ def unseen_note(y, classes):
     str or None
     """
     y = np.asarray(y)
-    known = np.isin(y, classes)
+    known = np.isin(y, alike(classes, y))
     if known.all():
         return None
     unknown = sorted(set(y[~known].tolist()))

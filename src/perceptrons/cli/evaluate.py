@@ -82,9 +82,9 @@ def command(model, data, label, fmt, encoding, stream, hash_bits, text_column, a
         raise click.BadParameter(f"{data}: has no label column to evaluate against", param_hint="DATA")
     import numpy as np
 
-    from perceptrons._core.labels import unseen_note
+    from perceptrons._core.labels import alike, unseen_note
 
-    pred = predict_in_chunks(est, X)
+    pred = alike(predict_in_chunks(est, X), y)
     note = unseen_note(y, est.classes_)  # their rows count as errors, as scikit-learn counts them
     notes = notes + [note] if note else notes
     classes = np.union1d(est.classes_, y) if note else est.classes_
@@ -145,7 +145,7 @@ def _evaluate_stream(est, src, as_json=False):
     import numpy as np
 
     from perceptrons import stream
-    from perceptrons._core.labels import unseen_note
+    from perceptrons._core.labels import alike, unseen_note
     from perceptrons.stream import WeightedHits
 
     model_classes = est.classes_
@@ -156,8 +156,9 @@ def _evaluate_stream(est, src, as_json=False):
     for block, pred in stream.predict_blocks(est, src):
         where = f"{block.path}, data rows from {block.line}"
         y = stream.labels_as_classes(block.y, model_classes, where)
+        pred = alike(pred, y)
         if unseen_note(y, model_classes):  # counted as errors, as every evaluation counts them
-            unseen.append(y[~np.isin(y, model_classes)])
+            unseen.append(y[~np.isin(y, alike(model_classes, y))])
         labels = np.union1d(model_classes, y)
         t, p, c = confusion_counts(y, pred, labels)
         for a, b, count in zip(labels[t].tolist(), labels[p].tolist(), c.tolist()):

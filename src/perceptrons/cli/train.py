@@ -457,7 +457,7 @@ def _accuracies(model, train, test):
     :class:`~perceptrons.cli._prepare.Read`, or None), computed before the model is written: a
     model that cannot score its data (weights so large that the scores overflow) is refused, and
     nothing is written.  Rows with importance weights get their accuracy by them too."""
-    from perceptrons._core.labels import unseen_note
+    from perceptrons._core.labels import alike, unseen_note
     from perceptrons.stream import WeightedHits
 
     lines = []
@@ -465,7 +465,7 @@ def _accuracies(model, train, test):
         if read is None:
             continue
         X, y, weight = read[:3]
-        hits = model.predict(X) == y
+        hits = alike(model.predict(X), y) == y
         lines.append(f"{name + ' acc':<10} {hits.mean():.4f}")
         note = unseen_note(y, model.classes_)  # as evaluate counts them: errors
         lines += [f"{'note':<10} {name} {note}"] if note else []

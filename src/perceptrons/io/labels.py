@@ -237,7 +237,9 @@ def as_classes(y, classes):
     (a table's CSV from pandas and its Parquet copy), a decomposed ``café`` the composed one.
     The model's spelling is what it predicts.  Any other label stays as read, and counts as an
     error where it is evaluated.  Labels read as numbers meet numeric classes unchanged, or as
-    those numbers when every label is one of them.
+    those numbers when every label is one of them; beside a word that is none, as text, each
+    class's labels spelt as ``str`` of the class (predictions are compared as text then:
+    :func:`perceptrons._core.labels.alike`).
 
     Parameters
     ----------
@@ -264,10 +266,12 @@ def as_classes(y, classes):
     for c in classes.tolist():
         by_key.setdefault(label_key(str(c)), []).append(c)
     meant = {u: by_key[k][0] for u in unknown if len(by_key.get(k := label_key(u), ())) == 1}
-    if classes.dtype.kind != "U":  # numeric classes: only a file whose every label is one of them
-        if len(meant) < len(unknown):
-            return y
-        return np.array([meant.get(v, v) for v in text.tolist()]).astype(classes.dtype)
+    if classes.dtype.kind != "U":  # numeric classes: the labels as numbers when every one is a class
+        if len(meant) == len(unknown):
+            return np.array([meant.get(v, v) for v in text.tolist()]).astype(classes.dtype)
+        # else as text, a class's labels spelled as the class is (perceptrons._core.labels.alike)
+        spelt = dict(zip(classes.tolist(), classes.astype(str).tolist()))
+        return np.array([spelt[meant[v]] if v in meant else v for v in text.tolist()], dtype=str)
     if not meant:
         return text
     return np.array([meant.get(v, v) for v in text.tolist()], dtype=str)
