@@ -666,6 +666,20 @@ def test_threads_and_shards_cut_an_odd_number_of_rows_alike(client, n):
         assert np.array_equal(threads.coef_, ipm.coef_) and np.array_equal(threads.intercept_, ipm.intercept_)
 
 
+def test_a_mix_every_past_the_rounds_a_cluster_makes_is_refused(client, monkeypatch):
+    """A mix_every that comes to more rounds an epoch than a cluster makes (10,000 round trips;
+    4 here) is refused as such a ``rounds`` is, naming the smallest mix_every that fits."""
+    from perceptrons.distributed import _inputs
+
+    monkeypatch.setattr(_inputs, "MAX_ROUNDS", 4)
+    X, y = _data("dense", 2)
+    X, y = X[:100], y[:100]
+    with pytest.raises(PerceptronsError, match=r"mix_every=10 makes 5 mixes an epoch of 100 examples on 2 shards; a"):
+        distributed.fit(Perceptron(mix_every=10), X, y, shards=2, client=client)
+    fit = _quiet_ipm(Perceptron(mix_every=13, max_epochs=1), X, y, shards=2, client=client)
+    assert fit.mixing_weights_.shape == (4, 2)
+
+
 def test_rounds_and_mix_every_together_are_refused_before_a_cluster_starts():
     X, y = _data("dense", 2)
     with pytest.raises(PerceptronsError, match=r"^distributed.fit: rounds=3 and the estimator's mix_every=50 both"):

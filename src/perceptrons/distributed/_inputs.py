@@ -20,6 +20,11 @@ _SCHEDULER = re.compile(rf"(tcp://)?{_HOST}:(\d{{1,5}})")
 _DASHBOARD = re.compile(rf"{_HOST}?:(\d{{1,5}})")
 
 
+#: the most mixes an epoch a cluster makes (``rounds``, or what ``mix_every`` comes to): each is
+#: a round trip of the state, tens of milliseconds
+MAX_ROUNDS = 10_000
+
+
 def check_schedule(estimator, rounds, owner):
     """``rounds`` or the estimator's ``mix_every`` sets an epoch's mixes, not both."""
     every = getattr(estimator, "mix_every", None)
@@ -33,7 +38,7 @@ def check_run(owner, *, client, n_workers, mixing, callback, dashboard, rounds=1
     """The arguments every distributed fit shares, checked before a cluster starts, a file is
     read or a byte is sent: one line naming the argument, as the estimators' own checks."""
     check_param(mixing, "mixing", (Options(*MIXINGS),), owner)
-    check_param(rounds, "rounds", (Interval(Integral, 1, 10_000),), owner)
+    check_param(rounds, "rounds", (Interval(Integral, 1, MAX_ROUNDS),), owner)
     check_param(callback, "callback", CALLBACK, owner)
     check_n_workers(n_workers, owner)
     if not isinstance(dashboard, bool) and not (isinstance(dashboard, str) and _address(_DASHBOARD, dashboard)):

@@ -106,9 +106,18 @@ def rounds_for(shards, size, mix_every, rounds):
     (``size(shard)``, counted where each lives)."""
     if mix_every is None:
         return rounds
+    from perceptrons.distributed._inputs import MAX_ROUNDS
     from perceptrons.threads.jobs import rounds_of
 
-    return rounds_of(sum(shards.map(size)), len(shards), mix_every)
+    n = sum(shards.map(size))
+    R = rounds_of(n, len(shards), mix_every)
+    if R > MAX_ROUNDS:
+        raise PerceptronsError(
+            f"mix_every={mix_every} makes {R:,} mixes an epoch of {n:,} examples on {len(shards)} shards; a cluster "
+            f"makes at most {MAX_ROUNDS:,} (each a round trip of the state): give a mix_every of at least "
+            f"{rounds_of(n, len(shards) * MAX_ROUNDS, 1):,}"
+        )
+    return R
 
 
 #: the client receives the mixed state every this many epochs (and at the last), as the point a
