@@ -106,6 +106,7 @@ def rounds_for(shards, size, mix_every, rounds):
     (``size(shard)``, counted where each lives)."""
     if mix_every is None:
         return rounds
+    # the bound read at the call, from its module (a test lowers it there)
     from perceptrons.distributed._inputs import MAX_ROUNDS
     from perceptrons.threads.jobs import rounds_of
 
